@@ -1,0 +1,15 @@
+// Payload types of nldev attributes, to reject malformed kernel replies.
+#pragma once
+
+namespace rdma::nl {
+
+enum class AttrType { Unknown, U8, U32, U64, String, Nested, Binary };
+
+// Attribute ids below this are known (Linux 6.12 defines up to 103).
+inline constexpr int kAttrTableSize = 104;
+
+// Unknown for ids the tool does not know (newer kernels): those are ignored.
+AttrType attr_type(int id);
+const char* attr_name(int id);
+
+}  // namespace rdma::nl

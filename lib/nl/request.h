@@ -1,0 +1,39 @@
+// An nldev request message under construction.
+#pragma once
+
+#include <libmnl/libmnl.h>
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace rdma::nl {
+
+class Request {
+ public:
+  enum Kind { kDoit, kDump };
+  // A doit asks for an ack (NLM_F_ACK) so commands without reply data are
+  // confirmed too; a dump is NLM_F_DUMP.
+  Request(int cmd, Kind kind);
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+
+  Request& u8(uint16_t type, uint8_t v);
+  Request& u32(uint16_t type, uint32_t v);
+  Request& u64(uint16_t type, uint64_t v);  // 64-bit aligned, like the kernel
+  Request& str(uint16_t type, std::string_view v);
+
+  int cmd() const { return cmd_; }
+  bool is_dump() const { return hdr_->nlmsg_flags & NLM_F_DUMP; }
+  void set_seq(uint32_t seq) { hdr_->nlmsg_seq = seq; }
+  uint32_t seq() const { return hdr_->nlmsg_seq; }
+  std::span<const uint8_t> bytes() const;
+
+ private:
+  int cmd_;
+  std::vector<uint8_t> buf_;
+  nlmsghdr* hdr_;
+};
+
+}  // namespace rdma::nl

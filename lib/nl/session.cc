@@ -1,0 +1,147 @@
+#include "lib/nl/session.h"
+
+#include <linux/netlink.h>
+
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "lib/error.h"
+
+namespace rdma::nl {
+
+namespace {
+
+// Big enough for any datagram the kernel builds for a netlink dump.
+constexpr size_t kRecvSize = 1 << 16;
+// NLM_F_DUMP_INTR before any message was delivered: restart the dump.
+constexpr int kDumpRetries = 3;
+
+void trace_bytes(std::FILE* f, char dir, const uint8_t* p, size_t n) {
+  if (!f) return;
+  std::fputc(dir, f);
+  std::fputc(' ', f);
+  for (size_t i = 0; i < n; ++i) std::fprintf(f, "%02x", p[i]);
+  std::fputc('\n', f);
+}
+
+// The ext-ack message attribute of an NLMSG_ERROR or NLMSG_DONE, if any.
+std::string ext_ack_message(const nlmsghdr* nlh) {
+  if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS)) return {};
+  size_t off = MNL_ALIGN(sizeof(nlmsghdr));
+  if (nlh->nlmsg_type == NLMSG_ERROR) {
+    auto* e = static_cast<const nlmsgerr*>(mnl_nlmsg_get_payload(nlh));
+    off += sizeof(nlmsgerr);
+    // Without CAP_ACK the whole request is echoed back before the TLVs.
+    if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) off += e->msg.nlmsg_len - sizeof(nlmsghdr);
+  } else {
+    off += sizeof(int);
+  }
+  off = MNL_ALIGN(off);
+  auto* p = reinterpret_cast<const uint8_t*>(nlh);
+  while (off + sizeof(nlattr) <= nlh->nlmsg_len) {
+    auto* a = reinterpret_cast<const nlattr*>(p + off);
+    if (a->nla_len < sizeof(nlattr) || off + a->nla_len > nlh->nlmsg_len) break;
+    if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG) {
+      auto* s = static_cast<const char*>(mnl_attr_get_payload(a));
+      return {s, strnlen(s, mnl_attr_get_payload_len(a))};
+    }
+    off += MNL_ALIGN(a->nla_len);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string kernel_error_text(int err, const nlmsghdr* msg) {
+  std::string text = std::strerror(err);
+  std::string ack = msg ? ext_ack_message(msg) : "";
+  if (!ack.empty()) text += " (" + ack + ")";
+  return text;
+}
+
+Session::Session(Transport& t) : t_(t), seq_(static_cast<uint32_t>(std::time(nullptr))), buf_(kRecvSize) {}
+
+size_t Session::recv_datagram() {
+  size_t n = t_.recv(buf_.data(), buf_.size());
+  if (n == 0) throw Error("malformed kernel reply: the reply ended early");
+  trace_bytes(trace_, '<', buf_.data(), n);
+  return n;
+}
+
+void Session::run(Request& req, const MessageFn& on_msg) {
+  bool delivered = false;
+  for (int attempt = 0;; ++attempt) {
+    if (run_once(req, on_msg, delivered) == Outcome::Done) return;
+    // Records already printed cannot be taken back, so restarting is only
+    // safe while nothing was delivered.
+    if (delivered || attempt == kDumpRetries)
+      throw Error("the kernel's dump was interrupted by concurrent changes; run the command again");
+  }
+}
+
+Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& delivered) {
+  const bool dump = req.is_dump();
+  req.set_seq(++seq_);
+  auto out = req.bytes();
+  trace_bytes(trace_, '>', out.data(), out.size());
+  t_.send(out.data(), out.size());
+
+  bool interrupted = false;
+  bool got_reply = false;
+  for (;;) {
+    size_t n = recv_datagram();
+    const uint8_t* p = buf_.data();
+    size_t left = n;
+    while (left > 0) {
+      auto* nlh = reinterpret_cast<const nlmsghdr*>(p);
+      if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left)
+        throw Error("malformed kernel reply: truncated netlink message");
+      size_t step = std::min<size_t>(MNL_ALIGN(nlh->nlmsg_len), left);
+      p += step;
+      left -= step;
+      // A leftover of an earlier request (e.g. one that failed mid-dump).
+      if (nlh->nlmsg_seq != req.seq()) continue;
+
+      if (nlh->nlmsg_type == NLMSG_ERROR) {
+        if (nlh->nlmsg_len < MNL_ALIGN(sizeof(nlmsghdr)) + sizeof(nlmsgerr))
+          throw Error("malformed kernel reply: truncated error message");
+        auto* e = static_cast<const nlmsgerr*>(mnl_nlmsg_get_payload(nlh));
+        if (e->error != 0) throw KernelError(-e->error, kernel_error_text(-e->error, nlh));
+        return interrupted ? Outcome::Interrupted : Outcome::Done;  // the ack
+      }
+      if (nlh->nlmsg_type == NLMSG_DONE) {
+        if (nlh->nlmsg_len >= MNL_ALIGN(sizeof(nlmsghdr)) + sizeof(int)) {
+          int err = *static_cast<const int*>(mnl_nlmsg_get_payload(nlh));
+          if (err < 0) throw KernelError(-err, kernel_error_text(-err, nlh));
+        }
+        return interrupted ? Outcome::Interrupted : Outcome::Done;
+      }
+      if (nlh->nlmsg_type == NLMSG_NOOP || nlh->nlmsg_type == NLMSG_OVERRUN) continue;
+      if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
+      if (interrupted) continue;  // drain to the end, then restart
+      if (!dump && got_reply) throw Error("malformed kernel reply: more than one reply message");
+      got_reply = true;
+      delivered = true;
+      on_msg(nlh);
+    }
+  }
+}
+
+void Session::receive_notifications(const MessageFn& on_msg) {
+  size_t n = recv_datagram();
+  const uint8_t* p = buf_.data();
+  size_t left = n;
+  while (left > 0) {
+    auto* nlh = reinterpret_cast<const nlmsghdr*>(p);
+    if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left)
+      throw Error("malformed kernel notification: truncated netlink message");
+    size_t step = std::min<size_t>(MNL_ALIGN(nlh->nlmsg_len), left);
+    p += step;
+    left -= step;
+    if (nlh->nlmsg_type < NLMSG_MIN_TYPE) continue;
+    on_msg(nlh);
+  }
+}
+
+}  // namespace rdma::nl

@@ -1,0 +1,24 @@
+// The RDMA devices of this network namespace, from one GET dump.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/nl/session.h"
+
+namespace rdma::nldev {
+
+struct Device {
+  uint32_t index = 0;
+  std::string name;
+  uint32_t ports = 0;  // number of ports (PORT_INDEX of the GET reply)
+};
+
+std::vector<Device> list_devices(nl::Session& s);
+
+// The device called name; throws Error naming it when there is none.
+Device find_device(nl::Session& s, std::string_view name);
+
+}  // namespace rdma::nldev

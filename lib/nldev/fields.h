@@ -1,0 +1,15 @@
+// What each nldev view shows: one field list per view, rendered by the
+// shared text and JSON printers (lib/view).
+#pragma once
+
+#include <span>
+
+#include "lib/view/fields.h"
+
+namespace rdma::nldev {
+
+extern const std::span<const view::FieldSpec> kDevFields;
+extern const std::span<const view::FieldSpec> kLinkFields;  // after "link DEV/PORT"
+extern const std::span<const view::FieldSpec> kSysFields;
+
+}  // namespace rdma::nldev

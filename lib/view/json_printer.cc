@@ -1,0 +1,47 @@
+#include "lib/view/json_writer.h"
+#include "lib/view/printer.h"
+
+namespace rdma::view {
+
+namespace {
+
+// One JSON array for the whole run; each record is one object, written as
+// soon as it arrives. finish() closes the array even after an error, so the
+// output stays valid JSON.
+class JsonPrinter : public Printer {
+ public:
+  JsonPrinter(std::FILE* out, bool pretty) : out_(out), w_(out, pretty) { w_.start_array(); }
+  ~JsonPrinter() override { finish(); }
+
+  void record(const Record& r) override {
+    w_.start_object();
+    for (const Field& f : r.fields) {
+      if (f.key.empty()) continue;
+      w_.name(f.key);
+      w_.value(f.value);
+    }
+    w_.end_object();
+  }
+
+  void finish() override {
+    if (done_) return;
+    done_ = true;
+    w_.end_array();
+    std::fputc('\n', out_);
+    std::fflush(out_);
+  }
+  bool is_json() const override { return true; }
+
+ private:
+  std::FILE* out_;
+  JsonWriter w_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Printer> make_json_printer(std::FILE* out, bool pretty) {
+  return std::make_unique<JsonPrinter>(out, pretty);
+}
+
+}  // namespace rdma::view

@@ -1,0 +1,25 @@
+// Printers render records as iproute2 does: text lines or one JSON array.
+// A record is written as soon as it is given (output streams).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+
+#include "lib/view/record.h"
+
+namespace rdma::view {
+
+class Printer {
+ public:
+  virtual ~Printer() = default;
+  virtual void record(const Record& r) = 0;
+  // Ends the output (closes the JSON array); safe to call more than once.
+  virtual void finish() = 0;
+  // Text written as is (text mode) or ignored (JSON): e.g. help.
+  virtual bool is_json() const = 0;
+};
+
+std::unique_ptr<Printer> make_text_printer(std::FILE* out);
+std::unique_ptr<Printer> make_json_printer(std::FILE* out, bool pretty);
+
+}  // namespace rdma::view

@@ -1,0 +1,41 @@
+#include "rdma/command.h"
+
+#include "lib/error.h"
+
+namespace rdma {
+
+std::string Args::need(const char* what) {
+  if (empty()) throw Error(std::string("missing ") + what);
+  return next();
+}
+
+void Args::done() const {
+  if (!empty()) throw Error("unexpected argument \"" + v_[i_] + "\"");
+}
+
+bool matches(const std::string& word, const char* name) {
+  return !word.empty() && std::string_view(name).starts_with(word);
+}
+
+void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
+  if (c.args.empty()) {
+    for (const Cmd& e : table)
+      if (!e.name) return e.fn(c);
+    throw Error(std::string("missing ") + what);
+  }
+  for (const Cmd& e : table) {
+    if (e.name && matches(c.args.peek(), e.name)) {
+      c.args.next();
+      return e.fn(c);
+    }
+  }
+  throw Error(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
+}
+
+bool parse_on_off(const std::string& word, const char* keyword) {
+  if (matches(word, "on")) return true;
+  if (matches(word, "off")) return false;
+  throw Error(std::string(keyword) + " takes on or off, not \"" + word + "\"");
+}
+
+}  // namespace rdma

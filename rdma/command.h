@@ -1,0 +1,59 @@
+// Objects and commands are tables; a word selects the first entry it is a
+// prefix of, in table order, as in iproute2 (so "rdma s" is "system").
+#pragma once
+
+#include <cstdio>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lib/nl/connection.h"
+#include "lib/view/printer.h"
+#include "rdma/options.h"
+
+namespace rdma {
+
+// The words after the object, consumed left to right.
+class Args {
+ public:
+  explicit Args(std::vector<std::string> v) : v_(std::move(v)) {}
+  bool empty() const { return i_ >= v_.size(); }
+  const std::string& peek() const { return v_[i_]; }
+  std::string next() { return v_[i_++]; }
+  // The next word, or an Error saying what was expected.
+  std::string need(const char* what);
+  // Throws when words are left over.
+  void done() const;
+
+ private:
+  std::vector<std::string> v_;
+  size_t i_ = 0;
+};
+
+struct Ctx {
+  const Options& opt;
+  Args args;
+  nl::Connection& conn;
+  view::Printer& out;
+  std::FILE* help_out;  // usage text (stdout)
+  nl::Session& session() { return conn.session(); }
+};
+
+using Handler = void (*)(Ctx&);
+
+struct Cmd {
+  const char* name;  // nullptr: the default when no word is left
+  Handler fn;
+};
+
+// True when word is a non-empty prefix of name.
+bool matches(const std::string& word, const char* name);
+
+// Runs the table entry the next word selects; "unknown WHAT 'word'" when
+// none does.
+void dispatch(Ctx& c, std::span<const Cmd> table, const char* what);
+
+// Parses "on"/"off" (abbreviable), naming the keyword in the error.
+bool parse_on_off(const std::string& word, const char* keyword);
+
+}  // namespace rdma

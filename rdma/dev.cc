@@ -1,0 +1,145 @@
+// rdma dev: show devices, rename, move to a namespace, adaptive moderation,
+// add/delete sub-devices (smi, Linux 6.11+).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "lib/error.h"
+#include "lib/nl/attrs.h"
+#include "lib/nl/nldev.h"
+#include "lib/nldev/devices.h"
+#include "lib/nldev/fields.h"
+#include "rdma/objects.h"
+
+namespace rdma {
+
+namespace {
+
+void dev_help(Ctx& c) {
+  std::fputs(
+      "Usage: rdma dev show [DEV]\n"
+      "       rdma dev set [DEV] name DEVNAME\n"
+      "       rdma dev set [DEV] netns NSNAME\n"
+      "       rdma dev set [DEV] adaptive-moderation [on|off]\n"
+      "       rdma dev add NAME type smi parent DEV\n"
+      "       rdma dev delete NAME\n",
+      c.help_out);
+}
+
+void dev_show(Ctx& c) {
+  std::string name = c.args.empty() ? "" : c.args.next();
+  c.args.done();
+  bool found = false;
+  nl::Request req(RDMA_NLDEV_CMD_GET, nl::Request::kDump);
+  view::Record r;
+  c.session().run(req, [&](const nlmsghdr* nlh) {
+    nl::Attrs a = nl::Attrs::of_message(nlh);
+    if (!name.empty() && a.str(RDMA_NLDEV_ATTR_DEV_NAME) != name) return;
+    found = true;
+    r.clear();
+    view::decode(a, nldev::kDevFields, c.opt.details, r);
+    c.out.record(r);
+  });
+  if (!name.empty() && !found) throw Error("unknown device \"" + name + "\"");
+}
+
+void run_set(Ctx& c, nl::Request& req) {
+  c.session().run(req, [](const nlmsghdr*) {});
+}
+
+void dev_set(Ctx& c) {
+  nldev::Device dev = nldev::find_device(c.session(), c.args.need("device name"));
+  if (c.args.empty()) throw Error("missing parameter: name, netns or adaptive-moderation");
+  std::string key = c.args.next();
+  nl::Request req(RDMA_NLDEV_CMD_SET, nl::Request::kDoit);
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, dev.index);
+  if (matches(key, "name")) {
+    std::string name = c.args.need("new device name");
+    c.args.done();
+    if (name.size() >= 64) throw Error("device name \"" + name + "\" is longer than 63 bytes");
+    req.str(RDMA_NLDEV_ATTR_DEV_NAME, name);
+    run_set(c, req);
+  } else if (matches(key, "netns")) {
+    std::string ns = c.args.need("network namespace name");
+    c.args.done();
+    std::string path = "/run/netns/" + ns;
+    int fd = ns.find('/') == std::string::npos ? open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0)
+      throw Error("cannot open network namespace \"" + ns + "\": " + std::strerror(errno));
+    req.u32(RDMA_NLDEV_NET_NS_FD, static_cast<uint32_t>(fd));
+    try {
+      run_set(c, req);
+    } catch (...) {
+      close(fd);
+      throw;
+    }
+    close(fd);
+  } else if (matches(key, "adaptive-moderation")) {
+    bool on = parse_on_off(c.args.need("on or off"), "adaptive-moderation");
+    c.args.done();
+    req.u8(RDMA_NLDEV_ATTR_DEV_DIM, on);
+    run_set(c, req);
+  } else {
+    throw Error("unknown dev set parameter \"" + key + "\"");
+  }
+}
+
+// Sub-devices need RDMA_NLDEV_CMD_NEWDEV (Linux 6.11); older kernels reject
+// the unknown command with EINVAL or EOPNOTSUPP.
+void explain_newdev(const KernelError& e, const char* what) {
+  if (e.code == EINVAL || e.code == EOPNOTSUPP)
+    throw Error(std::string(what) + " failed: " + e.what() +
+                " (sub-devices need Linux 6.11 or newer and a parent that supports them)");
+  throw e;
+}
+
+void dev_add(Ctx& c) {
+  std::string name = c.args.need("new device name");
+  std::string type, parent;
+  while (!c.args.empty()) {
+    std::string key = c.args.next();
+    if (matches(key, "type")) type = c.args.need("device type");
+    else if (matches(key, "parent")) parent = c.args.need("parent device name");
+    else throw Error("unknown dev add parameter \"" + key + "\"");
+  }
+  if (type.empty()) throw Error("missing \"type smi\"");
+  if (type != "smi") throw Error("unknown device type \"" + type + "\" (supported: smi)");
+  if (parent.empty()) throw Error("missing \"parent DEV\"");
+  nldev::Device p = nldev::find_device(c.session(), parent);
+  nl::Request req(nldev::kCmdNewDev, nl::Request::kDoit);
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.index)
+      .str(RDMA_NLDEV_ATTR_DEV_NAME, name)
+      .u8(nldev::kAttrDevType, nldev::kDevTypeSmi);
+  try {
+    run_set(c, req);
+  } catch (const KernelError& e) {
+    explain_newdev(e, "dev add");
+  }
+}
+
+void dev_delete(Ctx& c) {
+  std::string name = c.args.need("device name");
+  c.args.done();
+  nldev::Device d = nldev::find_device(c.session(), name);
+  nl::Request req(nldev::kCmdDelDev, nl::Request::kDoit);
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, d.index);
+  try {
+    run_set(c, req);
+  } catch (const KernelError& e) {
+    explain_newdev(e, "dev delete");
+  }
+}
+
+}  // namespace
+
+void cmd_dev(Ctx& c) {
+  static constexpr Cmd kTable[] = {
+      {nullptr, dev_show}, {"show", dev_show},     {"list", dev_show}, {"set", dev_set},
+      {"add", dev_add},    {"delete", dev_delete}, {"help", dev_help},
+  };
+  dispatch(c, kTable, "dev command");
+}
+
+}  // namespace rdma

@@ -1,0 +1,16 @@
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "lib/nl/socket.h"
+#include "rdma/rdma.h"
+
+int main(int argc, char** argv) {
+  rdma::Env env;
+  env.open = [] { return std::make_unique<rdma::nl::Socket>(); };
+  // Debugging and golden vectors: every netlink message in hex.
+  if (const char* path = std::getenv("RDMA_NETLINK_TRACE")) env.trace = std::fopen(path, "a");
+  int status = rdma::run(std::vector<std::string>(argv + 1, argv + argc), env);
+  if (env.trace) std::fclose(env.trace);
+  return status;
+}

@@ -1,0 +1,112 @@
+#include "rdma/options.h"
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "lib/error.h"
+
+namespace rdma {
+
+namespace {
+
+struct OptionSpec {
+  char short_name;
+  const char* long_name;
+  bool takes_arg;
+};
+
+constexpr OptionSpec kOptions[] = {
+    {'V', "version", false}, {'h', "help", false},  {'d', "details", false},
+    {'j', "json", false},    {'p', "pretty", false}, {'r', "raw", false},
+    {'f', "force", false},   {'b', "batch", true},   {'n', "netns", true},
+};
+
+const OptionSpec* by_short(char c) {
+  for (const OptionSpec& o : kOptions)
+    if (o.short_name == c) return &o;
+  return nullptr;
+}
+
+// A long name given in full or as an unambiguous prefix (getopt_long rules).
+// The short letter itself is not a prefix match: "-d" is -d, "-dd" twice -d.
+// iproute2 documents -Version with a capital; names compare case-blind.
+const OptionSpec* by_long(std::string_view given) {
+  if (given.size() < 2) return nullptr;
+  std::string word(given);
+  for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const OptionSpec* found = nullptr;
+  for (const OptionSpec& o : kOptions) {
+    std::string_view name = o.long_name;
+    if (name == word) return &o;
+    if (name.starts_with(word)) {
+      if (found) return nullptr;
+      found = &o;
+    }
+  }
+  return found;
+}
+
+void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
+  switch (o.short_name) {
+    case 'V': opt.version = true; break;
+    case 'h': opt.help = true; break;
+    case 'd': ++opt.details; break;
+    case 'j': opt.json = true; break;
+    case 'p': opt.pretty = true; break;
+    case 'r': opt.raw = true; break;
+    case 'f': opt.force = true; break;
+    case 'b': opt.batch = *arg; break;
+    case 'n': opt.netns = *arg; break;
+  }
+}
+
+}  // namespace
+
+Options parse_options(std::vector<std::string>& args) {
+  Options opt;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {  // everything after is an argument
+      rest.insert(rest.end(), args.begin() + i + 1, args.end());
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      rest.push_back(a);
+      continue;
+    }
+    auto take_arg = [&](const OptionSpec& o, std::string inline_arg) {
+      if (!inline_arg.empty()) return apply(opt, o, &inline_arg);
+      if (i + 1 >= args.size())
+        throw Error(std::string("option \"--") + o.long_name + "\" needs an argument");
+      apply(opt, o, &args[++i]);
+    };
+    std::string_view body = std::string_view(a).substr(a[1] == '-' ? 2 : 1);
+    std::string inline_arg;
+    if (auto eq = body.find('='); a[1] == '-' && eq != std::string_view::npos) {
+      inline_arg = std::string(body.substr(eq + 1));
+      body = body.substr(0, eq);
+    }
+    if (const OptionSpec* o = by_long(body)) {
+      if (o->takes_arg) take_arg(*o, inline_arg);
+      else apply(opt, *o, nullptr);
+      continue;
+    }
+    if (a[1] == '-') throw Error("unknown option \"" + a + "\"");
+    // A cluster of short options: -jp, -dd, -bFILE.
+    for (size_t k = 1; k < a.size(); ++k) {
+      const OptionSpec* o = by_short(a[k]);
+      if (!o) throw Error("unknown option \"" + a + "\"");
+      if (o->takes_arg) {
+        take_arg(*o, a.substr(k + 1));
+        break;
+      }
+      apply(opt, *o, nullptr);
+    }
+  }
+  args = std::move(rest);
+  return opt;
+}
+
+}  // namespace rdma

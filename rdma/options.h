@@ -1,0 +1,28 @@
+// Global options. They may stand anywhere on the line, as with iproute2
+// (whose getopt permutes argv); the single-dash long forms it documents
+// (-json, -details, ...) work too.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdma {
+
+struct Options {
+  bool json = false;
+  bool pretty = false;
+  bool raw = false;
+  bool force = false;
+  bool version = false;
+  bool help = false;
+  int details = 0;  // -d, -dd
+  std::optional<std::string> batch;
+  std::optional<std::string> netns;
+};
+
+// Takes the options out of args, leaving the object and its arguments.
+// Throws Error for an unknown option or a missing option argument.
+Options parse_options(std::vector<std::string>& args);
+
+}  // namespace rdma

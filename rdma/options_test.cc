@@ -1,0 +1,73 @@
+#include "rdma/options.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/error.h"
+
+namespace rdma {
+namespace {
+
+using Words = std::vector<std::string>;
+
+TEST(Options, AnywhereOnTheLine) {
+  Words w = {"dev", "-j", "show", "-d", "rxe0", "-p"};
+  Options o = parse_options(w);
+  EXPECT_TRUE(o.json);
+  EXPECT_TRUE(o.pretty);
+  EXPECT_EQ(o.details, 1);
+  EXPECT_EQ(w, (Words{"dev", "show", "rxe0"}));
+}
+
+TEST(Options, ClustersAndRepeats) {
+  Words w = {"-dd", "-jp", "link"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.details, 2);
+  EXPECT_TRUE(o.json && o.pretty);
+  EXPECT_EQ(w, (Words{"link"}));
+}
+
+TEST(Options, SingleDashLongFormsOfIproute2) {
+  Words w = {"-json", "-details", "-pretty", "-force", "-batch", "f.txt", "-Version"};
+  Options o = parse_options(w);
+  EXPECT_TRUE(o.json && o.pretty && o.force && o.version);
+  EXPECT_EQ(o.details, 1);
+  EXPECT_EQ(o.batch, "f.txt");
+  EXPECT_TRUE(w.empty());
+}
+
+TEST(Options, DoubleDashLongFormsAndArguments) {
+  Words w = {"--json", "--batch=-", "--netns", "blue", "--raw", "--det"};
+  Options o = parse_options(w);
+  EXPECT_TRUE(o.json && o.raw);
+  EXPECT_EQ(o.details, 1);
+  EXPECT_EQ(o.batch, "-");
+  EXPECT_EQ(o.netns, "blue");
+}
+
+TEST(Options, AttachedShortArgument) {
+  Words w = {"-bcmds.txt", "-n", "red"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.batch, "cmds.txt");
+  EXPECT_EQ(o.netns, "red");
+}
+
+TEST(Options, UnknownAndMissingArgumentAreErrors) {
+  Words a = {"-x"};
+  EXPECT_THROW(parse_options(a), Error);
+  Words b = {"--bogus"};
+  EXPECT_THROW(parse_options(b), Error);
+  Words c = {"dev", "-b"};
+  EXPECT_THROW(parse_options(c), Error);
+  Words d = {"-jz"};
+  EXPECT_THROW(parse_options(d), Error);
+}
+
+TEST(Options, DoubleDashEndsOptions) {
+  Words w = {"-j", "--", "-d"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.details, 0);
+  EXPECT_EQ(w, (Words{"-d"}));
+}
+
+}  // namespace
+}  // namespace rdma

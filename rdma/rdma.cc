@@ -1,0 +1,125 @@
+#include "rdma/rdma.h"
+
+#include <memory>
+
+#include "lib/error.h"
+#include "lib/nl/socket.h"
+#include "rdma/batch.h"
+#include "rdma/objects.h"
+
+namespace rdma {
+
+namespace {
+
+void usage(std::FILE* f) {
+  std::fputs(
+      "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
+      "       rdma [ -f[orce] ] -b[atch] filename\n"
+      "where  OBJECT := { dev | link | system | help }\n"
+      "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
+      "                    -n[etns] NAME }\n",
+      f);
+}
+
+void cmd_help(Ctx& c) { usage(c.help_out); }
+
+// Order matters: a prefix selects the first match ("s" is system), as in
+// iproute2.
+constexpr Cmd kObjects[] = {
+    {nullptr, cmd_help}, {"help", cmd_help}, {"dev", cmd_dev},
+    {"link", cmd_link},  {"system", cmd_system},
+};
+
+std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
+  if (o.json) return view::make_json_printer(out, o.pretty);
+  return view::make_text_printer(out);
+}
+
+// One command line. Throws Error.
+void run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
+                 view::Printer& out, Env& env) {
+  Ctx c{opt, Args(std::move(words)), conn, out, env.out};
+  dispatch(c, kObjects, "object");
+}
+
+int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env& env) {
+  const std::string& name = *opt.batch;
+  std::FILE* in = name == "-" ? env.in : std::fopen(name.c_str(), "r");
+  if (!in) {
+    std::fprintf(env.err, "cannot open batch file \"%s\"\n", name.c_str());
+    return 1;
+  }
+  int status = 0;
+  int lineno = 0;
+  BatchLine line;
+  for (;;) {
+    try {
+      if (!read_batch_line(in, lineno, line)) break;
+      // Options on a line apply to that line only; output mode stays global.
+      Options line_opt = parse_options(line.words);
+      if (line_opt.batch || line_opt.netns)
+        throw Error("-batch and -netns are not allowed inside a batch file");
+      line_opt.json = opt.json;
+      line_opt.pretty = opt.pretty;
+      line_opt.details = std::max(line_opt.details, opt.details);
+      line_opt.raw |= opt.raw;
+      line_opt.force = opt.force;
+      run_command(std::move(line.words), line_opt, conn, out, env);
+    } catch (const Error& e) {
+      std::fflush(env.out);
+      std::fprintf(env.err, "%s:%d: %s\n", name.c_str(), line.lineno, e.what());
+      status = 1;
+      if (!opt.force) break;
+    }
+  }
+  if (in != env.in) std::fclose(in);
+  return status;
+}
+
+}  // namespace
+
+int run(std::vector<std::string> args, Env& env) {
+  Options opt;
+  try {
+    opt = parse_options(args);
+  } catch (const Error& e) {
+    std::fprintf(env.err, "%s\n", e.what());
+    return 1;
+  }
+  if (opt.version) {
+    std::fprintf(env.out, "rdma utility, version %s\n", RDMA_VERSION);
+    return 0;
+  }
+  if (opt.help) {
+    usage(env.out);
+    return 0;
+  }
+  try {
+    if (opt.netns) nl::enter_netns(*opt.netns);
+  } catch (const Error& e) {
+    std::fprintf(env.err, "%s\n", e.what());
+    return 1;
+  }
+  nl::Connection conn(env.open, env.trace);
+  std::unique_ptr<view::Printer> out = make_printer(opt, env.out);
+  int status = 0;
+  if (opt.batch) {
+    if (!args.empty()) {
+      std::fprintf(env.err, "unexpected argument \"%s\" with -batch\n", args[0].c_str());
+      return 1;
+    }
+    status = run_batch(opt, conn, *out, env);
+  } else {
+    try {
+      run_command(std::move(args), opt, conn, *out, env);
+    } catch (const Error& e) {
+      out->finish();  // keep -j output one valid JSON document
+      std::fprintf(env.err, "%s\n", e.what());
+      status = 1;
+    }
+  }
+  out->finish();
+  return status;
+}
+
+}  // namespace rdma

@@ -1,0 +1,24 @@
+// The whole program as a function, so tests can run it against a test
+// kernel and read what it printed.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "lib/nl/connection.h"
+
+namespace rdma {
+
+struct Env {
+  std::FILE* out = stdout;
+  std::FILE* err = stderr;
+  std::FILE* in = stdin;  // "-b -"
+  nl::Connection::Factory open;  // the transport: a socket, or a test kernel
+  std::FILE* trace = nullptr;    // netlink hex dump (RDMA_NETLINK_TRACE)
+};
+
+// args excludes argv[0]. Returns the exit status.
+int run(std::vector<std::string> args, Env& env);
+
+}  // namespace rdma

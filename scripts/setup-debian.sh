@@ -1,0 +1,10 @@
+#!/bin/sh
+# Installs everything the build and the unit tests need on a fresh Debian 12.
+set -e
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  g++ cmake ninja-build pkg-config make \
+  libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev \
+  linux-libc-dev iproute2 clang-format >/dev/null
