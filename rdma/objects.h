@@ -1,12 +1,22 @@
-// The objects of the command line: each is a table of commands.
+// The objects of the command line: each is a table of commands, in its own
+// file (dev.cc, link.cc, ...).
 #pragma once
 
 #include "rdma/command.h"
 
 namespace rdma {
 
-void cmd_dev(Ctx& c);
-void cmd_link(Ctx& c);
-void cmd_system(Ctx& c);
+void cmd_dev(Ctx& c);        // dev.cc
+void cmd_link(Ctx& c);       // link.cc
+void cmd_resource(Ctx& c);   // res.cc
+void cmd_system(Ctx& c);     // system.cc
+void cmd_statistic(Ctx& c);  // stat.cc
+void cmd_monitor(Ctx& c);    // monitor.cc
+// InfiniBand management over umad (mad.cc).
+void cmd_node(Ctx& c);
+void cmd_port(Ctx& c);
+void cmd_perf(Ctx& c);
+void cmd_sm(Ctx& c);
+void cmd_mad(Ctx& c);
 
 }  // namespace rdma

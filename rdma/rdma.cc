@@ -15,7 +15,8 @@ void usage(std::FILE* f) {
   std::fputs(
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
-      "where  OBJECT := { dev | link | system | help }\n"
+      "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
+      "                   node | port | perf | sm | mad | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
       "                    -n[etns] NAME }\n",
       f);
@@ -24,10 +25,13 @@ void usage(std::FILE* f) {
 void cmd_help(Ctx& c) { usage(c.help_out); }
 
 // Order matters: a prefix selects the first match ("s" is system), as in
-// iproute2.
+// iproute2; objects iproute2 lacks come after its own.
 constexpr Cmd kObjects[] = {
-    {nullptr, cmd_help}, {"help", cmd_help}, {"dev", cmd_dev},
-    {"link", cmd_link},  {"system", cmd_system},
+    {nullptr, cmd_help},       {"help", cmd_help},       {"dev", cmd_dev},
+    {"link", cmd_link},        {"resource", cmd_resource}, {"system", cmd_system},
+    {"statistic", cmd_statistic}, {"monitor", cmd_monitor}, {"node", cmd_node},
+    {"port", cmd_port},        {"perf", cmd_perf},       {"sm", cmd_sm},
+    {"mad", cmd_mad},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
