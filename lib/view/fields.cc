@@ -104,6 +104,9 @@ bool decode_field(const nl::Attrs& a, const FieldSpec& f, Record& out) {
       json = text;
       break;
     }
+    case Fmt::Custom:
+      if (!f.render || !f.render(a, f.attr, text, json)) return false;
+      break;
   }
   out.add(f.key ? f.key : "", f.text ? fill(f.text, text) : "", std::move(json));
   return true;

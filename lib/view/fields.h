@@ -25,7 +25,12 @@ enum class Fmt {
   DevCaps,     // u64 device capability names, "\n    caps: <A, B>"
   PortCaps,    // u64 port capability names
   NetnsMode,   // u8 shared/exclusive
+  Custom,      // FieldSpec::render decides (views with formats of their own)
 };
+
+// For Fmt::Custom: fills text and json from the attribute; false hides the
+// field.
+using RenderFn = bool (*)(const nl::Attrs& a, int attr, std::string& text, Json& json);
 
 enum Level { kAlways = 0, kDetails = 1, kDriver = 2 };
 
@@ -35,6 +40,7 @@ struct FieldSpec {
   const char* text;  // text template, "%s" is the value; nullptr: JSON only
   Fmt fmt;
   int level = kAlways;  // shown with at least this many -d
+  RenderFn render = nullptr;
 };
 
 // Appends the fields present in attrs, in declaration order.
