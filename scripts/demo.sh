@@ -1,0 +1,18 @@
+#!/bin/bash
+# Sets up a fresh Debian 12 machine, builds rdma and shows it working:
+# `rdma dev` and `rdma link` on this kernel if it has RDMA netlink, else in a
+# QEMU VM running Debian's kernel with soft-RoCE devices (tests/vm).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup-debian.sh
+cmake -S . -B build -G Ninja >/dev/null
+ninja -C build rdma
+if build/rdma dev 2>/tmp/rdma-demo.err; then
+  build/rdma link
+  exit 0
+fi
+echo "this kernel: $(cat /tmp/rdma-demo.err)" >&2
+echo "trying in a VM (Linux 6.12 with rxe soft-RoCE devices) instead:" >&2
+tests/vm/setup.sh >/dev/null
+exec tests/vm/run --kernel 6.12 --fixture basic --rdma build/rdma -- \
+  sh -c 'set -x; rdma-new dev; rdma-new link; rdma-new -j -p dev'

@@ -1,0 +1,91 @@
+#!/bin/bash
+# Runs every test of the project on a Debian 12 machine (root or sudo):
+# unit tests (plain and under ASan+UBSan), the real-kernel suite in QEMU on
+# Linux 6.1 and 6.12 side by side with iproute2, the InfiniBand simulator
+# suite, completion and man page checks. Installs what it needs first.
+# Ends with one line "N passed, M failed"; exits non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+LOG=${RDMA_TEST_LOG:-$ROOT/build-logs}
+mkdir -p "$LOG"
+PASSED=0
+FAILED=0
+FAILED_SUITES=()
+
+note() { printf '\n=== %s\n' "$*"; }
+
+# Adds a suite's counts from its closing "N passed, M failed" line.
+count() {
+  local name=$1 status=$2 file=$3 line p f
+  line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$file" | tail -n 1)
+  if [ -z "$line" ]; then
+    p=0; f=1
+  else
+    p=$(sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/' <<<"$line")
+    f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+  fi
+  if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  PASSED=$((PASSED + p))
+  FAILED=$((FAILED + f))
+  [ "$f" -eq 0 ] || FAILED_SUITES+=("$name")
+  echo "$name: $p passed, $f failed"
+}
+
+# gtest's summary as "N passed, M failed".
+gtest_counts() {
+  local p f
+  p=$(grep -oE '^\[  PASSED  \] [0-9]+' "$1" | grep -oE '[0-9]+$' | tail -n 1)
+  f=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | tail -n 1)
+  echo "${p:-0} passed, ${f:-0} failed" >>"$1"
+}
+
+run_suite() {  # name, command...
+  local name=$1; shift
+  note "$name"
+  "$@" >"$LOG/$name.log" 2>&1
+  local status=$?
+  tail -n 25 "$LOG/$name.log"
+  count "$name" "$status" "$LOG/$name.log"
+}
+
+note "setup"
+scripts/setup-debian.sh || { echo "0 passed, 1 failed"; exit 1; }
+for f in tests/vm/setup.sh tests/ibsim/setup.sh tests/completion/setup.sh; do
+  [ -x "$f" ] && { "$f" || echo "setup: $f failed"; }
+done
+
+note "build"
+if ! { cmake -S . -B build -G Ninja >/dev/null && ninja -C build; } >"$LOG/build.log" 2>&1; then
+  tail -n 50 "$LOG/build.log"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if ! { cmake -S . -B build-san -G Ninja -DRDMA_SANITIZE=ON >/dev/null && ninja -C build-san unit_tests; } \
+  >"$LOG/build-san.log" 2>&1; then
+  tail -n 50 "$LOG/build-san.log"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+unit() { build/unit_tests >"$LOG/unit.out" 2>&1; local s=$?; cat "$LOG/unit.out"; gtest_counts "$LOG/unit.out"; tail -n1 "$LOG/unit.out"; return $s; }
+unit_san() { build-san/unit_tests >"$LOG/unit-san.out" 2>&1; local s=$?; cat "$LOG/unit-san.out"; gtest_counts "$LOG/unit-san.out"; tail -n1 "$LOG/unit-san.out"; return $s; }
+run_suite unit unit
+run_suite unit-asan-ubsan unit_san
+
+[ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
+[ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
+if [ -x tests/vm/compare.sh ]; then
+  run_suite vm-6.1 tests/vm/compare.sh --kernel 6.1 --rdma build/rdma
+  run_suite vm-6.12 tests/vm/compare.sh --kernel 6.12 --rdma build/rdma
+fi
+if [ -x tests/vm/writes.sh ]; then
+  run_suite vm-writes-6.1 tests/vm/writes.sh --kernel 6.1 --rdma build/rdma
+  run_suite vm-writes-6.12 tests/vm/writes.sh --kernel 6.12 --rdma build/rdma
+fi
+[ -x tests/ibsim/run.sh ] && run_suite ibsim tests/ibsim/run.sh --rdma build/rdma
+
+note "summary"
+[ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
