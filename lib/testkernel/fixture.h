@@ -1,0 +1,31 @@
+// Ready-made devices and the VM fixture the golden vectors were recorded on.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "lib/testkernel/state.h"
+
+namespace rdma::testkernel {
+
+using Mac = std::array<uint8_t, 6>;  // same as Netdev::mac
+
+// addrconf_addr_eui48(): the GUID rxe and siw derive from a MAC, as the
+// host-order value nldev puts in NODE_GUID.
+uint64_t guid_from_mac(const Mac& mac);
+
+// rxe's port counters (rxe_hw_counters.c, same list on 6.1 and 6.12).
+std::vector<HwCounter> rxe_counters();
+
+// A soft-RoCE device as `rdma link add NAME type rxe netdev NDEV` makes it.
+Device make_rxe(KernelVersion v, const std::string& name, const Netdev& ndev);
+// A soft-iWARP device as `rdma link add NAME type siw netdev NDEV` makes it.
+Device make_siw(KernelVersion v, const std::string& name, const Netdev& ndev);
+// An InfiniBand HCA (mlx5-like) with `ports` ports, LIDs 1.., SM LID 1.
+Device make_ib(const std::string& name, uint32_t ports, uint64_t guid);
+
+// The VM's basic fixture: veth0/veth1 and rxe0/rxe1 on them, no resources.
+State vm_fixture(KernelVersion v);
+
+}  // namespace rdma::testkernel
