@@ -20,6 +20,7 @@ constexpr OptionSpec kOptions[] = {
     {'V', "version", false}, {'h', "help", false},  {'d', "details", false},
     {'j', "json", false},    {'p', "pretty", false}, {'r', "raw", false},
     {'f', "force", false},   {'b', "batch", true},   {'n', "netns", true},
+    {'t', "timeout", true},  {'\1', "retries", true},  // '\1': long form only
 };
 
 const OptionSpec* by_short(char c) {
@@ -47,6 +48,20 @@ const OptionSpec* by_long(std::string_view given) {
   return found;
 }
 
+// A decimal count for --timeout MS / --retries N, at least min.
+int parse_count(const std::string& s, const char* name, int min) {
+  size_t used = 0;
+  int v = -1;
+  try {
+    v = std::stoi(s, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != s.size() || v < min || v > 3600000)
+    throw Error(std::string("invalid --") + name + " \"" + s + "\" (expected a number, at least " +
+                std::to_string(min) + ")");
+  return v;
+}
+
 void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
   switch (o.short_name) {
     case 'V': opt.version = true; break;
@@ -58,6 +73,8 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case 'f': opt.force = true; break;
     case 'b': opt.batch = *arg; break;
     case 'n': opt.netns = *arg; break;
+    case 't': opt.mad_timeout_ms = parse_count(*arg, "timeout", 1); break;
+    case '\1': opt.mad_retries = parse_count(*arg, "retries", 0); break;
   }
 }
 

@@ -19,6 +19,10 @@ struct Options {
   int details = 0;  // -d, -dd
   std::optional<std::string> batch;
   std::optional<std::string> netns;
+  // MADs (node, port, perf, sm, mad): per-MAD timeout and retries, as in
+  // infiniband-diags.
+  int mad_timeout_ms = 1000;
+  int mad_retries = 3;
 };
 
 // Takes the options out of args, leaving the object and its arguments.
