@@ -27,7 +27,7 @@ echo $? > /out/status
 echo "cmd_end=$(cut -d' ' -f1 /proc/uptime)" >> /out/vm-info
 {
     echo RDMA-VM-OUT-BEGIN
-    tar c -C /out . | base64
+    tar c -C /out . | gzip -1 | base64
     echo RDMA-VM-OUT-END
 } > /dev/ttyS1
 sleep 1
