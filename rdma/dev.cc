@@ -100,9 +100,12 @@ void dev_add(Ctx& c) {
   std::string type, parent;
   while (!c.args.empty()) {
     std::string key = c.args.next();
-    if (matches(key, "type")) type = c.args.need("device type");
-    else if (matches(key, "parent")) parent = c.args.need("parent device name");
-    else throw Error("unknown dev add parameter \"" + key + "\"");
+    if (matches(key, "type"))
+      type = c.args.need("device type");
+    else if (matches(key, "parent"))
+      parent = c.args.need("parent device name");
+    else
+      throw Error("unknown dev add parameter \"" + key + "\"");
   }
   if (type.empty()) throw Error("missing \"type smi\"");
   if (type != "smi") throw Error("unknown device type \"" + type + "\" (supported: smi)");

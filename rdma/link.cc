@@ -65,8 +65,8 @@ void link_show(Ctx& c) {
   for (const nldev::Device& d : devs) {
     if (port) {
       if (port > d.ports)
-        throw Error("device \"" + d.name + "\" has no port " + std::to_string(port) + " (ports: 1-" +
-                    std::to_string(d.ports) + ")");
+        throw Error("device \"" + d.name + "\" has no port " + std::to_string(port) +
+                    " (ports: 1-" + std::to_string(d.ports) + ")");
       nl::Request req(RDMA_NLDEV_CMD_PORT_GET, nl::Request::kDoit);
       req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, d.index).u32(RDMA_NLDEV_ATTR_PORT_INDEX, port);
       c.session().run(req, [&](const nlmsghdr* nlh) { print_port(c, nlh, r); });
@@ -83,9 +83,12 @@ void link_add(Ctx& c) {
   std::string type, netdev;
   while (!c.args.empty()) {
     std::string key = c.args.next();
-    if (matches(key, "type")) type = c.args.need("link type");
-    else if (matches(key, "netdev")) netdev = c.args.need("netdev name");
-    else throw Error("unknown link add parameter \"" + key + "\"");
+    if (matches(key, "type"))
+      type = c.args.need("link type");
+    else if (matches(key, "netdev"))
+      netdev = c.args.need("netdev name");
+    else
+      throw Error("unknown link add parameter \"" + key + "\"");
   }
   if (type.empty()) throw Error("missing \"type TYPE\"");
   if (netdev.empty()) throw Error("missing \"netdev NETDEV\"");

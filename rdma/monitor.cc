@@ -4,6 +4,8 @@
 
 namespace rdma {
 
-void cmd_monitor(Ctx&) { throw Error("rdma monitor is not implemented yet"); }
+void cmd_monitor(Ctx&) {
+  throw Error("rdma monitor is not implemented yet");
+}
 
 }  // namespace rdma

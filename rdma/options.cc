@@ -17,7 +17,7 @@ struct OptionSpec {
 };
 
 constexpr OptionSpec kOptions[] = {
-    {'V', "version", false}, {'h', "help", false},  {'d', "details", false},
+    {'V', "version", false}, {'h', "help", false},   {'d', "details", false},
     {'j', "json", false},    {'p', "pretty", false}, {'r', "raw", false},
     {'f', "force", false},   {'b', "batch", true},   {'n', "netns", true},
     {'t', "timeout", true},  {'\1', "retries", true},  // '\1': long form only
@@ -64,17 +64,39 @@ int parse_count(const std::string& s, const char* name, int min) {
 
 void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
   switch (o.short_name) {
-    case 'V': opt.version = true; break;
-    case 'h': opt.help = true; break;
-    case 'd': ++opt.details; break;
-    case 'j': opt.json = true; break;
-    case 'p': opt.pretty = true; break;
-    case 'r': opt.raw = true; break;
-    case 'f': opt.force = true; break;
-    case 'b': opt.batch = *arg; break;
-    case 'n': opt.netns = *arg; break;
-    case 't': opt.mad_timeout_ms = parse_count(*arg, "timeout", 1); break;
-    case '\1': opt.mad_retries = parse_count(*arg, "retries", 0); break;
+    case 'V':
+      opt.version = true;
+      break;
+    case 'h':
+      opt.help = true;
+      break;
+    case 'd':
+      ++opt.details;
+      break;
+    case 'j':
+      opt.json = true;
+      break;
+    case 'p':
+      opt.pretty = true;
+      break;
+    case 'r':
+      opt.raw = true;
+      break;
+    case 'f':
+      opt.force = true;
+      break;
+    case 'b':
+      opt.batch = *arg;
+      break;
+    case 'n':
+      opt.netns = *arg;
+      break;
+    case 't':
+      opt.mad_timeout_ms = parse_count(*arg, "timeout", 1);
+      break;
+    case '\1':
+      opt.mad_retries = parse_count(*arg, "retries", 0);
+      break;
   }
 }
 
@@ -106,8 +128,10 @@ Options parse_options(std::vector<std::string>& args) {
       body = body.substr(0, eq);
     }
     if (const OptionSpec* o = by_long(body)) {
-      if (o->takes_arg) take_arg(*o, inline_arg);
-      else apply(opt, *o, nullptr);
+      if (o->takes_arg)
+        take_arg(*o, inline_arg);
+      else
+        apply(opt, *o, nullptr);
       continue;
     }
     if (a[1] == '-') throw Error("unknown option \"" + a + "\"");

@@ -22,15 +22,25 @@ void usage(std::FILE* f) {
       f);
 }
 
-void cmd_help(Ctx& c) { usage(c.help_out); }
+void cmd_help(Ctx& c) {
+  usage(c.help_out);
+}
 
 // Order matters: a prefix selects the first match ("s" is system), as in
 // iproute2; objects iproute2 lacks come after its own.
 constexpr Cmd kObjects[] = {
-    {nullptr, cmd_help},       {"help", cmd_help},       {"dev", cmd_dev},
-    {"link", cmd_link},        {"resource", cmd_resource}, {"system", cmd_system},
-    {"statistic", cmd_statistic}, {"monitor", cmd_monitor}, {"node", cmd_node},
-    {"port", cmd_port},        {"perf", cmd_perf},       {"sm", cmd_sm},
+    {nullptr, cmd_help},
+    {"help", cmd_help},
+    {"dev", cmd_dev},
+    {"link", cmd_link},
+    {"resource", cmd_resource},
+    {"system", cmd_system},
+    {"statistic", cmd_statistic},
+    {"monitor", cmd_monitor},
+    {"node", cmd_node},
+    {"port", cmd_port},
+    {"perf", cmd_perf},
+    {"sm", cmd_sm},
     {"mad", cmd_mad},
 };
 

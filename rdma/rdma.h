@@ -13,7 +13,7 @@ namespace rdma {
 struct Env {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
-  std::FILE* in = stdin;  // "-b -"
+  std::FILE* in = stdin;         // "-b -"
   nl::Connection::Factory open;  // the transport: a socket, or a test kernel
   std::FILE* trace = nullptr;    // netlink hex dump (RDMA_NETLINK_TRACE)
 };

@@ -4,6 +4,8 @@
 
 namespace rdma {
 
-void cmd_statistic(Ctx&) { throw Error("rdma statistic is not implemented yet"); }
+void cmd_statistic(Ctx&) {
+  throw Error("rdma statistic is not implemented yet");
+}
 
 }  // namespace rdma

@@ -32,9 +32,12 @@ void sys_set(Ctx& c) {
   nl::Request req(RDMA_NLDEV_CMD_SYS_SET, nl::Request::kDoit);
   if (matches(key, "netns")) {
     std::string mode = c.args.need("netns mode (shared or exclusive)");
-    if (matches(mode, "shared")) req.u8(RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1);
-    else if (matches(mode, "exclusive")) req.u8(RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 0);
-    else throw Error("netns takes shared or exclusive, not \"" + mode + "\"");
+    if (matches(mode, "shared"))
+      req.u8(RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1);
+    else if (matches(mode, "exclusive"))
+      req.u8(RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 0);
+    else
+      throw Error("netns takes shared or exclusive, not \"" + mode + "\"");
   } else if (matches(key, "privileged-qkey")) {
     bool on = parse_on_off(c.args.need("on or off"), "privileged-qkey");
     req.u8(nldev::kAttrPrivilegedQkeyMode, on);
@@ -49,7 +52,10 @@ void sys_set(Ctx& c) {
 
 void cmd_system(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, sys_show}, {"show", sys_show}, {"set", sys_set}, {"help", sys_help},
+      {nullptr, sys_show},
+      {"show", sys_show},
+      {"set", sys_set},
+      {"help", sys_help},
   };
   dispatch(c, kTable, "system command");
 }

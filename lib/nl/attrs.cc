@@ -15,10 +15,14 @@ namespace {
 
 size_t expected_size(AttrType t) {
   switch (t) {
-    case AttrType::U8: return 1;
-    case AttrType::U32: return 4;
-    case AttrType::U64: return 8;
-    default: return 0;  // variable
+    case AttrType::U8:
+      return 1;
+    case AttrType::U32:
+      return 4;
+    case AttrType::U64:
+      return 8;
+    default:
+      return 0;  // variable
   }
 }
 
@@ -47,8 +51,8 @@ void Attrs::parse(const uint8_t* p, size_t len) {
     size_t want = expected_size(t);
     size_t got = mnl_attr_get_payload_len(a);
     if (want && got != want) {
-      malformed(std::string(attr_name(type)) + " has " + std::to_string(got) +
-                " bytes, expected " + std::to_string(want));
+      malformed(std::string(attr_name(type)) + " has " + std::to_string(got) + " bytes, expected " +
+                std::to_string(want));
     }
     tb_[type] = a;
   });
@@ -72,8 +76,12 @@ void for_each_nested(const nlattr* nest, const std::function<void(const nlattr*)
   walk(static_cast<const uint8_t*>(mnl_attr_get_payload(nest)), mnl_attr_get_payload_len(nest), fn);
 }
 
-uint8_t Attrs::u8(int type) const { return has(type) ? mnl_attr_get_u8(get(type)) : 0; }
-uint32_t Attrs::u32(int type) const { return has(type) ? mnl_attr_get_u32(get(type)) : 0; }
+uint8_t Attrs::u8(int type) const {
+  return has(type) ? mnl_attr_get_u8(get(type)) : 0;
+}
+uint32_t Attrs::u32(int type) const {
+  return has(type) ? mnl_attr_get_u32(get(type)) : 0;
+}
 
 uint64_t Attrs::u64(int type) const {
   if (!has(type)) return 0;

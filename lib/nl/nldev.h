@@ -10,7 +10,9 @@
 namespace rdma::nldev {
 
 // Netlink message type of an nldev command.
-constexpr uint16_t msg_type(int cmd) { return RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd); }
+constexpr uint16_t msg_type(int cmd) {
+  return RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+}
 
 // Commands added after Linux 6.1 (include/uapi/rdma/rdma_netlink.h, 6.12).
 inline constexpr int kCmdResSrqGetRaw = 25;

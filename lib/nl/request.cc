@@ -39,7 +39,8 @@ Request& Request::u64(uint16_t type, uint64_t v) {
   check_room(hdr_, 8);
   // The kernel puts u64s with nla_put_u64_64bit: a PAD attribute first when
   // the payload would not be 8-byte aligned. Do the same for symmetry.
-  if ((hdr_->nlmsg_len + MNL_ATTR_HDRLEN) % 8 != 0) mnl_attr_put(hdr_, RDMA_NLDEV_ATTR_PAD, 0, nullptr);
+  if ((hdr_->nlmsg_len + MNL_ATTR_HDRLEN) % 8 != 0)
+    mnl_attr_put(hdr_, RDMA_NLDEV_ATTR_PAD, 0, nullptr);
   mnl_attr_put_u64(hdr_, type, v);
   return *this;
 }
@@ -51,6 +52,8 @@ Request& Request::str(uint16_t type, std::string_view v) {
   return *this;
 }
 
-std::span<const uint8_t> Request::bytes() const { return {buf_.data(), hdr_->nlmsg_len}; }
+std::span<const uint8_t> Request::bytes() const {
+  return {buf_.data(), hdr_->nlmsg_len};
+}
 
 }  // namespace rdma::nl

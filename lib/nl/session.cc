@@ -60,7 +60,8 @@ std::string kernel_error_text(int err, const nlmsghdr* msg) {
   return text;
 }
 
-Session::Session(Transport& t) : t_(t), seq_(static_cast<uint32_t>(std::time(nullptr))), buf_(kRecvSize) {}
+Session::Session(Transport& t)
+    : t_(t), seq_(static_cast<uint32_t>(std::time(nullptr))), buf_(kRecvSize) {}
 
 size_t Session::recv_datagram() {
   size_t n = t_.recv(buf_.data(), buf_.size());

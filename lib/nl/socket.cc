@@ -15,7 +15,9 @@
 namespace rdma::nl {
 
 namespace {
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 }  // namespace
 
 Socket::Socket() {
@@ -36,7 +38,9 @@ Socket::Socket() {
   }
 }
 
-Socket::~Socket() { mnl_socket_close(sock_); }
+Socket::~Socket() {
+  mnl_socket_close(sock_);
+}
 
 void Socket::send(const uint8_t* data, size_t len) {
   if (mnl_socket_sendto(sock_, data, len) < 0)
@@ -53,7 +57,9 @@ size_t Socket::recv(uint8_t* buf, size_t cap) {
   }
 }
 
-uint32_t Socket::port_id() const { return mnl_socket_get_portid(sock_); }
+uint32_t Socket::port_id() const {
+  return mnl_socket_get_portid(sock_);
+}
 
 void Socket::join_group(unsigned group) {
   int g = static_cast<int>(group);

@@ -96,8 +96,12 @@ bool decode_field(const nl::Attrs& a, const FieldSpec& f, Record& out) {
       text = phys_state_name(a.u8(f.attr));
       json = text;
       break;
-    case Fmt::DevCaps: caps(a.u64(f.attr), dev_cap_name, text, json); break;
-    case Fmt::PortCaps: caps(a.u64(f.attr), port_cap_name, text, json); break;
+    case Fmt::DevCaps:
+      caps(a.u64(f.attr), dev_cap_name, text, json);
+      break;
+    case Fmt::PortCaps:
+      caps(a.u64(f.attr), port_cap_name, text, json);
+      break;
     case Fmt::NetnsMode: {
       uint8_t v = a.u8(f.attr);
       text = v == 0 ? "exclusive" : v == 1 ? "shared" : "unknown";

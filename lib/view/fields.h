@@ -12,20 +12,20 @@ namespace rdma::view {
 
 // How a value is rendered (text and JSON).
 enum class Fmt {
-  U32,         // decimal number
-  U64,         // decimal number
-  Str,         // string
-  Guid,        // u64 as xxxx:xxxx:xxxx:xxxx
-  Hex32,       // u32 as 0x%x in text and JSON string
-  Hex64,       // u64 as 0x%llx
-  OnOff,       // u8 as on/off in text, JSON boolean
-  NodeType,    // u8 node type name
-  PortState,   // u8 IB port state name
-  PhysState,   // u8 IB physical port state name
-  DevCaps,     // u64 device capability names, "\n    caps: <A, B>"
-  PortCaps,    // u64 port capability names
-  NetnsMode,   // u8 shared/exclusive
-  Custom,      // FieldSpec::render decides (views with formats of their own)
+  U32,        // decimal number
+  U64,        // decimal number
+  Str,        // string
+  Guid,       // u64 as xxxx:xxxx:xxxx:xxxx
+  Hex32,      // u32 as 0x%x in text and JSON string
+  Hex64,      // u64 as 0x%llx
+  OnOff,      // u8 as on/off in text, JSON boolean
+  NodeType,   // u8 node type name
+  PortState,  // u8 IB port state name
+  PhysState,  // u8 IB physical port state name
+  DevCaps,    // u64 device capability names, "\n    caps: <A, B>"
+  PortCaps,   // u64 port capability names
+  NetnsMode,  // u8 shared/exclusive
+  Custom,     // FieldSpec::render decides (views with formats of their own)
 };
 
 // For Fmt::Custom: fills text and json from the attribute; false hides the

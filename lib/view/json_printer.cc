@@ -7,13 +7,16 @@ namespace {
 
 // One JSON array for the whole run; each record is one object, written as
 // soon as it arrives. finish() closes the array even after an error, so the
-// output stays valid JSON.
+// output stays valid JSON. The array opens with the first record, so that
+// a detached printer writes nothing at all.
 class JsonPrinter : public Printer {
  public:
-  JsonPrinter(std::FILE* out, bool pretty) : out_(out), w_(out, pretty) { w_.start_array(); }
+  JsonPrinter(std::FILE* out, bool pretty) : out_(out), w_(out, pretty) {}
   ~JsonPrinter() override { finish(); }
 
   void record(const Record& r) override {
+    if (done_) return;
+    open();
     w_.start_object();
     for (const Field& f : r.fields) {
       if (f.key.empty()) continue;
@@ -25,16 +28,25 @@ class JsonPrinter : public Printer {
 
   void finish() override {
     if (done_) return;
+    open();
     done_ = true;
     w_.end_array();
     std::fputc('\n', out_);
     std::fflush(out_);
   }
   bool is_json() const override { return true; }
+  void detach() override { done_ = true; }
 
  private:
+  void open() {
+    if (started_) return;
+    started_ = true;
+    w_.start_array();
+  }
+
   std::FILE* out_;
   JsonWriter w_;
+  bool started_ = false;
   bool done_ = false;
 };
 

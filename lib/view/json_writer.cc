@@ -38,8 +38,12 @@ void JsonWriter::end_array() {
   end(']');
 }
 
-void JsonWriter::start_object() { begin('{'); }
-void JsonWriter::end_object() { end('}'); }
+void JsonWriter::start_object() {
+  begin('{');
+}
+void JsonWriter::end_object() {
+  end('}');
+}
 
 void JsonWriter::name(std::string_view key) {
   separate();
@@ -54,13 +58,27 @@ void JsonWriter::string(std::string_view s) {
   std::fputc('"', out_);
   for (unsigned char c : s) {
     switch (c) {
-      case '"': std::fputs("\\\"", out_); break;
-      case '\\': std::fputs("\\\\", out_); break;
-      case '\n': std::fputs("\\n", out_); break;
-      case '\t': std::fputs("\\t", out_); break;
-      case '\r': std::fputs("\\r", out_); break;
-      case '\b': std::fputs("\\b", out_); break;
-      case '\f': std::fputs("\\f", out_); break;
+      case '"':
+        std::fputs("\\\"", out_);
+        break;
+      case '\\':
+        std::fputs("\\\\", out_);
+        break;
+      case '\n':
+        std::fputs("\\n", out_);
+        break;
+      case '\t':
+        std::fputs("\\t", out_);
+        break;
+      case '\r':
+        std::fputs("\\r", out_);
+        break;
+      case '\b':
+        std::fputs("\\b", out_);
+        break;
+      case '\f':
+        std::fputs("\\f", out_);
+        break;
       default:
         if (c < 0x20)
           std::fprintf(out_, "\\u%04x", c);
@@ -91,16 +109,24 @@ void JsonWriter::value(const Json& v) {
   }
   separate();
   switch (v.type()) {
-    case Json::value_t::string: string(v.get_ref<const std::string&>()); break;
+    case Json::value_t::string:
+      string(v.get_ref<const std::string&>());
+      break;
     case Json::value_t::number_unsigned:
       std::fprintf(out_, "%llu", static_cast<unsigned long long>(v.get<uint64_t>()));
       break;
     case Json::value_t::number_integer:
       std::fprintf(out_, "%lld", static_cast<long long>(v.get<int64_t>()));
       break;
-    case Json::value_t::number_float: std::fputs(v.dump().c_str(), out_); break;
-    case Json::value_t::boolean: std::fputs(v.get<bool>() ? "true" : "false", out_); break;
-    default: std::fputs("null", out_); break;
+    case Json::value_t::number_float:
+      std::fputs(v.dump().c_str(), out_);
+      break;
+    case Json::value_t::boolean:
+      std::fputs(v.get<bool>() ? "true" : "false", out_);
+      break;
+    default:
+      std::fputs("null", out_);
+      break;
   }
 }
 

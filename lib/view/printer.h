@@ -17,6 +17,9 @@ class Printer {
   virtual void finish() = 0;
   // Text written as is (text mode) or ignored (JSON): e.g. help.
   virtual bool is_json() const = 0;
+  // For commands that write JSON documents of their own (monitor, watch):
+  // this printer writes nothing more, not even the enclosing array.
+  virtual void detach() {}
 };
 
 std::unique_ptr<Printer> make_text_printer(std::FILE* out);

@@ -1,0 +1,222 @@
+#include "lib/nl/session.h"
+
+#include <gtest/gtest.h>
+#include <linux/netlink.h>
+
+#include <cstring>
+#include <deque>
+
+#include "lib/error.h"
+#include "lib/nl/attrs.h"
+#include "lib/nl/nldev.h"
+
+namespace rdma::nl {
+namespace {
+
+// Replies with datagrams a test builds from the request's sequence number.
+class ScriptedTransport : public Transport {
+ public:
+  using Script = std::function<std::vector<std::vector<uint8_t>>(const nlmsghdr* req)>;
+  explicit ScriptedTransport(Script s) : script_(std::move(s)) {}
+  void send(const uint8_t* data, size_t len) override {
+    ++sent;
+    std::vector<uint8_t> copy(data, data + len);
+    for (auto& d : script_(reinterpret_cast<const nlmsghdr*>(copy.data()))) queue_.push_back(d);
+  }
+  size_t recv(uint8_t* buf, size_t cap) override {
+    if (queue_.empty()) return 0;
+    auto d = queue_.front();
+    queue_.pop_front();
+    size_t n = std::min(cap, d.size());
+    std::memcpy(buf, d.data(), n);
+    return n;
+  }
+  uint32_t port_id() const override { return 1; }
+  void join_group(unsigned) override {}
+  int sent = 0;
+
+ private:
+  Script script_;
+  std::deque<std::vector<uint8_t>> queue_;
+};
+
+// Builds netlink messages with libmnl into one datagram.
+struct Datagram {
+  std::vector<uint8_t> buf = std::vector<uint8_t>(8192);
+  size_t len = 0;
+  nlmsghdr* put(uint16_t type, uint16_t flags, uint32_t seq) {
+    auto* h = mnl_nlmsg_put_header(buf.data() + len);
+    h->nlmsg_type = type;
+    h->nlmsg_flags = flags;
+    h->nlmsg_seq = seq;
+    return h;
+  }
+  void end(nlmsghdr* h) { len += MNL_ALIGN(h->nlmsg_len); }
+  std::vector<uint8_t> bytes() const { return {buf.begin(), buf.begin() + len}; }
+};
+
+std::vector<uint8_t> device_msg(uint32_t seq, uint32_t index, const char* name, uint16_t flags) {
+  Datagram d;
+  auto* h = d.put(nldev::msg_type(RDMA_NLDEV_CMD_GET), flags, seq);
+  mnl_attr_put_u32(h, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+  mnl_attr_put_strz(h, RDMA_NLDEV_ATTR_DEV_NAME, name);
+  d.end(h);
+  return d.bytes();
+}
+
+std::vector<uint8_t> done_msg(uint32_t seq) {
+  Datagram d;
+  auto* h = d.put(NLMSG_DONE, NLM_F_MULTI, seq);
+  int zero = 0;
+  std::memcpy(mnl_nlmsg_put_extra_header(h, sizeof zero), &zero, sizeof zero);
+  d.end(h);
+  return d.bytes();
+}
+
+std::vector<uint8_t> error_msg(uint32_t seq, int err, const char* ext_ack) {
+  Datagram d;
+  auto* h = d.put(NLMSG_ERROR, NLM_F_CAPPED | (ext_ack ? NLM_F_ACK_TLVS : 0), seq);
+  auto* e = static_cast<nlmsgerr*>(mnl_nlmsg_put_extra_header(h, sizeof(nlmsgerr)));
+  e->error = -err;
+  e->msg.nlmsg_len = sizeof(nlmsghdr);
+  e->msg.nlmsg_seq = seq;
+  if (ext_ack) mnl_attr_put_strz(h, NLMSGERR_ATTR_MSG, ext_ack);
+  d.end(h);
+  return d.bytes();
+}
+
+std::vector<std::string> names_of(Session& s) {
+  std::vector<std::string> names;
+  Request req(RDMA_NLDEV_CMD_GET, Request::kDump);
+  s.run(req, [&](const nlmsghdr* nlh) {
+    names.emplace_back(Attrs::of_message(nlh).str(RDMA_NLDEV_ATTR_DEV_NAME));
+  });
+  return names;
+}
+
+TEST(Session, StreamsADumpOverSeveralDatagrams) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    EXPECT_TRUE(req->nlmsg_flags & NLM_F_DUMP);
+    return std::vector<std::vector<uint8_t>>{device_msg(seq, 0, "rxe0", NLM_F_MULTI),
+                                             device_msg(seq, 1, "rxe1", NLM_F_MULTI),
+                                             done_msg(seq)};
+  });
+  Session s(t);
+  EXPECT_EQ(names_of(s), (std::vector<std::string>{"rxe0", "rxe1"}));
+}
+
+TEST(Session, SkipsLeftoversOfAnEarlierRequest) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    return std::vector<std::vector<uint8_t>>{device_msg(seq - 1, 9, "stale", NLM_F_MULTI),
+                                             device_msg(seq, 0, "rxe0", NLM_F_MULTI),
+                                             done_msg(seq)};
+  });
+  Session s(t);
+  EXPECT_EQ(names_of(s), (std::vector<std::string>{"rxe0"}));
+}
+
+TEST(Session, KernelErrorCarriesErrnoAndExtAck) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    return std::vector<std::vector<uint8_t>>{
+        error_msg(req->nlmsg_seq, EOPNOTSUPP, "Device doesn't support DIM")};
+  });
+  Session s(t);
+  Request req(RDMA_NLDEV_CMD_SET, Request::kDoit);
+  try {
+    s.run(req, [](const nlmsghdr*) {});
+    FAIL() << "no error";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.code, EOPNOTSUPP);
+    EXPECT_STREQ(e.what(), "Operation not supported (Device doesn't support DIM)");
+  }
+}
+
+TEST(Session, DoitEndsAtTheAck) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    EXPECT_TRUE(req->nlmsg_flags & NLM_F_ACK);
+    uint32_t seq = req->nlmsg_seq;
+    return std::vector<std::vector<uint8_t>>{device_msg(seq, 0, "rxe0", 0),
+                                             error_msg(seq, 0, nullptr)};
+  });
+  Session s(t);
+  Request req(RDMA_NLDEV_CMD_GET, Request::kDoit);
+  int n = 0;
+  s.run(req, [&](const nlmsghdr*) { ++n; });
+  EXPECT_EQ(n, 1);
+}
+
+TEST(Session, TruncatedMessageIsAnError) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    auto d = device_msg(req->nlmsg_seq, 0, "rxe0", NLM_F_MULTI);
+    d.resize(d.size() - 6);  // nlmsg_len now claims more than the datagram holds
+    return std::vector<std::vector<uint8_t>>{d};
+  });
+  Session s(t);
+  EXPECT_THROW(names_of(s), Error);
+}
+
+TEST(Session, ReplyThatEndsEarlyIsAnErrorNotAHang) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    return std::vector<std::vector<uint8_t>>{device_msg(req->nlmsg_seq, 0, "rxe0", NLM_F_MULTI)};
+  });
+  Session s(t);
+  EXPECT_THROW(names_of(s), Error);
+}
+
+TEST(Session, InterruptedDumpIsRetriedWhileNothingWasDelivered) {
+  int attempt = 0;
+  ScriptedTransport t([&](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    uint16_t flags = NLM_F_MULTI | (attempt++ == 0 ? NLM_F_DUMP_INTR : 0);
+    return std::vector<std::vector<uint8_t>>{device_msg(seq, 0, "rxe0", flags), done_msg(seq)};
+  });
+  Session s(t);
+  EXPECT_EQ(names_of(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(t.sent, 2);
+}
+
+TEST(Session, InterruptedDumpGivesUpAfterRetries) {
+  ScriptedTransport t([&](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    return std::vector<std::vector<uint8_t>>{
+        device_msg(seq, 0, "rxe0", NLM_F_MULTI | NLM_F_DUMP_INTR), done_msg(seq)};
+  });
+  Session s(t);
+  EXPECT_THROW(names_of(s), Error);
+  EXPECT_EQ(t.sent, 4);
+}
+
+TEST(Session, InterruptAfterDeliveredRecordsIsAnError) {
+  ScriptedTransport t([&](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    return std::vector<std::vector<uint8_t>>{
+        device_msg(seq, 0, "rxe0", NLM_F_MULTI),
+        device_msg(seq, 1, "rxe1", NLM_F_MULTI | NLM_F_DUMP_INTR), done_msg(seq)};
+  });
+  Session s(t);
+  EXPECT_THROW(names_of(s), Error);
+  EXPECT_EQ(t.sent, 1);
+}
+
+TEST(Session, TraceWritesHexOfBothDirections) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    return std::vector<std::vector<uint8_t>>{done_msg(req->nlmsg_seq)};
+  });
+  Session s(t);
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* f = open_memstream(&text, &size);
+  s.set_trace(f);
+  names_of(s);
+  std::fclose(f);
+  std::string out(text, size);
+  free(text);
+  ASSERT_EQ(out.substr(0, 2), "> ");
+  EXPECT_NE(out.find("\n< "), std::string::npos);
+  EXPECT_EQ(out.find_first_not_of("0123456789abcdef<> \n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdma::nl

@@ -1,0 +1,76 @@
+#include "lib/view/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/view/printer.h"
+
+namespace rdma::view {
+namespace {
+
+std::string render(bool json, bool pretty, const std::vector<Record>& records) {
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* f = open_memstream(&text, &size);
+  {
+    auto p = json ? make_json_printer(f, pretty) : make_text_printer(f);
+    for (const Record& r : records) p->record(r);
+    p->finish();
+  }
+  std::fclose(f);
+  std::string out(text, size);
+  free(text);
+  return out;
+}
+
+std::vector<Record> two_devices() {
+  std::vector<Record> rs(2);
+  for (int i = 0; i < 2; ++i) {
+    rs[i].add("ifindex", std::to_string(i) + ": ", i);
+    rs[i].add("ifname", "rxe" + std::to_string(i) + ": ", "rxe" + std::to_string(i));
+    rs[i].add("caps", "\n    caps: <A, B>", Json::array({"A", "B"}));
+    rs[i].add("on", "", true);
+  }
+  return rs;
+}
+
+TEST(Printers, TextJoinsFieldsAndEndsTheLine) {
+  EXPECT_EQ(render(false, false, two_devices()),
+            "0: rxe0: \n    caps: <A, B>\n1: rxe1: \n    caps: <A, B>\n");
+}
+
+TEST(Printers, CompactJsonLikeIproute2) {
+  EXPECT_EQ(render(true, false, two_devices()),
+            "[{\"ifindex\":0,\"ifname\":\"rxe0\",\"caps\":[\"A\",\"B\"],\"on\":true},"
+            "{\"ifindex\":1,\"ifname\":\"rxe1\",\"caps\":[\"A\",\"B\"],\"on\":true}]\n");
+}
+
+// The layout of iproute2's json_writer, checked byte for byte against
+// iproute2 6.1 on Linux 6.1 (rdma -j -p -d dev).
+TEST(Printers, PrettyJsonLikeIproute2) {
+  EXPECT_EQ(render(true, true, two_devices()),
+            "[ {\n"
+            "        \"ifindex\": 0,\n"
+            "        \"ifname\": \"rxe0\",\n"
+            "        \"caps\": [ \"A\",\"B\" ],\n"
+            "        \"on\": true\n"
+            "    },{\n"
+            "        \"ifindex\": 1,\n"
+            "        \"ifname\": \"rxe1\",\n"
+            "        \"caps\": [ \"A\",\"B\" ],\n"
+            "        \"on\": true\n"
+            "    } ]\n");
+}
+
+TEST(Printers, EmptyOutputIsStillValidJson) {
+  EXPECT_EQ(render(true, false, {}), "[]\n");
+  EXPECT_EQ(render(true, true, {}), "[ ]\n");
+}
+
+TEST(Printers, StringsAreEscaped) {
+  std::vector<Record> rs(1);
+  rs[0].add("comm", "", "a\"b\\c\n\x01");
+  EXPECT_EQ(render(true, false, rs), "[{\"comm\":\"a\\\"b\\\\c\\n\\u0001\"}]\n");
+}
+
+}  // namespace
+}  // namespace rdma::view
