@@ -1,0 +1,229 @@
+#!/bin/bash
+# Tests bash-completion/rdma: sources it in bash with a fake "rdma" (canned
+# JSON for "rdma -j dev" and "rdma -j link") and a fake "ip" (netns names)
+# first on PATH, completes command lines and compares COMPREPLY.
+#
+# Every case runs twice: with bash-completion's helpers loaded (as on a
+# real system) and in plain bash (the script's own fallback).
+#
+# Usage: tests/completion/completion_test.sh [-v]
+# Ends with "N passed, M failed"; exits non-zero if anything failed.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+COMPLETION=$ROOT/bash-completion/rdma
+BASH_COMPLETION=${BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
+VERBOSE=0
+[ "${1:-}" = -v ] && VERBOSE=1
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/bin" "$TMP/files"
+export FAKE_LOG=$TMP/rdma.log
+
+# The fake rdma: logs its arguments, answers "-j dev" and "-j link" with
+# what the real program prints for two devices (rxe0 with one port,
+# mlx5_0 with two), wherever the options stand.
+cat >"$TMP/bin/rdma" <<'EOF'
+#!/bin/bash
+echo "$*" >>"$FAKE_LOG"
+obj=""
+json=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    -j | --json | -json) json=1 ;;
+    -n | --netns) shift ;;
+    -*) ;;
+    *) [ -z "$obj" ] && obj=$1 ;;
+  esac
+  shift
+done
+[ $json = 1 ] || { echo "fake rdma: only -j output" >&2; exit 1; }
+case $obj in
+  dev)
+    echo '[{"ifindex":0,"ifname":"rxe0","node_type":"ca","node_guid":"5054:00ff:fe12:3456","sys_image_guid":"5054:00ff:fe12:3456"},{"ifindex":1,"ifname":"mlx5_0","node_type":"ca","fw":"16.35.2000","node_guid":"0c42:a103:0065:1a2c","sys_image_guid":"0c42:a103:0065:1a2c","adaptive-moderation":true}]'
+    ;;
+  link)
+    echo '[{"ifindex":0,"ifname":"rxe0","port":1,"state":"ACTIVE","physical_state":"LINK_UP","netdev":"eth0"},{"ifindex":1,"ifname":"mlx5_0","port":1,"subnet_prefix":"fe80:0000:0000:0000","lid":3,"sm_lid":1,"lmc":0,"state":"ACTIVE","physical_state":"LINK_UP"},{"ifindex":1,"ifname":"mlx5_0","port":2,"state":"DOWN","physical_state":"DISABLED"}]'
+    ;;
+  *) echo '[]'; exit 1 ;;
+esac
+EOF
+cat >"$TMP/bin/ip" <<'EOF'
+#!/bin/sh
+[ "$*" = "netns list" ] || exit 1
+echo "blue (id: 0)"
+echo "red"
+EOF
+chmod +x "$TMP/bin/rdma" "$TMP/bin/ip"
+touch "$TMP/files/cmds.txt" "$TMP/files/other.batch"
+
+# The cases, run in a child bash; prints "PASS name" or "FAIL name ...".
+cat >"$TMP/cases.sh" <<'EOF'
+mode=$1
+if [ "$mode" = bash-completion ]; then
+  # shellcheck disable=SC1090
+  source "$BASH_COMPLETION" || { echo "FAIL cannot source $BASH_COMPLETION"; exit 1; }
+fi
+# shellcheck disable=SC1090
+source "$COMPLETION"
+complete -p rdma >/dev/null 2>&1 || echo "FAIL [$mode] no completion registered for rdma"
+
+# Completes LINE with the cursor at its end, as readline would call the
+# function; prints the sorted COMPREPLY on one line.
+complete_line() {
+  local line=$1
+  local -a w
+  # Readline's word breaks that matter here: blanks and "=".
+  read -ra w <<<"${line//=/ = }"
+  [[ $line == *" " || ${#w[@]} -eq 0 ]] && w+=("")
+  COMP_LINE=$line
+  COMP_POINT=${#line}
+  COMP_WORDS=("${w[@]}")
+  COMP_CWORD=$((${#w[@]} - 1))
+  COMPREPLY=()
+  _rdma rdma "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+  printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+# check NAME LINE EXPECTED: COMPREPLY is exactly EXPECTED (sorted words).
+check() {
+  local got
+  got=$(complete_line "$2")
+  if [ "$got" = "$3" ]; then
+    echo "PASS [$mode] $1"
+  else
+    echo "FAIL [$mode] $1: '$2' gave '$got', expected '$3'"
+  fi
+}
+
+# check_has NAME LINE WORD...: COMPREPLY holds every WORD.
+check_has() {
+  local name=$1 line=$2 got w
+  shift 2
+  got=" $(complete_line "$line") "
+  for w; do
+    if [[ $got != *" $w "* ]]; then
+      echo "FAIL [$mode] $name: '$line' gave '$got', missing '$w'"
+      return
+    fi
+  done
+  echo "PASS [$mode] $name"
+}
+
+# check_log NAME LINE TEXT: completing LINE ran the fake rdma with TEXT.
+check_log() {
+  : >"$FAKE_LOG"
+  complete_line "$2" >/dev/null
+  if grep -qxF -- "$3" "$FAKE_LOG"; then
+    echo "PASS [$mode] $1"
+  else
+    echo "FAIL [$mode] $1: '$2' ran '$(tr '\n' ';' <"$FAKE_LOG")', expected '$3'"
+  fi
+}
+
+objects="dev help link mad monitor node perf port resource sm statistic system"
+check "objects" "rdma " "$objects"
+check "object prefix" "rdma s" "sm statistic system"
+check "object prefix unique" "rdma li" "link"
+check "dev commands" "rdma dev " "add delete help list set show"
+check "abbreviated object and command" "rdma d s " "mlx5_0 rxe0"
+check "device name prefix" "rdma dev show r" "rxe0"
+check "no second device" "rdma dev show rxe0 " ""
+check "link DEV and DEV/PORT" "rdma link show " "mlx5_0 mlx5_0/1 mlx5_0/2 rxe0 rxe0/1"
+check "link DEV/ prefix" "rdma link show mlx5_0/" "mlx5_0/1 mlx5_0/2"
+check "dev set keywords" "rdma dev set rxe0 " "adaptive-moderation name netns"
+check "dev set abbreviated keyword" "rdma dev set rxe0 a" "adaptive-moderation"
+check "on/off" "rdma dev set rxe0 adaptive-moderation " "off on"
+check "on/off after abbreviation" "rdma d se rxe0 ad o" "off on"
+check "dev set netns names" "rdma dev set rxe0 netns " "blue red"
+check "dev set name is free text" "rdma dev set rxe0 name " ""
+check "dev add keywords" "rdma dev add smi0 " "parent type"
+check "dev add type" "rdma dev add smi0 type " "smi"
+check "dev add parent" "rdma dev add smi0 type smi parent " "mlx5_0 rxe0"
+check "link add keywords" "rdma link add rxe1 " "netdev type"
+check "link add type" "rdma link add rxe1 type " "rxe siw"
+check_has "link add netdev from /sys/class/net" "rdma link add rxe1 type rxe netdev " lo
+check "link delete" "rdma link delete " "mlx5_0 rxe0"
+check "system commands" "rdma system " "help set show"
+check "system set keywords" "rdma system set " "netns privileged-qkey"
+check "system set netns" "rdma system set netns " "exclusive shared"
+check "system set privileged-qkey" "rdma sys set p o" "off on"
+check "system set takes one setting" "rdma system set netns shared " ""
+check "option before object" "rdma -j d" "dev"
+check "option between object and command" "rdma dev -j show " "mlx5_0 rxe0"
+check "option after command" "rdma link show -d rxe0/" "rxe0/1"
+check "long option" "rdma dev show --js" "--json"
+check "single-dash long option" "rdma -js" "-json"
+check_has "all options" "rdma -" -V -d -j -p -r -f -b -n -h --version --details --json --pretty --raw --force --batch --netns --help
+check "-n netns names" "rdma -n " "blue red"
+check "--netns netns names" "rdma --netns " "blue red"
+check "--netns=value" "rdma --netns=b" "blue"
+check "after -n NETNS" "rdma -n blue d" "dev"
+check_log "-n NETNS passed to rdma" "rdma -n blue dev show " "-n blue -j dev"
+check_log "clustered -jn NETNS passed to rdma" "rdma -jn red link show " "-n red -j link"
+check "-b files" "rdma -b c" "cmds.txt"
+check "-batch files" "rdma -f -batch o" "other.batch"
+check "nothing after -b FILE" "rdma -b cmds.txt " ""
+check "-bFILE" "rdma -bcmds.txt " ""
+check "unknown object" "rdma foo " ""
+check "unknown command" "rdma dev frob " ""
+check "resource show" "rdma res show " "cm_id cq ctx mlx5_0 mr pd qp rxe0 srq"
+check "resource filter keys" "rdma res show qp l" "link lqpn"
+check "resource filter link" "rdma r s qp link " "mlx5_0 mlx5_0/1 mlx5_0/2 rxe0 rxe0/1"
+check "resource filter dev" "rdma res show cq dev " "mlx5_0 rxe0"
+check "resource show DEV" "rdma res show rxe0 " ""
+check "statistic by prefix" "rdma st " "help list mode mr qp set show unset"
+check "statistic qp commands" "rdma stat qp " "bind help list mode set show unbind"
+check "statistic qp set auto" "rdma stat qp set link rxe0/1 auto " "off pid type"
+check "statistic unset flag" "rdma stat unset link rxe0/1 optional-counters " "link optional-counters"
+check "statistic mode" "rdma stat mode " "link supported"
+check "monitor" "rdma monitor " "dev help"
+check "node" "rdma node " "help list show"
+check "port" "rdma port " "help list set show"
+check "perf" "rdma perf " "help list reset show"
+check "perf show DEV/PORT" "rdma perf show rxe" "rxe0 rxe0/1"
+check "sm" "rdma sm " "help list show"
+check "mad" "rdma mad " "decode get help"
+check "after --, no options" "rdma -- -" ""
+EOF
+
+run_mode() {
+  local mode=$1
+  (
+    cd "$TMP/files" || exit 1
+    PATH=$TMP/bin:$PATH COMPLETION=$COMPLETION BASH_COMPLETION=$BASH_COMPLETION \
+      bash --norc --noprofile "$TMP/cases.sh" "$mode" 2>"$TMP/stderr.$mode"
+    if [ -s "$TMP/stderr.$mode" ]; then
+      echo "FAIL [$mode] messages on stderr:"
+      sed 's/^/    /' "$TMP/stderr.$mode"
+    fi
+  )
+}
+
+PASSED=0
+FAILED=0
+MODES=(plain)
+if [ -r "$BASH_COMPLETION" ]; then
+  MODES+=(bash-completion)
+else
+  echo "FAIL bash-completion is not installed ($BASH_COMPLETION); apt-get install bash-completion"
+  FAILED=$((FAILED + 1))
+fi
+for mode in "${MODES[@]}"; do
+  while IFS= read -r line; do
+    case $line in
+      PASS*)
+        PASSED=$((PASSED + 1))
+        [ $VERBOSE = 1 ] && echo "$line"
+        ;;
+      FAIL*)
+        FAILED=$((FAILED + 1))
+        echo "$line"
+        ;;
+      *) echo "$line" ;;
+    esac
+  done < <(run_mode "$mode")
+done
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
