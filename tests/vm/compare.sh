@@ -1,0 +1,117 @@
+#!/bin/bash
+# Run every line of tests/vm/corpus.txt with iproute2's rdma and with ours
+# (--rdma PATH) in the VM, on the same frozen fixture state (one boot per
+# kernel), and compare stdout, stderr and exit status byte for byte after
+# the normalisation rules named in tests/vm/differences.txt.
+# usage: tests/vm/compare.sh --rdma PATH [--kernel 6.1|6.12]... [--keep DIR] [-q]
+# Ends with "N passed, M failed"; exits 1 if any failed.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+KERNELS=()
+RDMA_BIN=
+KEEP=
+QUIET=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --kernel) KERNELS+=("$2"); shift 2 ;;
+        --rdma) RDMA_BIN=$2; shift 2 ;;
+        --keep) KEEP=$2; shift 2 ;;
+        -q) QUIET=1; shift ;;
+        *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    esac
+done
+[ -n "$RDMA_BIN" ] || { echo "compare: --rdma PATH is required" >&2; exit 2; }
+[ -x "$RDMA_BIN" ] || { echo "compare: $RDMA_BIN is not executable" >&2; exit 2; }
+[ ${#KERNELS[@]} -eq 0 ] && KERNELS=(6.1 6.12)
+
+# ------------------------------------------------------------------ rules
+# Each rule of differences.txt is the function rule_<NAME with - as _>.
+# It gets a directory holding ref.{out,err,rc} (iproute2) and
+# new.{out,err,rc} (ours) and may rewrite new.* where the rule allows a
+# difference.  It returns 0 when it applied.
+
+is_unknown_msg() { grep -Eq '^Unknown ' "$1"; }
+
+rule_UNKNOWN_EXIT_STATUS() {
+    local d=$1
+    [ "$(cat "$d/ref.rc")" = 0 ] || return 1
+    [ ! -s "$d/ref.out" ] && is_unknown_msg "$d/ref.err" || return 1
+    [ "$(cat "$d/new.rc")" != 0 ] && [ ! -s "$d/new.out" ] && [ -s "$d/new.err" ] || return 1
+    cp "$d/ref.rc" "$d/new.rc"
+    touch "$d/.unknown"
+}
+
+rule_ERROR_WORDING() {
+    local d=$1
+    [ "$(cat "$d/ref.rc")" != 0 ] || [ -e "$d/.unknown" ] || return 1
+    [ -s "$d/ref.err" ] && [ -s "$d/new.err" ] || return 1
+    cmp -s "$d/ref.err" "$d/new.err" && return 1
+    cp "$d/ref.err" "$d/new.err"
+}
+
+RULES=()
+while IFS=$'\t' read -r name desc || [ -n "$name" ]; do
+    case "$name" in ''|'#'*) continue ;; esac
+    fn=rule_${name//-/_}
+    if ! declare -F "$fn" > /dev/null; then
+        echo "compare: rule $name in differences.txt has no function $fn" >&2; exit 2
+    fi
+    RULES+=("$name")
+done < "$HERE/differences.txt"
+
+# ------------------------------------------------------------------ run
+passed=0
+failed=0
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+for kv in "${KERNELS[@]}"; do
+    mapfile -t LINES < <(corpus_lines "$kv")
+    guest_corpus_script "$kv" cmp compare > "$WORK/guest-$kv.sh"
+    out=${KEEP:+$KEEP/$kv}
+    out=${out:-$WORK/out-$kv}
+    rm -rf "$out"
+    t0=$(date +%s)
+    if ! "$HERE/run" --kernel "$kv" --rdma "$RDMA_BIN" --script "$WORK/guest-$kv.sh" \
+            --outdir "$out" --console "$WORK/console-$kv.log" > /dev/null 2> "$WORK/run-$kv.err" \
+            || [ "$(cat "$out/fixture.status" 2>/dev/null)" != 0 ]; then
+        echo "FAIL [$kv] VM run or fixture failed:" 
+        cat "$WORK/run-$kv.err" "$out/fixture.err" 2>/dev/null | sed 's/^/    /'
+        failed=$((failed + ${#LINES[@]}))
+        continue
+    fi
+    [ "$QUIET" = 1 ] || echo "compare: [$kv] VM run took $(( $(date +%s) - t0 ))s" >&2
+    for idx in "${!LINES[@]}"; do
+        line=${LINES[$idx]}
+        n=$(printf '%03d' $((idx + 1)))
+        d=$WORK/cmp-$kv-$n
+        mkdir -p "$d"
+        for s in out err rc; do
+            cp "$out/cmp/$n.$s" "$d/ref.$s"
+            cp "$out/cmp/$n.new.$s" "$d/new.$s"
+        done
+        applied=()
+        for r in "${RULES[@]}"; do
+            if "rule_${r//-/_}" "$d"; then applied+=("$r"); fi
+        done
+        ok=1
+        for s in out err rc; do cmp -s "$d/ref.$s" "$d/new.$s" || ok=0; done
+        if [ $ok = 1 ]; then
+            passed=$((passed + 1))
+            [ "$QUIET" = 1 ] || echo "ok   [$kv] rdma $line${applied:+  (rules: ${applied[*]})}"
+        else
+            failed=$((failed + 1))
+            echo "FAIL [$kv] rdma $line${applied:+  (rules: ${applied[*]})}"
+            for s in out err; do
+                cmp -s "$d/ref.$s" "$d/new.$s" || \
+                    diff -u --label "iproute2.std$s" --label "ours.std$s" "$d/ref.$s" "$d/new.$s" | sed 's/^/    /'
+            done
+            cmp -s "$d/ref.rc" "$d/new.rc" || \
+                echo "    exit status: iproute2 $(cat "$d/ref.rc"), ours $(cat "$d/new.rc")"
+        fi
+    done
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
