@@ -21,6 +21,7 @@ constexpr OptionSpec kOptions[] = {
     {'j', "json", false},    {'p', "pretty", false}, {'r', "raw", false},
     {'f', "force", false},   {'b', "batch", true},   {'n', "netns", true},
     {'t', "timeout", true},  {'\1', "retries", true},  // '\1': long form only
+    {'w', "watch", true},    {'c', "count", true},   {'\2', "timestamp", false},
 };
 
 const OptionSpec* by_short(char c) {
@@ -96,6 +97,15 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\1':
       opt.mad_retries = parse_count(*arg, "retries", 0);
+      break;
+    case 'w':
+      opt.watch_s = parse_count(*arg, "watch", 1);
+      break;
+    case 'c':
+      opt.count = parse_count(*arg, "count", 1);
+      break;
+    case '\2':
+      opt.timestamp = true;
       break;
   }
 }

@@ -23,6 +23,11 @@ struct Options {
   // infiniband-diags.
   int mad_timeout_ms = 1000;
   int mad_retries = 3;
+  // stat show / res (-w SECONDS, -c COUNT) and monitor (-c events,
+  // --timestamp): 0 means not given.
+  int watch_s = 0;
+  int count = 0;
+  bool timestamp = false;
 };
 
 // Takes the options out of args, leaving the object and its arguments.
