@@ -60,7 +60,7 @@ int fill_driver(Skb& skb, const DriverAttrs& attrs) {
 int fill_res_qp_entry(Skb& skb, bool, const Device&, const Qp& qp, uint32_t port) {
   if (port && port != qp.port) return -EAGAIN;
   if (qp.port && !skb.put_u32(RDMA_NLDEV_ATTR_PORT_INDEX, qp.port)) return kEmsg;
-  if (!skb.put_u32(RDMA_NLDEV_ATTR_RES_LQPN, qp.id)) return kEmsg;
+  if (!skb.put_u32(RDMA_NLDEV_ATTR_RES_LQPN, qp.qp_num)) return kEmsg;
   if (!qp.owner.kernel() && !skb.put_u32(RDMA_NLDEV_ATTR_RES_PDN, qp.pdn)) return kEmsg;
   if (fill_res_name_pid(skb, qp.owner)) return kEmsg;
   if (connected(qp.type)) {
@@ -163,20 +163,20 @@ static int fill_res_srq_qps(Skb& skb, const Device& dev, const Srq& srq) {
   for (size_t i = 0; i < dev.qps.size(); ++i) {
     Qp qp = dev.qps.at(i);
     if (!qp.srqn || *qp.srqn != srq.id) continue;
-    if (qp.id < prev) {
+    if (qp.qp_num < prev) {
       skb.truncate(table);
       return kEmsg;
     }
     if (min == 0) {
-      min = qp.id;
-    } else if (qp.id > prev + 1) {
+      min = qp.qp_num;
+    } else if (qp.qp_num > prev + 1) {
       if (fill_res_range_qp_entry(skb, min, prev)) {
         skb.truncate(table);
         return kEmsg;
       }
-      min = qp.id;
+      min = qp.qp_num;
     }
-    prev = qp.id;
+    prev = qp.qp_num;
   }
   if (fill_res_range_qp_entry(skb, min, prev)) {
     skb.truncate(table);

@@ -32,7 +32,7 @@ int fill_stat_counter_qps(Skb& skb, const Device& dev, const StatCounter& c) {
     Qp qp = dev.qps.at(i);
     if (!qp.counter_id || *qp.counter_id != c.id) continue;
     size_t entry = skb.nest_start(RDMA_NLDEV_ATTR_RES_QP_ENTRY, true);
-    if (entry == Skb::kNoRoom || !skb.put_u32(RDMA_NLDEV_ATTR_RES_LQPN, qp.id)) {
+    if (entry == Skb::kNoRoom || !skb.put_u32(RDMA_NLDEV_ATTR_RES_LQPN, qp.qp_num)) {
       skb.truncate(table);
       return kEmsg;
     }

@@ -28,4 +28,12 @@ Device make_ib(const std::string& name, uint32_t ports, uint64_t guid);
 // The VM's basic fixture: veth0/veth1 and rxe0/rxe1 on them, no resources.
 State vm_fixture(KernelVersion v);
 
+// The VM's resources fixture (tests/vm/fixture.sh): basic plus frozen RC
+// pingpong, SRQ pingpong and rping pairs, as recorded on the 6.1 VM. Pids,
+// PSNs and keys differ from run to run; the golden test masks them.
+State vm_resources_fixture(KernelVersion v);
+
+// A struct sockaddr_storage (128 bytes) holding an IPv4 address and port.
+std::vector<uint8_t> sockaddr_in4(uint32_t addr_host_order, uint16_t port);
+
 }  // namespace rdma::testkernel

@@ -101,8 +101,15 @@ struct ResBase {
   std::vector<uint8_t> raw;    // dev->ops.fill_res_*_entry_raw output
 };
 
+// QPs are tracked under their number, except SMI/GSI QPs (QP0/QP1 exist per
+// port): their id is qp_num | port << 24, which also sorts them last.
+inline uint32_t qp_restrack_id(uint32_t qp_num, uint8_t type, uint32_t port) {
+  return type == kQpSmi || type == kQpGsi ? qp_num | port << 24 : qp_num;
+}
+
 struct Qp : ResBase {
-  uint32_t port = 0;  // 0: not yet bound to a port
+  uint32_t qp_num = 0;  // LQPN; `id` is qp_restrack_id()
+  uint32_t port = 0;    // 0: not yet bound to a port
   uint32_t pdn = 0;
   uint8_t type = kQpRc;
   uint8_t state = 0;  // enum ib_qp_state

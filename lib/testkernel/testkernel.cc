@@ -21,6 +21,14 @@ TestKernel::TestKernel(Options o, State s) : opts(o), state(std::move(s)) {}
 
 TestKernel::~TestKernel() = default;
 
+void TestKernel::reopen() {
+  injected_.clear();
+  queue_.clear();
+  dump_.reset();
+  max_recvmsg_len_ = 0;
+  notify_group_ = false;
+}
+
 void TestKernel::inject(std::vector<uint8_t> datagram) {
   injected_.push_back(std::move(datagram));
 }

@@ -49,6 +49,10 @@ class TestKernel : public nl::Transport {
   uint32_t port_id() const override { return opts.port_id; }
   void join_group(unsigned group) override;
 
+  // Closes the socket and opens another (iproute2 opens one per request at
+  // times): what was queued, a running dump and joined groups are dropped.
+  void reopen();
+
   // The next recv() returns these bytes, before anything else queued.
   void inject(std::vector<uint8_t> datagram);
   // Requests (netlink messages) received so far.
