@@ -1,0 +1,40 @@
+// The attributes this tool decodes, one table each (attrs_smp.cc,
+// attrs_perf.cc, attrs_sa.cc).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "lib/mad/field.h"
+
+namespace rdma::mad {
+
+// Subnet management (SMPs).
+extern const AttrDef kNodeDescription;
+extern const AttrDef kNodeInfo;
+extern const AttrDef kSwitchInfo;
+extern const AttrDef kGuidInfo;
+extern const AttrDef kPortInfo;
+extern const AttrDef kPKeyTable;
+extern const AttrDef kSl2VlTable;
+extern const AttrDef kVlArbTable;
+extern const AttrDef kSmInfo;
+// Performance management.
+extern const AttrDef kClassPortInfo;  // any class; the tables are the same
+extern const AttrDef kPortCounters;
+extern const AttrDef kPortCountersExtended;
+// Subnet administration.
+extern const AttrDef kPathRecord;
+
+// Every attribute `rdma mad get` knows, in help order.
+std::span<const AttrDef* const> all_attrs();
+
+// The attribute whose name the word abbreviates (case-blind), or an Error
+// listing the names.
+const AttrDef& find_attr(std::string_view word);
+
+// Capability bits the commands test.
+inline constexpr uint16_t kPmaCapAllPortSelect = 1 << 8;
+inline constexpr uint32_t kPortCapExtendedSpeeds = 1u << 14;
+
+}  // namespace rdma::mad

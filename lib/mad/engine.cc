@@ -1,0 +1,117 @@
+#include "lib/mad/engine.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "lib/error.h"
+
+namespace rdma::mad {
+
+namespace {
+
+// The low 32 bits are ours; the kernel (or the simulator) owns the high ones.
+uint32_t tid_of(std::span<const uint8_t> mad) {
+  return static_cast<uint32_t>(get_bits(mad, hdr::kTid.bit + 32, 32));
+}
+
+}  // namespace
+
+void Engine::submit(Query q) {
+  if (next_tid_ == 0)  // not 0, and unlike the last run's, so stale replies do not match
+    next_tid_ = (static_cast<uint32_t>(getpid()) << 16) ^
+                static_cast<uint32_t>(Clock::now().time_since_epoch().count());
+  uint32_t tid = ++next_tid_;
+  if (tid == 0) tid = ++next_tid_;
+  q.mad.set(hdr::kTid, tid);
+  pending_.push_back(std::move(q));
+}
+
+void Engine::start(Query q) {
+  uint32_t tid = tid_of(q.mad.bytes);
+  Flight& f = flights_[tid];
+  f.q = std::move(q);
+  send(f);
+}
+
+void Engine::send(Flight& f) {
+  ++f.tries;
+  f.deadline = Clock::now() + std::chrono::milliseconds(c_.timeout_ms);
+  if (trace) trace(">", f.q.mad.bytes);
+  t_.send(f.q.mad, f.q.to, c_.timeout_ms);
+}
+
+void Engine::finish(uint32_t tid, std::span<const uint8_t> reply, const std::string& error) {
+  auto it = flights_.find(tid);
+  if (it == flights_.end()) return;
+  Query q = std::move(it->second.q);
+  flights_.erase(it);
+  if (q.done) q.done(reply, error);
+}
+
+void Engine::on_receive(const Received& r) {
+  if (trace) trace("<", r.bytes);
+  if (r.bytes.size() < 16) return;  // no TID to match; the request times out
+  uint32_t tid = tid_of(r.bytes);
+  auto it = flights_.find(tid);
+  if (it == flights_.end()) return;  // late or foreign
+  if (r.status) {
+    // umad gave our own send back: no reply within the timeout. Expire now.
+    it->second.deadline = Clock::now();
+    return;
+  }
+  if (!get_bits(r.bytes, hdr::kResponse.bit, 1)) return;  // a request, not ours to answer
+  finish(tid, r.bytes, "");
+}
+
+void Engine::expire(Clock::time_point now) {
+  std::vector<uint32_t> due;
+  for (auto& [tid, f] : flights_)
+    if (f.deadline <= now) due.push_back(tid);
+  for (uint32_t tid : due) {
+    Flight& f = flights_.at(tid);
+    if (f.tries <= c_.retries) {
+      send(f);
+      continue;
+    }
+    std::string msg = "no reply to " + f.q.what + " (" + std::to_string(f.tries) + " tries of " +
+                      std::to_string(c_.timeout_ms) + " ms)";
+    finish(tid, {}, msg);
+  }
+}
+
+void Engine::run() {
+  size_t window = std::max<size_t>(c_.window, 1);
+  while (!pending_.empty() || !flights_.empty()) {
+    while (flights_.size() < window && !pending_.empty()) {
+      Query q = std::move(pending_.front());
+      pending_.pop_front();
+      start(std::move(q));
+    }
+    Clock::time_point next = Clock::time_point::max();
+    for (auto& [tid, f] : flights_) next = std::min(next, f.deadline);
+    auto now = Clock::now();
+    int wait =
+        next <= now
+            ? 0
+            : static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(next - now).count());
+    if (std::optional<Received> r = t_.receive(wait)) on_receive(*r);
+    expire(Clock::now());
+  }
+}
+
+Mad Engine::call(const Mad& request, const Address& to, const std::string& what) {
+  std::vector<uint8_t> reply;
+  std::string error;
+  Mad sent = request;
+  submit({request, to, what, [&](std::span<const uint8_t> r, const std::string& e) {
+            reply.assign(r.begin(), r.end());
+            error = e;
+          }});
+  sent.set(hdr::kTid, pending_.back().mad.get(hdr::kTid));
+  run();
+  if (!error.empty()) throw Error(error);
+  return check_reply(sent, reply, what);
+}
+
+}  // namespace rdma::mad

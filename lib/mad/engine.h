@@ -1,0 +1,71 @@
+// The asynchronous MAD core: up to `window` requests in flight, replies
+// matched by transaction id, each request with its own deadline and
+// retries. Single-target commands send one request through call(); fabric
+// discovery submits many.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+
+#include "lib/mad/transport.h"
+
+namespace rdma::mad {
+
+struct EngineConfig {
+  int timeout_ms = 1000;  // per try, like infiniband-diags
+  int retries = 3;        // tries after the first
+  size_t window = 8;      // requests in flight
+};
+
+// Called once per query: the reply's bytes (unchecked), or an error.
+using Done = std::function<void(std::span<const uint8_t> reply, const std::string& error)>;
+
+struct Query {
+  Mad mad;
+  Address to;
+  std::string what;  // for messages: "NodeInfo from lid 4"
+  Done done;
+};
+
+class Engine {
+ public:
+  Engine(Transport& t, EngineConfig c) : t_(t), c_(c) {}
+
+  // Queues a query; its TransactionID is assigned here.
+  void submit(Query q);
+  // Runs until every query has its reply or has run out of tries. done
+  // callbacks may submit more.
+  void run();
+  // One request; returns the checked reply or throws Error (timeout,
+  // malformed reply, bad status).
+  Mad call(const Mad& request, const Address& to, const std::string& what);
+
+  // Sees every MAD sent (">") and received ("<"), for -dd.
+  std::function<void(const char* dir, std::span<const uint8_t> mad)> trace;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Flight {
+    Query q;
+    int tries = 0;
+    Clock::time_point deadline;
+  };
+  void start(Query q);
+  void send(Flight& f);
+  void on_receive(const Received& r);
+  void expire(Clock::time_point now);
+  void finish(uint32_t tid, std::span<const uint8_t> reply, const std::string& error);
+
+  Transport& t_;
+  EngineConfig c_;
+  uint32_t next_tid_ = 0;
+  std::deque<Query> pending_;
+  std::map<uint32_t, Flight> flights_;  // by the low 32 bits of the TID
+};
+
+}  // namespace rdma::mad

@@ -1,0 +1,69 @@
+// The one description of every MAD attribute: a table of fields, each with
+// its IBA name (the JSON key), a short text label, its bit offset and width,
+// and how it prints. Decoding, encoding, text and JSON all read these tables;
+// nothing else knows where a field lives.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace rdma::mad {
+
+// How a field's value prints. JSON gets the number for every numeric field
+// (enumerations included, so scripts compare values), text gets names.
+enum class Fmt : uint8_t {
+  Uint,          // decimal
+  Hex,           // 0x with width/4 digits
+  Guid,          // xxxx:xxxx:xxxx:xxxx (text and JSON)
+  Gid,           // 128 bits as IPv6 (text and JSON)
+  Str,           // NUL-padded string (NodeDescription)
+  NodeType,      // 1 ca, 2 switch, 3 router
+  PortState,     // DOWN, INIT, ARMED, ACTIVE
+  PhysState,     // SLEEP, POLLING, DISABLED, ..., LINK_UP
+  LinkDownDef,   // NOCHANGE, SLEEP, POLLING
+  Width,         // one width: 1X, 4X, 8X, 12X, 2X
+  WidthMask,     // set of widths: 1X,4X
+  Speed,         // one speed: 2.5, 5.0, 10.0 (Gb/s per lane)
+  SpeedMask,     // set of speeds
+  SpeedExt,      // one extended speed: 14.0625, 25.78125, 53.125, 106.25
+  SpeedExtMask,  // set of extended speeds
+  Mtu,           // 256 .. 4096
+  VlCap,         // VL0, VL0-1, VL0-3, VL0-7, VL0-14
+  SmState,       // NOTACTIVE, DISCOVERING, STANDBY, MASTER
+};
+
+// Detail level: shown by default, or only with -d.
+enum : uint8_t { kShow = 0, kDetail = 1 };
+
+struct FieldDef {
+  const char* name;   // IBA name, the JSON key
+  const char* label;  // text label
+  uint16_t bit;       // offset from the start of the attribute, MSB first
+  uint16_t width;     // bits (up to 64; 128 for Gid, any multiple of 8 for Str)
+  Fmt fmt = Fmt::Uint;
+  uint8_t level = kShow;
+  uint8_t count = 1;    // a table of count elements (P_Keys, GUIDs, ...)
+  uint16_t stride = 0;  // bits between elements; 0: width
+};
+
+// Management classes this tool speaks.
+enum Class : uint8_t {
+  kClassSmiLid = 0x01,
+  kClassSa = 0x03,
+  kClassPerf = 0x04,
+  kClassSmiDr = 0x81,
+};
+
+struct AttrDef {
+  const char* name;    // IBA attribute name, e.g. "NodeInfo"
+  uint16_t id;         // AttributeID
+  uint8_t mgmt_class;  // kClassSmiLid (SMPs, LID or directed route), kClassPerf, kClassSa
+  uint16_t bytes;      // size of the attribute
+  std::span<const FieldDef> fields;
+};
+
+// The field named name (IBA name, exact), or nullptr.
+const FieldDef* find_field(const AttrDef& a, std::string_view name);
+
+}  // namespace rdma::mad

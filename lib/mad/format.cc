@@ -1,0 +1,195 @@
+#include "lib/mad/format.h"
+
+#include <arpa/inet.h>
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "lib/error.h"
+#include "lib/mad/bits.h"
+#include "lib/view/fields.h"
+
+namespace rdma::mad {
+
+namespace {
+
+struct Name {
+  unsigned value;
+  const char* name;
+};
+
+constexpr Name kNodeTypes[] = {{1, "ca"}, {2, "switch"}, {3, "router"}};
+constexpr Name kPortStates[] = {
+    {0, "NOP"}, {1, "DOWN"}, {2, "INIT"}, {3, "ARMED"}, {4, "ACTIVE"},
+};
+constexpr Name kPhysStates[] = {
+    {0, "NOP"},
+    {1, "SLEEP"},
+    {2, "POLLING"},
+    {3, "DISABLED"},
+    {4, "PORT_CONFIGURATION_TRAINING"},
+    {5, "LINK_UP"},
+    {6, "LINK_ERROR_RECOVERY"},
+    {7, "PHY_TEST"},
+};
+constexpr Name kLinkDownDef[] = {{0, "NOCHANGE"}, {1, "SLEEP"}, {2, "POLLING"}};
+constexpr Name kWidths[] = {{1, "1X"}, {2, "4X"}, {4, "8X"}, {8, "12X"}, {16, "2X"}};
+constexpr Name kSpeeds[] = {{1, "2.5"}, {2, "5.0"}, {4, "10.0"}};
+constexpr Name kSpeedsExt[] = {{1, "14.0625"}, {2, "25.78125"}, {4, "53.125"}, {8, "106.25"}};
+constexpr Name kMtus[] = {{1, "256"}, {2, "512"}, {3, "1024"}, {4, "2048"}, {5, "4096"}};
+constexpr Name kVlCaps[] = {{1, "VL0"}, {2, "VL0-1"}, {3, "VL0-3"}, {4, "VL0-7"}, {5, "VL0-14"}};
+constexpr Name kSmStates[] = {{0, "NOTACTIVE"}, {1, "DISCOVERING"}, {2, "STANDBY"}, {3, "MASTER"}};
+
+template <size_t N>
+std::string name_of(const Name (&names)[N], uint64_t v) {
+  for (const Name& n : names)
+    if (n.value == v) return n.name;
+  return "unknown(" + std::to_string(v) + ")";
+}
+
+// A set of flags: "1X,4X"; "none" when empty.
+template <size_t N>
+std::string mask_of(const Name (&names)[N], uint64_t v) {
+  std::string out;
+  for (const Name& n : names) {
+    if (!(v & n.value)) continue;
+    if (!out.empty()) out += ',';
+    out += n.name;
+    v &= ~uint64_t(n.value);
+  }
+  if (v) out += (out.empty() ? "" : ",") + std::string("unknown(") + std::to_string(v) + ")";
+  return out.empty() ? "none" : out;
+}
+
+std::string hex(uint64_t v, unsigned width) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, int((width + 3) / 4), v);
+  return buf;
+}
+
+}  // namespace
+
+const char* port_state_name(unsigned v) {
+  for (const Name& n : kPortStates)
+    if (n.value == v) return n.name;
+  return "UNKNOWN";
+}
+
+const char* phys_state_name(unsigned v) {
+  for (const Name& n : kPhysStates)
+    if (n.value == v) return n.name;
+  return "UNKNOWN";
+}
+
+std::string gid_text(std::span<const uint8_t, 16> gid) {
+  char buf[INET6_ADDRSTRLEN];
+  inet_ntop(AF_INET6, gid.data(), buf, sizeof buf);
+  return buf;
+}
+
+void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
+            view::Json& json) {
+  unsigned bit = f.bit + index * (f.stride ? f.stride : f.width);
+  if (f.fmt == Fmt::Gid) {
+    text = gid_text(attr.subspan(bit / 8).first<16>());
+    json = text;
+    return;
+  }
+  if (f.fmt == Fmt::Str) {
+    std::span<const uint8_t> s = attr.subspan(bit / 8, f.width / 8);
+    text.clear();
+    for (uint8_t c : s) {
+      if (!c) break;
+      text += static_cast<char>(c);
+    }
+    json = text;
+    return;
+  }
+  uint64_t v = get_bits(attr, bit, f.width);
+  json = v;
+  switch (f.fmt) {
+    case Fmt::Uint:
+      text = std::to_string(v);
+      break;
+    case Fmt::Hex:
+      text = hex(v, f.width);
+      break;
+    case Fmt::Guid:
+      text = view::guid_text(v);
+      json = text;
+      break;
+    case Fmt::NodeType:
+      text = name_of(kNodeTypes, v);
+      break;
+    case Fmt::PortState:
+      text = name_of(kPortStates, v);
+      break;
+    case Fmt::PhysState:
+      text = name_of(kPhysStates, v);
+      break;
+    case Fmt::LinkDownDef:
+      text = name_of(kLinkDownDef, v);
+      break;
+    case Fmt::Width:
+      text = name_of(kWidths, v);
+      break;
+    case Fmt::WidthMask:
+      text = mask_of(kWidths, v);
+      break;
+    case Fmt::Speed:
+      text = name_of(kSpeeds, v);
+      break;
+    case Fmt::SpeedMask:
+      text = mask_of(kSpeeds, v);
+      break;
+    case Fmt::SpeedExt:
+      text = v ? name_of(kSpeedsExt, v) : "none";
+      break;
+    case Fmt::SpeedExtMask:
+      text = mask_of(kSpeedsExt, v);
+      break;
+    case Fmt::Mtu:
+      text = name_of(kMtus, v);
+      break;
+    case Fmt::VlCap:
+      text = name_of(kVlCaps, v);
+      break;
+    case Fmt::SmState:
+      text = name_of(kSmStates, v);
+      break;
+    case Fmt::Gid:
+    case Fmt::Str:
+      break;  // handled above
+  }
+}
+
+void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
+                   view::Record& out) {
+  for (const FieldDef& f : fields) {
+    if (f.level > detail) continue;
+    std::string text;
+    view::Json json;
+    if (f.count <= 1) {
+      render(f, bytes, 0, text, json);
+      out.add(f.name, std::string(f.label) + " " + text + " ", std::move(json));
+      continue;
+    }
+    std::string all;
+    view::Json arr = view::Json::array();
+    for (unsigned i = 0; i < f.count; ++i) {
+      render(f, bytes, i, text, json);
+      all += (i ? "," : "") + text;
+      arr.push_back(std::move(json));
+    }
+    out.add(f.name, std::string(f.label) + " " + all + " ", std::move(arr));
+  }
+}
+
+void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out) {
+  if (attr.size() < a.bytes)
+    throw Error("truncated " + std::string(a.name) + ": " + std::to_string(attr.size()) +
+                " bytes, expected " + std::to_string(a.bytes));
+  decode_fields(a.fields, attr, detail, out);
+}
+
+}  // namespace rdma::mad

@@ -1,0 +1,34 @@
+// Turns attribute bytes into records by their field tables: text
+// "label value" pairs and JSON keyed by the IBA names.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "lib/mad/field.h"
+#include "lib/view/record.h"
+
+namespace rdma::mad {
+
+// The value of element index of f (0 for plain fields), as text and JSON.
+void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
+            view::Json& json);
+
+// Appends every field at or below detail; tables (count > 1) become one
+// field with a comma-separated text and a JSON array. Throws Error when attr
+// is shorter than the attribute.
+void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out);
+
+// The same for a bare field list (MAD headers).
+void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
+                   view::Record& out);
+
+// Names shared with callers that print enumerations themselves.
+const char* port_state_name(unsigned v);
+const char* phys_state_name(unsigned v);
+
+// 16 bytes as an IPv6 address (GIDs).
+std::string gid_text(std::span<const uint8_t, 16> gid);
+
+}  // namespace rdma::mad

@@ -1,0 +1,179 @@
+#include "lib/mad/mad.h"
+
+#include <cstdio>
+
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+
+namespace rdma::mad {
+
+namespace {
+
+constexpr FieldDef kCommon[] = {
+    hdr::kBaseVersion, hdr::kMgmtClass,     hdr::kClassVersion, hdr::kResponse, hdr::kMethod,
+    hdr::kStatus,      hdr::kClassSpecific, hdr::kTid,          hdr::kAttrId,   hdr::kAttrMod,
+};
+
+constexpr FieldDef kSmpLid[] = {
+    hdr::kBaseVersion, hdr::kMgmtClass, hdr::kClassVersion,  hdr::kResponse,
+    hdr::kMethod,      hdr::kStatus,    hdr::kClassSpecific, hdr::kTid,
+    hdr::kAttrId,      hdr::kAttrMod,   hdr::kMKey,
+};
+
+constexpr FieldDef kSmpDr[] = {
+    hdr::kBaseVersion, hdr::kMgmtClass,  hdr::kClassVersion, hdr::kResponse, hdr::kMethod,
+    hdr::kDirection,   hdr::kDrStatus,   hdr::kHopPointer,   hdr::kHopCount, hdr::kTid,
+    hdr::kAttrId,      hdr::kAttrMod,    hdr::kMKey,         hdr::kDrSlid,   hdr::kDrDlid,
+    hdr::kInitialPath, hdr::kReturnPath,
+};
+
+constexpr FieldDef kSa[] = {
+    hdr::kBaseVersion, hdr::kMgmtClass,     hdr::kClassVersion, hdr::kResponse,   hdr::kMethod,
+    hdr::kStatus,      hdr::kClassSpecific, hdr::kTid,          hdr::kAttrId,     hdr::kAttrMod,
+    hdr::kRmppVersion, hdr::kRmppType,      hdr::kRmppFlags,    hdr::kRmppStatus, hdr::kSmKey,
+    hdr::kAttrOffset,  hdr::kCompMask,
+};
+
+std::string hex16(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%04x", v);
+  return buf;
+}
+
+}  // namespace
+
+std::span<const FieldDef> header_fields(uint8_t mgmt_class) {
+  switch (mgmt_class) {
+    case kClassSmiLid:
+      return kSmpLid;
+    case kClassSmiDr:
+      return kSmpDr;
+    case kClassSa:
+      return kSa;
+    default:
+      return kCommon;
+  }
+}
+
+size_t data_offset(uint8_t mgmt_class) {
+  return mgmt_class == kClassSa ? 56 : 64;
+}
+
+void Mad::set_attr(const AttrDef& a, const char* field, uint64_t v) {
+  const FieldDef* f = find_field(a, field);
+  if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + field);
+  set_bits(data(), f->bit, f->width, v);
+}
+
+Mad make_smp(const Route& r, uint8_t method, const AttrDef& a, uint32_t mod) {
+  if (r.path.size() > kMaxHops)
+    throw Error("directed route of " + std::to_string(r.path.size()) +
+                " hops is too long (at most " + std::to_string(kMaxHops) + ")");
+  Mad m;
+  m.set(hdr::kBaseVersion, 1);
+  m.set(hdr::kMgmtClass, r.directed ? kClassSmiDr : kClassSmiLid);
+  m.set(hdr::kClassVersion, 1);
+  m.set(hdr::kMethod, method);
+  m.set(hdr::kAttrId, a.id);
+  m.set(hdr::kAttrMod, mod);
+  if (r.directed) {
+    m.set(hdr::kHopCount, r.path.size());
+    m.set(hdr::kDrSlid, kPermissiveLid);
+    m.set(hdr::kDrDlid, kPermissiveLid);
+    for (size_t i = 0; i < r.path.size(); ++i)
+      set_bits(m.bytes, hdr::kInitialPath.bit + (i + 1) * 8, 8, r.path[i]);
+  }
+  return m;
+}
+
+Address smp_address(const Route& r) {
+  return {r.directed ? kPermissiveLid : r.lid, 0, 0};
+}
+
+Mad make_gmp(uint8_t mgmt_class, uint8_t method, const AttrDef& a, uint32_t mod) {
+  Mad m;
+  m.set(hdr::kBaseVersion, 1);
+  m.set(hdr::kMgmtClass, mgmt_class);
+  m.set(hdr::kClassVersion, mgmt_class == kClassSa ? 2 : 1);
+  m.set(hdr::kMethod, method);
+  m.set(hdr::kAttrId, a.id);
+  m.set(hdr::kAttrMod, mod);
+  return m;
+}
+
+std::string status_text(uint16_t status, uint8_t mgmt_class) {
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
+  if (status & 0x1) add("busy");
+  if (status & 0x2) add("redirect required");
+  switch ((status >> 2) & 0x7) {
+    case 0:
+      break;
+    case 1:
+      add("bad version or class version");
+      break;
+    case 2:
+      add("method not supported");
+      break;
+    case 3:
+      add("method/attribute combination not supported");
+      break;
+    case 7:
+      add("invalid attribute or attribute modifier value");
+      break;
+    default:
+      add("invalid field code " + std::to_string((status >> 2) & 0x7));
+      break;
+  }
+  unsigned cls = status >> 8;
+  if (cls && mgmt_class == kClassSa) {
+    static const char* const kSa[] = {"",
+                                      "insufficient SA resources",
+                                      "invalid SA request",
+                                      "no records",
+                                      "too many records",
+                                      "invalid GID",
+                                      "insufficient components"};
+    add(cls < std::size(kSa) ? kSa[cls] : "SA error " + std::to_string(cls));
+  } else if (cls) {
+    add("class-specific error " + std::to_string(cls));
+  }
+  return out.empty() ? "success" : out;
+}
+
+std::string attr_name(uint8_t mgmt_class, uint16_t id) {
+  uint8_t cls = mgmt_class == kClassSmiDr ? uint8_t{kClassSmiLid} : mgmt_class;
+  if (id == kClassPortInfo.id && cls != kClassSmiLid) return kClassPortInfo.name;
+  for (const AttrDef* a : all_attrs())
+    if (a->mgmt_class == cls && a->id == id) return a->name;
+  return hex16(id);
+}
+
+Mad check_reply(const Mad& request, std::span<const uint8_t> reply, const std::string& what) {
+  if (reply.size() < kMadBytes)
+    throw Error("malformed reply to " + what + ": " + std::to_string(reply.size()) +
+                " bytes, a MAD has " + std::to_string(kMadBytes));
+  Mad r;
+  std::copy(reply.begin(), reply.begin() + kMadBytes, r.bytes.begin());
+  if (r.get(hdr::kBaseVersion) != 1)
+    throw Error("malformed reply to " + what + ": base version " +
+                std::to_string(r.get(hdr::kBaseVersion)));
+  if (r.mgmt_class() != request.mgmt_class())
+    throw Error("malformed reply to " + what + ": class " + hex16(r.mgmt_class()) + ", expected " +
+                hex16(request.mgmt_class()));
+  // Get and Set are both answered by GetResp (0x81); others by method | 0x80.
+  uint64_t expect = request.get(hdr::kMethod) == kSet ? uint64_t{kGet} : request.get(hdr::kMethod);
+  if (!r.get(hdr::kResponse) || r.get(hdr::kMethod) != expect)
+    throw Error("malformed reply to " + what + ": method " + hex16(r.bytes[3]) +
+                " is not a response to " + hex16(request.bytes[3]));
+  if (r.get(hdr::kAttrId) != request.get(hdr::kAttrId))
+    throw Error("malformed reply to " + what + ": attribute " +
+                attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
+  uint16_t status = r.mgmt_class() == kClassSmiDr ? r.get(hdr::kDrStatus) : r.get(hdr::kStatus);
+  if (status)
+    throw Error(what + " failed: status " + hex16(status) + " (" +
+                status_text(status, r.mgmt_class()) + ")");
+  return r;
+}
+
+}  // namespace rdma::mad

@@ -1,0 +1,192 @@
+#include "lib/mad/target.h"
+
+#include <arpa/inet.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
+#include "lib/view/fields.h"
+
+namespace rdma::mad {
+
+namespace {
+
+// An unsigned number, decimal or 0x hex, no sign, no junk.
+bool parse_number(const std::string& s, uint64_t max, uint64_t& out) {
+  if (s.empty() || s[0] == '-' || s[0] == '+' || s[0] == ' ') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+  if (*end || errno || v > max) return false;
+  out = v;
+  return true;
+}
+
+bool is_number(const std::string& s) {
+  return !s.empty() && s[0] >= '0' && s[0] <= '9';
+}
+
+std::string gid_str(const std::array<uint8_t, 16>& g) {
+  return gid_text(std::span(g));
+}
+
+// SA component mask bits of a PathRecord (IBA 15.2.5.16).
+constexpr uint64_t kPrDgid = 1 << 2;
+constexpr uint64_t kPrSgid = 1 << 3;
+
+void put_gid(std::span<uint8_t> attr, const FieldDef& f, const std::array<uint8_t, 16>& g) {
+  std::copy(g.begin(), g.end(), attr.begin() + f.bit / 8);
+}
+
+}  // namespace
+
+uint16_t parse_lid(const std::string& s) {
+  uint64_t v = 0;
+  if (!parse_number(s, 0xffff, v) || v == 0)
+    throw Error("invalid LID \"" + s + "\" (expected 1-49151, decimal or 0x hex)");
+  if (v >= 0xc000) throw Error("LID " + s + " is a multicast LID; a target needs a unicast LID");
+  return static_cast<uint16_t>(v);
+}
+
+uint64_t parse_guid(const std::string& s) {
+  uint64_t v = 0;
+  if (s.starts_with("0x") || s.starts_with("0X")) {
+    if (s.size() > 2 && s.size() <= 18 && parse_number(s, UINT64_MAX, v)) return v;
+  } else if (s.size() == 19 && s[4] == ':' && s[9] == ':' && s[14] == ':') {
+    std::string hex;
+    for (char c : s)
+      if (c != ':') hex += c;
+    if (hex.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos)
+      return std::strtoull(hex.c_str(), nullptr, 16);
+  }
+  throw Error("invalid GUID \"" + s + "\" (expected 0x0002c90300a1b2c3 or 0002:c903:00a1:b2c3)");
+}
+
+std::array<uint8_t, 16> parse_gid(const std::string& s) {
+  std::array<uint8_t, 16> g{};
+  if (inet_pton(AF_INET6, s.c_str(), g.data()) != 1)
+    throw Error("invalid GID \"" + s + "\" (expected IPv6 form, e.g. fe80::2:c903:a1:b2c3)");
+  return g;
+}
+
+std::vector<uint8_t> parse_path(const std::string& s) {
+  std::vector<uint8_t> path;
+  size_t start = 0;
+  bool first = true;
+  while (true) {
+    size_t comma = s.find(',', start);
+    std::string part =
+        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    uint64_t v = 0;
+    if (!parse_number(part, 255, v) || (v == 0 && !first))
+      throw Error("invalid directed route \"" + s +
+                  "\" (expected output ports like 0,1,4: 0 is the local port, then 1-255)");
+    if (!(first && v == 0)) path.push_back(static_cast<uint8_t>(v));
+    first = false;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (path.size() > kMaxHops)
+    throw Error("directed route \"" + s + "\" has " + std::to_string(path.size()) +
+                " hops (at most " + std::to_string(kMaxHops) + ")");
+  return path;
+}
+
+std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i) {
+  if (i >= w.size()) return std::nullopt;
+  const std::string& key = w[i];
+  auto value = [&](const char* what) -> const std::string& {
+    if (i + 1 >= w.size()) throw Error("\"" + key + "\" needs " + what);
+    return w[i + 1];
+  };
+  Target t;
+  if (is_number(key)) {
+    t.lid = parse_lid(key);
+    t.text = "lid " + std::to_string(t.lid);
+    i += 1;
+    return t;
+  }
+  if (key == "lid") {
+    t.lid = parse_lid(value("a LID"));
+    t.text = "lid " + std::to_string(t.lid);
+  } else if (key == "guid") {
+    t.kind = Target::Kind::Guid;
+    t.guid = parse_guid(value("a GUID"));
+    t.text = "guid " + view::guid_text(t.guid);
+  } else if (key == "gid") {
+    t.kind = Target::Kind::Gid;
+    t.gid = parse_gid(value("a GID"));
+    t.text = "gid " + gid_str(t.gid);
+  } else if (key == "dr") {
+    t.kind = Target::Kind::Dr;
+    t.path = parse_path(value("a directed route like 0,1,4"));
+    t.text = "dr " + w[i + 1];
+  } else {
+    return std::nullopt;
+  }
+  i += 2;
+  return t;
+}
+
+std::string route_text(const Route& r) {
+  if (!r.directed) return "lid " + std::to_string(r.lid);
+  std::string s = "dr 0";
+  for (uint8_t p : r.path) s += "," + std::to_string(p);
+  return s;
+}
+
+Route resolve(Engine& e, const LocalPort& local, const Target& t) {
+  Route r;
+  switch (t.kind) {
+    case Target::Kind::Lid:
+      r.lid = t.lid;
+      return r;
+    case Target::Kind::Dr:
+      r.directed = true;
+      r.path = t.path;
+      return r;
+    case Target::Kind::Guid:
+    case Target::Kind::Gid:
+      break;
+  }
+  std::array<uint8_t, 16> dgid = t.gid;
+  if (t.kind == Target::Kind::Guid) {
+    // The port's GID in our subnet: the local prefix and the GUID.
+    std::span<uint8_t> d(dgid);
+    set_bits(d, 0, 64, local.gid_prefix);
+    set_bits(d, 64, 64, t.guid);
+  }
+  std::array<uint8_t, 16> sgid{};
+  set_bits(sgid, 0, 64, local.gid_prefix);
+  set_bits(sgid, 64, 64, local.port_guid);
+  if (local.sm_lid == 0)
+    throw Error("cannot resolve " + t.text +
+                ": no subnet manager (the local port has no SM LID); use a LID or \"dr\"");
+  Mad q = make_gmp(kClassSa, kGet, kPathRecord, 0);
+  q.set(hdr::kCompMask, kPrDgid | kPrSgid);
+  put_gid(q.data(), *find_field(kPathRecord, "DGID"), dgid);
+  put_gid(q.data(), *find_field(kPathRecord, "SGID"), sgid);
+  std::string what =
+      "PathRecord for " + t.text + " from the SA at lid " + std::to_string(local.sm_lid);
+  Mad reply;
+  try {
+    reply = e.call(q, gsi_address(local.sm_lid), what);
+  } catch (const Error& err) {
+    std::string m = err.what();
+    if (m.starts_with("no reply"))
+      throw Error("cannot resolve " + t.text + ": the subnet manager (SA at lid " +
+                  std::to_string(local.sm_lid) + ") does not answer; is one running?");
+    if (m.find("no records") != std::string::npos)
+      throw Error("cannot resolve " + t.text + ": no such port in the subnet");
+    throw;
+  }
+  const FieldDef* dlid = find_field(kPathRecord, "DLID");
+  r.lid = static_cast<uint16_t>(get_bits(reply.data(), dlid->bit, dlid->width));
+  if (r.lid == 0) throw Error("cannot resolve " + t.text + ": the SA answered LID 0");
+  return r;
+}
+
+}  // namespace rdma::mad

@@ -1,0 +1,44 @@
+// What a command talks to: `lid N` (or a bare number), `guid G`, `gid G` or
+// `dr 0,1,4`, and how it is reached.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/mad/engine.h"
+#include "lib/mad/local_port.h"
+#include "lib/mad/mad.h"
+
+namespace rdma::mad {
+
+struct Target {
+  enum class Kind { Lid, Guid, Gid, Dr } kind = Kind::Lid;
+  uint16_t lid = 0;
+  uint64_t guid = 0;
+  std::array<uint8_t, 16> gid{};
+  std::vector<uint8_t> path;  // output ports after the local one
+  std::string text;           // as given, for messages: "lid 4", "dr 0,1"
+};
+
+// Parses a target starting at words[i] and advances i past it; nullopt
+// (i unchanged) when words[i] starts no target. Throws Error for a
+// malformed value.
+std::optional<Target> parse_target(const std::vector<std::string>& words, size_t& i);
+
+// Value parsers, each throwing an Error that names the bad word.
+uint16_t parse_lid(const std::string& s);                 // decimal or 0x hex, unicast
+uint64_t parse_guid(const std::string& s);                // 0x... or xxxx:xxxx:xxxx:xxxx
+std::array<uint8_t, 16> parse_gid(const std::string& s);  // IPv6 form
+std::vector<uint8_t> parse_path(const std::string& s);    // "0,1,4" -> {1, 4}
+
+// How to reach the target: LIDs and routes as given, GUIDs and GIDs through
+// the SA (a PathRecord from the local port). Throws Error.
+Route resolve(Engine& e, const LocalPort& local, const Target& t);
+
+// "lid 4" / "dr 0,1,4": the target's route for messages.
+std::string route_text(const Route& r);
+
+}  // namespace rdma::mad
