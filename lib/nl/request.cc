@@ -52,6 +52,16 @@ Request& Request::str(uint16_t type, std::string_view v) {
   return *this;
 }
 
+nlattr* Request::begin_nest(uint16_t type) {
+  check_room(hdr_, 0);
+  return mnl_attr_nest_start(hdr_, type);
+}
+
+Request& Request::end_nest(nlattr* nest) {
+  mnl_attr_nest_end(hdr_, nest);
+  return *this;
+}
+
 std::span<const uint8_t> Request::bytes() const {
   return {buf_.data(), hdr_->nlmsg_len};
 }

@@ -23,6 +23,9 @@ class Request {
   Request& u32(uint16_t type, uint32_t v);
   Request& u64(uint16_t type, uint64_t v);  // 64-bit aligned, like the kernel
   Request& str(uint16_t type, std::string_view v);
+  // A nest: begin_nest(type), its attributes, then end_nest(what it returned).
+  nlattr* begin_nest(uint16_t type);
+  Request& end_nest(nlattr* nest);
 
   int cmd() const { return cmd_; }
   bool is_dump() const { return hdr_->nlmsg_flags & NLM_F_DUMP; }
