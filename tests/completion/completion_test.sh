@@ -23,7 +23,8 @@ export FAKE_LOG=$TMP/rdma.log
 
 # The fake rdma: logs its arguments, answers "-j dev" and "-j link" with
 # what the real program prints for two devices (rxe0 with one port,
-# mlx5_0 with two), wherever the options stand.
+# mlx5_0 with two), wherever the options stand. The devices come indented
+# (as with -p), the ports on one line.
 cat >"$TMP/bin/rdma" <<'EOF'
 #!/bin/bash
 echo "$*" >>"$FAKE_LOG"
@@ -41,7 +42,24 @@ done
 [ $json = 1 ] || { echo "fake rdma: only -j output" >&2; exit 1; }
 case $obj in
   dev)
-    echo '[{"ifindex":0,"ifname":"rxe0","node_type":"ca","node_guid":"5054:00ff:fe12:3456","sys_image_guid":"5054:00ff:fe12:3456"},{"ifindex":1,"ifname":"mlx5_0","node_type":"ca","fw":"16.35.2000","node_guid":"0c42:a103:0065:1a2c","sys_image_guid":"0c42:a103:0065:1a2c","adaptive-moderation":true}]'
+    # Indented, as with -p, to check that the parser does not care.
+    cat <<'JSON'
+[ {
+    "ifindex": 0,
+    "ifname": "rxe0",
+    "node_type": "ca",
+    "node_guid": "5054:00ff:fe12:3456",
+    "sys_image_guid": "5054:00ff:fe12:3456"
+  },{
+    "ifindex": 1,
+    "ifname": "mlx5_0",
+    "node_type": "ca",
+    "fw": "16.35.2000",
+    "node_guid": "0c42:a103:0065:1a2c",
+    "sys_image_guid": "0c42:a103:0065:1a2c",
+    "adaptive-moderation": true
+  } ]
+JSON
     ;;
   link)
     echo '[{"ifindex":0,"ifname":"rxe0","port":1,"state":"ACTIVE","physical_state":"LINK_UP","netdev":"eth0"},{"ifindex":1,"ifname":"mlx5_0","port":1,"subnet_prefix":"fe80:0000:0000:0000","lid":3,"sm_lid":1,"lmc":0,"state":"ACTIVE","physical_state":"LINK_UP"},{"ifindex":1,"ifname":"mlx5_0","port":2,"state":"DOWN","physical_state":"DISABLED"}]'
@@ -178,6 +196,7 @@ check "statistic qp commands" "rdma stat qp " "bind help list mode set show unbi
 check "statistic qp set auto" "rdma stat qp set link rxe0/1 auto " "off pid type"
 check "statistic unset flag" "rdma stat unset link rxe0/1 optional-counters " "link optional-counters"
 check "statistic mode" "rdma stat mode " "link supported"
+check "statistic mode supported" "rdma stat mode supported " "link"
 check "monitor" "rdma monitor " "dev help"
 check "node" "rdma node " "help list show"
 check "port" "rdma port " "help list set show"
