@@ -38,8 +38,7 @@ void res_help(Ctx& c) {
       "          resource show ctx dev [DEV]\n"
       "          resource show ctx dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
       "          resource show srq dev [DEV]\n"
-      "          resource show srq dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
-      "FILTER-VALUE: numbers and ranges (1,4-6,0x10) or names (RTS,INIT), any case\n",
+      "          resource show srq dev [DEV] [FILTER-NAME FILTER-VALUE]\n",
       c.help_out);
 }
 
@@ -159,14 +158,12 @@ void run_request(Show& s, res::EntryView& view, nl::Request& req, bool doit,
   });
 }
 
-nl::Request make_request(const Show& s, int cmd, bool doit, uint32_t dev, uint32_t id) {
-  nl::Request req(cmd, doit ? nl::Request::kDoit : nl::Request::kDump);
+void add_attrs(const Show& s, nl::Request& req, bool doit, uint32_t dev, uint32_t id) {
   req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, dev);
   if (s.scope.port) req.u32(RDMA_NLDEV_ATTR_PORT_INDEX, s.scope.port);
   if (doit) req.u32(s.type.id_attr, id);
   // 6.12 hides driver-internal objects unless asked; older kernels ignore it.
   if (s.c.opt.details >= 2) req.u8(nldev::kAttrDriverDetails, 1);
-  return req;
 }
 
 // The id a doit can ask for: the type's id key given with one number.
@@ -192,13 +189,9 @@ void show_device(Show& s, const nldev::Device& d) {
     res::EntryView view(s.type, s.filters, o);
     int cmd = raw ? s.type.raw_cmd : s.type.cmd;
     try {
-      if (id) {
-        nl::Request req = make_request(s, cmd, true, d.index, *id);
-        run_request(s, view, req, true, facts);
-      } else {
-        nl::Request req = make_request(s, cmd, false, d.index, 0);
-        run_request(s, view, req, false, facts);
-      }
+      nl::Request req(cmd, id ? nl::Request::kDoit : nl::Request::kDump);
+      add_attrs(s, req, id.has_value(), d.index, id.value_or(0));
+      run_request(s, view, req, id.has_value(), facts);
       return;
     } catch (const KernelError& e) {
       // No such object on this device (or on this port).

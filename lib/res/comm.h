@@ -1,0 +1,24 @@
+// Names of the processes that own resources: the kernel sends only a pid,
+// the name is /proc/PID/comm as the tool sees it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rdma::res {
+
+class CommReader {
+ public:
+  // nullopt when the process is gone or not visible in this pid namespace.
+  // Remembers the last pid only: entries of one process come in a row, and
+  // memory stays flat however many there are.
+  const std::optional<std::string>& get(uint32_t pid);
+
+ private:
+  uint32_t pid_ = 0;
+  std::optional<std::string> comm_;
+  bool valid_ = false;
+};
+
+}  // namespace rdma::res

@@ -1,0 +1,64 @@
+// One resource entry: the filters decide whether it shows, the type's
+// columns turn it into a Record (text and JSON) for the printers.
+#pragma once
+
+#include <libmnl/libmnl.h>
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+#include "lib/nl/attrs.h"
+#include "lib/res/comm.h"
+#include "lib/res/filter.h"
+#include "lib/res/types.h"
+#include "lib/view/record.h"
+
+namespace rdma::res {
+
+// The device an entry belongs to.
+struct DevRef {
+  uint32_t index = 0;
+  std::string_view name;
+  std::string_view dev_type;   // dev-type filter: infiniband or ether
+  std::string_view transport;  // transport-type filter: ib, iwarp, ...
+};
+
+struct EntryOpts {
+  int details = 0;             // -d count; 2 shows drv_* attributes
+  bool pretty_text = false;    // -p without -j
+  bool raw = false;            // the reply of a *_GET_RAW command
+  bool portless_only = false;  // link DEV/-: only entries bound to no port
+};
+
+class EntryView {
+ public:
+  EntryView(const TypeSpec& type, const Filters& filters, EntryOpts opts)
+      : type_(type), filters_(filters), opts_(opts) {}
+
+  // Fills r (cleared first) and returns true when the entry passes the
+  // filters; r is untouched otherwise. Throws Error for malformed entries.
+  bool render(const nl::Attrs& e, const DevRef& d, view::Record& r);
+
+ private:
+  bool passes(const nl::Attrs& e, const DevRef& d) const;
+  void column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r);
+
+  const TypeSpec& type_;
+  const Filters& filters_;
+  EntryOpts opts_;
+  CommReader comm_;
+};
+
+using EntryFn =
+    std::function<void(const nl::Attrs& entry, uint32_t dev_index, std::string_view dev_name)>;
+
+// Calls fn for every entry of one reply message: each nest of a dump's table,
+// or the message itself for a doit (whose attributes are the entry's). Throws
+// Error when the message lacks its device or table.
+void for_each_entry(const TypeSpec& type, const nlmsghdr* nlh, bool doit, const EntryFn& fn);
+
+// An attribute as a number, whatever its width (u8, u32, u64).
+uint64_t number(const nl::Attrs& a, int attr);
+
+}  // namespace rdma::res
