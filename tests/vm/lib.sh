@@ -38,11 +38,12 @@ i=0
 while IFS= read -r line; do
     i=\$((i + 1)); n=\$(printf '%03d' \$i)
     eval "set -- \$line"
+    echo "[corpus \$n] rdma \$line" > /dev/console
     rdma "\$@" > "\$D/\$n.out" 2> "\$D/\$n.err" < /dev/null; echo \$? > "\$D/\$n.rc"
 GEOF
     if [ "$mode" = ref ]; then
         cat <<'GEOF'
-    strace -f -yy -xx -s 65536 -e trace=socket,close,sendto,sendmsg,recvmsg,recvfrom \
+    strace -f -xx -s 65536 -e trace=socket,close,sendto,sendmsg,recvmsg,recvfrom \
         -e read=all -e write=all -o "$D/$n.strace" rdma "$@" > /dev/null 2>&1 < /dev/null
 GEOF
     else

@@ -2,7 +2,7 @@
 """Turn an strace log into a netlink exchange file.
 
 The log must come from
-  strace -f -yy -xx -s 65536 -e trace=socket,close,sendto,sendmsg,recvmsg,recvfrom \
+  strace -f -xx -s 65536 -e trace=socket,close,sendto,sendmsg,recvmsg,recvfrom \
          -e read=all -e write=all -o LOG CMD
 Output: one line per datagram on NETLINK_RDMA sockets, in order:
   "> HEX" for what the program sent, "< HEX" for each datagram received
