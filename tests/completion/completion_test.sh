@@ -30,15 +30,23 @@ cat >"$TMP/bin/rdma" <<'EOF'
 echo "$*" >>"$FAKE_LOG"
 obj=""
 json=0
+words=""
 while [ $# -gt 0 ]; do
   case $1 in
     -j | --json | -json) json=1 ;;
     -n | --netns) shift ;;
     -*) ;;
-    *) [ -z "$obj" ] && obj=$1 ;;
+    *) [ -z "$obj" ] && obj=$1 || words="$words $1" ;;
   esac
   shift
 done
+if [ "$obj $words" = "mad  help" ]; then
+  echo "Usage: rdma mad get ATTR TARGET [ mod N ] [ port N ] [via DEV/PORT]"
+  echo "       rdma mad decode < FILE   (a MAD as hex bytes)"
+  echo "where  ATTR := { NodeDescription | NodeInfo | PortInfo | PortCounters | SMInfo }"
+  echo "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }"
+  exit 0
+fi
 [ $json = 1 ] || { echo "fake rdma: only -j output" >&2; exit 1; }
 case $obj in
   dev)
@@ -174,6 +182,12 @@ check "option after command" "rdma link show -d rxe0/" "rxe0/1"
 check "long option" "rdma dev show --js" "--json"
 check "single-dash long option" "rdma -js" "-json"
 check_has "all options" "rdma -" -V -d -j -p -r -f -b -n -h --version --details --json --pretty --raw --force --batch --netns --help
+check "long options by prefix" "rdma --t" "--timeout --timestamp"
+check "-w takes a number" "rdma -w " ""
+check "after -w SECONDS" "rdma -w 2 stat show " "help link mr"
+check "after --retries N" "rdma --retries 3 -t 500 d" "dev"
+check "after -c COUNT clustered" "rdma -jc5 stat " "help list mode mr qp set show unset"
+check "--timestamp takes no value" "rdma --timestamp m" "mad monitor"
 check "-n netns names" "rdma -n " "blue red"
 check "--netns netns names" "rdma --netns " "blue red"
 check "--netns=value" "rdma --netns=b" "blue"
@@ -193,17 +207,39 @@ check "resource filter dev" "rdma res show cq dev " "mlx5_0 rxe0"
 check "resource show DEV" "rdma res show rxe0 " ""
 check "statistic by prefix" "rdma st " "help list mode mr qp set show unset"
 check "statistic qp commands" "rdma stat qp " "bind help list mode set show unbind"
-check "statistic qp set auto" "rdma stat qp set link rxe0/1 auto " "off pid type"
-check "statistic unset flag" "rdma stat unset link rxe0/1 optional-counters " "link optional-counters"
-check "statistic mode" "rdma stat mode " "link supported"
+check "statistic show" "rdma stat show " "help link mr"
+check "statistic show link" "rdma stat show link m" "mlx5_0 mlx5_0/1 mlx5_0/2"
+check "statistic show mr" "rdma stat show mr " "dev list mrn show"
+check "statistic qp set auto" "rdma stat qp set link rxe0/1 auto " "off pid type type,pid"
+check "statistic qp set after auto" "rdma stat qp set link rxe0/1 auto type " "on optional-counters"
+check "statistic qp show filters" "rdma stat qp show link rxe0/1 " "cntn lqpn pid qp-type"
+check "statistic qp-type values" "rdma stat qp show qp-type R" "RAW_ETHERTYPE RAW_IPV6 RAW_PACKET RC"
+check "statistic unset flag" "rdma stat unset optional-counters " "link"
+check "statistic mode" "rdma stat mode " "help link show supported"
 check "statistic mode supported" "rdma stat mode supported " "link"
+check "statistic mr" "rdma stat mr show dev " "mlx5_0 rxe0"
+check "keys given once" "rdma res show mr dev rxe0 pid 5 " "link lkey mrlen mrn pdn rkey"
+check "resource filter values" "rdma res show qp state R" "RESET RTR RTS"
+check "resource abbreviated type" "rdma res show c " "cm-idn dev dev-type dst-addr dst-port link lqpn pid ps qp-type src-addr src-port state transport-type"
 check "monitor" "rdma monitor " "dev help"
 check "node" "rdma node " "help list show"
 check "port" "rdma port " "help list set show"
 check "perf" "rdma perf " "help list reset show"
-check "perf show DEV/PORT" "rdma perf show rxe" "rxe0 rxe0/1"
+check "node targets" "rdma node show " "dr gid guid lid"
+check "node after lid" "rdma node show lid 3 " "via"
+check "node via" "rdma node show 3 via " "mlx5_0 mlx5_0/1 mlx5_0/2 rxe0 rxe0/1"
+check "port set" "rdma port set 0x1f " "disable enable port reset via"
+check "port show tables" "rdma port show guid 0x0002c903000e0b72 port 1 " "guids pkeys sl2vl via vlarb"
+check "perf targets (no dr)" "rdma perf show " "gid guid lid"
+check "perf show keywords" "rdma perf show 7 " "extended port via"
+check "perf port all" "rdma perf reset 7 port " "all"
+check "perf via DEV/PORT" "rdma perf show 7 via rxe" "rxe0 rxe0/1"
 check "sm" "rdma sm " "help list show"
+check "sm target optional" "rdma sm show " "dr gid guid lid via"
 check "mad" "rdma mad " "decode get help"
+check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
+check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
+check "mad decode reads stdin" "rdma mad decode " ""
 check "after --, no options" "rdma -- -" ""
 EOF
 
