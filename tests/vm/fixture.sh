@@ -78,7 +78,22 @@ fixture() {
     wait_for 150 cm_count_state CONNECT 2
     # freeze every program holding resources
     kill -STOP $pids
-    sleep 0.5
+    # wait until the kernel side is quiet too (MAD retries of the CM under a
+    # slow VM move the GSI QP's sq-psn and the counters for a while)
+    local prev="" cur n=0 stable=0
+    while [ $n -lt 40 ]; do
+        sleep 1
+        cur=$(rdma res show qp; rdma stat show)
+        if [ "$cur" = "$prev" ]; then
+            stable=$((stable + 1))
+            [ "$stable" -ge 2 ] && break
+        else
+            stable=0
+        fi
+        prev=$cur
+        n=$((n + 1))
+    done
+    echo "quiet after ${n}s"
     echo "pids$pids"
     echo "$pids" > /tmp/fixture.pids
     rdma res show qp

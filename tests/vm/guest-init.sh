@@ -13,6 +13,7 @@ echo 1 > /proc/sys/kernel/printk
 echo /sbin/modprobe > /proc/sys/kernel/modprobe
 ip link set lo up
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
+echo RDMA-VM-INIT > /dev/ttyS1
 mkdir -p /out
 export RDMA_NEW=/bin/rdma-new OUT=/out
 echo "uname=$(uname -r)" > /out/vm-info
