@@ -31,6 +31,16 @@ void TestKernel::unregister_device(uint32_t index) {
   std::erase_if(state.devices, [index](const Device& d) { return d.index == index; });
 }
 
+void TestKernel::set_netdev(uint32_t index, uint32_t port, std::optional<Netdev> ndev) {
+  Device* dev = device(index);
+  if (!dev || port < 1 || port > dev->ports.size()) return;
+  Port& p = dev->ports[port - 1];
+  bool same = p.netdev && ndev && p.netdev->ifindex == ndev->ifindex;
+  if (same || (!p.netdev && !ndev)) return;
+  p.netdev = ndev;
+  notify(*dev, port, ndev ? nldev::kEventNetdevAttach : nldev::kEventNetdevDetach);
+}
+
 int TestKernel::newlink_doit(const nlmsghdr* nlh, Extack* ext) {
   Attrs tb;
   int err = parse(nlh, v612(), &tb, ext);

@@ -64,6 +64,8 @@ class TestKernel : public nl::Transport {
   // joined sockets on 6.12. register_device assigns the next index.
   Device& register_device(Device dev);
   void unregister_device(uint32_t index);
+  // ib_device_set_netdev(): attach (or, with nullopt, detach) a port's netdev.
+  void set_netdev(uint32_t index, uint32_t port, std::optional<Netdev> ndev);
   Device* device(uint32_t index);
   Device* device_by_name(const std::string& name);
 

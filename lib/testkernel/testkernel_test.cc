@@ -366,6 +366,23 @@ TEST(TestKernelLink, NewlinkDellinkAndEvents612) {
   EXPECT_EQ(r.size(), 1u);
 }
 
+TEST(TestKernelLink, NetdevDetachEvent) {
+  TestKernel k(k612);
+  k.join_group(nldev::kGroupNotify);
+  k.set_netdev(1, 1, std::nullopt);
+  uint8_t buf[256];
+  size_t n = k.recv(buf, sizeof(buf));
+  ASSERT_GT(n, 0u);
+  testing::Bytes d(buf, buf + n);
+  auto a = attrs(messages(d)[0]);
+  EXPECT_EQ(layout(a), (L{{RDMA_NLDEV_ATTR_DEV_INDEX, 4},
+                          {RDMA_NLDEV_ATTR_DEV_NAME, 5},
+                          {RDMA_NLDEV_ATTR_PORT_INDEX, 4},
+                          {nldev::kAttrEventType, 1}}));
+  EXPECT_EQ(a[3].u8(), nldev::kEventNetdevDetach);
+  EXPECT_EQ(k.recv(buf, sizeof(buf)), 0u);
+}
+
 TEST(TestKernelLink, NoEventsOn61) {
   TestKernel k(k61);
   k.join_group(nldev::kGroupNotify);  // accepted, silent
