@@ -158,10 +158,9 @@ void run_request(Show& s, res::EntryView& view, nl::Request& req, bool doit,
   });
 }
 
-void add_attrs(const Show& s, nl::Request& req, bool doit, uint32_t dev, uint32_t id) {
+void add_attrs(const Show& s, nl::Request& req, uint32_t dev, uint32_t port) {
   req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, dev);
-  if (s.scope.port) req.u32(RDMA_NLDEV_ATTR_PORT_INDEX, s.scope.port);
-  if (doit) req.u32(s.type.id_attr, id);
+  if (port) req.u32(RDMA_NLDEV_ATTR_PORT_INDEX, port);
   // 6.12 hides driver-internal objects unless asked; older kernels ignore it.
   if (s.c.opt.details >= 2) req.u8(nldev::kAttrDriverDetails, 1);
 }
@@ -176,38 +175,71 @@ std::optional<uint32_t> doit_id(const Show& s) {
   return std::nullopt;
 }
 
+enum class Found { kShown, kAbsent, kUnsure };
+
+// Asks for one object. kAbsent: not on this device (port); kUnsure: the
+// kernel could not say (no doit, or the object is on no port), so a dump
+// must decide. Other errors propagate.
+Found doit(Show& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t port, uint32_t id,
+           const DevFacts& facts) {
+  // Restrack keys QP0/QP1 by port too (qp_num | port << 24): ask for that.
+  if (s.type.id_attr == RDMA_NLDEV_ATTR_RES_LQPN && id <= 1 && port) id |= port << 24;
+  nl::Request req(cmd, nl::Request::kDoit);
+  add_attrs(s, req, dev, port);
+  req.u32(s.type.id_attr, id);
+  try {
+    run_request(s, view, req, true, facts);
+    return Found::kShown;
+  } catch (const KernelError& e) {
+    if (e.code == ENOENT) return Found::kAbsent;
+    // EAGAIN: the object is on another port (or none); EINVAL/EOPNOTSUPP: a
+    // kernel without this doit.
+    if (e.code == EAGAIN || e.code == EINVAL || e.code == EOPNOTSUPP) return Found::kUnsure;
+    throw;
+  }
+}
+
+// The objects of one device: a doit per port (or one for per-device types)
+// when the filters name one object, else one dump for all ports.
+void show_objects(Show& s, const nldev::Device& d, bool raw, const DevFacts& facts) {
+  res::EntryOpts o{s.c.opt.details, s.c.opt.pretty && !s.c.opt.json, raw, s.scope.portless};
+  res::EntryView view(s.type, s.filters, o);
+  int cmd = raw ? s.type.raw_cmd : s.type.cmd;
+  std::optional<uint32_t> id = doit_id(s);
+  if (id && !s.scope.portless) {
+    std::vector<uint32_t> ports;
+    if (!s.type.per_port)
+      ports = {0};
+    else if (s.scope.port)
+      ports = {s.scope.port};
+    else
+      for (uint32_t p = 1; p <= d.ports; ++p) ports.push_back(p);
+    bool unsure = false;
+    for (uint32_t p : ports) {
+      Found f = doit(s, view, cmd, d.index, p, *id, facts);
+      if (f == Found::kShown) return;
+      unsure |= f == Found::kUnsure;
+    }
+    // Raw entries carry no ids a dump could be filtered by: the doit is all.
+    if (!unsure || raw) return;
+  }
+  nl::Request req(cmd, nl::Request::kDump);
+  add_attrs(s, req, d.index, s.scope.port);
+  run_request(s, view, req, false, facts);
+}
+
 void show_device(Show& s, const nldev::Device& d) {
   bool need_facts = false;
   for (const res::Filter& f : s.filters.all())
     need_facts |= f.key->src == res::Src::kDevType || f.key->src == res::Src::kTransportType;
   DevFacts facts = need_facts ? device_facts(s.c, d.index) : DevFacts{};
-
   bool raw = s.c.opt.raw && s.type.raw_cmd;
-  std::optional<uint32_t> id = doit_id(s);
-  for (;;) {
-    res::EntryOpts o{s.c.opt.details, s.c.opt.pretty && !s.c.opt.json, raw, s.scope.portless};
-    res::EntryView view(s.type, s.filters, o);
-    int cmd = raw ? s.type.raw_cmd : s.type.cmd;
-    try {
-      nl::Request req(cmd, id ? nl::Request::kDoit : nl::Request::kDump);
-      add_attrs(s, req, id.has_value(), d.index, id.value_or(0));
-      run_request(s, view, req, id.has_value(), facts);
-      return;
-    } catch (const KernelError& e) {
-      // No such object on this device (or on this port).
-      if (id && (e.code == ENOENT || e.code == EAGAIN)) return;
-      // Raw data needs CAP_NET_ADMIN: show what the kernel gives instead.
-      if (raw && e.code == EPERM) {
-        raw = false;
-        continue;
-      }
-      // A kernel without a doit for this type: filter a dump instead.
-      if (id && !raw && (e.code == EOPNOTSUPP || e.code == EINVAL)) {
-        id.reset();
-        continue;
-      }
-      throw;
-    }
+  try {
+    show_objects(s, d, raw, facts);
+  } catch (const KernelError& e) {
+    // Raw data needs CAP_NET_ADMIN: show what the kernel gives instead.
+    if (!raw || e.code != EPERM) throw;
+    show_objects(s, d, false, facts);
   }
 }
 
