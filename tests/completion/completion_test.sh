@@ -241,13 +241,59 @@ check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescripti
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
 check "after --, no options" "rdma -- -" ""
+
+# The completion knows what the program knows: its objects and options in
+# the program's order, and every command of every table in rdma/*.cc
+# (a file not written yet is skipped).
+table_names() { # FILE: the quoted names of the file's first command table
+  awk '/k(Table|Objects)\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$1" |
+    grep -o '{"[^"]*"' | tr -d '{"' | tr '\n' ' ' | sed 's/ $//'
+}
+check_same() { # NAME GOT EXPECTED
+  if [ "$2" = "$3" ]; then
+    echo "PASS [$mode] $1"
+  else
+    echo "FAIL [$mode] $1: completion has '$2', the program '$3'"
+  fi
+}
+check_same "objects in rdma/rdma.cc order" "$_rdma_objects" "$(table_names "$ROOT/rdma/rdma.cc")"
+# {'V', "version", false} -> V:version, {'\1', "retries", true} -> -:retries=
+options=$(awk '/kOptions\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$ROOT/rdma/options.cc" |
+  grep -oE "\{'[^']*', *\"[a-z-]+\", *(true|false)\}" |
+  sed -E -e "s/^\{'\\\\[0-9]+'/{'-'/" \
+    -e "s/^\{'(.)', *\"([a-z-]+)\", *(true|false)\}$/\1:\2 \3/" -e 's/ true$/=/' -e 's/ false$//' |
+  tr '\n' ' ' | sed 's/ $//')
+# shellcheck disable=SC2086
+check_same "options in rdma/options.cc order" "$(echo $_rdma_options)" "$options"
+while read -r file line; do
+  [ -r "$ROOT/rdma/$file" ] || continue
+  names=$(table_names "$ROOT/rdma/$file")
+  [ -n "$names" ] || continue
+  # shellcheck disable=SC2086
+  check_has "commands of rdma/$file" "$line " $names
+done <<'TABLES'
+dev.cc rdma dev
+link.cc rdma link
+system.cc rdma system
+res.cc rdma resource
+stat.cc rdma statistic
+stat_qp.cc rdma statistic qp
+stat_mode.cc rdma statistic mode
+stat_show.cc rdma statistic show
+monitor.cc rdma monitor
+mad_node.cc rdma node
+mad_port.cc rdma port
+mad_perf.cc rdma perf
+mad_sm.cc rdma sm
+mad_get.cc rdma mad
+TABLES
 EOF
 
 run_mode() {
   local mode=$1
   (
     cd "$TMP/files" || exit 1
-    PATH=$TMP/bin:$PATH COMPLETION=$COMPLETION BASH_COMPLETION=$BASH_COMPLETION \
+    PATH=$TMP/bin:$PATH COMPLETION=$COMPLETION BASH_COMPLETION=$BASH_COMPLETION ROOT=$ROOT \
       bash --norc --noprofile "$TMP/cases.sh" "$mode" 2>"$TMP/stderr.$mode"
     if [ -s "$TMP/stderr.$mode" ]; then
       echo "FAIL [$mode] messages on stderr:"
