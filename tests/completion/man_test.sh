@@ -5,6 +5,8 @@
 #   name     the NAME section parses for whatis/apropos (lexgrog), and the
 #            page's .TH names the file (rdma-dev.8 -> RDMA-DEV 8)
 #   sections the page has NAME, SYNOPSIS, DESCRIPTION and SEE ALSO
+# and that rdma.8 describes every object of rdma/rdma.cc and every option
+# of rdma/options.cc.
 # Also checks that the pages rdma.8 sends readers to exist or are expected
 # from other parts of the project (reported, not failed, when missing).
 #
@@ -93,6 +95,34 @@ for page in "${PAGES[@]}"; do
     fail "$name: missing sections:$missing"
   fi
 done
+
+# rdma.8 documents every object of rdma/rdma.cc (as a tag under OBJECTS)
+# and every option of rdma/options.cc (its long name under OPTIONS).
+if [ -e "$ROOT/man/rdma.8" ] && [ $# -eq 0 ]; then
+  text=$(sed 's/\\-/-/g' "$ROOT/man/rdma.8")
+  objects=$(awk '/kObjects\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$ROOT/rdma/rdma.cc" |
+    grep -o '{"[^"]*"' | tr -d '{"')
+  missing=""
+  for o in $objects; do
+    grep -qx "\.B $o" <<<"$text" || missing="$missing $o"
+  done
+  if [ -z "$missing" ]; then
+    pass "rdma.8: every object of rdma/rdma.cc"
+  else
+    fail "rdma.8: objects of rdma/rdma.cc not described under OBJECTS:$missing"
+  fi
+  options=$(awk '/kOptions\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$ROOT/rdma/options.cc" |
+    grep -oE "\"[a-z-]+\", *(true|false)" | grep -oE '^"[a-z-]+"' | tr -d '"')
+  missing=""
+  for o in $options; do
+    grep -qE "^\.(B|BR|BI) .*--$o( |\"|$)" <<<"$text" || missing="$missing --$o"
+  done
+  if [ -z "$missing" ]; then
+    pass "rdma.8: every option of rdma/options.cc"
+  else
+    fail "rdma.8: options of rdma/options.cc not described:$missing"
+  fi
+fi
 
 # Pages rdma.8 refers to: list those not written yet (other engineers'
 # objects), without failing.
