@@ -12,9 +12,11 @@ void stat_help(Ctx& c) {
       "Usage: rdma [ OPTIONS ] statistic { COMMAND | help }\n"
       "       rdma statistic [ show | list ] [ link [ DEV[/PORT] ] ]\n"
       "       rdma [ -w SECONDS [ -c COUNT ] ] statistic show [ link [ DEV[/PORT] ] ]\n"
-      "       rdma statistic qp [ show | list ] [ link DEV[/PORT] ] [ FILTER-NAME FILTER-VALUE ]...\n"
+      "       rdma statistic qp [ show | list ] [ link DEV[/PORT] ] [ FILTER-NAME FILTER-VALUE "
+      "]...\n"
       "       rdma statistic qp mode [ link DEV[/PORT] ]\n"
-      "       rdma statistic qp set link DEV[/PORT] auto { CRITERIA on [ optional-counters { on | off } ] | off }\n"
+      "       rdma statistic qp set link DEV[/PORT] auto { CRITERIA on [ optional-counters { on | "
+      "off } ] | off }\n"
       "       rdma statistic qp bind link DEV/PORT lqpn LQPN [ cntn CNTN ]\n"
       "       rdma statistic qp unbind link DEV/PORT cntn CNTN [ lqpn LQPN ]\n"
       "       rdma statistic mode [ supported ] [ link DEV[/PORT] ]\n"
@@ -38,8 +40,7 @@ void stat_help(Ctx& c) {
 }
 
 void no_watch(const Ctx& c) {
-  if (c.opt.watch_s || c.opt.count)
-    throw Error("-w and -c work with \"statistic show\" only");
+  if (c.opt.watch_s || c.opt.count) throw Error("-w and -c work with \"statistic show\" only");
 }
 
 std::string link_arg(Ctx& c) {

@@ -1,0 +1,37 @@
+#include "lib/stat/hwcounters.h"
+
+#include <rdma/rdma_netlink.h>
+
+#include "lib/error.h"
+#include "lib/nl/attrs.h"
+
+namespace rdma::stat {
+
+std::vector<HwCounter> parse_hwcounters(const nlattr* nest, bool need_value) {
+  std::vector<HwCounter> out;
+  nl::for_each_nested(nest, [&](const nlattr* entry) {
+    if (mnl_attr_get_type(entry) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY) return;
+    nl::Attrs a = nl::Attrs::of_nest(entry);
+    if (!a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME))
+      throw Error("malformed kernel reply: hardware counter without a name");
+    HwCounter c;
+    c.name = std::string(a.str(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME));
+    if (a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE))
+      c.value = a.u64(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
+    else if (need_value)
+      throw Error("malformed kernel reply: hardware counter \"" + c.name + "\" without a value");
+    if (a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX))
+      c.index = a.u32(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX);
+    if (a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC))
+      c.enabled = a.u8(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC) != 0;
+    out.push_back(std::move(c));
+  });
+  return out;
+}
+
+void add_counters(const std::vector<HwCounter>& counters, view::Record& r) {
+  for (const HwCounter& c : counters)
+    r.add(c.name, "\n    " + c.name + " " + std::to_string(c.value) + " ", c.value);
+}
+
+}  // namespace rdma::stat

@@ -1,0 +1,49 @@
+#include "rdma/stat_ports.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "lib/error.h"
+#include "lib/nldev/devices.h"
+
+namespace rdma {
+
+std::vector<PortRef> resolve_ports(nl::Session& s, const std::string& spec, bool need_port) {
+  std::string dev = spec;
+  uint32_t port = 0;
+  if (size_t slash = dev.find('/'); slash != std::string::npos) {
+    std::string p = dev.substr(slash + 1);
+    dev.resize(slash);
+    char* end = nullptr;
+    errno = 0;
+    unsigned long v = std::strtoul(p.c_str(), &end, 10);
+    if (p.empty() || p[0] < '0' || p[0] > '9' || *end || errno || v == 0 || v > UINT32_MAX)
+      throw Error("invalid port \"" + p + "\" in \"" + spec +
+                  "\" (expected DEV/PORT, PORT 1 or more)");
+    port = static_cast<uint32_t>(v);
+  }
+  if (need_port && (dev.empty() || !port))
+    throw Error("\"link\" needs DEV/PORT, e.g. rxe0/1" +
+                (spec.empty() ? std::string() : ", not \"" + spec + "\""));
+
+  std::vector<nldev::Device> devs;
+  if (dev.empty())
+    devs = nldev::list_devices(s);
+  else
+    devs.push_back(nldev::find_device(s, dev));
+
+  std::vector<PortRef> out;
+  for (const nldev::Device& d : devs) {
+    if (port) {
+      if (port > d.ports)
+        throw Error("device \"" + d.name + "\" has no port " + std::to_string(port) +
+                    " (ports: 1-" + std::to_string(d.ports) + ")");
+      out.push_back({d.index, d.name, port});
+      continue;
+    }
+    for (uint32_t p = 1; p <= d.ports; ++p) out.push_back({d.index, d.name, p});
+  }
+  return out;
+}
+
+}  // namespace rdma

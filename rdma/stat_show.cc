@@ -1,0 +1,142 @@
+// rdma statistic show [link [DEV[/PORT]]]: the port counters, optionally
+// repeated with per-second rates (-w SECONDS [-c COUNT]).
+#include <rdma/rdma_netlink.h>
+
+#include <memory>
+
+#include "lib/error.h"
+#include "lib/nl/attrs.h"
+#include "lib/stat/hwcounters.h"
+#include "lib/stat/rate.h"
+#include "rdma/stat.h"
+#include "rdma/stat_ports.h"
+#include "rdma/stat_watch.h"
+
+namespace rdma {
+
+namespace {
+
+struct PortCounters {
+  stat::RateTracker::Key key;
+  std::vector<stat::HwCounter> counters;
+};
+
+PortCounters read_port(nl::Session& s, const PortRef& p) {
+  nl::Request req(RDMA_NLDEV_CMD_STAT_GET, nl::Request::kDoit);
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.dev_index).u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port);
+  PortCounters out;
+  s.run(req, [&](const nlmsghdr* nlh) {
+    nl::Attrs a = nl::Attrs::of_message(nlh);
+    if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME) ||
+        !a.has(RDMA_NLDEV_ATTR_PORT_INDEX) || !a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS))
+      throw Error("malformed kernel reply: port counters without device, port or counter table");
+    out.key = {a.u32(RDMA_NLDEV_ATTR_DEV_INDEX), std::string(a.str(RDMA_NLDEV_ATTR_DEV_NAME)),
+               a.u32(RDMA_NLDEV_ATTR_PORT_INDEX)};
+    out.counters = stat::parse_hwcounters(a.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS));
+  });
+  return out;
+}
+
+void add_link(const PortCounters& pc, view::Record& r) {
+  r.add("ifname", "link " + pc.key.dev + "/", pc.key.dev);
+  r.add("port", std::to_string(pc.key.port) + " ", pc.key.port);
+}
+
+// One record per port, as iproute2 6.7+ prints it.
+void show_once(Ctx& c, const std::string& spec) {
+  view::Record r;
+  for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
+    PortCounters pc = read_port(c.session(), p);
+    r.clear();
+    add_link(pc, r);
+    stat::add_counters(pc.counters, r);
+    c.out.record(r);
+  }
+}
+
+// Counters with their rate: "\n    name value (rate/s) " in text, and a
+// "rate" object in JSON once there is an earlier reading.
+void add_counters_with_rates(const PortCounters& pc,
+                             const std::vector<std::optional<double>>& rates, view::Record& r) {
+  view::Json rate_obj = view::Json::object();
+  for (size_t i = 0; i < pc.counters.size(); ++i) {
+    const stat::HwCounter& k = pc.counters[i];
+    std::string text = "\n    " + k.name + " " + std::to_string(k.value) + " ";
+    if (rates[i]) {
+      text += "(" + stat::rate_text(*rates[i]) + "/s) ";
+      double v = *rates[i];
+      if (v == static_cast<double>(static_cast<uint64_t>(v)))
+        rate_obj[k.name] = static_cast<uint64_t>(v);
+      else
+        rate_obj[k.name] = v;
+    }
+    r.add(k.name, text, k.value);
+  }
+  if (!rate_obj.empty()) r.add("rate", "", rate_obj);
+}
+
+// Every interval: text records followed by an empty line, or one JSON
+// document per line. Ports that vanish are dropped; a named device that
+// vanishes ends the watch with an error (after complete output).
+void watch(Ctx& c, const std::string& spec) {
+  std::FILE* out = c.help_out;
+  if (c.out.is_json()) c.out.detach();
+  stat::RateTracker tracker;
+  view::Record r;
+  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
+    std::unique_ptr<view::Printer> doc;
+    view::Printer* p = &c.out;
+    if (c.out.is_json()) {
+      doc = view::make_json_printer(out, c.opt.pretty);
+      p = doc.get();
+    }
+    try {
+      for (const PortRef& port : resolve_ports(c.session(), spec, false)) {
+        PortCounters pc;
+        try {
+          pc = read_port(c.session(), port);
+        } catch (const KernelError& e) {
+          if (e.code == EINVAL || e.code == ENODEV || e.code == ENOENT) continue;  // gone
+          throw;
+        }
+        r.clear();
+        add_link(pc, r);
+        add_counters_with_rates(pc, tracker.update(pc.key, pc.counters, c.opt.watch_s), r);
+        p->record(r);
+      }
+    } catch (...) {
+      if (doc) doc->finish();
+      throw;
+    }
+    tracker.end_interval();
+    if (doc)
+      doc->finish();
+    else if (n + 1 != c.opt.count)
+      std::fputc('\n', out);
+    std::fflush(out);
+  });
+}
+
+void show_link(Ctx& c) {
+  std::string spec = c.args.empty() ? "" : c.args.next();
+  c.args.done();
+  if (c.opt.count && !c.opt.watch_s) throw Error("-c COUNT needs -w SECONDS");
+  if (c.opt.watch_s)
+    watch(c, spec);
+  else
+    show_once(c, spec);
+}
+
+}  // namespace
+
+void stat_show(Ctx& c) {
+  static constexpr Cmd kTable[] = {
+      {nullptr, show_link},
+      {"link", show_link},
+      {"mr", stat_mr},
+      {"help", stat_help},
+  };
+  dispatch(c, kTable, "statistic show parameter");
+}
+
+}  // namespace rdma
