@@ -47,4 +47,12 @@ const AttrDef& find_attr(std::string_view word) {
   throw Error("unknown attribute \"" + std::string(word) + "\" (known: " + names + ")");
 }
 
+const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id) {
+  uint8_t cls = mgmt_class == kClassSmiDr ? uint8_t{kClassSmiLid} : mgmt_class;
+  if (id == kClassPortInfo.id && cls != kClassSmiLid) return &kClassPortInfo;
+  for (const AttrDef* a : kAll)
+    if (a->mgmt_class == cls && a->id == id) return a;
+  return nullptr;
+}
+
 }  // namespace rdma::mad

@@ -33,6 +33,10 @@ std::span<const AttrDef* const> all_attrs();
 // listing the names.
 const AttrDef& find_attr(std::string_view word);
 
+// The attribute with this id in this class (directed route SMPs count as
+// SMPs, ClassPortInfo is in every GMP class), or nullptr.
+const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id);
+
 // Capability bits the commands test.
 inline constexpr uint16_t kPmaCapAllPortSelect = 1 << 8;
 inline constexpr uint32_t kPortCapExtendedSpeeds = 1u << 14;

@@ -1,5 +1,6 @@
 #include "lib/mad/mad.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "lib/error.h"
@@ -57,6 +58,12 @@ std::span<const FieldDef> header_fields(uint8_t mgmt_class) {
 
 size_t data_offset(uint8_t mgmt_class) {
   return mgmt_class == kClassSa ? 56 : 64;
+}
+
+uint64_t Mad::get_attr(const AttrDef& a, const char* field) const {
+  const FieldDef* f = find_field(a, field);
+  if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + field);
+  return get_bits(data(), f->bit, f->width);
 }
 
 void Mad::set_attr(const AttrDef& a, const char* field, uint64_t v) {
@@ -142,19 +149,20 @@ std::string status_text(uint16_t status, uint8_t mgmt_class) {
 }
 
 std::string attr_name(uint8_t mgmt_class, uint16_t id) {
-  uint8_t cls = mgmt_class == kClassSmiDr ? uint8_t{kClassSmiLid} : mgmt_class;
-  if (id == kClassPortInfo.id && cls != kClassSmiLid) return kClassPortInfo.name;
-  for (const AttrDef* a : all_attrs())
-    if (a->mgmt_class == cls && a->id == id) return a->name;
-  return hex16(id);
+  const AttrDef* a = attr_by_id(mgmt_class, id);
+  return a ? a->name : hex16(id);
 }
 
 Mad check_reply(const Mad& request, std::span<const uint8_t> reply, const std::string& what) {
-  if (reply.size() < kMadBytes)
+  // A reply may end after its attribute (opensm's SA replies under ibsim
+  // do); it must hold the header and the whole attribute.
+  const AttrDef* a = attr_by_id(request.mgmt_class(), request.get(hdr::kAttrId));
+  size_t need = a ? data_offset(request.mgmt_class()) + a->bytes : kMadBytes;
+  if (reply.size() < need)
     throw Error("malformed reply to " + what + ": " + std::to_string(reply.size()) +
-                " bytes, a MAD has " + std::to_string(kMadBytes));
+                " bytes, need " + std::to_string(need));
   Mad r;
-  std::copy(reply.begin(), reply.begin() + kMadBytes, r.bytes.begin());
+  std::copy(reply.begin(), reply.begin() + std::min(reply.size(), kMadBytes), r.bytes.begin());
   if (r.get(hdr::kBaseVersion) != 1)
     throw Error("malformed reply to " + what + ": base version " +
                 std::to_string(r.get(hdr::kBaseVersion)));

@@ -73,7 +73,8 @@ struct Mad {
   std::span<const uint8_t> data() const {
     return std::span(bytes).subspan(data_offset(mgmt_class()));
   }
-  // Sets a field of the attribute (encoding: the same table as decoding).
+  // A field of the attribute by its IBA name (the same table as decoding).
+  uint64_t get_attr(const AttrDef& a, const char* field) const;
   void set_attr(const AttrDef& a, const char* field, uint64_t v);
 };
 

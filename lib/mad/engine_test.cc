@@ -1,0 +1,145 @@
+#include "lib/mad/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/fake_transport.h"
+
+namespace rdma::mad {
+namespace {
+
+std::vector<uint8_t> node_info_of(uint8_t ports) {
+  std::vector<uint8_t> a(40);
+  a[0] = 1;
+  a[1] = 1;
+  a[2] = 1;
+  a[3] = ports;
+  return a;
+}
+
+TEST(Engine, OutOfOrderRepliesMatchTheirRequests) {
+  std::vector<Mad> sent;
+  std::deque<std::vector<uint8_t>> replies;
+  class Held : public Transport {
+   public:
+    std::vector<Mad>* sent;
+    std::deque<std::vector<uint8_t>>* replies;
+    void send(const Mad& m, const Address&, int) override { sent->push_back(m); }
+    std::optional<Received> receive(int) override {
+      if (sent->size() == 3 && replies->empty())  // all in flight: answer last first
+        for (int i = 2; i >= 0; --i)
+          replies->push_back(reply_to((*sent)[i], node_info_of(static_cast<uint8_t>(10 + i))));
+      if (replies->empty()) return std::nullopt;
+      Received r{replies->front()};
+      replies->pop_front();
+      return r;
+    }
+  } t;
+  t.sent = &sent;
+  t.replies = &replies;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 3});
+  std::vector<int> got(3, -1);
+  for (int i = 0; i < 3; ++i)
+    e.submit({make_smp({false, 1, {}}, kGet, kNodeInfo, 0), smp_address({false, 1, {}}), "NodeInfo",
+              [&, i](std::span<const uint8_t> r, const std::string& err) {
+                ASSERT_TRUE(err.empty()) << err;
+                got[i] = r[64 + 3];
+              }});
+  e.run();
+  EXPECT_EQ(got, (std::vector<int>{10, 11, 12}));
+}
+
+TEST(Engine, KeepsTheWindowBounded) {
+  size_t in_flight = 0, max_in_flight = 0;
+  std::deque<std::vector<uint8_t>> replies;
+  class Slow : public Transport {
+   public:
+    size_t* in_flight;
+    size_t* max;
+    std::deque<std::vector<uint8_t>>* replies;
+    void send(const Mad& m, const Address&, int) override {
+      *max = std::max(*max, ++*in_flight);
+      replies->push_back(reply_to(m, std::vector<uint8_t>(40)));
+    }
+    std::optional<Received> receive(int) override {
+      if (replies->empty()) return std::nullopt;
+      --*in_flight;
+      Received r{replies->front()};
+      replies->pop_front();
+      return r;
+    }
+  } t;
+  t.in_flight = &in_flight;
+  t.max = &max_in_flight;
+  t.replies = &replies;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 2});
+  int done = 0;
+  for (int i = 0; i < 10; ++i)
+    e.submit({make_smp({false, 1, {}}, kGet, kNodeInfo, 0), smp_address({false, 1, {}}), "x",
+              [&](std::span<const uint8_t>, const std::string& err) {
+                EXPECT_TRUE(err.empty());
+                ++done;
+              }});
+  e.run();
+  EXPECT_EQ(done, 10);
+  EXPECT_LE(max_in_flight, 2u);
+}
+
+TEST(Engine, RetriesThenTimesOutWithAClearError) {
+  FakeTransport t([](const Mad&, const Address&) { return std::nullopt; });
+  Engine e(t, {.timeout_ms = 5, .retries = 2, .window = 8});
+  Route r{false, 77, {}};
+  try {
+    e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 77");
+    FAIL() << "no error";
+  } catch (const Error& err) {
+    EXPECT_STREQ(err.what(), "no reply to NodeInfo from lid 77 (3 tries of 5 ms)");
+  }
+  ASSERT_EQ(t.sent.size(), 3u);
+  // Every try is the same request (same TID), so a late reply still matches.
+  EXPECT_EQ(t.sent[0].bytes, t.sent[2].bytes);
+}
+
+TEST(Engine, AnswersAfterARetry) {
+  int n = 0;
+  FakeTransport t([&](const Mad& m, const Address&) -> std::optional<std::vector<uint8_t>> {
+    if (++n < 2) return std::nullopt;  // the first try is lost
+    return reply_to(m, node_info_of(8));
+  });
+  Engine e(t, {.timeout_ms = 5, .retries = 3, .window = 8});
+  Route r{false, 3, {}};
+  Mad m = e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo");
+  EXPECT_EQ(m.get_attr(kNodeInfo, "NumPorts"), 8u);
+  EXPECT_EQ(t.sent.size(), 2u);
+}
+
+TEST(Engine, IgnoresForeignAndTruncatedReplies) {
+  FakeTransport t([&](const Mad& m, const Address&) -> std::optional<std::vector<uint8_t>> {
+    return std::vector<uint8_t>(m.bytes.begin(), m.bytes.begin() + 10);  // truncated
+  });
+  Engine e(t, {.timeout_ms = 5, .retries = 0, .window = 8});
+  Route r{false, 3, {}};
+  EXPECT_THROW(e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo"), Error);
+}
+
+TEST(Engine, ShortReplyWithItsTidIsAnError) {
+  FakeTransport t([&](const Mad& m, const Address&) -> std::optional<std::vector<uint8_t>> {
+    std::vector<uint8_t> r = reply_to(m, node_info_of(2));
+    r.resize(100);
+    return r;
+  });
+  Engine e(t, {.timeout_ms = 50, .retries = 0, .window = 8});
+  Route r{false, 3, {}};
+  try {
+    e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 3");
+    FAIL();
+  } catch (const Error& err) {
+    EXPECT_STREQ(err.what(), "malformed reply to NodeInfo from lid 3: 100 bytes, need 104");
+  }
+}
+
+}  // namespace
+}  // namespace rdma::mad

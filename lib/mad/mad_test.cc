@@ -1,0 +1,151 @@
+#include "lib/mad/mad.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/fake_transport.h"
+
+namespace rdma::mad {
+namespace {
+
+TEST(Mad, LidRoutedSmpHeader) {
+  Mad m = make_smp({false, 5, {}}, kGet, kPortInfo, 3);
+  EXPECT_EQ(m.bytes[0], 1);     // base version
+  EXPECT_EQ(m.bytes[1], 0x01);  // SubnMgmt LID routed
+  EXPECT_EQ(m.bytes[2], 1);
+  EXPECT_EQ(m.bytes[3], 0x01);  // Get
+  EXPECT_EQ(m.bytes[16], 0x00);
+  EXPECT_EQ(m.bytes[17], 0x15);  // PortInfo
+  EXPECT_EQ(m.bytes[23], 3);     // modifier: port 3
+  Address a = smp_address({false, 5, {}});
+  EXPECT_EQ(a.lid, 5);
+  EXPECT_EQ(a.qp, 0u);
+}
+
+TEST(Mad, DirectedRouteSmpCarriesThePath) {
+  Route r{true, 0, {1, 4}};
+  Mad m = make_smp(r, kGet, kNodeInfo, 0);
+  EXPECT_EQ(m.bytes[1], 0x81);
+  EXPECT_EQ(m.bytes[6], 0);      // hop pointer
+  EXPECT_EQ(m.bytes[7], 2);      // hop count
+  EXPECT_EQ(m.bytes[32], 0xff);  // DrSLID permissive
+  EXPECT_EQ(m.bytes[35], 0xff);  // DrDLID permissive
+  EXPECT_EQ(m.bytes[128], 0);    // entry 0 unused
+  EXPECT_EQ(m.bytes[129], 1);
+  EXPECT_EQ(m.bytes[130], 4);
+  EXPECT_EQ(smp_address(r).lid, kPermissiveLid);
+  EXPECT_EQ(m.data().data(), m.bytes.data() + 64);
+}
+
+TEST(Mad, RejectsTooLongRoutes) {
+  Route r{true, 0, std::vector<uint8_t>(64, 1)};
+  EXPECT_THROW(make_smp(r, kGet, kNodeInfo, 0), Error);
+  r.path.resize(63);
+  EXPECT_NO_THROW(make_smp(r, kGet, kNodeInfo, 0));
+}
+
+TEST(Mad, GmpHeaders) {
+  Mad pma = make_gmp(kClassPerf, kGet, kPortCounters, 0);
+  EXPECT_EQ(pma.bytes[1], 0x04);
+  EXPECT_EQ(pma.bytes[2], 1);
+  EXPECT_EQ(pma.bytes[17], 0x12);
+  EXPECT_EQ(pma.data().data(), pma.bytes.data() + 64);
+  Mad sa = make_gmp(kClassSa, kGet, kPathRecord, 0);
+  EXPECT_EQ(sa.bytes[2], 2);
+  EXPECT_EQ(sa.bytes[17], 0x35);
+  EXPECT_EQ(sa.data().data(), sa.bytes.data() + 56);
+  EXPECT_EQ(gsi_address(9).qp, 1u);
+  EXPECT_EQ(gsi_address(9).qkey, kGsiQkey);
+}
+
+std::string error_of(const Mad& req, const std::vector<uint8_t>& reply) {
+  try {
+    check_reply(req, reply, "NodeInfo from lid 2");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Mad, CheckReplyAcceptsAGoodReply) {
+  Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
+  EXPECT_EQ(error_of(req, reply_to(req, std::vector<uint8_t>(40, 7))), "");
+}
+
+TEST(Mad, CheckReplyRejectsShortReplies) {
+  Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
+  std::vector<uint8_t> r = reply_to(req, {});
+  r.resize(103);  // NodeInfo is 40 bytes from offset 64
+  EXPECT_EQ(error_of(req, r), "malformed reply to NodeInfo from lid 2: 103 bytes, need 104");
+  r.resize(104);  // ends with its attribute: fine
+  EXPECT_EQ(error_of(req, r), "");
+  EXPECT_EQ(error_of(req, {}), "malformed reply to NodeInfo from lid 2: 0 bytes, need 104");
+}
+
+TEST(Mad, CheckReplyRejectsWrongClassMethodAndAttribute) {
+  Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
+  std::vector<uint8_t> r = reply_to(req, {});
+  r[1] = 0x04;
+  EXPECT_EQ(error_of(req, r),
+            "malformed reply to NodeInfo from lid 2: class 0x0004, expected 0x0001");
+  r = reply_to(req, {});
+  r[3] = 0x01;  // a Get, not a GetResp
+  EXPECT_EQ(error_of(req, r),
+            "malformed reply to NodeInfo from lid 2: method 0x0001 is not a response to 0x0001");
+  r = reply_to(req, {});
+  r[17] = 0x15;
+  EXPECT_EQ(error_of(req, r), "malformed reply to NodeInfo from lid 2: attribute PortInfo");
+  r = reply_to(req, {});
+  r[0] = 2;
+  EXPECT_EQ(error_of(req, r), "malformed reply to NodeInfo from lid 2: base version 2");
+}
+
+TEST(Mad, CheckReplyReportsStatus) {
+  Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
+  EXPECT_EQ(error_of(req, reply_to(req, {}, 0x000c)),
+            "NodeInfo from lid 2 failed: status 0x000c (method/attribute combination not "
+            "supported)");
+  // Directed route: the D bit is not part of the status.
+  Mad dr = make_smp({true, 0, {1}}, kGet, kNodeInfo, 0);
+  EXPECT_EQ(error_of(dr, reply_to(dr, {})), "");
+  EXPECT_EQ(error_of(dr, reply_to(dr, {}, 0x001c)),
+            "NodeInfo from lid 2 failed: status 0x001c (invalid attribute or attribute modifier "
+            "value)");
+}
+
+TEST(Mad, SetIsAnsweredByGetResp) {
+  Mad req = make_smp({false, 2, {}}, kSet, kPortInfo, 1);
+  std::vector<uint8_t> r = reply_to(req, {});
+  r[17] = 0x15;
+  EXPECT_EQ(error_of(req, r), "");
+}
+
+TEST(Mad, StatusText) {
+  EXPECT_EQ(status_text(0, kClassSmiLid), "success");
+  EXPECT_EQ(status_text(0x0300, kClassSa), "no records");
+  EXPECT_EQ(status_text(0x0001, kClassPerf), "busy");
+  EXPECT_EQ(status_text(0x0008, kClassPerf), "method not supported");
+}
+
+TEST(Mad, EveryTableFitsItsAttribute) {
+  for (const AttrDef* a : all_attrs())
+    for (const FieldDef& f : a->fields) {
+      unsigned stride = f.stride ? f.stride : f.width;
+      unsigned end = f.bit + (f.count - 1) * stride + f.width;
+      EXPECT_LE(end, a->bytes * 8u) << a->name << "." << f.name;
+      EXPECT_LE(a->bytes, data_offset(a->mgmt_class) == 56 ? 200u : 192u) << a->name;
+      if (f.fmt != Fmt::Gid && f.fmt != Fmt::Str) EXPECT_LE(f.width, 64) << f.name;
+    }
+}
+
+TEST(Mad, FindsAttributesByAbbreviation) {
+  EXPECT_EQ(&find_attr("nodeinfo"), &kNodeInfo);
+  EXPECT_EQ(&find_attr("PortCounters"), &kPortCounters);
+  EXPECT_EQ(&find_attr("PortCountersE"), &kPortCountersExtended);
+  EXPECT_EQ(&find_attr("sl"), &kSl2VlTable);
+  EXPECT_THROW(find_attr("Bogus"), Error);
+}
+
+}  // namespace
+}  // namespace rdma::mad

@@ -1,0 +1,129 @@
+// rdma perf show TARGET [port N|all] [extended], rdma perf reset TARGET
+// [port N|all]: PortCounters and PortCountersExtended from the target's PMA.
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
+#include "rdma/mad_session.h"
+#include "rdma/objects.h"
+
+namespace rdma {
+
+namespace {
+
+constexpr uint8_t kAllPorts = 0xff;
+constexpr unsigned kSwitch = 2;
+
+void perf_help(Ctx& c) {
+  std::fputs(
+      "Usage: rdma perf show TARGET [ port N | port all ] [ extended ] [via DEV/PORT]\n"
+      "       rdma perf reset TARGET [ port N | port all ] [via DEV/PORT]\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n",
+      c.help_out);
+}
+
+struct PerfArgs {
+  mad::Route route;
+  bool all = false;
+  std::optional<uint8_t> port;
+  bool extended = false;
+};
+
+PerfArgs parse(MadWords& w, bool allow_extended) {
+  PerfArgs a;
+  while (!w.empty()) {
+    std::string k = w.next();
+    if (matches(k, "port")) {
+      std::string v = w.need("port number or \"all\"");
+      if (v == "all")
+        a.all = true;
+      else
+        a.port = parse_port(v);
+    } else if (allow_extended && matches(k, "extended")) {
+      a.extended = true;
+    } else {
+      throw Error("unknown perf argument \"" + k + "\"");
+    }
+  }
+  return a;
+}
+
+// The ports a command covers: one, every port (when the PMA lacks
+// AllPortSelect), or 0xff for all at once.
+std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs& a) {
+  mad::Mad node = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
+  auto nf = [&](const char* n) { return static_cast<unsigned>(node.get_attr(mad::kNodeInfo, n)); };
+  if (!a.all) {
+    // Default: the port the LID belongs to (CAs), port 1 of a switch.
+    unsigned def = nf("NodeType") == kSwitch ? 1 : nf("LocalPortNum");
+    return {a.port.value_or(static_cast<uint8_t>(def))};
+  }
+  mad::Mad cpi = s.gmp(r.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
+  if (cpi.get_attr(mad::kClassPortInfo, "CapabilityMask") & mad::kPmaCapAllPortSelect)
+    return {kAllPorts};
+  std::vector<uint8_t> ports;
+  for (unsigned p = 1; p <= nf("NumPorts"); ++p) ports.push_back(static_cast<uint8_t>(p));
+  return ports;
+}
+
+mad::Route lid_route(MadSession& s, const std::optional<mad::Target>& t) {
+  if (!t) throw Error("missing target (lid N, guid G or gid G)");
+  if (t->kind == mad::Target::Kind::Dr)
+    throw Error("perf needs a LID target: the PMA is not reachable by directed route");
+  return s.route(t);
+}
+
+void perf_show(Ctx& c) {
+  MadWords w(c);
+  PerfArgs a = parse(w, true);
+  MadSession s(c, w.via);
+  a.route = lid_route(s, w.target);
+  const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
+  for (uint8_t port : ports_of(s, a.route, a)) {
+    mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kGet, attr, 0);
+    body.set_attr(attr, "PortSelect", port);
+    mad::Mad reply = s.gmp(a.route.lid, mad::kClassPerf, mad::kGet, attr, 0, &body);
+    view::Record rec;
+    add_target(rec, a.route);
+    if (port == kAllPorts)
+      rec.add("port", "port all ", "all");
+    else
+      rec.add("port", "port " + std::to_string(port) + " ", port);
+    mad::decode(attr, reply.data(), c.opt.details, rec);
+    c.out.record(rec);
+  }
+}
+
+void perf_reset(Ctx& c) {
+  MadWords w(c);
+  PerfArgs a = parse(w, false);
+  MadSession s(c, w.via);
+  a.route = lid_route(s, w.target);
+  for (uint8_t port : ports_of(s, a.route, a)) {
+    mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCounters, 0);
+    body.set_attr(mad::kPortCounters, "PortSelect", port);
+    body.set_attr(mad::kPortCounters, "CounterSelect", 0xffff);
+    body.set_attr(mad::kPortCounters, "CounterSelect2", 0xff);
+    s.gmp(a.route.lid, mad::kClassPerf, mad::kSet, mad::kPortCounters, 0, &body);
+    mad::Mad ext = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCountersExtended, 0);
+    ext.set_attr(mad::kPortCountersExtended, "PortSelect", port);
+    ext.set_attr(mad::kPortCountersExtended, "CounterSelect", 0xff);
+    try {
+      s.gmp(a.route.lid, mad::kClassPerf, mad::kSet, mad::kPortCountersExtended, 0, &ext);
+    } catch (const Error& e) {
+      // PMAs without PortCountersExtended answer "unsupported": nothing to reset.
+      if (std::string(e.what()).find("not supported") == std::string::npos) throw;
+    }
+  }
+}
+
+}  // namespace
+
+void cmd_perf(Ctx& c) {
+  static constexpr Cmd kTable[] = {
+      {nullptr, perf_help},  {"show", perf_show}, {"list", perf_show},
+      {"reset", perf_reset}, {"help", perf_help},
+  };
+  dispatch(c, kTable, "perf command");
+}
+
+}  // namespace rdma

@@ -1,0 +1,117 @@
+#include "rdma/mad_session.h"
+
+#include <cstdio>
+
+#include "lib/error.h"
+#include "lib/mad/describe.h"
+#include "lib/mad/umad_transport.h"
+
+namespace rdma {
+
+namespace {
+
+MadHooks defaults() {
+  return {mad::find_local_port, [](const mad::LocalPort& l) -> std::unique_ptr<mad::Transport> {
+            return std::make_unique<mad::UmadTransport>(l.ca, l.port);
+          }};
+}
+
+// -dd: every MAD decoded on stderr, header and attribute, then its bytes.
+void trace_mad(const char* dir, std::span<const uint8_t> bytes) {
+  view::Record h, a;
+  std::string line = std::string(dir) + " ";
+  try {
+    mad::describe(bytes, h, a);
+    for (const view::Field& f : h.fields) line += f.text;
+    line += "\n" + std::string(dir) + " ";
+    for (const view::Field& f : a.fields) line += f.text;
+  } catch (const Error& e) {
+    line += e.what();
+  }
+  std::fprintf(stderr, "%s\n%s", line.c_str(), mad::hex_dump(bytes).c_str());
+}
+
+}  // namespace
+
+MadHooks& mad_hooks() {
+  static MadHooks hooks = defaults();
+  return hooks;
+}
+
+void reset_mad_hooks() {
+  mad_hooks() = defaults();
+}
+
+MadWords::MadWords(Ctx& c) {
+  std::vector<std::string> all;
+  while (!c.args.empty()) all.push_back(c.args.next());
+  size_t i = 0;
+  target = mad::parse_target(all, i);
+  for (; i < all.size(); ++i) {
+    if (all[i] == "via") {
+      if (i + 1 >= all.size()) throw Error("\"via\" needs DEV/PORT");
+      via = all[++i];
+      continue;
+    }
+    rest_.push_back(all[i]);
+  }
+}
+
+std::string MadWords::need(const char* what) {
+  if (empty()) throw Error(std::string("missing ") + what);
+  return next();
+}
+
+void MadWords::done() const {
+  if (!empty()) throw Error("unexpected argument \"" + peek() + "\"");
+}
+
+MadSession::MadSession(Ctx& c, const std::string& via) {
+  local_ = mad_hooks().find_port(via);
+  transport_ = mad_hooks().open(local_);
+  mad::EngineConfig cfg;
+  cfg.timeout_ms = c.opt.mad_timeout_ms;
+  cfg.retries = c.opt.mad_retries;
+  engine_ = std::make_unique<mad::Engine>(*transport_, cfg);
+  if (c.opt.details >= 2) engine_->trace = trace_mad;
+}
+
+mad::Route MadSession::route(const std::optional<mad::Target>& t) {
+  if (t) return mad::resolve(*engine_, local_, *t);
+  if (!local_.sm_lid)
+    throw Error("no subnet manager: local port " + local_.ca + "/" + std::to_string(local_.port) +
+                " has no SM LID");
+  mad::Route r;
+  r.lid = local_.sm_lid;
+  return r;
+}
+
+mad::Mad MadSession::smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
+                         const mad::Mad* body) {
+  mad::Mad m = mad::make_smp(r, method, a, mod);
+  if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  return engine_->call(m, mad::smp_address(r), std::string(a.name) + " from " + mad::route_text(r));
+}
+
+mad::Mad MadSession::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,
+                         uint32_t mod, const mad::Mad* body) {
+  mad::Mad m = mad::make_gmp(mgmt_class, method, a, mod);
+  if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  return engine_->call(m, mad::gsi_address(lid),
+                       std::string(a.name) + " from lid " + std::to_string(lid));
+}
+
+void add_target(view::Record& r, const mad::Route& route) {
+  std::string t = mad::route_text(route);
+  r.add("target", t + ": ", t);
+}
+
+uint8_t parse_port(const std::string& s) {
+  char* end = nullptr;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end || v < 0 || v > 254)
+    throw Error("invalid port \"" + s + "\" (expected 0-254)");
+  return static_cast<uint8_t>(v);
+}
+
+}  // namespace rdma

@@ -1,0 +1,70 @@
+// What every MAD command shares: its words (a target, `via DEV/PORT`,
+// keywords), the local port, the transport and engine, -dd tracing.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/mad/engine.h"
+#include "lib/mad/local_port.h"
+#include "lib/mad/target.h"
+#include "lib/mad/transport.h"
+#include "rdma/command.h"
+
+namespace rdma {
+
+// Test seam: how the local port is found and the transport opened.
+struct MadHooks {
+  std::function<mad::LocalPort(const std::string& via)> find_port;
+  std::function<std::unique_ptr<mad::Transport>(const mad::LocalPort&)> open;
+};
+MadHooks& mad_hooks();  // defaults: libibumad
+void reset_mad_hooks();
+
+// The words of a MAD command, split: the target (first), `via`, the rest.
+class MadWords {
+ public:
+  // Takes every remaining word of c.args.
+  explicit MadWords(Ctx& c);
+  std::optional<mad::Target> target;
+  std::string via;
+  bool empty() const { return i_ >= rest_.size(); }
+  const std::string& peek() const { return rest_[i_]; }
+  std::string next() { return rest_[i_++]; }
+  std::string need(const char* what);
+  void done() const;
+
+ private:
+  std::vector<std::string> rest_;
+  size_t i_ = 0;
+};
+
+class MadSession {
+ public:
+  MadSession(Ctx& c, const std::string& via);
+  mad::Engine& engine() { return *engine_; }
+  const mad::LocalPort& local() const { return local_; }
+  // The target's route; the SM's LID when there is no target.
+  mad::Route route(const std::optional<mad::Target>& t);
+  // Get (or Set) an SMP / GMP and return the checked reply.
+  mad::Mad smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
+               const mad::Mad* body = nullptr);
+  mad::Mad gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,
+               uint32_t mod, const mad::Mad* body = nullptr);
+
+ private:
+  mad::LocalPort local_;
+  std::unique_ptr<mad::Transport> transport_;
+  std::unique_ptr<mad::Engine> engine_;
+};
+
+// The record's first field: "lid 4 " / "dr 0,1 " (JSON "target").
+void add_target(view::Record& r, const mad::Route& route);
+
+// PortSelect / port numbers: 0-254.
+uint8_t parse_port(const std::string& s);
+
+}  // namespace rdma
