@@ -1,0 +1,145 @@
+// rdma resource views, run through the whole program against the test
+// kernel loaded with the VM's resources fixture. Expected lines are the
+// format iproute2 6.1 prints on the VM (tests/vm/corpus-res.txt), with the
+// pid and comm of this process (%P, %C).
+#include <gtest/gtest.h>
+
+#include "rdma/res_test_util.h"
+
+namespace rdma::restest {
+namespace {
+
+class ResView : public ::testing::TestWithParam<KernelVersion> {
+ protected:
+  TestKernel k{testkernel::Options{GetParam()}, fixture(GetParam())};
+  std::string show(std::vector<std::string> args) {
+    Result r = run(k, std::move(args));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return r.out;
+  }
+};
+
+TEST_P(ResView, Summary) {
+  EXPECT_EQ(show({"res"}),
+            "0: rxe0: pd 7 cq 5 qp 5 cm_id 3 mr 9 ctx 4 srq 0 \n"
+            "1: rxe1: pd 2 cq 2 qp 5 cm_id 0 mr 1 ctx 1 srq 1 \n");
+  EXPECT_EQ(
+      show({"-j", "res"}),
+      R"([{"ifindex":0,"ifname":"rxe0","pd":7,"cq":5,"qp":5,"cm_id":3,"mr":9,"ctx":4,"srq":0},)"
+      R"({"ifindex":1,"ifname":"rxe1","pd":2,"cq":2,"qp":5,"cm_id":0,"mr":1,"ctx":1,"srq":1}])"
+      "\n");
+  EXPECT_EQ(show({"res", "show", "rxe1"}), "1: rxe1: pd 2 cq 2 qp 5 cm_id 0 mr 1 ctx 1 srq 1 \n");
+  EXPECT_EQ(show({"resource", "list"}), show({"res"}));
+}
+
+TEST_P(ResView, Qp) {
+  std::string out = show({"res", "show", "qp"});
+  EXPECT_EQ(out.substr(0, out.find('\n') + 1),
+            subst("link rxe0/1 lqpn 17 rqpn 18 type RC state RTS rq-psn 0 sq-psn 0 "
+                  "path-mig-state MIGRATED pdn 1 pid %P comm %C \n"));
+  EXPECT_NE(out.find("link rxe0/1 lqpn 1 type GSI state RTS sq-psn 0 comm [ib_core] \n"),
+            std::string::npos);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 10);
+  std::string json = show({"-j", "res", "show", "qp", "link", "rxe1/1", "lqpn", "1,17"});
+  EXPECT_EQ(json, subst(R"([{"ifindex":1,"ifname":"rxe1","port":1,"lqpn":17,"rqpn":0,"type":"RC",)"
+                        R"("state":"INIT","rq-psn":0,"sq-psn":0,"path-mig-state":"MIGRATED",)"
+                        R"("pdn":1,"pid":%P,"comm":"%C"},{"ifindex":1,"ifname":"rxe1","port":1,)"
+                        R"("lqpn":1,"type":"GSI","state":"RTS","sq-psn":0,"comm":"ib_core"}])"
+                        "\n"));
+}
+
+TEST_P(ResView, CmId) {
+  EXPECT_EQ(show({"res", "show", "cm_id"}),
+            subst("link rxe0/1 cm-idn 0 state LISTEN ps TCP pid %P comm %C src-addr "
+                  "192.0.2.1:7174 dst-addr 0.0.0.0:0 \n"
+                  "link rxe0/1 cm-idn 1 lqpn 19 qp-type RC state CONNECT ps TCP pid %P comm %C "
+                  "src-addr 192.0.2.1:41329 dst-addr 192.0.2.1:7174 \n"
+                  "link rxe0/1 cm-idn 2 lqpn 20 qp-type RC state CONNECT ps TCP pid %P comm %C "
+                  "src-addr 192.0.2.1:7174 dst-addr 192.0.2.1:41329 \n"));
+  EXPECT_EQ(show({"-j", "res", "show", "cm_id", "cm-idn", "0"}),
+            subst(R"([{"ifindex":0,"ifname":"rxe0","port":1,"cm-idn":0,"state":"LISTEN",)"
+                  R"("ps":"TCP","pid":%P,"comm":"%C","src-addr":"192.0.2.1:7174",)"
+                  R"("dst-addr":"0.0.0.0:0"}])"
+                  "\n"));
+}
+
+TEST_P(ResView, Cq) {
+  std::string out = show({"res", "show", "cq", "dev", "rxe1"});
+  EXPECT_EQ(out, subst("dev rxe1 cqn 0 cqe 1023 users 2 poll-ctx WORKQUEUE adaptive-moderation "
+                       "off comm [ib_core] \n"
+                       "dev rxe1 cqn 1 cqe 511 users 8 adaptive-moderation off ctxn 0 pid %P "
+                       "comm %C \n"));
+  EXPECT_EQ(show({"-j", "res", "show", "cq", "dev", "rxe1", "cqn", "0"}),
+            R"([{"ifindex":1,"ifname":"rxe1","cqn":0,"cqe":1023,"users":2,"poll-ctx":"WORKQUEUE",)"
+            R"("adaptive-moderation":false,"comm":"ib_core"}])"
+            "\n");
+}
+
+TEST_P(ResView, Mr) {
+  EXPECT_EQ(show({"res", "show", "mr", "mrn", "4"}),
+            subst("dev rxe0 mrn 4 rkey 0x6a3 lkey 0x6a3 mrlen 64 pdn 5 pid %P comm %C \n"));
+  EXPECT_EQ(show({"-j", "res", "show", "mr", "dev", "rxe1"}),
+            subst(R"([{"ifindex":1,"ifname":"rxe1","mrn":0,"rkey":"0","lkey":"29e",)"
+                  R"("mrlen":4096,"pdn":1,"pid":%P,"comm":"%C"}])"
+                  "\n"));
+}
+
+TEST_P(ResView, Pd) {
+  EXPECT_EQ(show({"res", "show", "pd", "dev", "rxe1"}),
+            subst("dev rxe1 pdn 0 local_dma_lkey 0x1f5 users 1 comm [ib_core] \n"
+                  "dev rxe1 pdn 1 local_dma_lkey 0x0 users 6 ctxn 0 pid %P comm %C \n"));
+  EXPECT_EQ(show({"-j", "res", "show", "pd", "pdn", "0", "dev", "rxe0"}),
+            R"([{"ifindex":0,"ifname":"rxe0","pdn":0,"local_dma_lkey":"14c","users":1,)"
+            R"("comm":"ib_core"}])"
+            "\n");
+}
+
+TEST_P(ResView, Ctx) {
+  EXPECT_EQ(show({"res", "show", "ctx", "ctxn", "0"}),
+            subst("dev rxe0 ctxn 0 pid %P comm %C \ndev rxe1 ctxn 0 pid %P comm %C \n"));
+  EXPECT_EQ(show({"-j", "res", "show", "ctx", "dev", "rxe1"}),
+            subst(R"([{"ifindex":1,"ifname":"rxe1","ctxn":0,"pid":%P,"comm":"%C"}])"
+                  "\n"));
+}
+
+TEST_P(ResView, Srq) {
+  // iproute2 6.1 prints the SRQ's QP list where comm belongs.
+  EXPECT_EQ(show({"res", "show", "srq"}),
+            subst("dev rxe1 srqn 0 type BASIC lqpn 17-20 pdn 1 pid %P comm %C \n"));
+  EXPECT_EQ(show({"-j", "res", "show", "srq"}),
+            subst(R"([{"ifindex":1,"ifname":"rxe1","srqn":0,"type":"BASIC","lqpn":["17-20"],)"
+                  R"("pdn":1,"pid":%P,"comm":"%C"}])"
+                  "\n"));
+  EXPECT_EQ(show({"res", "show", "srq", "lqpn", "18,20-30"}),
+            subst("dev rxe1 srqn 0 type BASIC lqpn 18,20 pdn 1 pid %P comm %C \n"));
+  EXPECT_EQ(show({"res", "show", "srq", "lqpn", "21-30"}), "");
+}
+
+TEST_P(ResView, PrettyJson) {
+  EXPECT_EQ(show({"-j", "-p", "res", "show", "ctx", "dev", "rxe1"}),
+            subst("[ {\n"
+                  "        \"ifindex\": 1,\n"
+                  "        \"ifname\": \"rxe1\",\n"
+                  "        \"ctxn\": 0,\n"
+                  "        \"pid\": %P,\n"
+                  "        \"comm\": \"%C\"\n"
+                  "    } ]\n"));
+}
+
+TEST_P(ResView, GoneProcessHasNoComm) {
+  k.state.devices[1].ctxs.items[0].owner.pid = 0x3ffffff0;  // no such pid
+  EXPECT_EQ(show({"res", "show", "ctx", "dev", "rxe1"}), "dev rxe1 ctxn 0 pid 1073741808 \n");
+}
+
+TEST_P(ResView, NoDevices) {
+  k.state.devices.clear();
+  EXPECT_EQ(show({"res"}), "");
+  EXPECT_EQ(show({"-j", "res", "show", "qp"}), "[]\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, ResView,
+                         ::testing::Values(KernelVersion::k6_1, KernelVersion::k6_12));
+
+}  // namespace
+}  // namespace rdma::restest
