@@ -165,11 +165,13 @@ TEST(TestKernelPort, BadPortIsEinval) {
 
 TEST(TestKernelSys, GetPerVersion) {
   TestKernel k61k(k61), k612k(k612);
-  auto a = attrs(messages(roundtrip(k61k, request(RDMA_NLDEV_CMD_SYS_GET, 0, 1))[0])[0]);
+  auto ra = roundtrip(k61k, request(RDMA_NLDEV_CMD_SYS_GET, 0, 1));
+  auto a = attrs(messages(ra.at(0))[0]);
   EXPECT_EQ(layout(a), (L{{RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1},
                           {nldev::kAttrPrivilegedQkeyMode, 1},
                           {RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1}}));
-  auto b = attrs(messages(roundtrip(k612k, request(RDMA_NLDEV_CMD_SYS_GET, 0, 1))[0])[0]);
+  auto rb = roundtrip(k612k, request(RDMA_NLDEV_CMD_SYS_GET, 0, 1));
+  auto b = attrs(messages(rb.at(0))[0]);
   EXPECT_EQ(layout(b), (L{{RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1},
                           {nldev::kAttrPrivilegedQkeyMode, 1},
                           {nldev::kAttrMonitorMode, 1},
@@ -410,8 +412,8 @@ TEST(TestKernelLink, NewdevDeldev612) {
   EXPECT_EQ(error_of(messages(newdev(ib, "smi0")[0])[0]), 0);
   Device* smi = k.device_by_name("smi0");
   ASSERT_NE(smi, nullptr);
-  auto a =
-      attrs(messages(roundtrip(k, request(RDMA_NLDEV_CMD_GET, 0, 1, dev_index(smi->index)))[0])[0]);
+  auto reply = roundtrip(k, request(RDMA_NLDEV_CMD_GET, 0, 1, dev_index(smi->index)));
+  auto a = attrs(messages(reply.at(0))[0]);
   EXPECT_EQ(a[4].type, RDMA_NLDEV_ATTR_FW_VERSION);
   EXPECT_EQ(a[9].type, nldev::kAttrDevType);
   EXPECT_EQ(a[10].type, nldev::kAttrParentName);
