@@ -129,7 +129,44 @@ int unbind_qpn(Device& d, uint32_t port, uint32_t qpn, uint32_t cntn) {
   return 0;
 }
 
+// rdma_counter_bind_qp_auto(): a counter of the same QP type and/or pid, or
+// a new one.
+int bind_qp_auto(Device& d, Qp& qp) {
+  if (qp.owner.kernel() || qp.port < 1 || qp.port > d.ports.size()) return 0;
+  Port& p = d.ports[qp.port - 1];
+  if (p.counter_mode != RDMA_COUNTER_MODE_AUTO) return 0;
+  for (StatCounter& c : d.counters.items) {
+    if (c.port != qp.port) continue;
+    if ((p.counter_mask & RDMA_COUNTER_MASK_QP_TYPE) && c.qp_type != qp.type) continue;
+    if ((p.counter_mask & RDMA_COUNTER_MASK_PID) && c.owner.pid != qp.owner.pid) continue;
+    if (!d.counter_bind) return -EOPNOTSUPP;
+    qp.counter_id = c.id;
+    return 0;
+  }
+  if (!d.counter_bind || !p.hw_counters) return -ENOMEM;
+  StatCounter c;
+  c.id = d.next_counter_id++;
+  c.owner = qp.owner;
+  c.port = qp.port;
+  c.mode = RDMA_COUNTER_MODE_AUTO;
+  c.mask = p.counter_mask;
+  c.qp_type = qp.type;
+  c.counters = *p.hw_counters;
+  for (HwCounter& h : c.counters) h.value = 0;
+  d.counters.items.push_back(c);
+  qp.counter_id = c.id;
+  return 0;
+}
+
 }  // namespace
+
+int TestKernel::add_qp(uint32_t index, Qp qp) {
+  Device* dev = device(index);
+  if (!dev || qp.port > dev->ports.size()) return -EINVAL;
+  if (int err = bind_qp_auto(*dev, qp)) return err;
+  dev->qps.items.push_back(std::move(qp));
+  return 0;
+}
 
 int TestKernel::stat_get_doit(const nlmsghdr* nlh, Extack* ext) {
   Attrs tb;

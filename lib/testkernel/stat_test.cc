@@ -202,6 +202,41 @@ TEST_F(ManualCounters, OptionalCounters) {
   EXPECT_TRUE(k.device(index)->ports[0].hw_counters->at(3).enabled);
 }
 
+TEST_F(ManualCounters, AutoModeBindsNewQps) {
+  roundtrip(k, request(RDMA_NLDEV_CMD_STAT_SET, 0, 3,
+                       u32s({{RDMA_NLDEV_ATTR_DEV_INDEX, index},
+                             {RDMA_NLDEV_ATTR_PORT_INDEX, 1},
+                             {RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP},
+                             {RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO},
+                             {RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK,
+                              RDMA_COUNTER_MASK_QP_TYPE | RDMA_COUNTER_MASK_PID}})));
+  Qp qp;
+  qp.id = qp.qp_num = 0x30;
+  qp.port = 1;
+  qp.type = kQpUd;
+  qp.owner.pid = 77;
+  ASSERT_EQ(k.add_qp(index, qp), 0);
+  qp.id = qp.qp_num = 0x31;
+  ASSERT_EQ(k.add_qp(index, qp), 0);
+  ASSERT_EQ(k.device(index)->counters.items.size(), 1u);
+  auto d = roundtrip(k, request(RDMA_NLDEV_CMD_STAT_GET, NLM_F_DUMP, 2,
+                                u32s({{RDMA_NLDEV_ATTR_DEV_INDEX, index},
+                                      {RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP}})));
+  auto entry = nested(nested(attrs(messages(d.at(0))[0]).at(2)).at(0));
+  EXPECT_EQ(layout(entry), (L{{RDMA_NLDEV_ATTR_PORT_INDEX, 4},
+                              {RDMA_NLDEV_ATTR_STAT_COUNTER_ID, 4},
+                              {RDMA_NLDEV_ATTR_STAT_MODE, 4},
+                              {RDMA_NLDEV_ATTR_RES_TYPE, 1},
+                              {RDMA_NLDEV_ATTR_RES_PID, 4},
+                              {RDMA_NLDEV_ATTR_RES_QP, 24},
+                              {RDMA_NLDEV_ATTR_STAT_HWCOUNTERS, entry[6].len()}}));
+  // rxe cannot allocate counters: QPs fail to reach the port.
+  TestKernel rxe(KernelVersion::k6_12);
+  rxe.state.devices[0].ports[0].counter_mode = RDMA_COUNTER_MODE_AUTO;
+  rxe.state.devices[0].ports[0].counter_mask = RDMA_COUNTER_MASK_QP_TYPE;
+  EXPECT_EQ(rxe.add_qp(0, qp), -ENOMEM);
+}
+
 TEST(TestKernelStat, MrStatistics) {
   State s = vm_resources_fixture(KernelVersion::k6_12);
   s.devices[0].mrs.items[0].stat_driver =

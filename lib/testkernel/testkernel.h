@@ -64,6 +64,11 @@ class TestKernel : public nl::Transport {
   // joined sockets on 6.12. register_device assigns the next index.
   Device& register_device(Device dev);
   void unregister_device(uint32_t index);
+  // A QP reaching its port (ib_modify_qp): stored, and on a port in auto
+  // counter mode bound like rdma_counter_bind_qp_auto() binds it. Returns 0,
+  // or the kernel's error (-ENOMEM/-EOPNOTSUPP without the driver's counter
+  // ops, -EINVAL for an unknown device or port).
+  int add_qp(uint32_t index, Qp qp);
   // ib_device_set_netdev(): attach (or, with nullopt, detach) a port's netdev.
   void set_netdev(uint32_t index, uint32_t port, std::optional<Netdev> ndev);
   Device* device(uint32_t index);
