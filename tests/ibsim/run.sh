@@ -1,0 +1,218 @@
+#!/bin/bash
+# The InfiniBand suite: rdma node/port/perf/sm/mad against the OpenFabrics
+# simulator, each compared with infiniband-diags on the same fabric.
+#   tests/ibsim/run.sh [--rdma PATH]
+# Installs nothing (tests/ibsim/setup.sh does). Runs in a temporary
+# directory (the simulator's fake sysfs lands there) with its own
+# IBSIM_SOCKNAME; stops opensm and ibsim on exit. Ends with
+# "N passed, M failed"; exits non-zero on any failure.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+RDMA=$HERE/../../build/rdma
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rdma) RDMA=$2; shift 2 ;;
+    *) echo "usage: $0 [--rdma PATH]" >&2; exit 2 ;;
+  esac
+done
+RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
+UMAD2SIM=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+PASS=0
+FAIL=0
+
+missing=()
+for t in ibsim opensm smpquery perfquery sminfo ibaddr ibportstate python3; do
+  command -v "$t" >/dev/null || missing+=("$t")
+done
+[ -f "$UMAD2SIM" ] || missing+=("$UMAD2SIM")
+[ -x "$RDMA" ] || missing+=("$RDMA")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "missing: ${missing[*]} (run tests/ibsim/setup.sh and build rdma)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+WORK=$(mktemp -d /tmp/rdma-ibsim.XXXXXX)
+export IBSIM_SOCKNAME=rdma-ibsim-$$
+export OSM_TMP_DIR=$WORK OSM_CACHE_DIR=$WORK
+IBSIM_PID=""
+OSM_PID=""
+cleanup() {
+  # opensm first (a client of ibsim), then ibsim; both exit on SIGTERM.
+  [ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null
+  exec 3>&- 2>/dev/null
+  [ -n "$IBSIM_PID" ] && kill "$IBSIM_PID" 2>/dev/null && wait "$IBSIM_PID" 2>/dev/null
+  cd / && rm -rf "$WORK"
+}
+trap cleanup EXIT
+cd "$WORK" || exit 1
+cp "$HERE/net" net
+
+# ibsim reads its console from a fifo the suite keeps open (PerformanceSet).
+mkfifo ctl
+ibsim -s net <ctl >ibsim.log 2>&1 &
+IBSIM_PID=$!
+exec 3>ctl
+sim() { echo "$*" >&3; }
+for _ in $(seq 50); do grep -q "simulator ready" ibsim.log && break; sleep 0.2; done
+
+# Every client (opensm, rdma, the diags) runs under the umad2sim preload.
+run() { LD_PRELOAD=$UMAD2SIM timeout 60 "$@" 2> >(grep -v 'sim_connect: attached' >&2); }
+LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm.log" -s 0 >opensm.out 2>&1 </dev/null &
+OSM_PID=$!
+for _ in $(seq 120); do
+  run sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
+  sleep 0.5
+done
+
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+
+# compare NAME KIND "DIAGS COMMAND" "RDMA ARGS": same value for every field.
+compare() {
+  local name=$1 kind=$2 diags=$3 ours=$4
+  # shellcheck disable=SC2086
+  run $diags >d.txt 2>d.err
+  # shellcheck disable=SC2086
+  run "$RDMA" -j -d $ours >o.json 2>o.err
+  if out=$(python3 "$HERE/compare.py" "$kind" d.txt o.json 2>&1); then
+    ok "$name (${out##*: })"
+  else
+    bad "$name: $out $(cat d.err o.err)"
+  fi
+}
+
+# expect NAME EXIT_STATUS REGEX RDMA ARGS...: status and a line matching.
+expect() {
+  local name=$1 status=$2 re=$3
+  shift 3
+  local out rc
+  out=$(run "$RDMA" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" -eq "$status" ] && grep -qE "$re" <<<"$out"; then
+    ok "$name"
+  else
+    bad "$name: exit $rc, output: $out"
+  fi
+}
+
+# The fabric's LIDs, learnt with infiniband-diags over directed routes.
+lid_of() { run smpquery -D portinfo "$1" "${2:-}" 2>/dev/null | sed -n 's/^Lid:\.*//p'; }
+HCA1=$(lid_of 0)
+SW1=$(lid_of 0,1)
+HCA2=$(lid_of 0,1,2 1)
+SW2=$(lid_of 0,1,3)
+HCA3=$(lid_of 0,1,3,1 1)
+HCA4=$(lid_of 0,1,3,2 1)
+echo "LIDs: hca1 $HCA1 sw1 $SW1 hca2 $HCA2 sw2 $SW2 hca3 $HCA3 hca4 $HCA4"
+if [ -z "$HCA1" ] || [ -z "$HCA4" ]; then
+  echo "the fabric did not come up (see $WORK/osm.log)"
+  tail -n 20 opensm.out ibsim.log
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+# node show: NodeInfo, NodeDescription, SwitchInfo.
+for t in "HCA1 $HCA1" "SW1 $SW1" "HCA3 $HCA3" "SW2 $SW2"; do
+  set -- $t
+  compare "node show lid $2 ($1): NodeInfo = smpquery nodeinfo" nodeinfo "smpquery nodeinfo $2" "node show lid $2"
+  compare "node show lid $2 ($1): NodeDescription = smpquery nodedesc" nodedesc "smpquery nodedesc $2" "node show lid $2"
+done
+compare "node show lid $SW2: SwitchInfo = smpquery switchinfo" switchinfo "smpquery switchinfo $SW2" "node show lid $SW2"
+compare "node show dr 0,1,3 = smpquery -D nodeinfo 0,1,3" nodeinfo "smpquery -D nodeinfo 0,1,3" "node show dr 0,1,3"
+compare "node show dr 0,1,3,2 = smpquery -D nodedesc" nodedesc "smpquery -D nodedesc 0,1,3,2" "node show dr 0,1,3,2"
+
+# Targets by GUID and GID go through the SA; compare with ibaddr.
+G3=$(run smpquery nodeinfo "$HCA3" 2>/dev/null | sed -n 's/^PortGuid:\.*//p')
+G3_COLON=$(printf '%016x' "$G3" | sed 's/\(....\)\(....\)\(....\)\(....\)/\1:\2:\3:\4/')
+LID_DIAGS=$(run ibaddr -G "$G3" 2>/dev/null | sed -n 's/.*LID start 0x\([0-9a-f]*\).*/\1/p')
+GID=$(run ibaddr -G "$G3" 2>/dev/null | sed -n 's/^GID \([^ ]*\) .*/\1/p')
+[ -n "$LID_DIAGS" ] && LID_DIAGS=$((16#$LID_DIAGS))
+expect "node show guid $G3 (0x form) resolves to ibaddr's lid $LID_DIAGS" 0 "^lid $LID_DIAGS: " node show guid "$G3"
+expect "node show guid $G3_COLON (colon form)" 0 "^lid $LID_DIAGS: .*description hca3" node show guid "$G3_COLON"
+expect "node show gid $GID" 0 "^lid $LID_DIAGS: .*description hca3" node show gid "$GID"
+expect "unknown GUID: clear error" 1 "^cannot resolve guid 0000:0000:dead:beef: no such port in the subnet$" \
+  node show guid 0xdeadbeef
+
+# port show: PortInfo of CA ports, switch ports, a down port.
+compare "port show lid $HCA1 port 1 = smpquery portinfo" portinfo "smpquery portinfo $HCA1 1" "port show lid $HCA1 port 1"
+compare "port show lid $SW1 port 3 = smpquery portinfo" portinfo "smpquery portinfo $SW1 3" "port show lid $SW1 port 3"
+compare "port show lid $SW2 port 7 (down) = smpquery portinfo" portinfo "smpquery portinfo $SW2 7" "port show lid $SW2 port 7"
+compare "port show lid $HCA3 port 2 (down) = smpquery portinfo" portinfo "smpquery portinfo $HCA3 2" "port show lid $HCA3 port 2"
+compare "port show dr 0,1 port 0 = smpquery -D portinfo" portinfo "smpquery -D portinfo 0,1 0" "port show dr 0,1 port 0"
+expect "port show: down port is DOWN/POLLING in text" 0 "state DOWN physical_state POLLING" port show lid "$SW2" port 7
+
+# The tables, against smpquery's.
+PK=$(run smpquery pkeys "$HCA1" 1 2>/dev/null | sed -n 's/^ *[0-9]*: *//p' | tr -s ' ' '\n' | grep -v '^$' | head -n 1)
+expect "port show pkeys: first P_Key $PK as smpquery pkeys" 0 "pkeys $PK," port show lid "$HCA1" port 1 pkeys
+SL=$(run smpquery sl2vl "$HCA1" 2>/dev/null | sed -n 's/^ports: in *0, out *0: *|//p' | tr -d ' ' | tr '|' ',' | sed 's/,$//')
+expect "port show sl2vl = smpquery sl2vl ($SL)" 0 "sl2vl $SL " port show lid "$HCA1" sl2vl
+expect "port show vlarb: low and high tables" 0 "priority high capacity [0-9]+ vl " port show lid "$HCA1" port 1 vlarb
+expect "port show guids: the port GUID first" 0 "guids $(printf '%016x' "$(run smpquery nodeinfo "$HCA1" 2>/dev/null | sed -n 's/^PortGuid:\.*//p')" | sed 's/\(....\)\(....\)\(....\)\(....\)/\1:\2:\3:\4/')," \
+  port show lid "$HCA1" port 1 guids
+
+# sm show = sminfo.
+compare "sm show = sminfo" sminfo "sminfo" "sm show"
+compare "sm show lid $HCA1 = sminfo $HCA1" sminfo "sminfo $HCA1" "sm show lid $HCA1"
+
+# perf: counters set in the simulator are read back, equal to perfquery's.
+sim 'PerformanceSet "hca4"[1] PortCounters.SymbolErrorCounter=17'
+sim 'PerformanceSet "hca4"[1] PortCounters.PortXmitDiscards=5'
+sim 'PerformanceSet "hca4"[1] PortCounters.LinkDownedCounter=3'
+sleep 1
+expect "perf show: PerformanceSet values read back" 0 "symbol_errors 17 link_error_recovery 0 link_downed 3 .*xmit_discards 5 " \
+  perf show lid "$HCA4" port 1
+compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf show lid $HCA4 port 1"
+compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
+compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
+expect "perf show port all (AllPortSelect)" 0 "^lid $SW2: port all " perf show lid "$SW2" port all
+run "$RDMA" perf reset lid "$HCA4" port 1 >/dev/null 2>&1
+expect "perf reset: counters read back as zero" 0 "symbol_errors 0 link_error_recovery 0 link_downed 0 .*xmit_discards 0 " \
+  perf show lid "$HCA4" port 1
+compare "perf after reset = perfquery" perf "perfquery $HCA4 1" "perf show lid $HCA4 port 1"
+
+# mad get and decode; -dd shows request and reply.
+expect "mad get NodeInfo by dr" 0 "attribute NodeInfo .*local_port 3 " mad get NodeInfo dr 0,1,3
+compare "mad get PortInfo mod 2 = smpquery portinfo" portinfo "smpquery portinfo $SW1 2" "mad get PortInfo lid $SW1 mod 2"
+compare "mad get PortCounters port 1 = perfquery" perf "perfquery $SW2 1" "mad get PortCounters lid $SW2 port 1"
+expect "mad get ClassPortInfo (PMA)" 0 "attribute ClassPortInfo base_version 1 " mad get ClassPortInfo lid "$SW1"
+out=$(run "$RDMA" -dd node show lid "$HCA3" 2>&1 >/dev/null)
+if grep -q '^> .*attribute NodeInfo' <<<"$out" && grep -q '^< .*response 1 .*attribute NodeInfo' <<<"$out"; then
+  ok "-dd prints the decoded request and reply"
+else
+  bad "-dd: $out"
+fi
+hex=$(awk '/^< .*attribute NodeDescription/ {n = 18} n && n-- <= 16' <<<"$out")
+expect_decode=$(echo "$hex" | "$RDMA" mad decode 2>&1)
+if grep -q "description hca3" <<<"$expect_decode"; then ok "mad decode of a captured reply"; else bad "mad decode: $expect_decode"; fi
+
+# Errors: timeouts after the configured retries, bad targets.
+expect "no answer: timeout after retries" 1 "^no reply to NodeInfo from lid 999 \(3 tries of 200 ms\)$" \
+  -t 200 --retries 2 node show lid 999
+tries=$(run "$RDMA" -dd -t 200 --retries 2 node show lid 999 2>&1 | grep -c '^> .*attribute NodeInfo')
+if [ "$tries" -eq 3 ]; then ok "timeout: 3 tries sent (1 + 2 retries)"; else bad "timeout: $tries tries sent"; fi
+expect "unreachable route: clear error" 1 "^no reply to NodeInfo from dr 0,1,7 " -t 100 --retries 0 node show dr 0,1,7
+expect "bad LID" 1 '^invalid LID "0x" ' node show lid 0x
+expect "bad route" 1 '^invalid directed route "0,x" ' node show dr 0,x
+expect "unknown device in via" 1 '^no RDMA device "mlx9" with a umad port$' node show lid 1 via mlx9/1
+expect "via the simulated device" 0 "^lid $HCA3: " node show lid "$HCA3" via ibsim0/1
+
+# port set: a port disabled is seen down by smpquery and ibportstate.
+run "$RDMA" port set lid "$SW2" port 2 disable >/dev/null 2>&1
+if run smpquery portinfo "$SW2" 2 2>/dev/null | grep -q '^PhysLinkState:\.*Disabled'; then
+  ok "port set disable: smpquery sees Disabled"
+else
+  bad "port set disable: $(run smpquery portinfo "$SW2" 2 2>&1 | grep PhysLinkState)"
+fi
+if run ibportstate "$SW2" 2 2>/dev/null | grep -q 'PhysLinkState:\.*Disabled'; then
+  ok "port set disable: ibportstate sees Disabled"
+else
+  bad "port set disable: ibportstate: $(run ibportstate "$SW2" 2 2>&1 | tail -n 3)"
+fi
+expect "port show after disable" 0 "physical_state DISABLED" port show lid "$SW2" port 2
+run "$RDMA" port set lid "$SW2" port 2 enable >/dev/null 2>&1
+expect "port set enable: no longer disabled" 0 "physical_state (POLLING|LINK_UP)" port show lid "$SW2" port 2
+expect "port set without action" 1 '^missing action: enable, disable or reset$' port set lid "$SW2" port 2
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
