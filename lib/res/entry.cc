@@ -21,10 +21,6 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-void labeled(view::Record& r, const char* key, const std::string& text, view::Json json) {
-  r.add(key, std::string(key) + " " + text + " ", std::move(json));
-}
-
 }  // namespace
 
 uint64_t number(const nl::Attrs& a, int attr) {
@@ -36,6 +32,15 @@ uint64_t number(const nl::Attrs& a, int attr) {
     default:
       return a.u32(attr);
   }
+}
+
+// Only the form the printer uses is built: JSON values cost allocations.
+void EntryView::labeled(view::Record& r, const char* key, const std::string& text,
+                        view::Json json) const {
+  if (opts_.json)
+    r.add(key, "", std::move(json));
+  else
+    r.add(key, std::string(key) + " " + text + " ", nullptr);
 }
 
 bool EntryView::passes(const nl::Attrs& e, const DevRef& d) const {

@@ -29,6 +29,7 @@ struct EntryOpts {
   bool pretty_text = false;    // -p without -j
   bool raw = false;            // the reply of a *_GET_RAW command
   bool portless_only = false;  // link DEV/-: only entries bound to no port
+  bool json = false;           // build JSON values only (else text only)
 };
 
 class EntryView {
@@ -43,6 +44,7 @@ class EntryView {
  private:
   bool passes(const nl::Attrs& e, const DevRef& d) const;
   void column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r);
+  void labeled(view::Record& r, const char* key, const std::string& text, view::Json json) const;
 
   const TypeSpec& type_;
   const Filters& filters_;
