@@ -150,29 +150,32 @@ size_t exact_len(NlaType t) {
   }
 }
 
-void set_err(Extack* e, const char* msg, uint32_t off, std::optional<NlaPolicy> pol) {
+void set_err(Extack* e, const nlmsghdr* nlh, const char* msg, uint32_t off,
+             std::optional<NlaPolicy> pol) {
   if (!e) return;
   e->msg = msg;
   e->bad_attr = off;
+  e->bad_msg = nlh;
   e->policy = pol;
 }
 
 // validate_nla() for one attribute; `off` is its offset in the request.
-int validate(const nlattr* nla, const NlaPolicy& pt, bool strict, uint32_t off, Extack* e) {
+int validate(const nlmsghdr* nlh, const nlattr* nla, const NlaPolicy& pt, bool strict, uint32_t off,
+             Extack* e) {
   size_t len = mnl_attr_get_payload_len(nla);
   size_t exact = exact_len(pt.type);
   if (exact && len != exact && strict) {
-    set_err(e, "invalid attribute length", off, pt);
+    set_err(e, nlh, "invalid attribute length", off, pt);
     return -EINVAL;
   }
   if (strict) {
     bool nested_flag = nla->nla_type & NLA_F_NESTED;
     if (pt.type == NlaType::kNested && !nested_flag) {
-      set_err(e, "NLA_F_NESTED is missing", off, pt);
+      set_err(e, nlh, "NLA_F_NESTED is missing", off, pt);
       return -EINVAL;
     }
     if (pt.type != NlaType::kNested && pt.type != NlaType::kUnspec && nested_flag) {
-      set_err(e, "NLA_F_NESTED not expected", off, pt);
+      set_err(e, nlh, "NLA_F_NESTED not expected", off, pt);
       return -EINVAL;
     }
   }
@@ -198,7 +201,7 @@ int validate(const nlattr* nla, const NlaPolicy& pt, bool strict, uint32_t off, 
       return 0;
     case NlaType::kUnspec:
       if (strict) {
-        set_err(e, "Unsupported attribute", off, std::nullopt);
+        set_err(e, nlh, "Unsupported attribute", off, std::nullopt);
         return -EINVAL;
       }
       if (len < pt.len) break;
@@ -207,7 +210,7 @@ int validate(const nlattr* nla, const NlaPolicy& pt, bool strict, uint32_t off, 
       if (len < exact) break;
       return 0;
   }
-  set_err(e, "Attribute failed policy validation", off, pt);
+  set_err(e, nlh, "Attribute failed policy validation", off, pt);
   return err;
 }
 
@@ -264,11 +267,11 @@ int nldev_parse(const nlmsghdr* nlh, KernelVersion v, bool strict, Attrs* tb, Ex
     uint32_t off = static_cast<uint32_t>(p - base);
     if (type == 0 || type > maxtype) {
       if (strict) {
-        set_err(extack, "Unknown attribute type", off, std::nullopt);
+        set_err(extack, nlh, "Unknown attribute type", off, std::nullopt);
         return -EINVAL;
       }
     } else {
-      int err = validate(nla, nldev_policy(v, type), strict, off, extack);
+      int err = validate(nlh, nla, nldev_policy(v, type), strict, off, extack);
       if (err) return err;
       tb->tb_[type] = nla;
     }

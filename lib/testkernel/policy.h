@@ -31,7 +31,8 @@ uint16_t nldev_maxtype(KernelVersion v);
 // struct netlink_ext_ack, the parts nldev can set.
 struct Extack {
   const char* msg = nullptr;
-  std::optional<uint32_t> bad_attr;  // offset from the start of the request
+  std::optional<uint32_t> bad_attr;   // offset from the start of the request
+  const nlmsghdr* bad_msg = nullptr;  // the request bad_attr lies in
   std::optional<NlaPolicy> policy;
 };
 

@@ -92,19 +92,21 @@ TestKernel::Op TestKernel::op(int cmd) const {
 }
 
 void TestKernel::send(const uint8_t* data, size_t len) {
-  // rdma_nl_rcv_skb(): every complete message of the datagram in turn.
+  // rdma_nl_rcv_skb(): every complete message of the datagram in turn. Its
+  // one extack lives across them: a message that sets no text of its own
+  // reports the previous one's.
+  Extack ext;
   size_t off = 0;
   while (len - off >= NLMSG_HDRLEN) {
     const nlmsghdr* nlh = reinterpret_cast<const nlmsghdr*>(data + off);
     if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - off) return;
     ++requests_;
-    receive_one(nlh);
+    receive_one(nlh, ext);
     off += std::min<size_t>(NLMSG_ALIGN(nlh->nlmsg_len), len - off);
   }
 }
 
-void TestKernel::receive_one(const nlmsghdr* nlh) {
-  Extack ext;
+void TestKernel::receive_one(const nlmsghdr* nlh, Extack& ext) {
   int err = 0;
   // Only requests reach the handlers; other messages are at most acked.
   if ((nlh->nlmsg_flags & NLM_F_REQUEST) && nlh->nlmsg_type >= NLMSG_MIN_TYPE) {
@@ -153,7 +155,8 @@ void TestKernel::ack(const nlmsghdr* nlh, int err, const Extack& ext) {
                 reinterpret_cast<const uint8_t*>(nlh) + NLMSG_HDRLEN, req_payload);
   if (tlvs) {
     if (ext.msg) skb.put_string(NLMSGERR_ATTR_MSG, ext.msg);
-    if (err && ext.bad_attr) skb.put_u32(NLMSGERR_ATTR_OFFS, *ext.bad_attr);
+    // An offset into an earlier message of the datagram is dropped.
+    if (err && ext.bad_attr && ext.bad_msg == nlh) skb.put_u32(NLMSGERR_ATTR_OFFS, *ext.bad_attr);
     if (err && ext.policy) write_policy(skb, *ext.policy);
   }
   unicast(skb);

@@ -99,7 +99,7 @@ class TestKernel : public nl::Transport {
   };
 
   // netlink core
-  void receive_one(const nlmsghdr* nlh);
+  void receive_one(const nlmsghdr* nlh, Extack& ext);
   int dispatch(const nlmsghdr* nlh, Extack* ext);
   void ack(const nlmsghdr* nlh, int err, const Extack& ext);
   size_t dump_alloc() const;

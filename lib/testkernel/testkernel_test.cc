@@ -285,6 +285,28 @@ TEST(TestKernelExtack, StrictLengthError) {
   EXPECT_EQ(error_of(messages(r[0])[0]), 0);
 }
 
+// One extack serves every message of a datagram (rdma_nl_rcv_skb): a later
+// error without text of its own repeats the earlier text, without offset.
+TEST(TestKernelExtack, SharedAcrossOneDatagram) {
+  TestKernel k(k612);
+  auto bad = request(RDMA_NLDEV_CMD_SET, 0, 1, [](nlmsghdr* n) {
+    mnl_attr_put_u32(n, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+    mnl_attr_put_u64(n, RDMA_NLDEV_ATTR_DEV_DIM, 1);
+  });
+  auto unknown = request(RDMA_NLDEV_CMD_GET, 0, 2, dev_index(9));
+  testing::Bytes both = bad;
+  both.insert(both.end(), unknown.begin(), unknown.end());
+  auto r = roundtrip(k, both);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(k.requests(), 2u);
+  auto m = messages(r[1]);
+  EXPECT_EQ(m[0]->nlmsg_seq, 2u);
+  auto t = attrs(m[0], sizeof(nlmsgerr));
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].str(), "invalid attribute length");
+  EXPECT_EQ(t[1].type, NLMSGERR_ATTR_POLICY);
+}
+
 TEST(TestKernelExtack, ShortAttributeFailsPolicyEverywhere) {
   TestKernel k(k61);
   auto r = roundtrip(k, request(RDMA_NLDEV_CMD_GET, 0, 1, [](nlmsghdr* n) {
