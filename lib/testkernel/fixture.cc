@@ -29,7 +29,39 @@ uint64_t rxe_cap_flags(KernelVersion v) {
   return f;
 }
 
+constexpr uint8_t kQpRts = 3;
+constexpr uint8_t kPollWorkqueue = 2;  // IB_POLL_WORKQUEUE
+
 }  // namespace
+
+void add_mad_resources(Device& d) {
+  bool smi = d.protocol == Protocol::kIb || d.protocol == Protocol::kOpa;
+  for (uint32_t port = 1; port <= d.ports.size(); ++port) {
+    Pd pd;
+    pd.id = static_cast<uint32_t>(d.pds.items.size());
+    pd.owner.kern_name = "ib_core";
+    pd.usecnt = 1;
+    d.pds.items.push_back(pd);
+    Cq cq;
+    cq.id = static_cast<uint32_t>(d.cqs.items.size());
+    cq.owner.kern_name = "ib_core";
+    cq.cqe = 1023;
+    cq.usecnt = smi ? 4 : 2;
+    cq.poll_ctx = kPollWorkqueue;
+    d.cqs.items.push_back(cq);
+    for (uint8_t type : {kQpSmi, kQpGsi}) {
+      if (type == kQpSmi && !smi) continue;
+      Qp qp;
+      qp.qp_num = type == kQpSmi ? 0 : 1;
+      qp.port = port;
+      qp.type = type;
+      qp.id = qp_restrack_id(qp.qp_num, type, port);
+      qp.owner.kern_name = "ib_core";
+      qp.state = kQpRts;
+      d.qps.items.push_back(qp);
+    }
+  }
+}
 
 uint64_t guid_from_mac(const Mac& m) {
   uint8_t eui[8] = {static_cast<uint8_t>(m[0] ^ 2), m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]};
@@ -62,6 +94,7 @@ Device make_rxe(KernelVersion v, const std::string& name, const Netdev& ndev) {
   p.netdev = ndev;
   p.hw_counters = rxe_counters();
   d.ports.push_back(p);
+  add_mad_resources(d);
   return d;
 }
 
@@ -108,6 +141,7 @@ Device make_ib(const std::string& name, uint32_t ports, uint64_t guid) {
                                            {"cc_rx_ce_pkts", 0, true, false}};
     d.ports.push_back(p);
   }
+  add_mad_resources(d);
   return d;
 }
 

@@ -18,6 +18,11 @@ uint64_t guid_from_mac(const Mac& mac);
 // rxe's port counters (rxe_hw_counters.c, same list on 6.1 and 6.12).
 std::vector<HwCounter> rxe_counters();
 
+// What ib_mad leaves on every port with IB management (IB and RoCE, not
+// iWARP): a kernel PD and CQ per port ("ib_core"), QP1 (GSI) and, on IB
+// link layers, QP0 (SMI), all in RTS.
+void add_mad_resources(Device& dev);
+
 // A soft-RoCE device as `rdma link add NAME type rxe netdev NDEV` makes it.
 Device make_rxe(KernelVersion v, const std::string& name, const Netdev& ndev);
 // A soft-iWARP device as `rdma link add NAME type siw netdev NDEV` makes it.

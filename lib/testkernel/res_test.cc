@@ -197,6 +197,7 @@ TEST(TestKernelRes, SrqListsQpRanges) {
 TEST(TestKernelRes, MillionQpDumpStreams) {
   State s = vm_fixture(KernelVersion::k6_12);
   auto& t = s.devices[0].qps;
+  t.items.clear();  // generated ids must come after stored ones (QP1 sorts last)
   t.generated = 1000000;
   t.generate = [](uint32_t pos) {
     Qp q;

@@ -370,6 +370,8 @@ TEST(TestKernelLink, NewlinkDellinkAndEvents612) {
   EXPECT_EQ(siw->index, 2u);
   EXPECT_EQ(siw->protocol, Protocol::kIwarp);
   EXPECT_EQ(siw->node_guid, 0x505400fffe123456ULL);
+  EXPECT_EQ(siw->qps.size(), 0u);          // iWARP: no MAD QPs
+  EXPECT_EQ(k.device(0)->qps.size(), 1u);  // rxe: QP1 of ib_mad
 
   EXPECT_EQ(error_of(messages(roundtrip(k, add("siw1", "siw", "eth9"))[0])[0]), -EEXIST);
   EXPECT_EQ(error_of(messages(roundtrip(k, add("rxe0", "rxe", "eth9"))[0])[0]), -ENFILE);
