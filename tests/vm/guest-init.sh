@@ -15,7 +15,7 @@ ip link set lo up
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 echo RDMA-VM-INIT > /dev/ttyS1
 mkdir -p /out
-export RDMA_NEW=/bin/rdma-new OUT=/out
+export RDMA_NEW=/opt/rdma-new/rdma OUT=/out
 echo "uname=$(uname -r)" > /out/vm-info
 mode=$(cat /fixture-mode 2>/dev/null || echo resources)
 t0=$(cut -d' ' -f1 /proc/uptime)

@@ -48,7 +48,9 @@ GEOF
 GEOF
     else
         cat <<'GEOF'
-    "$RDMA_NEW" "$@" > "$D/$n.new.out" 2> "$D/$n.new.err" < /dev/null; echo $? > "$D/$n.new.rc"
+    # ours is called as "rdma" through PATH, exactly like iproute2's
+    ( PATH=/opt/rdma-new:$PATH; rdma "$@" ) > "$D/$n.new.out" 2> "$D/$n.new.err" < /dev/null
+    echo $? > "$D/$n.new.rc"
 GEOF
     fi
     echo "done <<'CORPUS_EOF'"
