@@ -1,0 +1,510 @@
+// rdma statistic and rdma monitor, run in-process against the test kernel:
+// text and JSON of every view, binding and modes read back, optional
+// counters, MR statistics, watch with rates (wrap, vanishing devices,
+// SIGINT), malformed replies and monitor events.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <functional>
+
+#include "lib/error.h"
+#include "lib/nl/nldev.h"
+#include "lib/testkernel/fixture.h"
+#include "lib/testkernel/testkernel.h"
+#include "rdma/rdma.h"
+
+namespace rdma {
+namespace {
+
+using testkernel::KernelVersion;
+using testkernel::TestKernel;
+
+// The program's transport: the test kernel, with hooks that change the
+// kernel (or answer for it) when a request of a given command is sent.
+class Hooked : public nl::Transport {
+ public:
+  Hooked(TestKernel& k, std::function<bool(const nlmsghdr*)> on_send, std::function<void()> on_join)
+      : k_(k), on_send_(std::move(on_send)), on_join_(std::move(on_join)) {}
+  void send(const uint8_t* d, size_t n) override {
+    if (on_send_ && on_send_(reinterpret_cast<const nlmsghdr*>(d))) return;
+    k_.send(d, n);
+  }
+  size_t recv(uint8_t* b, size_t n) override { return k_.recv(b, n); }
+  uint32_t port_id() const override { return k_.port_id(); }
+  void join_group(unsigned g) override {
+    k_.join_group(g);
+    if (on_join_) on_join_();
+  }
+
+ private:
+  TestKernel& k_;
+  std::function<bool(const nlmsghdr*)> on_send_;
+  std::function<void()> on_join_;
+};
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+// on_send returns true when it answered the request itself.
+Result run_on(TestKernel& k, std::vector<std::string> args,
+              std::function<bool(const nlmsghdr*)> on_send = {},
+              std::function<void()> on_join = {}) {
+  char *out = nullptr, *err = nullptr;
+  size_t out_n = 0, err_n = 0;
+  Env env;
+  env.out = open_memstream(&out, &out_n);
+  env.err = open_memstream(&err, &err_n);
+  env.open = [&]() -> std::unique_ptr<nl::Transport> {
+    return std::make_unique<Hooked>(k, on_send, on_join);
+  };
+  int status = run(std::move(args), env);
+  std::fclose(env.out);
+  std::fclose(env.err);
+  Result r{status, std::string(out, out_n), std::string(err, err_n)};
+  free(out);
+  free(err);
+  return r;
+}
+
+bool is_cmd(const nlmsghdr* nlh, int cmd) {
+  return nlh->nlmsg_type == nldev::msg_type(cmd);
+}
+
+// rxe0's sent_pkts, rcvd_pkts, ... become 1, 2, ...; rxe1's stay zero.
+void number(TestKernel& k) {
+  auto& c = *k.state.devices[0].ports[0].hw_counters;
+  for (size_t i = 0; i < c.size(); ++i) c[i].value = i + 1;
+}
+
+const char kRxe0Text[] =
+    "link rxe0/1 \n    sent_pkts 1 \n    rcvd_pkts 2 \n    duplicate_request 3 \n"
+    "    out_of_seq_request 4 \n    rcvd_rnr_err 5 \n    send_rnr_err 6 \n    rcvd_seq_err 7 \n"
+    "    ack_deferred 8 \n    retry_exceeded_err 9 \n    retry_rnr_exceeded_err 10 \n"
+    "    completer_retry_err 11 \n    send_err 12 \n    link_downed 13 \n    rdma_sends 14 \n"
+    "    rdma_recvs 15 \n";
+
+const char kRxe0Json[] =
+    "{\"ifname\":\"rxe0\",\"port\":1,\"sent_pkts\":1,\"rcvd_pkts\":2,\"duplicate_request\":3,"
+    "\"out_of_seq_request\":4,\"rcvd_rnr_err\":5,\"send_rnr_err\":6,\"rcvd_seq_err\":7,"
+    "\"ack_deferred\":8,\"retry_exceeded_err\":9,\"retry_rnr_exceeded_err\":10,"
+    "\"completer_retry_err\":11,\"send_err\":12,\"link_downed\":13,\"rdma_sends\":14,"
+    "\"rdma_recvs\":15}";
+
+TEST(StatShow, OneCounterPerLineAndFlatJson) {
+  for (KernelVersion v : {KernelVersion::k6_1, KernelVersion::k6_12}) {
+    TestKernel k(v);
+    number(k);
+    Result r = run_on(k, {"stat", "show", "link", "rxe0/1"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, kRxe0Text);
+    r = run_on(k, {"-j", "stat"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.substr(0, sizeof kRxe0Json), std::string("[") + kRxe0Json);
+    EXPECT_NE(r.out.find("{\"ifname\":\"rxe1\",\"port\":1,\"sent_pkts\":0,"), std::string::npos);
+  }
+}
+
+TEST(StatShow, DeviceWithoutPortAndAllPorts) {
+  TestKernel k;
+  number(k);
+  EXPECT_EQ(run_on(k, {"stat", "list", "link", "rxe0"}).out, kRxe0Text);
+  Result all = run_on(k, {"statistic"});
+  EXPECT_EQ(all.out.substr(0, sizeof kRxe0Text - 1), kRxe0Text);
+  EXPECT_NE(all.out.find("link rxe1/1 \n    sent_pkts 0 \n"), std::string::npos);
+}
+
+TEST(StatShow, BadArgumentsChangeNothingAndSayWhat) {
+  TestKernel k;
+  number(k);
+  Result r = run_on(k, {"stat", "show", "link", "rxe9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("rxe9"), std::string::npos);
+  r = run_on(k, {"stat", "show", "link", "rxe0/2"});
+  EXPECT_EQ(r.err, "device \"rxe0\" has no port 2 (ports: 1-1)\n");
+  r = run_on(k, {"stat", "show", "link", "rxe0/x"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("invalid port \"x\""), std::string::npos);
+  r = run_on(k, {"stat", "show", "link", "rxe0/1", "extra"});
+  EXPECT_EQ(r.err, "unexpected argument \"extra\"\n");
+  r = run_on(k, {"-j", "stat", "show", "link", "rxe9"});
+  EXPECT_EQ(r.out, "[]\n");  // still one valid JSON document
+  EXPECT_EQ(run_on(k, {"-c", "2", "stat"}).err, "-c COUNT needs -w SECONDS\n");
+  EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp"}).err,
+            "-w and -c work with \"statistic show\" only\n");
+}
+
+TEST(StatShow, EmptyCounterSet) {
+  TestKernel k;
+  k.state.devices[0].ports[0].hw_counters = std::vector<testkernel::HwCounter>{};
+  EXPECT_EQ(run_on(k, {"stat", "show", "link", "rxe0/1"}).out, "link rxe0/1 \n");
+  EXPECT_EQ(run_on(k, {"-j", "stat", "show", "link", "rxe0/1"}).out,
+            "[{\"ifname\":\"rxe0\",\"port\":1}]\n");
+}
+
+TEST(StatShow, LargeValuesAreNotTruncated) {
+  TestKernel k;
+  k.state.devices[0].ports[0].hw_counters->at(0).value = 18446744073709551615ull;
+  Result r = run_on(k, {"-j", "stat", "show", "link", "rxe0/1"});
+  EXPECT_NE(r.out.find("\"sent_pkts\":18446744073709551615,"), std::string::npos);
+}
+
+// A STAT_GET reply built by hand, with the request's sequence number.
+std::vector<uint8_t> stat_reply(const nlmsghdr* req, const std::function<void(nlmsghdr*)>& fill) {
+  std::vector<uint8_t> buf(4096);
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = req->nlmsg_type;
+  nlh->nlmsg_seq = req->nlmsg_seq;
+  nlh->nlmsg_pid = 4242;
+  mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+  mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+  mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+  fill(nlh);
+  buf.resize(nlh->nlmsg_len);
+  return buf;
+}
+
+TEST(StatShow, MalformedNestsAreErrors) {
+  struct Case {
+    const char* what;
+    std::function<void(nlmsghdr*)> fill;
+    const char* err;
+  };
+  std::vector<Case> cases = {
+      {"entry without a name",
+       [](nlmsghdr* n) {
+         nlattr* t = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+         nlattr* e = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+         mnl_attr_put_u64(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 1);
+         mnl_attr_nest_end(n, e);
+         mnl_attr_nest_end(n, t);
+       },
+       "malformed kernel reply: hardware counter without a name\n"},
+      {"entry without a value",
+       [](nlmsghdr* n) {
+         nlattr* t = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+         nlattr* e = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+         mnl_attr_put_strz(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+         mnl_attr_nest_end(n, e);
+         mnl_attr_nest_end(n, t);
+       },
+       "malformed kernel reply: hardware counter \"x\" without a value\n"},
+      {"value of 4 bytes",
+       [](nlmsghdr* n) {
+         nlattr* t = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+         nlattr* e = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+         mnl_attr_put_strz(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+         mnl_attr_put_u32(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 1);
+         mnl_attr_nest_end(n, e);
+         mnl_attr_nest_end(n, t);
+       },
+       nullptr},
+      {"nest cut short",
+       [](nlmsghdr* n) {
+         nlattr* t = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+         nlattr* e = mnl_attr_nest_start(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+         mnl_attr_put_strz(n, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+         mnl_attr_nest_end(n, e);
+         e->nla_len += 40;  // claims more than the table holds
+         mnl_attr_nest_end(n, t);
+       },
+       nullptr},
+      {"no counter table", [](nlmsghdr*) {},
+       "malformed kernel reply: port counters without device, port or counter table\n"},
+  };
+  for (const Case& c : cases) {
+    TestKernel k;
+    Result r = run_on(k, {"-j", "stat", "show", "link", "rxe0/1"}, [&](const nlmsghdr* req) {
+      if (!is_cmd(req, RDMA_NLDEV_CMD_STAT_GET)) return false;
+      k.inject(stat_reply(req, c.fill));
+      return true;
+    });
+    EXPECT_EQ(r.status, 1) << c.what;
+    EXPECT_EQ(r.out, "[]\n") << c.what;
+    if (c.err)
+      EXPECT_EQ(r.err, c.err) << c.what;
+    else
+      EXPECT_EQ(r.err.rfind("malformed kernel reply: ", 0), 0u) << c.what << ": " << r.err;
+  }
+}
+
+// --- watch -------------------------------------------------------------------
+
+TEST(StatWatch, RatesAcrossA32BitWrapAndJsonLines) {
+  TestKernel k;
+  auto& c = *k.state.devices[0].ports[0].hw_counters;
+  int reads = 0;
+  auto bump = [&](const nlmsghdr* req) {
+    if (!is_cmd(req, RDMA_NLDEV_CMD_STAT_GET)) return false;
+    if (reads++ == 1) {   // the second interval's reading
+      c[0].value = 0x10;  // wrapped at 2^32: grew by 0x20
+      c[1].value += 7;    // plain growth
+      c[2].value = 5;     // 64-bit counter that wrapped
+    }
+    return false;
+  };
+  c[0].value = 0xfffffff0;
+  c[2].value = 0xfffffffffffffffeull;
+  Result r = run_on(k, {"-j", "-w", "1", "-c", "2", "stat", "show", "link", "rxe0/1"}, bump);
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t nl = r.out.find('\n');
+  ASSERT_NE(nl, std::string::npos);
+  std::string first = r.out.substr(0, nl), second = r.out.substr(nl + 1);
+  EXPECT_EQ(first.find("rate"), std::string::npos);
+  EXPECT_EQ(first.rfind("[{\"ifname\":\"rxe0\",\"port\":1,\"sent_pkts\":4294967280,", 0), 0u);
+  EXPECT_NE(second.find("\"rate\":{\"sent_pkts\":32,\"rcvd_pkts\":7,\"duplicate_request\":7,"
+                        "\"out_of_seq_request\":0,"),
+            std::string::npos)
+      << second;
+  EXPECT_EQ(second.substr(second.size() - 3), "}]\n");
+}
+
+TEST(StatWatch, TextRatesAndAVanishingDevice) {
+  TestKernel k;
+  int reads = 0;
+  Result r = run_on(k, {"-w", "1", "-c", "2", "stat"}, [&](const nlmsghdr* req) {
+    // After the first interval (two ports), rxe1 goes away.
+    if (is_cmd(req, RDMA_NLDEV_CMD_STAT_GET) && reads++ == 2) {
+      k.state.devices[0].ports[0].hw_counters->at(0).value += 3;
+      k.unregister_device(1);
+    }
+    return false;
+  });
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Interval 1: both ports, no rates; an empty line; interval 2: rxe0 only.
+  size_t gap = r.out.find("\n\n");
+  ASSERT_NE(gap, std::string::npos);
+  std::string first = r.out.substr(0, gap + 1), second = r.out.substr(gap + 2);
+  EXPECT_NE(first.find("link rxe1/1 "), std::string::npos);
+  EXPECT_EQ(first.find("/s)"), std::string::npos);
+  EXPECT_EQ(second.rfind("link rxe0/1 \n    sent_pkts 3 (3/s) \n    rcvd_pkts 0 (0/s) \n", 0), 0u)
+      << second;
+  EXPECT_EQ(second.find("link rxe1/1"), std::string::npos);
+}
+
+TEST(StatWatch, SigintEndsAfterACompleteInterval) {
+  TestKernel k;
+  number(k);
+  int reads = 0;
+  Result r =
+      run_on(k, {"-j", "-w", "5", "stat", "show", "link", "rxe0/1"}, [&](const nlmsghdr* req) {
+        if (is_cmd(req, RDMA_NLDEV_CMD_STAT_GET) && reads++ == 0) raise(SIGINT);
+        return false;
+      });
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, std::string("[") + kRxe0Json + "]\n");
+  EXPECT_EQ(reads, 1);
+}
+
+// --- QP counters -------------------------------------------------------------
+
+class QpCounters : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    testkernel::Device ib = testkernel::make_ib("mlx5_0", 1, 1);
+    for (uint32_t n : {0x20u, 0x21u, 0x22u}) {
+      testkernel::Qp qp;
+      qp.id = qp.qp_num = n;
+      qp.port = 1;
+      qp.owner.pid = 4000000;  // no such process: no comm
+      ib.qps.items.push_back(qp);
+    }
+    k.register_device(ib);
+  }
+  TestKernel k{KernelVersion::k6_12};
+};
+
+TEST_F(QpCounters, BindShowFilterUnbind) {
+  EXPECT_EQ(run_on(k, {"stat", "qp", "bind", "link", "mlx5_0/1", "lqpn", "32"}).status, 0);
+  EXPECT_EQ(run_on(k, {"stat", "qp", "bind", "link", "mlx5_0/1", "lqpn", "33", "cntn", "0"}).status,
+            0);
+  EXPECT_EQ(run_on(k, {"stat", "qp", "bind", "link", "mlx5_0/1", "lqpn", "34"}).status, 0);
+  Result r = run_on(k, {"stat", "qp", "show", "link", "mlx5_0/1"});
+  EXPECT_EQ(r.out,
+            "link mlx5_0/1 cntn 0 \n    rx_write_requests 0 \n    rx_read_requests 0 \n"
+            "    out_of_buffer 0 \n    LQPN: <32,33>\n"
+            "link mlx5_0/1 cntn 1 \n    rx_write_requests 0 \n    rx_read_requests 0 \n"
+            "    out_of_buffer 0 \n    LQPN: <34>\n");
+  r = run_on(k, {"-j", "stat", "qp", "show", "cntn", "1"});
+  EXPECT_EQ(r.out,
+            "[{\"ifindex\":2,\"ifname\":\"mlx5_0\",\"port\":1,\"cntn\":1,\"rx_write_requests\":0,"
+            "\"rx_read_requests\":0,\"out_of_buffer\":0,\"lqpn\":[34]}]\n");
+  // iproute2's lqpn rule: every QP of the counter must pass.
+  EXPECT_EQ(run_on(k, {"stat", "qp", "show", "lqpn", "32"}).out, "");
+  EXPECT_NE(run_on(k, {"stat", "qp", "show", "lqpn", "32-33"}).out.find("cntn 0 "),
+            std::string::npos);
+  EXPECT_EQ(run_on(k, {"stat", "qp", "show", "link", "rxe0/1"}).out, "");
+
+  // Unbinding one QP, then a whole counter.
+  EXPECT_EQ(
+      run_on(k, {"stat", "qp", "unbind", "link", "mlx5_0/1", "cntn", "0", "lqpn", "32"}).status, 0);
+  EXPECT_NE(run_on(k, {"stat", "qp"}).out.find("LQPN: <33>"), std::string::npos);
+  EXPECT_EQ(run_on(k, {"stat", "qp", "unbind", "link", "mlx5_0/1", "cntn", "1"}).status, 0);
+  r = run_on(k, {"-j", "stat", "qp", "show"});
+  EXPECT_EQ(r.out.find("\"cntn\":1"), std::string::npos);
+  EXPECT_NE(r.out.find("\"cntn\":0"), std::string::npos);
+  r = run_on(k, {"stat", "qp", "unbind", "link", "mlx5_0/1", "cntn", "7"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("no counter 7 on mlx5_0/1 (", 0), 0u) << r.err;
+}
+
+TEST_F(QpCounters, BindNeedsAPortAndNumbers) {
+  Result r = run_on(k, {"stat", "qp", "bind", "link", "mlx5_0", "lqpn", "32"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "\"link\" needs DEV/PORT, e.g. rxe0/1, not \"mlx5_0\"\n");
+  r = run_on(k, {"stat", "qp", "bind", "link", "mlx5_0/1", "lqpn", "3-4"});
+  EXPECT_EQ(r.err, "lqpn takes one number, not \"3-4\"\n");
+  r = run_on(k, {"stat", "qp", "bind", "link", "mlx5_0/1"});
+  EXPECT_EQ(r.err, "missing \"lqpn N\"\n");
+  r = run_on(k, {"stat", "qp", "show", "lqpn", "x"});
+  EXPECT_EQ(r.err, "invalid lqpn \"x\" (expected numbers or ranges, e.g. 3 or 1-4,7)\n");
+  EXPECT_TRUE(k.device(2)->counters.items.empty());
+}
+
+TEST(StatQpMode, SetAndReadBack) {
+  TestKernel k;
+  EXPECT_EQ(run_on(k, {"stat", "qp", "mode"}).out,
+            "link rxe0/1 mode qp auto off \nlink rxe1/1 mode qp auto off \n");
+  EXPECT_EQ(run_on(k, {"stat", "qp", "set", "link", "rxe0/1", "auto", "type,pid", "on"}).status, 0);
+  EXPECT_EQ(run_on(k, {"stat", "qp", "mode", "link", "rxe0"}).out,
+            "link rxe0/1 mode qp auto type,pid on \n");
+  EXPECT_EQ(run_on(k, {"-j", "stat", "qp", "mode", "link", "rxe0/1"}).out,
+            "[{\"ifindex\":0,\"ifname\":\"rxe0\",\"port\":1,\"mode\":\"qp auto type,pid on\"}]\n");
+  run_on(k, {"stat", "qp", "set", "link", "rxe0", "auto", "pid", "on"});
+  EXPECT_EQ(run_on(k, {"stat", "qp", "mode", "link", "rxe0/1"}).out,
+            "link rxe0/1 mode qp auto pid on \n");
+  run_on(k, {"stat", "qp", "set", "link", "rxe0/1", "auto", "off"});
+  EXPECT_EQ(run_on(k, {"stat", "qp", "mode", "link", "rxe0/1"}).out,
+            "link rxe0/1 mode qp auto off \n");
+  Result r = run_on(k, {"stat", "qp", "set", "link", "rxe0/1", "auto", "lqpn", "on"});
+  EXPECT_EQ(r.err, "unknown auto mode criterion \"lqpn\" (criteria: type, pid)\n");
+  r = run_on(k, {"stat", "qp", "set", "link", "rxe0/1", "auto", "type", "on", "bogus"});
+  EXPECT_EQ(r.status, 1);
+}
+
+// --- optional counters, MR statistics ------------------------------------------
+
+TEST(StatOptionalCounters, ModeSetUnset) {
+  TestKernel k;
+  k.register_device(testkernel::make_ib("mlx5_0", 1, 1));
+  EXPECT_EQ(run_on(k, {"stat", "mode"}).out, "");
+  EXPECT_EQ(run_on(k, {"stat", "mode", "supported"}).out,
+            "link mlx5_0/1 supported optional-counters \n    cc_rx_ce_pkts\n");
+  EXPECT_EQ(run_on(k, {"-j", "stat", "mode", "supported", "link", "mlx5_0/1"}).out,
+            "[{\"ifname\":\"mlx5_0\",\"port\":1,\"supported optional-counters\":"
+            "[\"cc_rx_ce_pkts\"]}]\n");
+  EXPECT_EQ(
+      run_on(k, {"stat", "set", "link", "mlx5_0/1", "optional-counters", "cc_rx_ce_pkts"}).status,
+      0);
+  EXPECT_EQ(run_on(k, {"stat", "mode", "link", "mlx5_0/1"}).out,
+            "link mlx5_0/1 optional-counters \n    cc_rx_ce_pkts\n");
+  EXPECT_NE(run_on(k, {"stat", "show", "link", "mlx5_0/1"}).out.find("cc_rx_ce_pkts 0"),
+            std::string::npos);
+  Result r = run_on(k, {"stat", "set", "link", "mlx5_0/1", "optional-counters", "out_of_buffer"});
+  EXPECT_EQ(r.err,
+            "\"out_of_buffer\" is not an optional counter of mlx5_0/1 (optional counters: "
+            "cc_rx_ce_pkts)\n");
+  EXPECT_EQ(run_on(k, {"stat", "unset", "link", "mlx5_0/1", "optional-counters"}).status, 0);
+  EXPECT_EQ(run_on(k, {"stat", "mode"}).out, "");
+}
+
+TEST(StatMr, BothWordOrdersAndFilters) {
+  TestKernel k(testkernel::Options{}, testkernel::vm_resources_fixture(KernelVersion::k6_12));
+  Result a = run_on(k, {"stat", "mr", "show"});
+  Result b = run_on(k, {"stat", "show", "mr"});
+  EXPECT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.out.rfind("dev rxe0 mrn ", 0), 0u);
+  Result one = run_on(k, {"stat", "mr", "dev", "rxe1"});
+  EXPECT_EQ(one.out.find("rxe0"), std::string::npos);
+  EXPECT_NE(one.out.find("dev rxe1 mrn "), std::string::npos);
+  Result j = run_on(k, {"-j", "stat", "mr", "mrn", "1", "dev", "rxe0"});
+  EXPECT_EQ(j.out, "[{\"ifindex\":0,\"ifname\":\"rxe0\",\"mrn\":1}]\n");
+  EXPECT_EQ(run_on(k, {"stat", "mr", "bogus", "1"}).status, 1);
+}
+
+// --- monitor -------------------------------------------------------------------
+
+std::vector<uint8_t> event(uint8_t type, uint32_t index, const char* name) {
+  std::vector<uint8_t> buf(512);
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = nldev::msg_type(nldev::kCmdMonitor);
+  mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+  mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, name);
+  mnl_attr_put_u8(nlh, nldev::kAttrEventType, type);
+  buf.resize(nlh->nlmsg_len);
+  return buf;
+}
+
+TEST(Monitor, EventsInTextAndJsonLines) {
+  for (bool json : {false, true}) {
+    TestKernel k;
+    auto on_join = [&] {
+      testkernel::Netdev nd{7, "veth7"};
+      k.register_device(testkernel::make_rxe(KernelVersion::k6_12, "rxe2", nd));
+      k.unregister_device(2);
+    };
+    std::vector<std::string> args = {"-c", "3", "monitor"};
+    if (json) args.insert(args.begin(), "-j");
+    Result r = run_on(k, args, {}, on_join);
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (!json)
+      EXPECT_EQ(r.out,
+                "[REGISTER]\tdev 2 rxe2\n"
+                "[NETDEV_ATTACH]\tdev 2 rxe2 port 1 netdev 7 veth7\n"
+                "[UNREGISTER]\tdev 2 rxe2\n");
+    else
+      EXPECT_EQ(r.out,
+                "{\"event_type\":\"[REGISTER]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\"}\n"
+                "{\"event_type\":\"[NETDEV_ATTACH]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\","
+                "\"port\":1,\"netdev_idx\":7,\"netdev_name\":\"veth7\"}\n"
+                "{\"event_type\":\"[UNREGISTER]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\"}\n");
+  }
+}
+
+TEST(Monitor, RenameEventsUnknownTypesAndDevFilter) {
+  TestKernel k;
+  auto on_join = [&] {
+    k.inject(event(nldev::kEventRename, 0, "fast0"));  // rxe0 renamed: still rxe0's events
+    k.inject(event(nldev::kEventRegister, 5, "other"));
+    k.inject(event(0x2a, 0, "fast0"));
+    k.inject(event(nldev::kEventNetdevRename, 0, "fast0"));
+  };
+  Result r = run_on(k, {"-c", "3", "monitor", "dev", "rxe0"}, {}, on_join);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "[RENAME]\tdev 0 fast0\n[UNKNOWN 0x2a]\tdev 0 fast0\n[NETDEV_RENAME]\tdev 0 fast0\n");
+}
+
+TEST(Monitor, KernelWithoutMonitorSupport) {
+  TestKernel k(KernelVersion::k6_1);
+  Result r = run_on(k, {"monitor"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "RDMA monitoring is not supported by this kernel (it needs Linux 6.12 or newer)\n");
+  r = run_on(k, {"-j", "monitor"});
+  EXPECT_EQ(r.out, "[]\n");
+}
+
+TEST(Monitor, MalformedEventAndBadArguments) {
+  TestKernel k;
+  auto on_join = [&] {
+    std::vector<uint8_t> buf(64);
+    nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+    nlh->nlmsg_type = nldev::msg_type(nldev::kCmdMonitor);
+    mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+    buf.resize(nlh->nlmsg_len);
+    k.inject(buf);
+  };
+  Result r = run_on(k, {"monitor"}, {}, on_join);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "malformed kernel notification: monitor event without an event type\n");
+  EXPECT_EQ(run_on(k, {"monitor", "bogus"}).status, 1);
+  EXPECT_EQ(run_on(k, {"monitor", "dev"}).err, "missing device name after \"dev\"\n");
+}
+
+}  // namespace
+}  // namespace rdma
