@@ -1,0 +1,165 @@
+// The MAD commands run in-process over a fake transport: what they send,
+// what they print, and their errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/captured_test.h"
+#include "lib/mad/describe.h"
+#include "lib/mad/fake_transport.h"
+#include "rdma/mad_session.h"
+#include "rdma/rdma.h"
+
+namespace rdma {
+namespace {
+
+using mad::FakeTransport;
+using mad::Mad;
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+class MadCmd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    mad_hooks().find_port = [this](const std::string& via) {
+      via_ = via;
+      mad::LocalPort l;
+      l.ca = "ibsim0";
+      l.port = 1;
+      l.lid = 1;
+      l.sm_lid = sm_lid_;
+      l.gid_prefix = 0xfe80000000000000ull;
+      l.port_guid = 0x100001;
+      return l;
+    };
+    mad_hooks().open = [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
+      return std::make_unique<FakeTransport>(
+          [this](const Mad& m, const mad::Address& a) -> std::optional<std::vector<uint8_t>> {
+            sent_.push_back(m);
+            return answer(m, a);
+          });
+    };
+  }
+  void TearDown() override { reset_mad_hooks(); }
+
+  // A switch at LID 2 (NodeInfo captured from ibsim); nothing else answers.
+  std::optional<std::vector<uint8_t>> answer(const Mad& m, const mad::Address& a) {
+    if (a.lid != 2 && a.lid != mad::kPermissiveLid) return std::nullopt;
+    uint16_t attr = m.get(mad::hdr::kAttrId);
+    std::vector<uint8_t> data(64);
+    if (attr == mad::kNodeInfo.id && m.mgmt_class() != mad::kClassPerf) {
+      std::vector<uint8_t> captured = mad::parse_hex(mad::captured::kSwitchNodeInfo);
+      data.assign(captured.begin() + 64, captured.begin() + 128);
+    } else if (attr == mad::kNodeDescription.id) {
+      std::strcpy(reinterpret_cast<char*>(data.data()), "sw1");
+    } else if (attr == mad::kPortCounters.id && m.mgmt_class() == mad::kClassPerf) {
+      data = std::vector<uint8_t>(m.data().begin(), m.data().end());
+      data[4] = 0;
+      data[5] = 17;  // SymbolErrorCounter
+    }
+    return mad::reply_to(m, data);
+  }
+
+  Result run_rdma(std::vector<std::string> args) {
+    char *out = nullptr, *err = nullptr;
+    size_t out_n = 0, err_n = 0;
+    Env env;
+    env.out = open_memstream(&out, &out_n);
+    env.err = open_memstream(&err, &err_n);
+    env.open = []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); };
+    int status = run(std::move(args), env);
+    std::fclose(env.out);
+    std::fclose(env.err);
+    Result r{status, std::string(out, out_n), std::string(err, err_n)};
+    free(out);
+    free(err);
+    return r;
+  }
+
+  std::vector<Mad> sent_;
+  std::string via_;
+  uint16_t sm_lid_ = 1;
+};
+
+TEST_F(MadCmd, NodeShowPrintsNodeInfoDescriptionAndSwitchInfo) {
+  Result r = run_rdma({"node", "show", "lid", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("lid 2: type switch ports 8 node_guid 0000:0000:0020:0000 ", 0), 0u)
+      << r.out;
+  EXPECT_NE(r.out.find("description sw1"), std::string::npos) << r.out;
+  ASSERT_EQ(sent_.size(), 3u);  // NodeInfo, NodeDescription, SwitchInfo
+  EXPECT_EQ(sent_[2].get(mad::hdr::kAttrId), mad::kSwitchInfo.id);
+}
+
+TEST_F(MadCmd, NodeShowJsonUsesIbaNames) {
+  Result r = run_rdma({"-j", "node", "show", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["target"], "lid 2");
+  EXPECT_EQ(j[0]["NodeType"], 2);
+  EXPECT_EQ(j[0]["NumPorts"], 8);
+  EXPECT_EQ(j[0]["NodeString"], "sw1");
+  EXPECT_FALSE(j[0].contains("SystemImageGUID"));  // only with -d
+  r = run_rdma({"-j", "-d", "node", "show", "2"});
+  EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("SystemImageGUID"));
+}
+
+TEST_F(MadCmd, DirectedRouteAndVia) {
+  Result r = run_rdma({"node", "show", "dr", "0,1,3", "via", "ibsim0/1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(via_, "ibsim0/1");
+  EXPECT_EQ(r.out.rfind("dr 0,1,3: ", 0), 0u);
+  EXPECT_EQ(sent_[0].mgmt_class(), mad::kClassSmiDr);
+  EXPECT_EQ(sent_[0].get(mad::hdr::kHopCount), 2u);
+}
+
+TEST_F(MadCmd, PerfShowSelectsThePort) {
+  Result r = run_rdma({"perf", "show", "lid", "2", "port", "3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("lid 2: port 3 symbol_errors 17 "), std::string::npos) << r.out;
+  const Mad& pma = sent_.back();
+  EXPECT_EQ(pma.mgmt_class(), mad::kClassPerf);
+  EXPECT_EQ(pma.get_attr(mad::kPortCounters, "PortSelect"), 3u);
+}
+
+TEST_F(MadCmd, UnansweredTargetTimesOutAfterRetries) {
+  Result r = run_rdma({"-t", "5", "--retries", "1", "node", "show", "lid", "9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "no reply to NodeInfo from lid 9 (2 tries of 5 ms)\n");
+  EXPECT_EQ(sent_.size(), 2u);
+}
+
+TEST_F(MadCmd, ClearErrors) {
+  EXPECT_EQ(run_rdma({"node", "show"}).err, "missing target (lid N, guid G, gid G or dr PATH)\n");
+  EXPECT_EQ(run_rdma({"perf", "show", "dr", "0,1"}).err,
+            "perf needs a LID target: the PMA is not reachable by directed route\n");
+  EXPECT_EQ(run_rdma({"port", "set", "lid", "2", "port", "1"}).err,
+            "missing action: enable, disable or reset\n");
+  EXPECT_EQ(run_rdma({"node", "show", "lid", "0"}).err,
+            "invalid LID \"0\" (expected 1-49151, decimal or 0x hex)\n");
+  EXPECT_EQ(run_rdma({"mad", "get", "Bogus", "lid", "2"}).status, 1);
+  sm_lid_ = 0;
+  EXPECT_EQ(run_rdma({"sm", "show"}).err, "no subnet manager: local port ibsim0/1 has no SM LID\n");
+}
+
+TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
+  Result r = run_rdma({"port", "set", "lid", "2", "port", "4", "disable"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sent_.size(), 2u);  // Get, then Set
+  const Mad& set = sent_[1];
+  EXPECT_EQ(set.get(mad::hdr::kMethod), mad::kSet);
+  EXPECT_EQ(set.get(mad::hdr::kAttrMod), 4u);
+  EXPECT_EQ(set.get_attr(mad::kPortInfo, "PortPhysicalState"), 3u);
+  EXPECT_EQ(set.get_attr(mad::kPortInfo, "PortState"), 0u);
+}
+
+}  // namespace
+}  // namespace rdma
