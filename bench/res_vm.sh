@@ -47,13 +47,15 @@ for n in $COUNTS; do
         name=\$1; shift
         echo "run \$made \$name \$(/tmp/measure "\$@")"
     done
-    kill \$pid; wait \$pid 2>/dev/null
+    kill \$pid; wait \$pid 2>/dev/null || true
 done
+exit 0
 EOS
 } > "$W/guest.sh"
 chmod +x "$W/guest.sh"
 RDMA_VM_TIMEOUT=${RDMA_VM_TIMEOUT:-3000} "$HERE/../tests/vm/run" --kernel "$KERNEL" --rdma "$RDMA" \
-    --fixture basic --script "$W/guest.sh" > "$W/out.txt"
+    --fixture basic --script "$W/guest.sh" > "$W/out.txt" || echo "res_vm: VM run failed ($?)" >&2
+[ -n "${BENCH_OUT:-}" ] && cp "$W/out.txt" "$BENCH_OUT"
 grep '^qps' "$W/out.txt" || true
 awk '$1 == "run" { wall[$2, $3] = $4; rss[$2, $3] = $5; n[$2] = 1 }
      END {

@@ -139,6 +139,24 @@ TEST_F(ResFilterRun, OneIdAsksByDoit) {
   }
 }
 
+TEST_F(ResFilterRun, SummaryIsOneDumpOrDoitsWithDd) {
+  Result r = run(k, {"res"});
+  EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_GET, true), 1);
+  EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_GET, false), 0);
+  // -dd: the dump takes no attributes, so each device gets DRIVER_DETAILS
+  // in a doit and counts the objects its driver keeps for itself.
+  testkernel::Cq cq;
+  cq.id = 9;
+  cq.owner = {0, "mlx5_ib"};
+  cq.driver_detail = true;
+  k.state.devices[1].cqs.items.push_back(cq);
+  r = run(k, {"-dd", "res"});
+  EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_GET, true), 0);
+  EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_GET, false), 2);
+  EXPECT_NE(r.out.find("1: rxe1: pd 2 cq 3 "), std::string::npos) << r.out;
+  EXPECT_NE(run(k, {"res"}).out.find("1: rxe1: pd 2 cq 2 "), std::string::npos);
+}
+
 TEST_F(ResFilterRun, ListsAndRangesDump) {
   for (const char* v : {"17,18", "17-18"}) {
     Result r = show({"qp", "lqpn", v});
