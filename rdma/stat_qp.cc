@@ -208,8 +208,17 @@ void qp_mode(Ctx& c) {
 
 // --- set, bind, unbind ---------------------------------------------------------
 
-void send(Ctx& c, nl::Request& req) {
-  c.session().run(req, [](const nlmsghdr*) {});
+// Sends a change; a kernel error says which change failed.
+void send(Ctx& c, nl::Request& req, const std::string& what) {
+  try {
+    c.session().run(req, [](const nlmsghdr*) {});
+  } catch (const KernelError& e) {
+    throw KernelError(e.code, "cannot " + what + ": " + e.what());
+  }
+}
+
+std::string port_text(const PortRef& p) {
+  return p.dev + "/" + std::to_string(p.port);
 }
 
 void qp_set(Ctx& c) {
@@ -253,7 +262,7 @@ void qp_set(Ctx& c) {
         .u32(RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO)
         .u32(RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, mask);
     if (opcnt) req.u8(kAttrStatOpcounterEnabled, *opcnt);
-    send(c, req);
+    send(c, req, "set the QP counter mode of " + port_text(p));
   }
 }
 
@@ -272,7 +281,9 @@ void qp_bind(Ctx& c) {
       .u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port)
       .u32(RDMA_NLDEV_ATTR_RES_LQPN, lqpn);
   if (cntn) req.u32(RDMA_NLDEV_ATTR_STAT_COUNTER_ID, *cntn);
-  send(c, req);
+  send(c, req,
+       "bind QP " + std::to_string(lqpn) + " on " + port_text(p) +
+           (cntn ? " to counter " + std::to_string(*cntn) : " to a new counter"));
 }
 
 void unbind_one(Ctx& c, const PortRef& p, uint32_t cntn, uint32_t lqpn) {
@@ -283,7 +294,9 @@ void unbind_one(Ctx& c, const PortRef& p, uint32_t cntn, uint32_t lqpn) {
       .u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port)
       .u32(RDMA_NLDEV_ATTR_STAT_COUNTER_ID, cntn)
       .u32(RDMA_NLDEV_ATTR_RES_LQPN, lqpn);
-  send(c, req);
+  send(c, req,
+       "unbind QP " + std::to_string(lqpn) + " from counter " + std::to_string(cntn) + " on " +
+           port_text(p));
 }
 
 // Without lqpn, every QP of the counter is unbound (the kernel frees the
