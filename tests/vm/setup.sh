@@ -3,6 +3,7 @@
 #  - install the host packages the VM image is built from
 #  - download and unpack the two guest kernels (6.1 and 6.12) into the cache
 # Idempotent: quick when everything is already present.
+# usage: tests/vm/setup.sh [--refresh]   (--refresh: fetch newer kernels if any)
 set -euo pipefail
 
 CACHE=${RDMA_VM_CACHE:-$HOME/.cache/rdma-vm}
@@ -12,9 +13,13 @@ PKGS="qemu-system-x86 busybox-static kmod cpio rdma-core ibverbs-providers
 ibverbs-utils rdmacm-utils librdmacm1 libibverbs1 iproute2 strace python3
 xz-utils zstd gzip coreutils"
 
+REFRESH=0
+[ "${1:-}" = --refresh ] && REFRESH=1   # look for newer kernel packages again
+
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null | awk '/ install ok installed$/{print $1}')
 missing=""
 for p in $PKGS; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    printf '%s\n' "$installed" | grep -qx "$p" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
     echo "setup: installing:$missing" >&2
@@ -59,6 +64,11 @@ fetch_kernel() { # $1 = short version (6.1 / 6.12), $2 = package name
     echo "$pkg" > "$dir/.pkg"
 }
 
-fetch_kernel 6.1 "$(pick_61)"
-fetch_kernel 6.12 "$(pick_612)"
+# A cached kernel is kept unless --refresh is given (picking is slow-ish).
+for kv in 6.1 6.12; do
+    if [ "$REFRESH" = 0 ] && [ -f "$CACHE/kernel-$kv/.pkg" ] && [ -f "$CACHE/kernel-$kv/vmlinuz" ]; then
+        continue
+    fi
+    if [ "$kv" = 6.1 ]; then fetch_kernel 6.1 "$(pick_61)"; else fetch_kernel 6.12 "$(pick_612)"; fi
+done
 echo "setup: ok (cache $CACHE)" >&2
