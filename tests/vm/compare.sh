@@ -3,7 +3,9 @@
 # (--rdma PATH) in the VM, on the same frozen fixture state (one boot per
 # kernel), and compare stdout, stderr and exit status byte for byte after
 # the normalisation rules named in tests/vm/differences.txt.
-# usage: tests/vm/compare.sh --rdma PATH [--kernel 6.1|6.12]... [--keep DIR] [-q]
+# usage: tests/vm/compare.sh --rdma PATH [--kernel 6.1|6.12]... [--corpus FILE]
+#                            [--keep DIR] [-q]
+# (--corpus: another corpus file, default tests/vm/corpus.txt)
 # Ends with "N passed, M failed"; exits 1 if any failed.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -13,13 +15,15 @@ KERNELS=()
 RDMA_BIN=
 KEEP=
 QUIET=0
+CORPUS=$HERE/corpus.txt
 while [ $# -gt 0 ]; do
     case "$1" in
         --kernel) KERNELS+=("$2"); shift 2 ;;
         --rdma) RDMA_BIN=$2; shift 2 ;;
         --keep) KEEP=$2; shift 2 ;;
+        --corpus) CORPUS=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         -q) QUIET=1; shift ;;
-        *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+        *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
 [ -n "$RDMA_BIN" ] || { echo "compare: --rdma PATH is required" >&2; exit 2; }
@@ -68,8 +72,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 for kv in "${KERNELS[@]}"; do
-    mapfile -t LINES < <(corpus_lines "$kv")
-    guest_corpus_script "$kv" cmp compare > "$WORK/guest-$kv.sh"
+    mapfile -t LINES < <(corpus_lines "$kv" "$CORPUS")
+    guest_corpus_script "$kv" cmp compare "$CORPUS" > "$WORK/guest-$kv.sh"
     out=${KEEP:+$KEEP/$kv}
     out=${out:-$WORK/out-$kv}
     rm -rf "$out"

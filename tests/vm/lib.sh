@@ -24,12 +24,12 @@ corpus_name() {
     printf '%s\n' "$s"
 }
 
-# guest_corpus_script KVER OUTSUBDIR MODE: print a bash script for the VM that
+# guest_corpus_script KVER OUTSUBDIR MODE [CORPUS]: print a bash script for the VM that
 # runs every corpus line.  MODE "ref": iproute2's rdma plain and under strace;
 # MODE "compare": iproute2's rdma and $RDMA_NEW, plain.  Results go to
 # $OUT/OUTSUBDIR/NNN.{out,err,rc,strace} and NNN.new.{out,err,rc}.
 guest_corpus_script() {
-    local kv=$1 sub=$2 mode=$3
+    local kv=$1 sub=$2 mode=$3 corpus=${4:-}
     cat <<GEOF
 #!/bin/bash
 D=\$OUT/$sub
@@ -54,7 +54,7 @@ GEOF
 GEOF
     fi
     echo "done <<'CORPUS_EOF'"
-    corpus_lines "$kv"
+    corpus_lines "$kv" $corpus
     echo "CORPUS_EOF"
     echo 'rdma -V > "$D/rdma-version" 2>&1'
     echo 'cat /proc/version > "$D/proc-version"'
