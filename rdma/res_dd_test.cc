@@ -184,6 +184,26 @@ TEST_F(ResDetails, MalformedRepliesAreErrors) {
   }
 }
 
+TEST_F(ResDetails, MalformedSummary) {
+  Result r = run(k, {"res"}, RDMA_NLDEV_CMD_RES_GET, [](const nlmsghdr* req) {
+    std::vector<std::vector<uint8_t>> out;
+    out.push_back(message(req, req->nlmsg_type, NLM_F_MULTI, [](nlmsghdr* nlh) {
+      mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+      mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+      nlattr* t = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY);
+      nlattr* e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+      mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME, "qp");  // no CURR
+      mnl_attr_nest_end(nlh, e);
+      mnl_attr_nest_end(nlh, t);
+    }));
+    out.push_back(done(req));
+    return out;
+  });
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "malformed kernel reply: resource summary entry without name or count\n");
+}
+
 TEST_F(ResDetails, MalformedCmIdAddress) {
   Result r = run(k, {"res", "show", "cm_id", "dev", "rxe0"}, RDMA_NLDEV_CMD_RES_CM_ID_GET,
                  [](const nlmsghdr* req) {
