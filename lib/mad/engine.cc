@@ -17,13 +17,16 @@ uint32_t tid_of(std::span<const uint8_t> mad) {
 
 }  // namespace
 
-void Engine::submit(Query q) {
+uint32_t Engine::new_tid() {
   if (next_tid_ == 0)  // not 0, and unlike the last run's, so stale replies do not match
     next_tid_ = (static_cast<uint32_t>(getpid()) << 16) ^
                 static_cast<uint32_t>(Clock::now().time_since_epoch().count());
-  uint32_t tid = ++next_tid_;
-  if (tid == 0) tid = ++next_tid_;
-  q.mad.set(hdr::kTid, tid);
+  if (++next_tid_ == 0) ++next_tid_;
+  return next_tid_;
+}
+
+void Engine::submit(Query q) {
+  q.mad.set(hdr::kTid, new_tid());
   pending_.push_back(std::move(q));
 }
 
@@ -31,6 +34,8 @@ void Engine::start(Query q) {
   uint32_t tid = tid_of(q.mad.bytes);
   Flight& f = flights_[tid];
   f.q = std::move(q);
+  f.tids.push_back(tid);
+  tids_[tid] = tid;
   send(f);
 }
 
@@ -41,10 +46,19 @@ void Engine::send(Flight& f) {
   t_.send(f.q.mad, f.q.to, c_.timeout_ms);
 }
 
-void Engine::finish(uint32_t tid, std::span<const uint8_t> reply, const std::string& error) {
-  auto it = flights_.find(tid);
+void Engine::retry(uint32_t key, Flight& f) {
+  uint32_t tid = new_tid();
+  f.q.mad.set(hdr::kTid, tid);
+  f.tids.push_back(tid);
+  tids_[tid] = key;
+  send(f);
+}
+
+void Engine::finish(uint32_t key, std::span<const uint8_t> reply, const std::string& error) {
+  auto it = flights_.find(key);
   if (it == flights_.end()) return;
   Query q = std::move(it->second.q);
+  for (uint32_t tid : it->second.tids) tids_.erase(tid);
   flights_.erase(it);
   if (q.done) q.done(reply, error);
 }
@@ -53,30 +67,33 @@ void Engine::on_receive(const Received& r) {
   if (trace) trace("<", r.bytes);
   if (r.bytes.size() < 16) return;  // no TID to match; the request times out
   uint32_t tid = tid_of(r.bytes);
-  auto it = flights_.find(tid);
-  if (it == flights_.end()) return;  // late or foreign
+  auto alias = tids_.find(tid);
+  if (alias == tids_.end()) return;  // foreign, or for a finished query
+  uint32_t key = alias->second;
+  Flight& f = flights_.at(key);
   if (r.status) {
-    // umad gave our own send back: no reply within the timeout. Expire now.
-    it->second.deadline = Clock::now();
+    // umad gave our own send back: no reply within the timeout. Only the
+    // current try's report counts.
+    if (tid == f.tids.back()) f.deadline = Clock::now();
     return;
   }
   if (!get_bits(r.bytes, hdr::kResponse.bit, 1)) return;  // a request, not ours to answer
-  finish(tid, r.bytes, "");
+  finish(key, r.bytes, "");
 }
 
 void Engine::expire(Clock::time_point now) {
   std::vector<uint32_t> due;
-  for (auto& [tid, f] : flights_)
-    if (f.deadline <= now) due.push_back(tid);
-  for (uint32_t tid : due) {
-    Flight& f = flights_.at(tid);
+  for (auto& [key, f] : flights_)
+    if (f.deadline <= now) due.push_back(key);
+  for (uint32_t key : due) {
+    Flight& f = flights_.at(key);
     if (f.tries <= c_.retries) {
-      send(f);
+      retry(key, f);
       continue;
     }
     std::string msg = "no reply to " + f.q.what + " (" + std::to_string(f.tries) + " tries of " +
                       std::to_string(c_.timeout_ms) + " ms)";
-    finish(tid, {}, msg);
+    finish(key, {}, msg);
   }
 }
 
@@ -103,15 +120,13 @@ void Engine::run() {
 Mad Engine::call(const Mad& request, const Address& to, const std::string& what) {
   std::vector<uint8_t> reply;
   std::string error;
-  Mad sent = request;
   submit({request, to, what, [&](std::span<const uint8_t> r, const std::string& e) {
             reply.assign(r.begin(), r.end());
             error = e;
           }});
-  sent.set(hdr::kTid, pending_.back().mad.get(hdr::kTid));
   run();
   if (!error.empty()) throw Error(error);
-  return check_reply(sent, reply, what);
+  return check_reply(request, reply, what);  // matched by TID already
 }
 
 }  // namespace rdma::mad

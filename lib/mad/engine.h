@@ -11,6 +11,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "lib/mad/transport.h"
 
@@ -54,18 +55,25 @@ class Engine {
     Query q;
     int tries = 0;
     Clock::time_point deadline;
+    std::vector<uint32_t> tids;  // one per try; the last is the current one
   };
+  uint32_t new_tid();
   void start(Query q);
   void send(Flight& f);
+  void retry(uint32_t key, Flight& f);
   void on_receive(const Received& r);
   void expire(Clock::time_point now);
-  void finish(uint32_t tid, std::span<const uint8_t> reply, const std::string& error);
+  void finish(uint32_t key, std::span<const uint8_t> reply, const std::string& error);
 
   Transport& t_;
   EngineConfig c_;
   uint32_t next_tid_ = 0;
   std::deque<Query> pending_;
-  std::map<uint32_t, Flight> flights_;  // by the low 32 bits of the TID
+  // Each try has its own TID (low 32 bits; the kernel owns the high ones), so
+  // a failure report for an old try cannot cut the current one short, while
+  // a late reply to any try still answers the query.
+  std::map<uint32_t, Flight> flights_;  // by the first try's TID
+  std::map<uint32_t, uint32_t> tids_;   // every try's TID -> flights_ key
 };
 
 }  // namespace rdma::mad

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <deque>
 
 #include "lib/error.h"
@@ -99,8 +100,83 @@ TEST(Engine, RetriesThenTimesOutWithAClearError) {
     EXPECT_STREQ(err.what(), "no reply to NodeInfo from lid 77 (3 tries of 5 ms)");
   }
   ASSERT_EQ(t.sent.size(), 3u);
-  // Every try is the same request (same TID), so a late reply still matches.
-  EXPECT_EQ(t.sent[0].bytes, t.sent[2].bytes);
+  // Every try is the same request under its own TID.
+  EXPECT_NE(t.sent[0].get(hdr::kTid), t.sent[1].get(hdr::kTid));
+  Mad a = t.sent[0], b = t.sent[2];
+  a.set(hdr::kTid, 0);
+  b.set(hdr::kTid, 0);
+  EXPECT_EQ(a.bytes, b.bytes);
+}
+
+TEST(Engine, ALateReplyToAnEarlierTryAnswers) {
+  std::vector<Mad> sent;
+  class Late : public Transport {
+   public:
+    std::vector<Mad>* sent;
+    void send(const Mad& m, const Address&, int) override { sent->push_back(m); }
+    std::optional<Received> receive(int) override {
+      if (sent->size() < 2) return std::nullopt;  // answer the first try during the second
+      if (answered) return std::nullopt;
+      answered = true;
+      return Received{reply_to((*sent)[0], std::vector<uint8_t>(40, 1))};
+    }
+    bool answered = false;
+  } t;
+  t.sent = &sent;
+  Engine e(t, {.timeout_ms = 5, .retries = 3, .window = 1});
+  Route r{false, 3, {}};
+  EXPECT_NO_THROW(e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo"));
+  EXPECT_EQ(sent.size(), 2u);
+}
+
+TEST(Engine, AFailureReportForAnOldTryDoesNotCutTheCurrentOneShort) {
+  std::vector<Mad> sent;
+  class Reports : public Transport {
+   public:
+    std::vector<Mad>* sent;
+    void send(const Mad& m, const Address&, int) override { sent->push_back(m); }
+    std::optional<Received> receive(int) override {
+      if (sent->size() == 2 && !reported) {  // the kernel's timeout of try 1, late
+        reported = true;
+        return Received{{(*sent)[0].bytes.begin(), (*sent)[0].bytes.end()}, 110, 0};
+      }
+      if (sent->size() == 2 && !answered) {
+        answered = true;
+        return Received{reply_to((*sent)[1], std::vector<uint8_t>(40, 1))};
+      }
+      return std::nullopt;
+    }
+    bool reported = false, answered = false;
+  } t;
+  t.sent = &sent;
+  Engine e(t, {.timeout_ms = 5, .retries = 1, .window = 1});
+  Route r{false, 3, {}};
+  EXPECT_NO_THROW(e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo"));
+  EXPECT_EQ(sent.size(), 2u);
+}
+
+TEST(Engine, AFailureReportEndsTheCurrentTryEarly) {
+  class Unreachable : public Transport {
+   public:
+    int sends = 0;
+    std::deque<Received> q;
+    void send(const Mad& m, const Address&, int) override {
+      ++sends;
+      q.push_back(Received{{m.bytes.begin(), m.bytes.end()}, 110, 0});
+    }
+    std::optional<Received> receive(int) override {
+      if (q.empty()) return std::nullopt;
+      Received r = q.front();
+      q.pop_front();
+      return r;
+    }
+  } t;
+  Engine e(t, {.timeout_ms = 60000, .retries = 2, .window = 1});
+  Route r{false, 3, {}};
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo"), Error);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(t.sends, 3);
 }
 
 TEST(Engine, AnswersAfterARetry) {

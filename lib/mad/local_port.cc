@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 #include "lib/error.h"
@@ -98,7 +99,14 @@ LocalPort find_local_port(const std::string& via) {
     port = static_cast<int>(v);
   }
   umad_ca_t ca;
-  if (!get_ca(dev, ca)) throw Error("no RDMA device \"" + dev + "\" with a umad port");
+  if (!get_ca(dev, ca)) {
+    // iWARP devices have no umad ports at all; say what they are.
+    std::ifstream type("/sys/class/infiniband/" + dev + "/node_type");
+    std::string t;
+    if (type >> t && t == "4:")
+      throw Error("device \"" + dev + "\" is not InfiniBand (iWARP): MADs need an InfiniBand port");
+    throw Error("no RDMA device \"" + dev + "\" with a umad port");
+  }
   LocalPort found;
   bool ok = false;
   std::string error;
