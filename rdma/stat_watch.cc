@@ -5,6 +5,9 @@
 #include <cerrno>
 #include <chrono>
 #include <ctime>
+#include <memory>
+
+#include "lib/error.h"
 
 namespace rdma {
 
@@ -55,6 +58,30 @@ void watch_loop(int seconds, int count, const std::function<void(int n)>& interv
       if (held.wait(next - now)) return;  // EAGAIN at the deadline, EINTR: loop
     }
   }
+}
+
+void repeat_view(Ctx& c, const std::function<void(Ctx&)>& view) {
+  if (c.opt.count && !c.opt.watch_s) throw Error("-c COUNT needs -w SECONDS");
+  if (!c.opt.watch_s) return view(c);
+  const bool json = c.out.is_json();
+  if (json) c.out.detach();
+  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
+    if (!json) {
+      if (n) std::fputc('\n', c.help_out);
+      view(c);
+    } else {
+      std::unique_ptr<view::Printer> doc = view::make_json_printer(c.help_out, c.opt.pretty);
+      Ctx each{c.opt, c.args, c.conn, *doc, c.help_out};
+      try {
+        view(each);
+      } catch (...) {
+        doc->finish();
+        throw;
+      }
+      doc->finish();
+    }
+    std::fflush(c.help_out);
+  });
 }
 
 }  // namespace rdma

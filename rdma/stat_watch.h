@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "rdma/command.h"
+
 namespace rdma {
 
 // Calls interval(n) for n = 0, 1, ... every `seconds` (measured from the
@@ -12,5 +14,10 @@ namespace rdma {
 // interval() runs, so an interval's output is always complete; a signal ends
 // the loop normally instead of killing the process.
 void watch_loop(int seconds, int count, const std::function<void(int n)>& interval);
+
+// Shows a view once, or with -w SECONDS [-c COUNT] again every interval: in
+// text an empty line between intervals, in JSON one document per interval
+// (one line each unless -p). For views without rates, e.g. `res` summary.
+void repeat_view(Ctx& c, const std::function<void(Ctx&)>& view);
 
 }  // namespace rdma
