@@ -15,6 +15,7 @@
 #include "lib/res/summary.h"
 #include "lib/res/types.h"
 #include "rdma/objects.h"
+#include "rdma/stat_watch.h"
 
 namespace rdma {
 
@@ -269,7 +270,7 @@ void show_type(Ctx& c, const res::TypeSpec& t) {
 }
 
 void res_show(Ctx& c) {
-  if (c.args.empty()) return summary_all(c);
+  if (c.args.empty()) return repeat_view(c, summary_all);  // -w SECONDS repeats it
   std::string word = c.args.peek();
   const res::TypeSpec* type = nullptr;
   for (const res::TypeSpec& t : res::types()) {
