@@ -86,6 +86,7 @@ void watch(Ctx& c, const std::string& spec) {
   watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
     std::unique_ptr<view::Printer> doc;
     view::Printer* p = &c.out;
+    int printed = 0;
     if (c.out.is_json()) {
       doc = view::make_json_printer(out, c.opt.pretty);
       p = doc.get();
@@ -103,9 +104,12 @@ void watch(Ctx& c, const std::string& spec) {
         add_link(pc, r);
         add_counters_with_rates(pc, tracker.update(pc.key, pc.counters, c.opt.watch_s), r);
         p->record(r);
+        ++printed;
       }
     } catch (...) {
-      if (doc) doc->finish();
+      // Close a started document; an interval without records prints none.
+      if (doc && printed) doc->finish();
+      if (doc && !printed) doc->detach();
       throw;
     }
     tracker.end_interval();

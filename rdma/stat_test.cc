@@ -298,6 +298,32 @@ TEST(StatWatch, SigintEndsAfterACompleteInterval) {
   EXPECT_EQ(reads, 1);
 }
 
+TEST(StatWatch, NamedDeviceThatVanishesEndsWithAnErrorAndCompleteLines) {
+  TestKernel k;
+  number(k);
+  int reads = 0;
+  Result r = run_on(k, {"-j", "-w", "1", "-c", "3", "stat", "show", "link", "rxe0/1"},
+                    [&](const nlmsghdr* req) {
+                      // The second interval looks the device up: it is gone.
+                      if (is_cmd(req, RDMA_NLDEV_CMD_GET) && reads++ == 1) k.unregister_device(0);
+                      return false;
+                    });
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, std::string("[") + kRxe0Json + "]\n");  // no empty document after it
+  EXPECT_NE(r.err.find("rxe0"), std::string::npos);
+}
+
+TEST(ResWatch, SummaryRepeatsAsJsonLines) {
+  TestKernel k;
+  Result r = run_on(k, {"-j", "-w", "1", "-c", "2", "res"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t nl = r.out.find('\n');
+  ASSERT_NE(nl, std::string::npos);
+  EXPECT_EQ(r.out.substr(0, nl + 1), r.out.substr(nl + 1));
+  EXPECT_EQ(r.out.rfind("[{\"ifindex\":0,\"ifname\":\"rxe0\",", 0), 0u);
+  EXPECT_EQ(run_on(k, {"-c", "2", "res"}).err, "-c COUNT needs -w SECONDS\n");
+}
+
 // --- QP counters -------------------------------------------------------------
 
 class QpCounters : public ::testing::Test {
