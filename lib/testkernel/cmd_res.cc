@@ -1,6 +1,7 @@
 // Resources: RDMA_NLDEV_CMD_RES_GET (summary) and RES_{QP,CM_ID,CQ,MR,PD,CTX,
 // SRQ}_GET with their _RAW variants.
 #include <cerrno>
+#include <type_traits>
 
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/res_common.h"

@@ -147,7 +147,6 @@ class TestKernel : public nl::Transport {
   void notify(const Device& dev, uint32_t port, uint8_t event);
 
   friend struct ResCmd;
-  friend struct StatCmd;
 
   std::deque<std::vector<uint8_t>> injected_;
   std::deque<Queued> queue_;
