@@ -118,6 +118,7 @@ constexpr Entry kEntries[] = {
     {101, "RDMA_NLDEV_ATTR_NAME_ASSIGN_TYPE", AttrType::U8},
     {102, "RDMA_NLDEV_ATTR_EVENT_TYPE", AttrType::U8},
     {103, "RDMA_NLDEV_SYS_ATTR_MONITOR_MODE", AttrType::U8},
+    {104, "RDMA_NLDEV_ATTR_STAT_OPCOUNTER_ENABLED", AttrType::U8},
 };
 
 constexpr auto kTable = [] {

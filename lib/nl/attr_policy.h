@@ -5,8 +5,9 @@ namespace rdma::nl {
 
 enum class AttrType { Unknown, U8, U32, U64, String, Nested, Binary };
 
-// Attribute ids below this are known (Linux 6.12 defines up to 103).
-inline constexpr int kAttrTableSize = 104;
+// Attribute ids below this are known (Linux 6.12 defines up to 103; 104,
+// STAT_OPCOUNTER_ENABLED, came with 6.15).
+inline constexpr int kAttrTableSize = 105;
 
 // Unknown for ids the tool does not know (newer kernels): those are ignored.
 AttrType attr_type(int id);
