@@ -16,7 +16,7 @@ namespace rdma {
 namespace {
 
 // RDMA_NLDEV_ATTR_STAT_OPCOUNTER_ENABLED (u8, Linux 6.15): bind the enabled
-// optional counters too. Older kernels ignore it.
+// optional counters too. Older kernels ignore it and do not report it.
 constexpr uint16_t kAttrStatOpcounterEnabled = 104;
 
 // "DEV/PORT" after a mandatory "link" keyword.
@@ -173,7 +173,10 @@ std::string mode_text(const nl::Attrs& a) {
     sep = ",";
   }
   if (mask & RDMA_COUNTER_MASK_PID) s += sep + std::string("pid");
-  return s + " on";
+  s += " on";
+  if (a.has(kAttrStatOpcounterEnabled))
+    s += a.u8(kAttrStatOpcounterEnabled) ? " optional-counters on" : " optional-counters off";
+  return s;
 }
 
 void qp_mode(Ctx& c) {

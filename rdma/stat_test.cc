@@ -410,6 +410,20 @@ TEST(StatQpMode, SetAndReadBack) {
   EXPECT_EQ(r.status, 1);
 }
 
+TEST(StatQpMode, OptionalCountersOfNewerKernels) {
+  TestKernel k;
+  Result r = run_on(k, {"stat", "qp", "mode", "link", "rxe0/1"}, [&](const nlmsghdr* req) {
+    if (!is_cmd(req, RDMA_NLDEV_CMD_STAT_GET)) return false;
+    k.inject(stat_reply(req, [](nlmsghdr* n) {
+      mnl_attr_put_u32(n, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
+      mnl_attr_put_u32(n, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, RDMA_COUNTER_MASK_QP_TYPE);
+      mnl_attr_put_u8(n, 104, 1);  // STAT_OPCOUNTER_ENABLED (6.15)
+    }));
+    return true;
+  });
+  EXPECT_EQ(r.out, "link rxe0/1 mode qp auto type on optional-counters on \n");
+}
+
 // --- optional counters, MR statistics ------------------------------------------
 
 TEST(StatOptionalCounters, ModeSetUnset) {
