@@ -10,10 +10,20 @@ using view::kDetails;
 
 namespace {
 
+// enum rdma_nl_dev_type: sub-devices (6.11+) have one.
+bool dev_type(const nl::Attrs& a, int attr, std::string& text, view::Json& json) {
+  text = a.u8(attr) == nldev::kDevTypeSmi ? "smi" : std::to_string(a.u8(attr));
+  json = text;
+  return true;
+}
+
 constexpr FieldSpec kDev[] = {
     {RDMA_NLDEV_ATTR_DEV_INDEX, "ifindex", "%s: ", Fmt::U32},
     {RDMA_NLDEV_ATTR_DEV_NAME, "ifname", "%s: ", Fmt::Str},
     {RDMA_NLDEV_ATTR_DEV_NODE_TYPE, "node_type", "node_type %s ", Fmt::NodeType},
+    {RDMA_NLDEV_ATTR_DEV_PROTOCOL, "protocol", "protocol %s ", Fmt::Str},
+    {nldev::kAttrDevType, "type", "type %s ", Fmt::Custom, view::kAlways, dev_type},
+    {nldev::kAttrParentName, "parent", "parent %s ", Fmt::Str},
     {RDMA_NLDEV_ATTR_FW_VERSION, "fw", "fw %s ", Fmt::Str},
     {RDMA_NLDEV_ATTR_NODE_GUID, "node_guid", "node_guid %s ", Fmt::Guid},
     {RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, "sys_image_guid", "sys_image_guid %s ", Fmt::Guid},
@@ -31,7 +41,9 @@ constexpr FieldSpec kLink[] = {
     {RDMA_NLDEV_ATTR_PORT_STATE, "state", "state %s ", Fmt::PortState},
     {RDMA_NLDEV_ATTR_PORT_PHYS_STATE, "physical_state", "physical_state %s ", Fmt::PhysState},
     {RDMA_NLDEV_ATTR_NDEV_NAME, "netdev", "netdev %s ", Fmt::Str},
-    {RDMA_NLDEV_ATTR_NDEV_INDEX, "netdev_index", "netdev_index %s ", Fmt::U32, kDetails},
+    // iproute2 puts netdev_index in JSON always, in text only with -d.
+    {RDMA_NLDEV_ATTR_NDEV_INDEX, "netdev_index", nullptr, Fmt::U32},
+    {RDMA_NLDEV_ATTR_NDEV_INDEX, nullptr, "netdev_index %s ", Fmt::U32, kDetails},
     {RDMA_NLDEV_ATTR_CAP_FLAGS, "caps", "\n    caps: <%s>", Fmt::PortCaps, kDetails},
 };
 
