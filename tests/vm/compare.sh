@@ -55,6 +55,53 @@ rule_ERROR_WORDING() {
     cp "$d/ref.err" "$d/new.err"
 }
 
+# Our version and usage texts describe this tool.
+rule_HELP_AND_VERSION() {
+    local d=$1
+    if grep -q '^Usage: rdma' "$d/ref.out" && grep -q '^Usage: rdma' "$d/new.out"; then
+        cp "$d/ref.out" "$d/new.out"; return 0
+    fi
+    if grep -q '^rdma utility, iproute2-' "$d/ref.out" && grep -q '^rdma utility, version ' "$d/new.out"; then
+        cp "$d/ref.out" "$d/new.out"; return 0
+    fi
+    return 1
+}
+
+# iproute2 6.1 prints text for `-j system`; ours prints JSON. Render ours as
+# iproute2's text (booleans as on/off) to compare the values.
+rule_SYSTEM_JSON() {
+    local d=$1
+    grep -q '^netns ' "$d/ref.out" && head -c1 "$d/new.out" | grep -q '\[' || return 1
+    python3 -c '
+import json, sys
+for o in json.load(open(sys.argv[1])):
+    items = [(k, ("on" if v else "off") if isinstance(v, bool) else str(v)) for k, v in o.items()]
+    print(" ".join(k + " " + v for k, v in items[:-1]) + " " + " ".join(items[-1]))
+' "$d/new.out" > "$d/new.out.txt" || return 1
+    mv "$d/new.out.txt" "$d/new.out"
+}
+
+# Attributes newer than iproute2 6.1 that the kernel sends and newer iproute2
+# prints: protocol in `dev`, privileged-qkey in `system`.
+rule_NEWER_FIELDS() {
+    local d=$1
+    sed -E -e 's/protocol [a-z]+ //g; s/privileged-qkey (on|off) //g' \
+        -e 's/,"protocol":"[a-z]+"//g; s/,"privileged-qkey":(true|false)//g' \
+        -e '/^ +"protocol": "[a-z]+",$/d; /^ +"privileged-qkey": (true|false),$/d' \
+        "$d/new.out" > "$d/new.out.tmp"
+    if cmp -s "$d/new.out" "$d/new.out.tmp"; then rm -f "$d/new.out.tmp"; return 1; fi
+    mv "$d/new.out.tmp" "$d/new.out"
+}
+
+# `link show DEV` lists every port of DEV; iproute2 fails ("Wrong device name").
+rule_LINK_SHOW_DEV() {
+    local d=$1
+    [ "$(cat "$d/ref.rc")" != 0 ] && [ "$(cat "$d/new.rc")" = 0 ] || return 1
+    grep -q '^Wrong device name' "$d/ref.err" || return 1
+    [ -s "$d/new.out" ] && ! grep -qv '^link [^ ]*/[0-9]* ' "$d/new.out" || return 1
+    cp "$d/ref.out" "$d/new.out"; cp "$d/ref.err" "$d/new.err"; cp "$d/ref.rc" "$d/new.rc"
+}
+
 RULES=()
 while IFS=$'\t' read -r name desc || [ -n "$name" ]; do
     case "$name" in ''|'#'*) continue ;; esac
