@@ -135,7 +135,9 @@ void port_show(Ctx& c) {
   add_target(rec, p.route);
   if (table.empty()) {
     mad::Mad pi = s.smp(p.route, mad::kGet, mad::kPortInfo, port.value_or(0));
-    rec.add("port", "port " + std::to_string(port.value_or(0)) + " ", port.value_or(0));
+    // Without "port N" a CA answers for the port the MAD arrived on.
+    unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
+    rec.add("port", "port " + std::to_string(n) + " ", n);
     mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec);
     c.out.record(rec);
     return;
