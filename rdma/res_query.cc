@@ -1,0 +1,165 @@
+#include "rdma/res_query.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+#include "lib/error.h"
+#include "lib/nl/attrs.h"
+#include "lib/nl/nldev.h"
+#include "lib/res/entry.h"
+
+namespace rdma {
+
+void parse_res_scope(const res::TypeSpec& t, const std::string& key, const std::string& value,
+                     ResScope& s) {
+  if (s.dev) throw Error("only one dev or link may be given");
+  std::string dev = value;
+  auto slash = dev.find('/');
+  if (slash != std::string::npos) {
+    std::string port = dev.substr(slash + 1);
+    dev.resize(slash);
+    if (key != "link")
+      throw Error("dev takes a device name, not \"" + value + "\" (use link DEV/PORT)");
+    if (!t.per_port && !port.empty())
+      throw Error(std::string(t.name) + " objects belong to a device, not a port: use dev " + dev);
+    if (port == "-") {
+      s.portless = true;
+    } else if (!port.empty()) {
+      char* end = nullptr;
+      errno = 0;
+      unsigned long v = std::strtoul(port.c_str(), &end, 10);
+      if (*end || errno || v == 0 || v > UINT32_MAX || !std::isdigit(port[0]))
+        throw Error("invalid port \"" + port +
+                    "\" (expected DEV/PORT with PORT 1 or more, or DEV/-)");
+      s.port = static_cast<uint32_t>(v);
+    }
+  }
+  if (dev.empty()) throw Error("missing device name in " + key + " \"" + value + "\"");
+  s.dev = dev;
+}
+
+namespace {
+
+// Facts of a device that the cm_id dev-type and transport-type filters read.
+struct DevFacts {
+  std::string dev_type;
+  std::string transport;
+};
+
+DevFacts device_facts(Ctx& c, uint32_t index) {
+  DevFacts f{"ether", "unspecified"};
+  nl::Request req(RDMA_NLDEV_CMD_GET, nl::Request::kDoit);
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, index);
+  c.session().run(req, [&](const nlmsghdr* nlh) {
+    nl::Attrs a = nl::Attrs::of_message(nlh);
+    if (a.has(RDMA_NLDEV_ATTR_DEV_PROTOCOL))
+      f.dev_type = res::dev_type_name(a.str(RDMA_NLDEV_ATTR_DEV_PROTOCOL));
+    if (a.has(RDMA_NLDEV_ATTR_DEV_NODE_TYPE))
+      f.transport = res::transport_name(a.u8(RDMA_NLDEV_ATTR_DEV_NODE_TYPE));
+  });
+  return f;
+}
+
+// Runs one request and prints the entries of its replies as they come.
+void run_request(ResShow& s, res::EntryView& view, nl::Request& req, bool doit,
+                 const DevFacts& facts) {
+  view::Record r;
+  s.c.session().run(req, [&](const nlmsghdr* nlh) {
+    res::for_each_entry(s.type, nlh, doit,
+                        [&](const nl::Attrs& e, uint32_t idx, std::string_view name) {
+                          res::DevRef d{idx, name, facts.dev_type, facts.transport};
+                          if (view.render(e, d, r)) s.c.out.record(r);
+                        });
+  });
+}
+
+void add_attrs(const ResShow& s, nl::Request& req, uint32_t dev, uint32_t port) {
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, dev);
+  if (port) req.u32(RDMA_NLDEV_ATTR_PORT_INDEX, port);
+  // 6.12 hides driver-internal objects unless asked; older kernels ignore it.
+  if (s.c.opt.details >= 2) req.u8(nldev::kAttrDriverDetails, 1);
+}
+
+// The id a doit can ask for: the type's id key given with one number.
+std::optional<uint32_t> doit_id(const ResShow& s) {
+  for (const res::Filter& f : s.filters.all()) {
+    if (!f.key->doit) continue;
+    std::optional<uint64_t> v = f.single();
+    if (v && *v <= UINT32_MAX) return static_cast<uint32_t>(*v);
+  }
+  return std::nullopt;
+}
+
+enum class Found { kShown, kAbsent, kUnsure };
+
+// Asks for one object. kAbsent: not on this device (port); kUnsure: the
+// kernel could not say (no doit, or the object is on no port), so a dump
+// must decide. Other errors propagate.
+Found doit(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t port, uint32_t id,
+           const DevFacts& facts) {
+  // Restrack keys QP0/QP1 by port too (qp_num | port << 24): ask for that.
+  if (s.type.id_attr == RDMA_NLDEV_ATTR_RES_LQPN && id <= 1 && port) id |= port << 24;
+  nl::Request req(cmd, nl::Request::kDoit);
+  add_attrs(s, req, dev, port);
+  req.u32(s.type.id_attr, id);
+  try {
+    run_request(s, view, req, true, facts);
+    return Found::kShown;
+  } catch (const KernelError& e) {
+    if (e.code == ENOENT) return Found::kAbsent;
+    // EAGAIN: the object is on another port (or none); EINVAL/EOPNOTSUPP: a
+    // kernel without this doit.
+    if (e.code == EAGAIN || e.code == EINVAL || e.code == EOPNOTSUPP) return Found::kUnsure;
+    throw;
+  }
+}
+
+// The objects of one device: a doit per port (or one for per-device types)
+// when the filters name one object, else one dump for all ports.
+void show_objects(ResShow& s, const nldev::Device& d, bool raw, const DevFacts& facts) {
+  res::EntryOpts o{s.c.opt.details, s.c.opt.pretty && !s.c.opt.json, raw, s.scope.portless,
+                   s.c.opt.json};
+  res::EntryView view(s.type, s.filters, o);
+  int cmd = raw ? s.type.raw_cmd : s.type.cmd;
+  std::optional<uint32_t> id = doit_id(s);
+  if (id && !s.scope.portless) {
+    std::vector<uint32_t> ports;
+    if (!s.type.per_port)
+      ports = {0};
+    else if (s.scope.port)
+      ports = {s.scope.port};
+    else
+      for (uint32_t p = 1; p <= d.ports; ++p) ports.push_back(p);
+    bool unsure = false;
+    for (uint32_t p : ports) {
+      Found f = doit(s, view, cmd, d.index, p, *id, facts);
+      if (f == Found::kShown) return;
+      unsure |= f == Found::kUnsure;
+    }
+    // Raw entries carry no ids a dump could be filtered by: the doit is all.
+    if (!unsure || raw) return;
+  }
+  nl::Request req(cmd, nl::Request::kDump);
+  add_attrs(s, req, d.index, s.scope.port);
+  run_request(s, view, req, false, facts);
+}
+
+}  // namespace
+
+void show_res_device(ResShow& s, const nldev::Device& d) {
+  bool need_facts = false;
+  for (const res::Filter& f : s.filters.all())
+    need_facts |= f.key->src == res::Src::kDevType || f.key->src == res::Src::kTransportType;
+  DevFacts facts = need_facts ? device_facts(s.c, d.index) : DevFacts{};
+  bool raw = s.c.opt.raw && s.type.raw_cmd;
+  try {
+    show_objects(s, d, raw, facts);
+  } catch (const KernelError& e) {
+    // Raw data needs CAP_NET_ADMIN: show what the kernel gives instead.
+    if (!raw || e.code != EPERM) throw;
+    show_objects(s, d, false, facts);
+  }
+}
+
+}  // namespace rdma
