@@ -70,6 +70,33 @@ TEST(TestKernelDev, GetDoit61HasNoAssignType) {
   EXPECT_EQ(r[0].size(), 0x6cu);  // as recorded on the 6.1 VM
 }
 
+// Architectures without efficient unaligned access pad 64-bit attributes so
+// that their payload is 8-byte aligned (nla_put_u64_64bit).
+TEST(TestKernelDev, Pad64Option) {
+  Options o;
+  o.pad64 = true;
+  TestKernel k(o, vm_fixture(k612));
+  auto r = roundtrip(k, request(RDMA_NLDEV_CMD_GET, 0, 1, dev_index(0)));
+  auto a = attrs(messages(r.at(0))[0]);
+  EXPECT_EQ(layout(a), (L{{RDMA_NLDEV_ATTR_DEV_INDEX, 4},
+                          {RDMA_NLDEV_ATTR_DEV_NAME, 5},
+                          {RDMA_NLDEV_ATTR_PORT_INDEX, 4},
+                          {RDMA_NLDEV_ATTR_CAP_FLAGS, 8},
+                          {RDMA_NLDEV_ATTR_PAD, 0},
+                          {RDMA_NLDEV_ATTR_NODE_GUID, 8},
+                          {RDMA_NLDEV_ATTR_PAD, 0},
+                          {RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, 8},
+                          {RDMA_NLDEV_ATTR_DEV_NODE_TYPE, 1},
+                          {RDMA_NLDEV_ATTR_DEV_DIM, 1},
+                          {nldev::kAttrNameAssignType, 1},
+                          {RDMA_NLDEV_ATTR_DEV_PROTOCOL, 5}}));
+  for (const Attr& x : a) {
+    if (x.len() != 8) continue;
+    auto off = static_cast<const uint8_t*>(mnl_attr_get_payload(x.nla)) - r[0].data();
+    EXPECT_EQ(off % 8, 0);
+  }
+}
+
 TEST(TestKernelDev, GetDumpOneDevicePerDatagram) {
   TestKernel k(k612);
   auto r = roundtrip(k, request(RDMA_NLDEV_CMD_GET, NLM_F_DUMP | NLM_F_ACK, 3));
