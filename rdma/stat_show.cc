@@ -46,7 +46,13 @@ void add_link(const PortCounters& pc, view::Record& r) {
 void show_once(Ctx& c, const std::string& spec) {
   view::Record r;
   for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
-    PortCounters pc = read_port(c.session(), p);
+    PortCounters pc;
+    try {
+      pc = read_port(c.session(), p);
+    } catch (const KernelError& e) {
+      throw KernelError(e.code, "cannot read the counters of " + p.dev + "/" +
+                                    std::to_string(p.port) + ": " + e.what());
+    }
     r.clear();
     add_link(pc, r);
     stat::add_counters(pc.counters, r);

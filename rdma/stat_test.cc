@@ -144,6 +144,15 @@ TEST(StatShow, EmptyCounterSet) {
             "[{\"ifname\":\"rxe0\",\"port\":1}]\n");
 }
 
+TEST(StatShow, PortWithoutCountersIsAKernelErrorNamingIt) {
+  TestKernel k;
+  k.state.devices[1].ports[0].hw_counters.reset();  // the driver has no port stats
+  Result r = run_on(k, {"stat"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out.rfind("link rxe0/1 \n", 0), 0u);  // the ports before it are shown
+  EXPECT_EQ(r.err.rfind("cannot read the counters of rxe1/1: Invalid argument", 0), 0u) << r.err;
+}
+
 TEST(StatShow, LargeValuesAreNotTruncated) {
   TestKernel k;
   k.state.devices[0].ports[0].hw_counters->at(0).value = 18446744073709551615ull;
