@@ -12,6 +12,7 @@
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/fixture.h"
 #include "lib/testkernel/testkernel.h"
+#include "rdma/options.h"
 #include "rdma/rdma.h"
 
 namespace rdma {
@@ -71,6 +72,19 @@ Result run_on(TestKernel& k, std::vector<std::string> args,
 
 bool is_cmd(const nlmsghdr* nlh, int cmd) {
   return nlh->nlmsg_type == nldev::msg_type(cmd);
+}
+
+TEST(StatOptions, WatchCountTimestamp) {
+  std::vector<std::string> w = {"-w", "2", "stat", "-c3", "--timestamp", "show"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.watch_s, 2);
+  EXPECT_EQ(o.count, 3);
+  EXPECT_TRUE(o.timestamp);
+  EXPECT_EQ(w, (std::vector<std::string>{"stat", "show"}));
+  std::vector<std::string> bad = {"-w", "0", "stat"};
+  EXPECT_THROW(parse_options(bad), Error);
+  bad = {"-c", "x", "stat"};
+  EXPECT_THROW(parse_options(bad), Error);
 }
 
 // rxe0's sent_pkts, rcvd_pkts, ... become 1, 2, ...; rxe1's stay zero.
