@@ -174,6 +174,19 @@ TEST(StatShow, LargeValuesAreNotTruncated) {
   EXPECT_NE(r.out.find("\"sent_pkts\":18446744073709551615,"), std::string::npos);
 }
 
+// The ack of a doit request (error 0).
+std::vector<uint8_t> ack(const nlmsghdr* req) {
+  std::vector<uint8_t> buf(256);
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = NLMSG_ERROR;
+  nlh->nlmsg_seq = req->nlmsg_seq;
+  auto* e = static_cast<nlmsgerr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(nlmsgerr)));
+  e->error = 0;
+  e->msg = *req;
+  buf.resize(nlh->nlmsg_len);
+  return buf;
+}
+
 // A STAT_GET reply built by hand, with the request's sequence number.
 std::vector<uint8_t> stat_reply(const nlmsghdr* req, const std::function<void(nlmsghdr*)>& fill) {
   std::vector<uint8_t> buf(4096);
@@ -442,8 +455,10 @@ TEST(StatQpMode, OptionalCountersOfNewerKernels) {
       mnl_attr_put_u32(n, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, RDMA_COUNTER_MASK_QP_TYPE);
       mnl_attr_put_u8(n, 104, 1);  // STAT_OPCOUNTER_ENABLED (6.15)
     }));
+    k.inject(ack(req));
     return true;
   });
+  EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "link rxe0/1 mode qp auto type on optional-counters on \n");
 }
 
