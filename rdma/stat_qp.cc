@@ -2,6 +2,8 @@
 // set ... auto) and manual binding (bind, unbind).
 #include <rdma/rdma_netlink.h>
 
+#include <cctype>
+#include <cerrno>
 #include <optional>
 
 #include "lib/error.h"

@@ -2,6 +2,7 @@
 // repeated with per-second rates (-w SECONDS [-c COUNT]).
 #include <rdma/rdma_netlink.h>
 
+#include <cerrno>
 #include <memory>
 
 #include "lib/error.h"
