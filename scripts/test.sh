@@ -76,8 +76,23 @@ run_suite unit-asan-ubsan unit_san
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
 if [ -x tests/vm/compare.sh ]; then
-  run_suite vm-6.1 tests/vm/compare.sh --kernel 6.1 --rdma build/rdma
-  run_suite vm-6.12 tests/vm/compare.sh --kernel 6.12 --rdma build/rdma
+  # Every corpus (core, resources, statistics) in one boot per kernel.
+  cat tests/vm/corpus*.txt >"$LOG/corpus-all.txt"
+  run_suite vm-6.1 tests/vm/compare.sh --kernel 6.1 --rdma build/rdma --corpus "$LOG/corpus-all.txt"
+  run_suite vm-6.12 tests/vm/compare.sh --kernel 6.12 --rdma build/rdma --corpus "$LOG/corpus-all.txt"
+fi
+# monitor-test.sh runs inside the VM and prints "ok: ..." / "FAIL: ..." lines.
+vm_monitor() {
+  local out status
+  out=$(tests/vm/run --kernel "$1" --fixture basic --rdma build/rdma --script tests/vm/monitor-test.sh 2>&1)
+  status=$?
+  echo "$out"
+  echo "$(grep -c '^ok: ' <<<"$out") passed, $(grep -c '^FAIL: ' <<<"$out") failed"
+  return $status
+}
+if [ -f tests/vm/monitor-test.sh ]; then
+  run_suite vm-monitor-6.1 vm_monitor 6.1
+  run_suite vm-monitor-6.12 vm_monitor 6.12
 fi
 if [ -x tests/vm/writes.sh ]; then
   run_suite vm-writes-6.1 tests/vm/writes.sh --kernel 6.1 --rdma build/rdma
