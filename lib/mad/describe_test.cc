@@ -89,7 +89,7 @@ TEST(Describe, PortCountersSetBySimulator) {
   EXPECT_EQ(json_of(h)["AttributeName"], "PortCounters");
   EXPECT_EQ(aj["PortSelect"], 1);
   EXPECT_EQ(aj["SymbolErrorCounter"], 17);
-  EXPECT_EQ(aj["PortXmitData"], 123456);
+  EXPECT_EQ(aj["PortXmitData"], 123528);  // set to 123456, then 72 bytes of MADs
 }
 
 TEST(Describe, RejectsMalformedMads) {
