@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "lib/error.h"
@@ -14,6 +15,7 @@ namespace rdma::mad {
 
 namespace {
 
+constexpr int kInit = 2;
 constexpr int kActive = 4;
 
 LocalPort from_umad(const umad_port_t& p) {
@@ -67,8 +69,11 @@ std::string not_ib(const std::string& dev, int port, const umad_ca_t& ca) {
 LocalPort find_local_port(const std::string& via) {
   if (umad_init() < 0) throw Error("cannot initialise libibumad");
   if (via.empty()) {
+    // The first active IB port; without a subnet manager no port is active,
+    // so then the first whose link is up (INIT or ARMED): MADs flow there.
     std::vector<std::string> names = ca_names();
     bool any_ib = false;
+    std::optional<LocalPort> up;
     for (const std::string& name : names) {
       umad_ca_t ca;
       if (!get_ca(name, ca)) continue;
@@ -80,12 +85,14 @@ LocalPort find_local_port(const std::string& via) {
           umad_release_ca(&ca);
           return l;
         }
+        if (!up && static_cast<int>(p->state) >= kInit) up = from_umad(*p);
       }
       umad_release_ca(&ca);
     }
+    if (up) return *up;
     if (names.empty()) throw Error("no InfiniBand device (no umad devices; is ib_umad loaded?)");
     if (!any_ib) throw Error("no InfiniBand port: every RDMA port here is RoCE or iWARP");
-    throw Error("no active InfiniBand port; choose one with \"via DEV/PORT\"");
+    throw Error("no InfiniBand port with its link up; choose one with \"via DEV/PORT\"");
   }
   std::string dev = via;
   int port = -1;
@@ -117,7 +124,7 @@ LocalPort find_local_port(const std::string& via) {
       if (port >= 0) break;
       continue;
     }
-    if (port < 0 && static_cast<int>(p->state) != kActive) continue;
+    if (port < 0 && static_cast<int>(p->state) < kInit) continue;
     found = from_umad(*p);
     ok = true;
     break;
@@ -126,7 +133,7 @@ LocalPort find_local_port(const std::string& via) {
   if (ok) return found;
   if (!error.empty()) throw Error(error);
   if (port >= 0) throw Error("device \"" + dev + "\" has no port " + std::to_string(port));
-  throw Error("device \"" + dev + "\" has no active InfiniBand port");
+  throw Error("device \"" + dev + "\" has no InfiniBand port with its link up");
 }
 
 }  // namespace rdma::mad

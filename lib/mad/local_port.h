@@ -1,5 +1,6 @@
 // The local port MADs leave from: `via DEV/PORT`, or the first active
-// InfiniBand port.
+// InfiniBand port (the first with its link up when none is active, as
+// without a subnet manager).
 #pragma once
 
 #include <cstdint>

@@ -58,15 +58,35 @@ for _ in $(seq 50); do grep -q "simulator ready" ibsim.log && break; sleep 0.2; 
 
 # Every client (opensm, rdma, the diags) runs under the umad2sim preload.
 run() { LD_PRELOAD=$UMAD2SIM timeout 60 "$@" 2> >(grep -v 'sim_connect: attached' >&2); }
+
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+
+# Before the subnet manager: GUIDs cannot be resolved, routes work.
+out=$(run "$RDMA" node show guid 0x100007 2>&1)
+if [ "$out" = 'cannot resolve guid 0000:0000:0010:0007: no subnet manager (the local port has no SM LID); use a LID or "dr"' ]; then
+  ok "no subnet manager: GUID target says so"
+else
+  bad "no subnet manager: GUID target: $out"
+fi
+out=$(run "$RDMA" sm show 2>&1)
+if grep -q '^no subnet manager: local port ibsim0/1 has no SM LID$' <<<"$out"; then
+  ok "no subnet manager: sm show says so"
+else
+  bad "no subnet manager: sm show: $out"
+fi
+out=$(run "$RDMA" node show dr 0,1 2>&1)
+if grep -q '^dr 0,1: type switch .*description sw1' <<<"$out"; then
+  ok "no subnet manager: directed route works"
+else
+  bad "no subnet manager: dr: $out"
+fi
 LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm.log" -s 0 >opensm.out 2>&1 </dev/null &
 OSM_PID=$!
 for _ in $(seq 120); do
   run sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
   sleep 0.5
 done
-
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
 
 # compare NAME KIND "DIAGS COMMAND" "RDMA ARGS": same value for every field.
 compare() {
