@@ -2,6 +2,7 @@
 
 #include <linux/netlink.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -51,6 +52,22 @@ std::string ext_ack_message(const nlmsghdr* nlh) {
   return {};
 }
 
+// The netlink messages of one datagram; a message that does not fit is an
+// Error ("malformed kernel <what>").
+std::vector<const nlmsghdr*> split(const uint8_t* p, size_t left, const char* what) {
+  std::vector<const nlmsghdr*> out;
+  while (left > 0) {
+    auto* nlh = reinterpret_cast<const nlmsghdr*>(p);
+    if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left)
+      throw Error(std::string("malformed kernel ") + what + ": truncated netlink message");
+    out.push_back(nlh);
+    size_t step = std::min<size_t>(MNL_ALIGN(nlh->nlmsg_len), left);
+    p += step;
+    left -= step;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string kernel_error_text(int err, const nlmsghdr* msg) {
@@ -91,16 +108,7 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
   bool interrupted = false;
   bool got_reply = false;
   for (;;) {
-    size_t n = recv_datagram();
-    const uint8_t* p = buf_.data();
-    size_t left = n;
-    while (left > 0) {
-      auto* nlh = reinterpret_cast<const nlmsghdr*>(p);
-      if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left)
-        throw Error("malformed kernel reply: truncated netlink message");
-      size_t step = std::min<size_t>(MNL_ALIGN(nlh->nlmsg_len), left);
-      p += step;
-      left -= step;
+    for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(), "reply")) {
       // A leftover of an earlier request (e.g. one that failed mid-dump).
       if (nlh->nlmsg_seq != req.seq()) continue;
 
@@ -130,19 +138,8 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
 }
 
 void Session::receive_notifications(const MessageFn& on_msg) {
-  size_t n = recv_datagram();
-  const uint8_t* p = buf_.data();
-  size_t left = n;
-  while (left > 0) {
-    auto* nlh = reinterpret_cast<const nlmsghdr*>(p);
-    if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left)
-      throw Error("malformed kernel notification: truncated netlink message");
-    size_t step = std::min<size_t>(MNL_ALIGN(nlh->nlmsg_len), left);
-    p += step;
-    left -= step;
-    if (nlh->nlmsg_type < NLMSG_MIN_TYPE) continue;
-    on_msg(nlh);
-  }
+  for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(), "notification"))
+    if (nlh->nlmsg_type >= NLMSG_MIN_TYPE) on_msg(nlh);
 }
 
 }  // namespace rdma::nl
