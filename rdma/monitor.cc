@@ -19,7 +19,7 @@ namespace {
 
 void monitor_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma [ -j [ -p ] ] [ --timestamp ] [ -c COUNT ] monitor [ dev DEV ]\n"
+      "Usage: rdma [ -j [ -p ] ] [ -t | --timestamp ] [ -c COUNT ] monitor [ dev DEV ]\n"
       "Prints REGISTER, UNREGISTER, NETDEV_ATTACH, NETDEV_DETACH, RENAME and\n"
       "NETDEV_RENAME events of RDMA devices (Linux 6.12 or newer).\n",
       c.help_out);

@@ -17,11 +17,21 @@ struct OptionSpec {
 };
 
 constexpr OptionSpec kOptions[] = {
-    {'V', "version", false}, {'h', "help", false},   {'d', "details", false},
-    {'j', "json", false},    {'p', "pretty", false}, {'r', "raw", false},
-    {'f', "force", false},   {'b', "batch", true},   {'n', "netns", true},
-    {'t', "timeout", true},  {'\1', "retries", true},  // '\1': long form only
-    {'w', "watch", true},    {'c', "count", true},   {'\2', "timestamp", false},
+    {'V', "version", false},
+    {'h', "help", false},
+    {'d', "details", false},
+    {'j', "json", false},
+    {'p', "pretty", false},
+    {'r', "raw", false},
+    {'f', "force", false},
+    {'b', "batch", true},
+    {'n', "netns", true},
+    // '\1' and '\2': long form only. -t is the timestamp, as in `ip -t monitor`.
+    {'\2', "timeout", true},
+    {'\1', "retries", true},
+    {'w', "watch", true},
+    {'c', "count", true},
+    {'t', "timestamp", false},
 };
 
 const OptionSpec* by_short(char c) {
@@ -92,7 +102,7 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case 'n':
       opt.netns = *arg;
       break;
-    case 't':
+    case '\2':
       opt.mad_timeout_ms = parse_count(*arg, "timeout", 1);
       break;
     case '\1':
@@ -104,7 +114,7 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case 'c':
       opt.count = parse_count(*arg, "count", 1);
       break;
-    case '\2':
+    case 't':
       opt.timestamp = true;
       break;
   }

@@ -71,3 +71,21 @@ TEST(Options, DoubleDashEndsOptions) {
 
 }  // namespace
 }  // namespace rdma
+
+namespace rdma {
+namespace {
+
+// -t is the timestamp (as `ip -t monitor`); the MAD timeout is long form only.
+TEST(Options, TimestampIsDashTAndTimeoutIsLongOnly) {
+  std::vector<std::string> w = {"-t", "monitor", "--timeout", "250", "--retries", "0"};
+  Options o = parse_options(w);
+  EXPECT_TRUE(o.timestamp);
+  EXPECT_EQ(o.mad_timeout_ms, 250);
+  EXPECT_EQ(o.mad_retries, 0);
+  EXPECT_EQ(w, (std::vector<std::string>{"monitor"}));
+  std::vector<std::string> bad = {"--time", "5"};  // timeout or timestamp?
+  EXPECT_THROW(parse_options(bad), Error);
+}
+
+}  // namespace
+}  // namespace rdma

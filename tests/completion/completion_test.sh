@@ -185,7 +185,7 @@ check_has "all options" "rdma -" -V -d -j -p -r -f -b -n -h --version --details 
 check "long options by prefix" "rdma --t" "--timeout --timestamp"
 check "-w takes a number" "rdma -w " ""
 check "after -w SECONDS" "rdma -w 2 stat show " "help link mr"
-check "after --retries N" "rdma --retries 3 -t 500 d" "dev"
+check "after --retries N" "rdma --retries 3 --timeout 500 d" "dev"
 check "after -c COUNT clustered" "rdma -jc5 stat " "help list mode mr qp set show unset"
 check "--timestamp takes no value" "rdma --timestamp m" "mad monitor"
 check "-n netns names" "rdma -n " "blue red"

@@ -208,10 +208,10 @@ if grep -q "description hca3" <<<"$expect_decode"; then ok "mad decode of a capt
 
 # Errors: timeouts after the configured retries, bad targets.
 expect "no answer: timeout after retries" 1 "^no reply to NodeInfo from lid 999 \(3 tries of 200 ms\)$" \
-  -t 200 --retries 2 node show lid 999
-tries=$(run "$RDMA" -dd -t 200 --retries 2 node show lid 999 2>&1 | grep -c '^> .*attribute NodeInfo')
+  --timeout 200 --retries 2 node show lid 999
+tries=$(run "$RDMA" -dd --timeout 200 --retries 2 node show lid 999 2>&1 | grep -c '^> .*attribute NodeInfo')
 if [ "$tries" -eq 3 ]; then ok "timeout: 3 tries sent (1 + 2 retries)"; else bad "timeout: $tries tries sent"; fi
-expect "unreachable route: clear error" 1 "^no reply to NodeInfo from dr 0,1,7 " -t 100 --retries 0 node show dr 0,1,7
+expect "unreachable route: clear error" 1 "^no reply to NodeInfo from dr 0,1,7 " --timeout 100 --retries 0 node show dr 0,1,7
 expect "bad LID" 1 '^invalid LID "0x" ' node show lid 0x
 expect "bad route" 1 '^invalid directed route "0,x" ' node show dr 0,x
 expect "unknown device in via" 1 '^no RDMA device "mlx9" with a umad port$' node show lid 1 via mlx9/1
