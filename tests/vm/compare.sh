@@ -135,7 +135,8 @@ sys.stdout.write(ref)
 rule_RAW_SRQ() {
     local d=$1
     [ "$(cat "$d/ref.rc")" = 0 ] && grep -q 'srqn' "$d/ref.out" || return 1
-    [ "$(cat "$d/new.rc")" != 0 ] && grep -q 'Invalid argument' "$d/new.err" && [ ! -s "$d/new.out" ] || return 1
+    [ "$(cat "$d/new.rc")" != 0 ] && grep -q 'Invalid argument' "$d/new.err" || return 1
+    [ ! -s "$d/new.out" ] || [ "$(cat "$d/new.out")" = "[]" ] || return 1
     cp "$d/ref.out" "$d/new.out"; cp "$d/ref.err" "$d/new.err"; cp "$d/ref.rc" "$d/new.rc"
 }
 
