@@ -24,14 +24,20 @@ int TestKernel::get_doit(const nlmsghdr* nlh, Extack* ext) {
 
 // ib_enum_all_devs() with _nldev_get_dumpit(): one device per skb.
 TestKernel::DumpFn TestKernel::get_dump() {
-  return [this](Skb& skb, const nlmsghdr* req, long& args) {
+  return per_device_dump(RDMA_NLDEV_CMD_GET, [this](Skb& skb, const Device& d) {
+    return fill_dev_info(skb, d, opts.version);
+  });
+}
+
+TestKernel::DumpFn TestKernel::per_device_dump(int cmd,
+                                               std::function<int(Skb&, const Device&)> fill) {
+  return [this, cmd, fill](Skb& skb, const nlmsghdr* req, long& args) {
     long idx = 0;
     for (const Device& d : state.devices) {
       if (idx >= args) {
         size_t mark = skb.len();
-        if (!skb.put_msg(opts.port_id, req->nlmsg_seq, nldev::msg_type(RDMA_NLDEV_CMD_GET),
-                         NLM_F_MULTI) ||
-            fill_dev_info(skb, d, opts.version)) {
+        if (!skb.put_msg(opts.port_id, req->nlmsg_seq, nldev::msg_type(cmd), NLM_F_MULTI) ||
+            fill(skb, d)) {
           skb.truncate(mark);
           args = idx;
         } else {

@@ -70,25 +70,9 @@ int TestKernel::res_get_doit(const nlmsghdr* nlh, Extack* ext) {
 
 // ib_enum_all_devs() with _nldev_res_get_dumpit(): one device per skb.
 TestKernel::DumpFn TestKernel::res_get_dump() {
-  return [this](Skb& skb, const nlmsghdr* req, long& args) {
-    long idx = 0;
-    for (const Device& d : state.devices) {
-      if (idx >= args) {
-        size_t mark = skb.len();
-        if (!skb.put_msg(opts.port_id, req->nlmsg_seq, nldev::msg_type(RDMA_NLDEV_CMD_RES_GET),
-                         NLM_F_MULTI) ||
-            fill_res_info(skb, d, false)) {
-          skb.truncate(mark);
-          args = idx;
-        } else {
-          args = idx + 1;
-        }
-        if (skb.len()) return static_cast<int>(skb.len());
-      }
-      ++idx;
-    }
-    return 0;
-  };
+  return per_device_dump(RDMA_NLDEV_CMD_RES_GET, [this](Skb& skb, const Device& d) {
+    return fill_res_info(skb, d, false);
+  });
 }
 
 template <typename Fn>

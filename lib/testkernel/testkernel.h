@@ -121,6 +121,8 @@ class TestKernel : public nl::Transport {
   // cmd_dev.cc
   int get_doit(const nlmsghdr*, Extack*);
   DumpFn get_dump();
+  // ib_enum_all_devs(): one device per dump part, filled by fill.
+  DumpFn per_device_dump(int cmd, std::function<int(Skb&, const Device&)> fill);
   int port_get_doit(const nlmsghdr*, Extack*);
   DumpFn port_get_dump();
   int set_doit(const nlmsghdr*, Extack*);
