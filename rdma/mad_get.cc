@@ -81,7 +81,7 @@ void mad_decode(Ctx& c) {
   view::Record header, attr;
   mad::describe(bytes, header, attr);
   c.out.record(header);
-  if (!attr.fields.empty()) c.out.record(attr);
+  if (!attr.empty()) c.out.record(attr);
 }
 
 }  // namespace

@@ -22,9 +22,9 @@ void trace_mad(const char* dir, std::span<const uint8_t> bytes) {
   std::string line = std::string(dir) + " ";
   try {
     mad::describe(bytes, h, a);
-    for (const view::Field& f : h.fields) line += f.text;
+    for (const view::Field& f : h) line += f.text;
     line += "\n" + std::string(dir) + " ";
-    for (const view::Field& f : a.fields) line += f.text;
+    for (const view::Field& f : a) line += f.text;
   } catch (const Error& e) {
     line += e.what();
   }

@@ -106,14 +106,14 @@ void print_event(Ctx& c, const nl::Attrs& a) {
       w.name("timestamp");
       w.value(static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
     }
-    for (const view::Field& f : r.fields) {
+    for (const view::Field& f : r) {
       w.name(f.key);
       w.value(f.value);
     }
     w.end_object();
   } else {
     if (c.opt.timestamp) std::fputs(timestamp_text(tv).c_str(), out);
-    for (const view::Field& f : r.fields) std::fputs(f.text.c_str(), out);
+    for (const view::Field& f : r) std::fputs(f.text.c_str(), out);
   }
   std::fputc('\n', out);
   std::fflush(out);

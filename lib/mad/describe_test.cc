@@ -13,13 +13,13 @@ namespace {
 
 view::Json json_of(const view::Record& r) {
   view::Json j = view::Json::object();
-  for (const view::Field& f : r.fields) j[f.key] = f.value;
+  for (const view::Field& f : r) j[f.key] = f.value;
   return j;
 }
 
 std::string text_of(const view::Record& r) {
   std::string s;
-  for (const view::Field& f : r.fields) s += f.text;
+  for (const view::Field& f : r) s += f.text;
   return s;
 }
 
@@ -65,7 +65,7 @@ TEST(Describe, HcaPortInfoFromTheSimulator) {
   view::Record brief;
   decode(kPortInfo, m.data(), 0, brief);
   EXPECT_EQ(json_of(brief).count("M_Key"), 0u);
-  EXPECT_LT(brief.fields.size(), r.fields.size());
+  EXPECT_LT(brief.size(), r.size());
 }
 
 TEST(Describe, DirectedRouteReply) {

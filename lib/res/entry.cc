@@ -37,10 +37,12 @@ uint64_t number(const nl::Attrs& a, int attr) {
 // Only the form the printer uses is built: JSON values cost allocations.
 void EntryView::labeled(view::Record& r, const char* key, const std::string& text,
                         view::Json json) const {
+  view::Field& f = r.next();
+  f.key = key;
   if (opts_.json)
-    r.add(key, "", std::move(json));
+    f.value = std::move(json);
   else
-    r.add(key, std::string(key) + " " + text + " ", nullptr);
+    f.text.append(key).append(1, ' ').append(text).append(1, ' ');
 }
 
 bool EntryView::passes(const nl::Attrs& e, const DevRef& d) const {
@@ -177,7 +179,7 @@ bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
   for (const Column& c : type_.columns) column(c, e, d, r);
   // An SRQ whose QPs the lqpn filter removed all of does not show.
   if (type_.id_attr == RDMA_NLDEV_ATTR_RES_SRQN && filters_.get("lqpn")) {
-    for (const view::Field& f : r.fields)
+    for (const view::Field& f : r)
       if (f.key == "lqpn") return true;
     r.clear();
     return false;

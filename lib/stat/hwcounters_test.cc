@@ -37,9 +37,9 @@ TEST(HwCounters, ParseAndRender) {
   EXPECT_EQ(c[1].enabled, true);
   view::Record r;
   add_counters(c, r);
-  EXPECT_EQ(r.fields[0].text, "\n    rx 5 ");
-  EXPECT_EQ(r.fields[0].key, "rx");
-  EXPECT_EQ(r.fields[0].value, 5u);
+  EXPECT_EQ(r[0].text, "\n    rx 5 ");
+  EXPECT_EQ(r[0].key, "rx");
+  EXPECT_EQ(r[0].value, 5u);
 }
 
 TEST(HwCounters, EmptyTable) {

@@ -18,12 +18,13 @@ class JsonPrinter : public Printer {
     if (done_) return;
     open();
     w_.start_object();
-    for (const Field& f : r.fields) {
+    for (const Field& f : r) {
       if (f.key.empty()) continue;
       w_.name(f.key);
       w_.value(f.value);
     }
     w_.end_object();
+    w_.flush();
   }
 
   void finish() override {
@@ -31,6 +32,7 @@ class JsonPrinter : public Printer {
     open();
     done_ = true;
     w_.end_array();
+    w_.flush();
     std::fputc('\n', out_);
     std::fflush(out_);
   }

@@ -1,21 +1,23 @@
 #include "lib/view/json_writer.h"
 
+#include <charconv>
+
 namespace rdma::view {
 
 void JsonWriter::separate() {
-  if (sep_) std::fputc(sep_, out_);
+  if (sep_) buf_ += sep_;
   sep_ = ',';
 }
 
 void JsonWriter::newline() {
   if (!pretty_) return;
-  std::fputc('\n', out_);
-  for (int i = 0; i < depth_; ++i) std::fputs("    ", out_);
+  buf_ += '\n';
+  buf_.append(4 * depth_, ' ');
 }
 
 void JsonWriter::begin(char c) {
   separate();
-  std::fputc(c, out_);
+  buf_ += c;
   ++depth_;
   sep_ = '\0';
 }
@@ -23,17 +25,17 @@ void JsonWriter::begin(char c) {
 void JsonWriter::end(char c) {
   --depth_;
   if (sep_) newline();
-  std::fputc(c, out_);
+  buf_ += c;
   sep_ = ',';
 }
 
 void JsonWriter::start_array() {
   begin('[');
-  if (pretty_) std::fputc(' ', out_);
+  if (pretty_) buf_ += ' ';
 }
 
 void JsonWriter::end_array() {
-  if (pretty_ && sep_) std::fputc(' ', out_);
+  if (pretty_ && sep_) buf_ += ' ';
   sep_ = '\0';
   end(']');
 }
@@ -50,43 +52,60 @@ void JsonWriter::name(std::string_view key) {
   newline();
   sep_ = '\0';
   string(key);
-  std::fputc(':', out_);
-  if (pretty_) std::fputc(' ', out_);
+  buf_ += ':';
+  if (pretty_) buf_ += ' ';
 }
 
+namespace {
+
+bool plain(unsigned char c) {
+  return c >= 0x20 && c != '"' && c != '\\';
+}
+
+}  // namespace
+
 void JsonWriter::string(std::string_view s) {
-  std::fputc('"', out_);
-  for (unsigned char c : s) {
+  buf_ += '"';
+  size_t i = 0;
+  while (i < s.size()) {
+    // Runs of characters that need no escape go in one append.
+    size_t j = i;
+    while (j < s.size() && plain(static_cast<unsigned char>(s[j]))) ++j;
+    buf_.append(s.data() + i, j - i);
+    if (j == s.size()) break;
+    unsigned char c = static_cast<unsigned char>(s[j]);
     switch (c) {
       case '"':
-        std::fputs("\\\"", out_);
+        buf_ += "\\\"";
         break;
       case '\\':
-        std::fputs("\\\\", out_);
+        buf_ += "\\\\";
         break;
       case '\n':
-        std::fputs("\\n", out_);
+        buf_ += "\\n";
         break;
       case '\t':
-        std::fputs("\\t", out_);
+        buf_ += "\\t";
         break;
       case '\r':
-        std::fputs("\\r", out_);
+        buf_ += "\\r";
         break;
       case '\b':
-        std::fputs("\\b", out_);
+        buf_ += "\\b";
         break;
       case '\f':
-        std::fputs("\\f", out_);
+        buf_ += "\\f";
         break;
-      default:
-        if (c < 0x20)
-          std::fprintf(out_, "\\u%04x", c);
-        else
-          std::fputc(c, out_);
+      default: {
+        static const char kHex[] = "0123456789abcdef";
+        buf_ += "\\u00";
+        buf_ += kHex[c >> 4];
+        buf_ += kHex[c & 15];
+      }
     }
+    i = j + 1;
   }
-  std::fputc('"', out_);
+  buf_ += '"';
 }
 
 void JsonWriter::value(const Json& v) {
@@ -113,21 +132,37 @@ void JsonWriter::value(const Json& v) {
       string(v.get_ref<const std::string&>());
       break;
     case Json::value_t::number_unsigned:
-      std::fprintf(out_, "%llu", static_cast<unsigned long long>(v.get<uint64_t>()));
+      number(v.get<uint64_t>());
       break;
     case Json::value_t::number_integer:
-      std::fprintf(out_, "%lld", static_cast<long long>(v.get<int64_t>()));
+      number(v.get<int64_t>());
       break;
     case Json::value_t::number_float:
-      std::fputs(v.dump().c_str(), out_);
+      buf_ += v.dump();
       break;
     case Json::value_t::boolean:
-      std::fputs(v.get<bool>() ? "true" : "false", out_);
+      buf_ += v.get<bool>() ? "true" : "false";
       break;
     default:
-      std::fputs("null", out_);
+      buf_ += "null";
       break;
   }
+}
+
+void JsonWriter::number(uint64_t n) {
+  char tmp[24];
+  buf_.append(tmp, std::to_chars(tmp, tmp + sizeof tmp, n).ptr);
+}
+
+void JsonWriter::number(int64_t n) {
+  char tmp[24];
+  buf_.append(tmp, std::to_chars(tmp, tmp + sizeof tmp, n).ptr);
+}
+
+void JsonWriter::flush() {
+  if (buf_.empty()) return;
+  std::fwrite(buf_.data(), 1, buf_.size(), out_);
+  buf_.clear();
 }
 
 }  // namespace rdma::view

@@ -3,16 +3,23 @@
 // comparing our output with iproute2's see the same bytes.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "lib/view/record.h"
 
 namespace rdma::view {
 
+// Output collects in a buffer until flush() (or destruction), so a record
+// costs one write to the stream, not one per character.
 class JsonWriter {
  public:
   JsonWriter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) {}
+  ~JsonWriter() { flush(); }
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
   void start_array();
   void end_array();
@@ -21,6 +28,8 @@ class JsonWriter {
   void name(std::string_view key);
   // Any value: scalars, arrays and objects (recursively).
   void value(const Json& v);
+  // Writes what is buffered to the stream.
+  void flush();
 
  private:
   void separate();  // the comma before a value or member
@@ -28,8 +37,11 @@ class JsonWriter {
   void begin(char c);
   void end(char c);
   void string(std::string_view s);
+  void number(uint64_t n);
+  void number(int64_t n);
 
   std::FILE* out_;
+  std::string buf_;
   bool pretty_;
   int depth_ = 0;
   char sep_ = '\0';

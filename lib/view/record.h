@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rdma::view {
@@ -16,13 +17,37 @@ struct Field {
   Json value;        // JSON form
 };
 
-struct Record {
-  std::vector<Field> fields;
-
-  void add(std::string key, std::string text, Json value) {
-    fields.push_back({std::move(key), std::move(text), std::move(value)});
+// clear() keeps the fields' storage, so a view that renders one object after
+// another into the same Record allocates nothing once warm: listing 10k QPs
+// costs the formatting, not 10k x fields allocations.
+class Record {
+ public:
+  void add(std::string_view key, std::string_view text, Json value) {
+    Field& f = next();
+    f.key.assign(key);
+    f.text.assign(text);
+    f.value = std::move(value);
   }
-  void clear() { fields.clear(); }
+  // A fresh field (empty key and text, null value) to fill in place.
+  Field& next() {
+    if (n_ == fields_.size()) fields_.emplace_back();
+    Field& f = fields_[n_++];
+    f.key.clear();
+    f.text.clear();
+    if (!f.value.is_null()) f.value = nullptr;
+    return f;
+  }
+  void clear() { n_ = 0; }
+
+  const Field* begin() const { return fields_.data(); }
+  const Field* end() const { return fields_.data() + n_; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Field& operator[](size_t i) const { return fields_[i]; }
+
+ private:
+  std::vector<Field> fields_;
+  size_t n_ = 0;
 };
 
 }  // namespace rdma::view
