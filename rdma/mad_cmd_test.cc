@@ -1,92 +1,15 @@
 // The MAD commands run in-process over a fake transport: what they send,
 // what they print, and their errors.
-#include <gtest/gtest.h>
-
-#include <cstdio>
-#include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "lib/error.h"
-#include "lib/mad/attrs.h"
-#include "lib/mad/captured_test.h"
-#include "lib/mad/describe.h"
-#include "lib/mad/fake_transport.h"
-#include "rdma/mad_session.h"
-#include "rdma/rdma.h"
+#include "rdma/mad_test_util.h"
 
 namespace rdma {
 namespace {
 
-using mad::FakeTransport;
 using mad::Mad;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-class MadCmd : public ::testing::Test {
- protected:
-  void SetUp() override {
-    mad_hooks().find_port = [this](const std::string& via) {
-      via_ = via;
-      mad::LocalPort l;
-      l.ca = "ibsim0";
-      l.port = 1;
-      l.lid = 1;
-      l.sm_lid = sm_lid_;
-      l.gid_prefix = 0xfe80000000000000ull;
-      l.port_guid = 0x100001;
-      return l;
-    };
-    mad_hooks().open = [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-      return std::make_unique<FakeTransport>(
-          [this](const Mad& m, const mad::Address& a) -> std::optional<std::vector<uint8_t>> {
-            sent_.push_back(m);
-            return answer(m, a);
-          });
-    };
-  }
-  void TearDown() override { reset_mad_hooks(); }
-
-  // A switch at LID 2 (NodeInfo captured from ibsim); nothing else answers.
-  std::optional<std::vector<uint8_t>> answer(const Mad& m, const mad::Address& a) {
-    if (a.lid != 2 && a.lid != mad::kPermissiveLid) return std::nullopt;
-    uint16_t attr = m.get(mad::hdr::kAttrId);
-    std::vector<uint8_t> data(64);
-    if (attr == mad::kNodeInfo.id && m.mgmt_class() != mad::kClassPerf) {
-      std::vector<uint8_t> captured = mad::parse_hex(mad::captured::kSwitchNodeInfo);
-      data.assign(captured.begin() + 64, captured.begin() + 128);
-    } else if (attr == mad::kNodeDescription.id) {
-      std::strcpy(reinterpret_cast<char*>(data.data()), "sw1");
-    } else if (attr == mad::kPortCounters.id && m.mgmt_class() == mad::kClassPerf) {
-      data = std::vector<uint8_t>(m.data().begin(), m.data().end());
-      data[4] = 0;
-      data[5] = 17;  // SymbolErrorCounter
-    }
-    return mad::reply_to(m, data);
-  }
-
-  Result run_rdma(std::vector<std::string> args) {
-    char *out = nullptr, *err = nullptr;
-    size_t out_n = 0, err_n = 0;
-    Env env;
-    env.out = open_memstream(&out, &out_n);
-    env.err = open_memstream(&err, &err_n);
-    env.open = []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); };
-    int status = run(std::move(args), env);
-    std::fclose(env.out);
-    std::fclose(env.err);
-    Result r{status, std::string(out, out_n), std::string(err, err_n)};
-    free(out);
-    free(err);
-    return r;
-  }
-
-  std::vector<Mad> sent_;
-  std::string via_;
-  uint16_t sm_lid_ = 1;
-};
+using madtest::MadCmd;
+using madtest::Result;
 
 TEST_F(MadCmd, NodeShowPrintsNodeInfoDescriptionAndSwitchInfo) {
   Result r = run_rdma({"node", "show", "lid", "2"});

@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "rdma/mad_port_tables.h"
 #include "rdma/mad_session.h"
 #include "rdma/objects.h"
 
@@ -11,7 +12,6 @@ namespace rdma {
 
 namespace {
 
-constexpr unsigned kSwitch = 2;
 constexpr unsigned kPhysPolling = 2;
 constexpr unsigned kPhysDisabled = 3;
 
@@ -21,97 +21,6 @@ void port_help(Ctx& c) {
       "       rdma port set TARGET port N { enable | disable | reset } [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n",
       c.help_out);
-}
-
-uint64_t field(const mad::AttrDef& a, const mad::Mad& m, const char* name) {
-  return m.get_attr(a, name);
-}
-
-// Elements [0, n) of the table fields of blocks, as one field per name.
-void add_table(view::Record& rec, const mad::AttrDef& a, const std::vector<mad::Mad>& blocks,
-               unsigned n) {
-  for (const mad::FieldDef& f : a.fields) {
-    std::string all;
-    view::Json arr = view::Json::array();
-    for (unsigned i = 0; i < n; ++i) {
-      std::string text;
-      view::Json json;
-      mad::render(f, blocks[i / f.count].data(), i % f.count, text, json);
-      all += (i ? "," : "") + text;
-      arr.push_back(std::move(json));
-    }
-    rec.add(f.name, std::string(f.label) + " " + all + " ", std::move(arr));
-  }
-}
-
-struct PortCtx {
-  mad::Route route;
-  mad::Mad node;
-  bool is_switch = false;
-  uint8_t port = 0;
-};
-
-void show_pkeys(Ctx& c, MadSession& s, const PortCtx& p, view::Record& rec) {
-  unsigned cap = field(mad::kNodeInfo, p.node, "PartitionCap");
-  if (p.is_switch && p.port != 0) {
-    mad::Mad sw = s.smp(p.route, mad::kGet, mad::kSwitchInfo, 0);
-    cap = field(mad::kSwitchInfo, sw, "PartitionEnforcementCap");
-  }
-  std::vector<mad::Mad> blocks;
-  for (unsigned b = 0; b * 32 < cap; ++b)
-    blocks.push_back(
-        s.smp(p.route, mad::kGet, mad::kPKeyTable, (p.is_switch ? uint32_t{p.port} << 16 : 0) | b));
-  rec.add("PartitionCap", "capacity " + std::to_string(cap) + " ", cap);
-  add_table(rec, mad::kPKeyTable, blocks, cap);
-  c.out.record(rec);
-}
-
-void show_guids(Ctx& c, MadSession& s, const PortCtx& p, view::Record& rec) {
-  mad::Mad pi = s.smp(p.route, mad::kGet, mad::kPortInfo, p.port);
-  unsigned cap = field(mad::kPortInfo, pi, "GUIDCap");
-  std::vector<mad::Mad> blocks;
-  for (unsigned b = 0; b * 8 < cap; ++b)
-    blocks.push_back(s.smp(p.route, mad::kGet, mad::kGuidInfo, b));
-  rec.add("GUIDCap", "capacity " + std::to_string(cap) + " ", cap);
-  add_table(rec, mad::kGuidInfo, blocks, cap);
-  c.out.record(rec);
-}
-
-// CAs have one table; a switch one per input port to output port N.
-void show_sl2vl(Ctx& c, MadSession& s, const PortCtx& p, const view::Record& base) {
-  if (!p.is_switch) {
-    view::Record rec = base;
-    mad::Mad t = s.smp(p.route, mad::kGet, mad::kSl2VlTable, 0);
-    mad::decode(mad::kSl2VlTable, t.data(), c.opt.details, rec);
-    c.out.record(rec);
-    return;
-  }
-  unsigned ports = field(mad::kNodeInfo, p.node, "NumPorts");
-  for (unsigned in = 0; in <= ports; ++in) {
-    view::Record rec = base;
-    rec.add("InputPort", "in " + std::to_string(in) + " ", in);
-    mad::Mad t = s.smp(p.route, mad::kGet, mad::kSl2VlTable, (in << 8) | p.port);
-    mad::decode(mad::kSl2VlTable, t.data(), c.opt.details, rec);
-    c.out.record(rec);
-  }
-}
-
-void show_vlarb(Ctx& c, MadSession& s, const PortCtx& p, const view::Record& base) {
-  mad::Mad pi = s.smp(p.route, mad::kGet, mad::kPortInfo, p.port);
-  unsigned low = field(mad::kPortInfo, pi, "VLArbitrationLowCap");
-  unsigned high = field(mad::kPortInfo, pi, "VLArbitrationHighCap");
-  for (const char* prio : {"low", "high"}) {
-    unsigned cap = prio[0] == 'l' ? low : high;
-    unsigned first = prio[0] == 'l' ? 1 : 3;  // blocks 1-2 low, 3-4 high
-    std::vector<mad::Mad> blocks;
-    for (unsigned b = 0; b * 32 < cap; ++b)
-      blocks.push_back(s.smp(p.route, mad::kGet, mad::kVlArbTable, ((first + b) << 16) | p.port));
-    view::Record rec = base;
-    rec.add("Priority", std::string("priority ") + prio + " ", prio);
-    rec.add("Cap", "capacity " + std::to_string(cap) + " ", cap);
-    add_table(rec, mad::kVlArbTable, blocks, cap);
-    c.out.record(rec);
-  }
 }
 
 void port_show(Ctx& c) {
@@ -129,12 +38,11 @@ void port_show(Ctx& c) {
       throw Error("unknown port show argument \"" + k + "\"");
   }
   MadSession s(c, w.via);
-  PortCtx p;
-  p.route = s.route(w.target);
-  view::Record rec;
-  add_target(rec, p.route);
+  mad::Route route = s.route(w.target);
   if (table.empty()) {
-    mad::Mad pi = s.smp(p.route, mad::kGet, mad::kPortInfo, port.value_or(0));
+    view::Record rec;
+    add_target(rec, route);
+    mad::Mad pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
     // Without "port N" a CA answers for the port the MAD arrived on.
     unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
     rec.add("port", "port " + std::to_string(n) + " ", n);
@@ -142,19 +50,7 @@ void port_show(Ctx& c) {
     c.out.record(rec);
     return;
   }
-  p.node = s.smp(p.route, mad::kGet, mad::kNodeInfo, 0);
-  p.is_switch = field(mad::kNodeInfo, p.node, "NodeType") == kSwitch;
-  // Without a port: the port the MAD arrived on (CAs), port 0 (switches).
-  p.port = port.value_or(p.is_switch ? 0 : field(mad::kNodeInfo, p.node, "LocalPortNum"));
-  rec.add("port", "port " + std::to_string(p.port) + " ", p.port);
-  if (table == "pkeys")
-    show_pkeys(c, s, p, rec);
-  else if (table == "guids")
-    show_guids(c, s, p, rec);
-  else if (table == "sl2vl")
-    show_sl2vl(c, s, p, rec);
-  else
-    show_vlarb(c, s, p, rec);
+  show_port_table(c, s, port_target(s, route, port), table);
 }
 
 // Sets the physical state of a port with a PortInfo Set that changes

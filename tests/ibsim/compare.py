@@ -2,9 +2,13 @@
 """Compares `rdma -j -d` output with infiniband-diags text output.
 
 Usage: compare.py KIND DIAGS_OUTPUT_FILE RDMA_JSON_FILE
-KIND: nodeinfo, nodedesc, portinfo, switchinfo, perf, sminfo.
-Maps each diags field name to its IBA name (the JSON key) and each printed
-value to the number the IBA defines; prints the mismatches, exits 1 on any.
+KIND: one of KINDS below (attributes: nodeinfo, nodedesc, portinfo,
+switchinfo, perf, sminfo; tables: pkeys, guids, sl2vl, vlarb).
+Each kind is a pair of readers that turn both outputs into the same flat
+form, {name: value}: attributes map each diags field name to its IBA name
+(the JSON key) and each printed value to the number the IBA defines; tables
+name every entry ("P_Key[3]", "in 2 out 3 SL[5]", "low Weight[0]"). Prints
+the mismatches, exits 1 on any.
 """
 import json
 import re
@@ -126,15 +130,9 @@ def ours_value(v):
     return v
 
 
-def parse_diags(kind, text):
+def parse_fields(kind, text):
+    """Attributes: "Name:.....value" lines."""
     out = {}
-    if kind == 'sminfo':
-        m = re.search(r'sm lid (\d+) sm guid (0x[0-9a-f]+), activity count (\d+) '
-                      r'priority (\d+) state (\d+)', text)
-        if not m:
-            raise SystemExit('cannot parse sminfo output: ' + text)
-        return {'GUID': int(m.group(2), 16), 'ActCount': int(m.group(3)),
-                'Priority': int(m.group(4)), 'SMState': int(m.group(5))}
     for line in text.splitlines():
         m = re.match(r'^([A-Za-z0-9 ]+?):\.*(.*)$', line)
         if not m or line.startswith('#'):
@@ -146,31 +144,147 @@ def parse_diags(kind, text):
     return out
 
 
+def parse_sminfo(kind, text):
+    m = re.search(r'sm lid (\d+) sm guid (0x[0-9a-f]+), activity count (\d+) '
+                  r'priority (\d+) state (\d+)', text)
+    if not m:
+        raise SystemExit('cannot parse sminfo output: ' + text)
+    return {'GUID': int(m.group(2), 16), 'ActCount': int(m.group(3)),
+            'Priority': int(m.group(4)), 'SMState': int(m.group(5))}
+
+
+def parse_rows(kind, text):
+    """smpquery pkeys / guidinfo: "  N: v v ..." rows from entry N, then
+    "CAP pkeys|guids capacity"; rows are padded past the capacity."""
+    entry, cap_name = TABLE_NAMES[kind]
+    out, cap = {}, None
+    for line in text.splitlines():
+        m = re.match(r'^\s*(\d+):((?:\s+0x[0-9a-f]+)+)\s*$', line)
+        if m:
+            for i, v in enumerate(m.group(2).split()):
+                out[f'{entry}[{int(m.group(1)) + i}]'] = int(v, 16)
+        m = re.match(r'^(\d+) \w+ capacity', line)
+        if m:
+            cap = int(m.group(1))
+    if cap is None:
+        return {}
+    out = {k: v for k, v in out.items() if int(k[k.index('[') + 1:-1]) < cap}
+    out[cap_name] = cap
+    return out
+
+
+def parse_sl2vl(kind, text):
+    """"ports: in  I, out  O: | v| v|...|" rows."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'^ports: in\s+(\d+), out\s+(\d+): \|(.*)\|$', line)
+        if m:
+            for sl, v in enumerate(m.group(3).split('|')):
+                out[f'in {int(m.group(1))} out {int(m.group(2))} SL[{sl}]'] = int(v)
+    return out
+
+
+def parse_vlarb(kind, text):
+    """A "LowCap L HighCap H" line, then per priority "VL" and "WEIGHT" rows."""
+    out, prio, seen = {}, None, {}
+    for line in text.splitlines():
+        m = re.search(r'LowCap (\d+) HighCap (\d+)', line)
+        if m:
+            out['low Cap'], out['high Cap'] = int(m.group(1)), int(m.group(2))
+        m = re.match(r'^# (Low|High) priority', line)
+        if m:
+            prio = m.group(1).lower()
+        m = re.match(r'^(VL|WEIGHT)\s*: \|(.*)\|$', line)
+        if m and prio:
+            name = 'VL' if m.group(1) == 'VL' else 'Weight'
+            for v in m.group(2).split('|'):
+                i = seen.get((prio, name), 0)
+                out[f'{prio} {name}[{i}]'] = int(v.strip(), 16)
+                seen[(prio, name)] = i + 1
+    return out
+
+
+def ours_record(kind, records):
+    """Attributes: the one record, its values as the diags' numbers."""
+    return {k: ours_value(v) for k, v in (records[0] if records else {}).items()}
+
+
+def ours_rows(kind, records):
+    entry, cap_name = TABLE_NAMES[kind]
+    r = records[0] if records else {}
+    key = {'pkeys': 'P_KeyTableBlock', 'guids': 'GUIDBlock'}[kind]
+    out = {f'{entry}[{i}]': ours_value(v) for i, v in enumerate(r.get(key, []))}
+    out[cap_name] = r.get({'pkeys': 'PartitionCap', 'guids': 'GUIDCap'}[kind])
+    return out
+
+
+def ours_sl2vl(kind, records):
+    """A CA's one table is smpquery's "in 0, out 0"; a switch's are per input port."""
+    out = {}
+    for r in records:
+        io = f'in {r["InputPort"]} out {r["port"]}' if 'InputPort' in r else 'in 0 out 0'
+        for sl, v in enumerate(r['SLtoVL']):
+            out[f'{io} SL[{sl}]'] = v
+    return out
+
+
+def ours_vlarb(kind, records):
+    out = {}
+    for r in records:
+        out[f'{r["Priority"]} Cap'] = r['Cap']
+        for name in ('VL', 'Weight'):
+            for i, v in enumerate(r[name]):
+                out[f'{r["Priority"]} {name}[{i}]'] = v
+    return out
+
+
+TABLE_NAMES = {'pkeys': ('P_Key', 'PartitionCap'), 'guids': ('GUID', 'GUIDCap')}
+
+# KIND: (diags reader, rdma reader, exact). Exact kinds must have the same
+# entries on both sides; for the others ours may show more fields.
+KINDS = {
+    'nodeinfo': (parse_fields, ours_record, False),
+    'nodedesc': (parse_fields, ours_record, False),
+    'portinfo': (parse_fields, ours_record, False),
+    'switchinfo': (parse_fields, ours_record, False),
+    'perf': (parse_fields, ours_record, False),
+    'sminfo': (parse_sminfo, ours_record, False),
+    'pkeys': (parse_rows, ours_rows, True),
+    'guids': (parse_rows, ours_rows, True),
+    'sl2vl': (parse_sl2vl, ours_sl2vl, True),
+    'vlarb': (parse_vlarb, ours_vlarb, True),
+}
+
+
 def main():
     kind, diags_file, ours_file = sys.argv[1:4]
-    diags = parse_diags(kind, open(diags_file).read())
-    ours = json.load(open(ours_file))
-    if isinstance(ours, list):
-        ours = ours[0] if ours else {}
+    read_diags, read_ours, exact = KINDS[kind]
+    diags = read_diags(kind, open(diags_file).read())
+    records = json.load(open(ours_file))
+    ours = read_ours(kind, records if isinstance(records, list) else [records])
     if not diags:
         print(f'{kind}: no fields in the infiniband-diags output')
         return 1
-    bad = 0
+    wrong = []
     for key, want in diags.items():
+        got = ours.get(key)
         if key not in ours:
-            print(f'{kind}: {key} missing from rdma (diags: {want})')
-            bad += 1
-            continue
-        got = ours_value(ours[key])
-        if key in GROWING:  # counts on between the two queries (ours runs last)
-            ok = isinstance(got, int) and got >= want
-        else:
-            ok = got == want
-        if not ok:
-            print(f'{kind}: {key}: rdma {ours[key]!r}, diags {want!r}')
-            bad += 1
-    print(f'{kind}: {len(diags) - bad} of {len(diags)} fields equal')
-    return 1 if bad else 0
+            wrong.append(f'{key} missing from rdma (diags: {want})')
+        elif key in GROWING:  # counts on between the two queries (ours runs last)
+            if not (isinstance(got, int) and got >= want):
+                wrong.append(f'{key}: rdma {got!r}, diags {want!r} (may only grow)')
+        elif got != want:
+            wrong.append(f'{key}: rdma {got!r}, diags {want!r}')
+    extra = sorted(set(ours) - set(diags)) if exact else []
+    for line in wrong[:10]:
+        print(f'{kind}: {line}')
+    if len(wrong) > 10:
+        print(f'{kind}: ... and {len(wrong) - 10} more')
+    if extra:
+        print(f'{kind}: rdma has {len(extra)} entries infiniband-diags lacks: {", ".join(extra[:5])}')
+    print(f'{kind}: {len(diags) - len(wrong)} of {len(diags)} fields equal'
+          + (f', {len(extra)} extra' if extra else ''))
+    return 1 if wrong or extra else 0
 
 
 if __name__ == '__main__':

@@ -81,7 +81,10 @@ if grep -q '^dr 0,1: type switch .*description sw1' <<<"$out"; then
 else
   bad "no subnet manager: dr: $out"
 fi
-LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm.log" -s 0 >opensm.out 2>&1 </dev/null &
+# QoS (SL2VL, VL arbitration) and partitions of the suite's own, so the
+# tables differ between CAs, switch ports and nodes.
+LD_PRELOAD=$UMAD2SIM opensm -F "$HERE/opensm.conf" -P "$HERE/partitions.conf" -f "$WORK/osm.log" -s 0 \
+  >opensm.out 2>&1 </dev/null &
 OSM_PID=$!
 for _ in $(seq 120); do
   run sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
@@ -162,14 +165,53 @@ compare "port show lid $HCA3 port 2 (down) = smpquery portinfo" portinfo "smpque
 compare "port show dr 0,1 port 0 = smpquery -D portinfo" portinfo "smpquery -D portinfo 0,1 0" "port show dr 0,1 port 0"
 expect "port show: down port is DOWN/POLLING in text" 0 "state DOWN physical_state POLLING" port show lid "$SW2" port 7
 
-# The tables, against smpquery's.
-PK=$(run smpquery pkeys "$HCA1" 1 2>/dev/null | sed -n 's/^ *[0-9]*: *//p' | tr -s ' ' '\n' | grep -v '^$' | head -n 1)
-expect "port show pkeys: first P_Key $PK as smpquery pkeys" 0 "pkeys $PK," port show lid "$HCA1" port 1 pkeys
-SL=$(run smpquery sl2vl "$HCA1" 2>/dev/null | sed -n 's/^ports: in *0, out *0: *|//p' | tr -d ' ' | tr '|' ',' | sed 's/,$//')
-expect "port show sl2vl = smpquery sl2vl ($SL)" 0 "sl2vl $SL " port show lid "$HCA1" sl2vl
-expect "port show vlarb: low and high tables" 0 "priority high capacity [0-9]+ vl " port show lid "$HCA1" port 1 vlarb
-expect "port show guids: the port GUID first" 0 "guids $(printf '%016x' "$(run smpquery nodeinfo "$HCA1" 2>/dev/null | sed -n 's/^PortGuid:\.*//p')" | sed 's/\(....\)\(....\)\(....\)\(....\)/\1:\2:\3:\4/')," \
-  port show lid "$HCA1" port 1 guids
+# The tables, every entry against smpquery's (opensm.conf and
+# partitions.conf make them differ per node type and port): CA ports, switch
+# port 0 and external ports, by LID and by directed route.
+# kind|smpquery arguments|rdma port show arguments
+while IFS='|' read -r kind diags ours <&4; do
+  compare "port show $ours = smpquery $diags" "$kind" "smpquery $diags" "port show $ours"
+done 4<<EOF
+pkeys|pkeys $HCA1|lid $HCA1 pkeys
+pkeys|pkeys $HCA3 1|lid $HCA3 port 1 pkeys
+pkeys|pkeys $HCA4|lid $HCA4 pkeys
+pkeys|-D pkeys 0,1,2|dr 0,1,2 pkeys
+pkeys|pkeys $SW1|lid $SW1 pkeys
+pkeys|pkeys $SW2 3|lid $SW2 port 3 pkeys
+pkeys|pkeys $SW2 7|lid $SW2 port 7 pkeys
+guids|guidinfo $HCA1|lid $HCA1 guids
+guids|guidinfo $HCA3|lid $HCA3 guids
+guids|guidinfo $SW2|lid $SW2 guids
+sl2vl|sl2vl $HCA2|lid $HCA2 sl2vl
+sl2vl|sl2vl $SW1|lid $SW1 sl2vl
+sl2vl|sl2vl $SW2 3|lid $SW2 port 3 sl2vl
+sl2vl|-D sl2vl 0,1,3 1|dr 0,1,3 port 1 sl2vl
+vlarb|vlarb $HCA1|lid $HCA1 vlarb
+vlarb|vlarb $HCA4 1|lid $HCA4 port 1 vlarb
+vlarb|vlarb $SW1 2|lid $SW1 port 2 vlarb
+vlarb|-D vlarb 0,1,3 4|dr 0,1,3 port 4 vlarb
+EOF
+# Where a port has no such table: smpquery says so (or shows another
+# port's), ours exits 1 with one line.
+refused() {  # NAME "DIAGS COMMAND" DIAGS_REGEX RDMA_REGEX RDMA ARGS...
+  local name=$1 diags=$2 dre=$3 re=$4 d
+  shift 4
+  # shellcheck disable=SC2086
+  d=$(run $diags 2>&1)
+  if grep -qE "$dre" <<<"$d"; then
+    expect "$name" 1 "$re" "$@"
+  else
+    bad "$name: smpquery: $d"
+  fi
+}
+refused "vlarb of a base switch port 0: none (smpquery: BSP0)" "smpquery vlarb $SW1" 'No VLArbitration tables \(BSP0\)' \
+  "^lid $SW1 port 0 is a base switch port 0: it has no VL arbitration tables$" port show lid "$SW1" vlarb
+refused "pkeys of a port the switch lacks" "smpquery pkeys $SW1 9" 'invalid port number' \
+  "^lid $SW1 has no port 9 \(a switch with ports 0-8\)$" port show lid "$SW1" port 9 pkeys
+refused "pkeys of CA port 2 reached on port 1 (smpquery shows port 1's)" "smpquery pkeys $HCA1 2" '^ +0: 0xffff' \
+  "^lid $HCA1 is a channel adapter: it answers for port 1, where the MAD arrives; " port show lid "$HCA1" port 2 pkeys
+expect "guids of a switch external port: none" 1 "^lid $SW2 is a switch: only its port 0 has GUIDs" \
+  port show lid "$SW2" port 4 guids
 
 # sm show = sminfo.
 compare "sm show = sminfo" sminfo "sminfo" "sm show"
