@@ -84,5 +84,52 @@ TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
   EXPECT_EQ(set.get_attr(mad::kPortInfo, "PortState"), 0u);
 }
 
+// Only RoCE ports (the VM suite's rxe0/rxe1): every command says so in one
+// line on stderr, prints nothing (an empty array with -j) and never opens a
+// umad port.
+TEST_F(MadCmd, RoceIsRefusedWithOneLineBeforeAnyMad) {
+  mad::Devices roce;
+  for (const char* dev : {"rxe0", "rxe1"}) {
+    mad::Devices::Port p;
+    p.port.ca = dev;
+    p.port.port = 1;
+    p.port.state = 4;
+    p.infiniband = false;
+    roce.umad.push_back({dev, 1, {p}});
+    roce.rdma.push_back({dev, 1});
+  }
+  mad_hooks().find_port = [&](const std::string& via) { return mad::choose_local_port(roce, via); };
+  bool opened = false;
+  mad_hooks().open = [&](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
+    opened = true;
+    return nullptr;
+  };
+  const std::string via_line =
+      "port rxe0/1 is not InfiniBand (RoCE): it has no subnet management; MADs need an "
+      "InfiniBand port\n";
+  const std::string default_line =
+      "no InfiniBand port (rxe0/1 RoCE, rxe1/1 RoCE): RoCE and iWARP have no subnet management; "
+      "MADs need an InfiniBand port\n";
+  struct Case {
+    std::vector<std::string> args;
+    const std::string& err;
+  } cases[] = {
+      {{"node", "show", "lid", "1", "via", "rxe0/1"}, via_line},
+      {{"-j", "port", "show", "lid", "1", "via", "rxe0"}, via_line},
+      {{"node", "show", "lid", "1"}, default_line},
+      {{"sm", "show"}, default_line},
+      {{"perf", "show", "lid", "1"}, default_line},
+      {{"mad", "get", "NodeInfo", "dr", "0"}, default_line},
+  };
+  for (const Case& k : cases) {
+    Result r = run_rdma(k.args);
+    EXPECT_EQ(r.status, 1) << k.args[1];
+    EXPECT_EQ(r.err, k.err) << k.args[1];
+    // -j keeps stdout one JSON document, as for every failing command.
+    EXPECT_EQ(r.out, k.args[0] == "-j" ? "[]\n" : "") << k.args[1];
+  }
+  EXPECT_FALSE(opened);
+}
+
 }  // namespace
 }  // namespace rdma

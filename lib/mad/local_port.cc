@@ -1,13 +1,7 @@
 #include "lib/mad/local_port.h"
 
-#include <endian.h>
-#include <infiniband/umad.h>
-
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <optional>
-#include <vector>
 
 #include "lib/error.h"
 
@@ -18,82 +12,59 @@ namespace {
 constexpr int kInit = 2;
 constexpr int kActive = 4;
 
-LocalPort from_umad(const umad_port_t& p) {
-  LocalPort l;
-  l.ca = p.ca_name;
-  l.port = p.portnum;
-  l.lid = static_cast<uint16_t>(p.base_lid);
-  l.sm_lid = static_cast<uint16_t>(p.sm_lid);
-  l.gid_prefix = be64toh(p.gid_prefix);
-  l.port_guid = be64toh(p.port_guid);
-  l.state = static_cast<int>(p.state);
-  return l;
+std::string port_name(const LocalPort& p) {
+  return p.ca + "/" + std::to_string(p.port);
 }
 
-bool is_ib(const umad_port_t& p) {
-  return std::strcmp(p.link_layer, "Ethernet") != 0;
+const char* kind_of(int node_type) {
+  return node_type == kNodeRnic ? "iWARP" : "RoCE";
 }
 
-// Reads one CA; false when libibumad cannot (no such device).
-bool get_ca(const std::string& name, umad_ca_t& ca) {
-  std::vector<char> n(name.begin(), name.end());
-  n.push_back('\0');
-  return umad_get_ca(n.data(), &ca) == 0;
+std::string not_ib(const Devices::Ca& ca, const Devices::Port& p) {
+  return "port " + port_name(p.port) + " is not InfiniBand (" + kind_of(ca.node_type) +
+         "): it has no subnet management; MADs need an InfiniBand port";
 }
 
-std::vector<std::string> ca_names() {
-  char names[32][UMAD_CA_NAME_LEN];
-  int n = umad_get_cas_names(names, 32);
-  std::vector<std::string> out;
-  for (int i = 0; i < n; ++i) out.emplace_back(names[i]);
-  return out;
-}
-
-// Ports of a CA: switches have only port 0, CAs 1..numports.
-std::vector<const umad_port_t*> ports_of(const umad_ca_t& ca) {
-  std::vector<const umad_port_t*> out;
-  for (int i = 0; i <= ca.numports && i < UMAD_CA_MAX_PORTS; ++i)
-    if (ca.ports[i]) out.push_back(ca.ports[i]);
-  return out;
-}
-
-std::string not_ib(const std::string& dev, int port, const umad_ca_t& ca) {
-  // iWARP devices are RNICs (node type 4); RoCE ports are CAs on Ethernet.
-  const char* kind = ca.node_type == 4 ? "iWARP" : "RoCE";
-  return "port " + dev + "/" + std::to_string(port) + " is not InfiniBand (" + kind +
-         "): MADs need an InfiniBand port";
+// Without `via`: the first active IB port, else the first with its link up
+// (INIT or ARMED, as without a subnet manager: MADs flow there).
+LocalPort choose_default(const Devices& d) {
+  std::optional<LocalPort> up;
+  std::string others;  // the ports and devices that are not InfiniBand
+  bool any_ib = false;
+  for (const Devices::Ca& ca : d.umad) {
+    for (const Devices::Port& p : ca.ports) {
+      if (!p.infiniband) {
+        others += (others.empty() ? "" : ", ") + port_name(p.port) + " " + kind_of(ca.node_type);
+        continue;
+      }
+      any_ib = true;
+      if (p.port.state == kActive) return p.port;
+      if (!up && p.port.state >= kInit) up = p.port;
+    }
+  }
+  if (up) return *up;
+  if (any_ib) throw Error("no InfiniBand port with its link up; choose one with \"via DEV/PORT\"");
+  bool other_without_umad = false;
+  for (const Devices::Rdma& r : d.rdma) {
+    bool has_umad = false;
+    for (const Devices::Ca& ca : d.umad) has_umad |= ca.name == r.name;
+    if (has_umad) continue;
+    if (r.node_type == kNodeRnic)
+      others += (others.empty() ? "" : ", ") + r.name + " " + kind_of(r.node_type);
+    else
+      other_without_umad = true;
+  }
+  if (other_without_umad) throw Error("no InfiniBand device with a umad port (is ib_umad loaded?)");
+  if (!others.empty())
+    throw Error("no InfiniBand port (" + others +
+                "): RoCE and iWARP have no subnet management; MADs need an InfiniBand port");
+  throw Error("no InfiniBand port: no RDMA devices");
 }
 
 }  // namespace
 
-LocalPort find_local_port(const std::string& via) {
-  if (umad_init() < 0) throw Error("cannot initialise libibumad");
-  if (via.empty()) {
-    // The first active IB port; without a subnet manager no port is active,
-    // so then the first whose link is up (INIT or ARMED): MADs flow there.
-    std::vector<std::string> names = ca_names();
-    bool any_ib = false;
-    std::optional<LocalPort> up;
-    for (const std::string& name : names) {
-      umad_ca_t ca;
-      if (!get_ca(name, ca)) continue;
-      for (const umad_port_t* p : ports_of(ca)) {
-        if (!is_ib(*p)) continue;
-        any_ib = true;
-        if (static_cast<int>(p->state) == kActive) {
-          LocalPort l = from_umad(*p);
-          umad_release_ca(&ca);
-          return l;
-        }
-        if (!up && static_cast<int>(p->state) >= kInit) up = from_umad(*p);
-      }
-      umad_release_ca(&ca);
-    }
-    if (up) return *up;
-    if (names.empty()) throw Error("no InfiniBand device (no umad devices; is ib_umad loaded?)");
-    if (!any_ib) throw Error("no InfiniBand port: every RDMA port here is RoCE or iWARP");
-    throw Error("no InfiniBand port with its link up; choose one with \"via DEV/PORT\"");
-  }
+LocalPort choose_local_port(const Devices& d, const std::string& via) {
+  if (via.empty()) return choose_default(d);
   std::string dev = via;
   int port = -1;
   if (auto slash = via.find('/'); slash != std::string::npos) {
@@ -105,35 +76,36 @@ LocalPort find_local_port(const std::string& via) {
       throw Error("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
     port = static_cast<int>(v);
   }
-  umad_ca_t ca;
-  if (!get_ca(dev, ca)) {
+  const Devices::Ca* ca = nullptr;
+  for (const Devices::Ca& c : d.umad)
+    if (c.name == dev) ca = &c;
+  if (!ca) {
     // iWARP devices have no umad ports at all; say what they are.
-    std::ifstream type("/sys/class/infiniband/" + dev + "/node_type");
-    std::string t;
-    if (type >> t && t == "4:")
-      throw Error("device \"" + dev + "\" is not InfiniBand (iWARP): MADs need an InfiniBand port");
+    for (const Devices::Rdma& r : d.rdma)
+      if (r.name == dev && r.node_type == kNodeRnic)
+        throw Error("device \"" + dev +
+                    "\" is not InfiniBand (iWARP): it has no subnet management; MADs need an "
+                    "InfiniBand port");
     throw Error("no RDMA device \"" + dev + "\" with a umad port");
   }
-  LocalPort found;
-  bool ok = false;
   std::string error;
-  for (const umad_port_t* p : ports_of(ca)) {
-    if (port >= 0 && p->portnum != port) continue;
-    if (!is_ib(*p)) {
-      error = not_ib(dev, p->portnum, ca);
+  for (const Devices::Port& p : ca->ports) {
+    if (port >= 0 && p.port.port != port) continue;
+    if (!p.infiniband) {
+      error = not_ib(*ca, p);
       if (port >= 0) break;
       continue;
     }
-    if (port < 0 && static_cast<int>(p->state) < kInit) continue;
-    found = from_umad(*p);
-    ok = true;
-    break;
+    if (port < 0 && p.port.state < kInit) continue;
+    return p.port;
   }
-  umad_release_ca(&ca);
-  if (ok) return found;
   if (!error.empty()) throw Error(error);
   if (port >= 0) throw Error("device \"" + dev + "\" has no port " + std::to_string(port));
   throw Error("device \"" + dev + "\" has no InfiniBand port with its link up");
+}
+
+LocalPort find_local_port(const std::string& via) {
+  return choose_local_port(read_devices(), via);
 }
 
 }  // namespace rdma::mad

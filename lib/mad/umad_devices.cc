@@ -1,0 +1,84 @@
+// read_devices(): the umad devices from libibumad, every RDMA device's
+// node type from /sys/class/infiniband. Plain open/opendir calls, so that
+// under the simulator the umad2sim preload shows its fake sysfs here too.
+#include <dirent.h>
+#include <endian.h>
+#include <fcntl.h>
+#include <infiniband/umad.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "lib/error.h"
+#include "lib/mad/local_port.h"
+
+namespace rdma::mad {
+
+namespace {
+
+constexpr const char* kSysClass = "/sys/class/infiniband";
+
+LocalPort from_umad(const umad_port_t& p) {
+  LocalPort l;
+  l.ca = p.ca_name;
+  l.port = p.portnum;
+  l.lid = static_cast<uint16_t>(p.base_lid);
+  l.sm_lid = static_cast<uint16_t>(p.sm_lid);
+  l.gid_prefix = be64toh(p.gid_prefix);
+  l.port_guid = be64toh(p.port_guid);
+  l.state = static_cast<int>(p.state);
+  return l;
+}
+
+// sysfs node_type reads "1: CA", "2: SWITCH", "4: RNIC"; 0 when unreadable.
+int node_type_of(const std::string& dev) {
+  std::string path = std::string(kSysClass) + "/" + dev + "/node_type";
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return 0;
+  char buf[16] = {};
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  return n > 0 ? std::atoi(buf) : 0;
+}
+
+std::vector<Devices::Rdma> sysfs_devices() {
+  std::vector<Devices::Rdma> out;
+  DIR* d = ::opendir(kSysClass);
+  if (!d) return out;
+  while (dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    out.push_back({e->d_name, node_type_of(e->d_name)});
+  }
+  ::closedir(d);
+  return out;
+}
+
+}  // namespace
+
+Devices read_devices() {
+  if (umad_init() < 0) throw Error("cannot initialise libibumad");
+  Devices d;
+  char names[32][UMAD_CA_NAME_LEN];
+  int n = umad_get_cas_names(names, 32);
+  for (int i = 0; i < n; ++i) {
+    umad_ca_t ca;
+    if (umad_get_ca(names[i], &ca) != 0) continue;
+    Devices::Ca c;
+    c.name = ca.ca_name;
+    c.node_type = static_cast<int>(ca.node_type);
+    // Switches have only port 0, CAs 1..numports.
+    for (int p = 0; p <= ca.numports && p < UMAD_CA_MAX_PORTS; ++p) {
+      if (!ca.ports[p]) continue;
+      c.ports.push_back(
+          {from_umad(*ca.ports[p]), std::strcmp(ca.ports[p]->link_layer, "Ethernet") != 0});
+    }
+    umad_release_ca(&ca);
+    d.umad.push_back(std::move(c));
+  }
+  d.rdma = sysfs_devices();
+  return d;
+}
+
+}  // namespace rdma::mad
