@@ -49,7 +49,7 @@ LocalPort choose_default(const Devices& d) {
     bool has_umad = false;
     for (const Devices::Ca& ca : d.umad) has_umad |= ca.name == r.name;
     if (has_umad) continue;
-    if (r.node_type == kNodeRnic)
+    if (r.node_type == kNodeRnic || r.ethernet)
       others += (others.empty() ? "" : ", ") + r.name + " " + kind_of(r.node_type);
     else
       other_without_umad = true;
@@ -80,12 +80,12 @@ LocalPort choose_local_port(const Devices& d, const std::string& via) {
   for (const Devices::Ca& c : d.umad)
     if (c.name == dev) ca = &c;
   if (!ca) {
-    // iWARP devices have no umad ports at all; say what they are.
+    // iWARP devices have no umad ports at all (nor RoCE ones without
+    // ib_umad); say what they are.
     for (const Devices::Rdma& r : d.rdma)
-      if (r.name == dev && r.node_type == kNodeRnic)
-        throw Error("device \"" + dev +
-                    "\" is not InfiniBand (iWARP): it has no subnet management; MADs need an "
-                    "InfiniBand port");
+      if (r.name == dev && (r.node_type == kNodeRnic || r.ethernet))
+        throw Error("device \"" + dev + "\" is not InfiniBand (" + kind_of(r.node_type) +
+                    "): it has no subnet management; MADs need an InfiniBand port");
     throw Error("no RDMA device \"" + dev + "\" with a umad port");
   }
   std::string error;

@@ -39,6 +39,7 @@ struct Devices {
   struct Rdma {
     std::string name;
     int node_type = 1;
+    bool ethernet = false;  // every port's link layer is Ethernet (RoCE)
   };
   std::vector<Rdma> rdma;
 };

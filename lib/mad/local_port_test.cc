@@ -63,6 +63,18 @@ TEST(LocalPort, WithoutInfiniBandTheDefaultNamesWhatThereIs) {
   EXPECT_EQ(error_of(no_umad, ""), "no InfiniBand device with a umad port (is ib_umad loaded?)");
 }
 
+// Without ib_umad RoCE devices have no umad ports either: sysfs tells.
+TEST(LocalPort, RoceWithoutUmadIsStillNamedRoce) {
+  Devices d;
+  d.rdma = {{"rxe0", 1, true}, {"rxe1", 1, true}};
+  EXPECT_EQ(error_of(d, ""),
+            "no InfiniBand port (rxe0 RoCE, rxe1 RoCE): RoCE and iWARP have no subnet "
+            "management; MADs need an InfiniBand port");
+  EXPECT_EQ(error_of(d, "rxe0/1"),
+            "device \"rxe0\" is not InfiniBand (RoCE): it has no subnet management; MADs need an "
+            "InfiniBand port");
+}
+
 TEST(LocalPort, TheDefaultSkipsRoceForTheFirstActiveInfiniBandPort) {
   Devices d = roce_and_iwarp();
   d.umad.push_back({"mlx4_0", 1, {port("mlx4_0", 1, 2), port("mlx4_0", 2, 4)}});

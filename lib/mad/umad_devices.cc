@@ -32,15 +32,29 @@ LocalPort from_umad(const umad_port_t& p) {
   return l;
 }
 
-// sysfs node_type reads "1: CA", "2: SWITCH", "4: RNIC"; 0 when unreadable.
-int node_type_of(const std::string& dev) {
-  std::string path = std::string(kSysClass) + "/" + dev + "/node_type";
+// The start of a small sysfs file; "" when unreadable.
+std::string read_small(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return 0;
-  char buf[16] = {};
+  if (fd < 0) return "";
+  char buf[32] = {};
   ssize_t n = ::read(fd, buf, sizeof buf - 1);
   ::close(fd);
-  return n > 0 ? std::atoi(buf) : 0;
+  return n > 0 ? std::string(buf, n) : "";
+}
+
+// True when the device has ports and each is on Ethernet (RoCE).
+bool all_ethernet(const std::string& dev) {
+  std::string ports = std::string(kSysClass) + "/" + dev + "/ports";
+  DIR* d = ::opendir(ports.c_str());
+  if (!d) return false;
+  int n = 0, eth = 0;
+  while (dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    ++n;
+    eth += read_small(ports + "/" + e->d_name + "/link_layer").rfind("Ethernet", 0) == 0;
+  }
+  ::closedir(d);
+  return n > 0 && n == eth;
 }
 
 std::vector<Devices::Rdma> sysfs_devices() {
@@ -49,7 +63,11 @@ std::vector<Devices::Rdma> sysfs_devices() {
   if (!d) return out;
   while (dirent* e = ::readdir(d)) {
     if (e->d_name[0] == '.') continue;
-    out.push_back({e->d_name, node_type_of(e->d_name)});
+    std::string dev = e->d_name;
+    // node_type reads "1: CA", "2: SWITCH", "4: RNIC".
+    out.push_back({dev,
+                   std::atoi(read_small(std::string(kSysClass) + "/" + dev + "/node_type").c_str()),
+                   all_ethernet(dev)});
   }
   ::closedir(d);
   return out;
