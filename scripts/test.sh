@@ -81,19 +81,21 @@ if [ -x tests/vm/compare.sh ]; then
   run_suite vm-6.1 tests/vm/compare.sh --kernel 6.1 --rdma build/rdma --corpus "$LOG/corpus-all.txt"
   run_suite vm-6.12 tests/vm/compare.sh --kernel 6.12 --rdma build/rdma --corpus "$LOG/corpus-all.txt"
 fi
-# monitor-test.sh runs inside the VM and prints "ok: ..." / "FAIL: ..." lines.
-vm_monitor() {
+# Scripts that run inside the VM and print "ok: ..." / "FAIL: ..." lines.
+vm_script() {  # KERNEL SCRIPT
   local out status
-  out=$(tests/vm/run --kernel "$1" --fixture basic --rdma build/rdma --script tests/vm/monitor-test.sh 2>&1)
+  out=$(tests/vm/run --kernel "$1" --fixture basic --rdma build/rdma --script "$2" 2>&1)
   status=$?
   echo "$out"
   echo "$(grep -c '^ok: ' <<<"$out") passed, $(grep -c '^FAIL: ' <<<"$out") failed"
   return $status
 }
 if [ -f tests/vm/monitor-test.sh ]; then
-  run_suite vm-monitor-6.1 vm_monitor 6.1
-  run_suite vm-monitor-6.12 vm_monitor 6.12
+  run_suite vm-monitor-6.1 vm_script 6.1 tests/vm/monitor-test.sh
+  run_suite vm-monitor-6.12 vm_script 6.12 tests/vm/monitor-test.sh
 fi
+# InfiniBand management on RoCE ports: one clear line each (issue 5).
+[ -f tests/vm/mad-roce-test.sh ] && run_suite vm-mad-roce-6.12 vm_script 6.12 tests/vm/mad-roce-test.sh
 if [ -x tests/vm/writes.sh ]; then
   run_suite vm-writes-6.1 tests/vm/writes.sh --kernel 6.1 --rdma build/rdma
   run_suite vm-writes-6.12 tests/vm/writes.sh --kernel 6.12 --rdma build/rdma
