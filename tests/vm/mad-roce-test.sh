@@ -2,8 +2,9 @@
 # Run inside the test VM (tests/vm/run --fixture basic --script THIS): the
 # InfiniBand management commands (node, port, perf, sm, mad) on a machine
 # whose RDMA ports are RoCE (rxe0/rxe1, link layer Ethernet) have nothing
-# to talk to: RoCE has no subnet management (no QP0, so libibumad fails
-# with "client_register failed"). Each command must exit 1 with one line on
+# to talk to: RoCE has no subnet management and no LIDs (no QP0: on 6.12
+# umad_register fails for the SMP classes 0x01/0x81 on rxe0/1, while SA and
+# PerfMgt register). Each command must exit 1 with one line on
 # stderr saying the port is not InfiniBand, print nothing on stdout (an
 # empty JSON array with -j), and never get as far as libibumad's messages.
 # Also with ib_umad unloaded, and for siw0 (iWARP) when the fixture has it
