@@ -1,5 +1,6 @@
 #include "lib/res/entry.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 
@@ -34,9 +35,29 @@ uint64_t number(const nl::Attrs& a, int attr) {
   }
 }
 
-// Only the form the printer uses is built: JSON values cost allocations.
-void EntryView::labeled(view::Record& r, const char* key, const std::string& text,
-                        view::Json json) const {
+void EntryView::put_num(view::Record& r, const char* key, uint64_t v) const {
+  view::Field& f = r.next();
+  f.key = key;
+  if (opts_.json) {
+    f.value = v;
+    return;
+  }
+  char num[24];
+  f.text.append(key).append(1, ' ').append(num, std::to_chars(num, num + sizeof num, v).ptr);
+  f.text += ' ';
+}
+
+void EntryView::put_str(view::Record& r, const char* key, std::string_view text) const {
+  view::Field& f = r.next();
+  f.key = key;
+  if (opts_.json)
+    f.value = std::string(text);
+  else
+    f.text.append(key).append(1, ' ').append(text).append(1, ' ');
+}
+
+void EntryView::put(view::Record& r, const char* key, std::string_view text,
+                    view::Json json) const {
   view::Field& f = r.next();
   f.key = key;
   if (opts_.json)
@@ -86,29 +107,39 @@ bool EntryView::passes(const nl::Attrs& e, const DevRef& d) const {
 }
 
 void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r) {
-  std::string name(d.name);
   switch (c.col) {
     case Col::kLink:
-      r.add("ifindex", "", d.index);
-      r.add("ifname", "link " + name + "/", name);
-      if (e.has(RDMA_NLDEV_ATTR_PORT_INDEX)) {
-        uint32_t port = e.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
-        r.add("port", std::to_string(port) + " ", port);
+    case Col::kDev: {
+      bool port = c.col == Col::kLink && e.has(RDMA_NLDEV_ATTR_PORT_INDEX);
+      if (opts_.json) {
+        r.next() = {"ifindex", "", d.index};
+        r.next() = {"ifname", "", std::string(d.name)};
+        if (port) r.next() = {"port", "", e.u32(RDMA_NLDEV_ATTR_PORT_INDEX)};
+        return;
+      }
+      std::string& t = r.next().text;
+      t.append(c.col == Col::kLink ? "link " : "dev ").append(d.name);
+      if (c.col == Col::kDev) {
+        t += ' ';
+      } else if (port) {
+        char num[12];
+        uint32_t p = e.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
+        t.append(1, '/').append(num, std::to_chars(num, num + sizeof num, p).ptr).append(1, ' ');
       } else {
-        r.add("", "- ", nullptr);
+        t += "/- ";
       }
       return;
-    case Col::kDev:
-      r.add("ifindex", "", d.index);
-      r.add("ifname", "dev " + name + " ", name);
-      return;
+    }
     case Col::kComm:
       if (e.has(RDMA_NLDEV_ATTR_RES_PID)) {
         const std::optional<std::string>& comm = comm_.get(e.u32(RDMA_NLDEV_ATTR_RES_PID));
-        if (comm) labeled(r, c.key, *comm, *comm);
+        if (comm) put_str(r, c.key, *comm);
       } else if (e.has(RDMA_NLDEV_ATTR_RES_KERN_NAME)) {
-        std::string kern(e.str(RDMA_NLDEV_ATTR_RES_KERN_NAME));
-        labeled(r, c.key, "[" + kern + "]", kern);
+        std::string_view kern = e.str(RDMA_NLDEV_ATTR_RES_KERN_NAME);
+        if (opts_.json)
+          put_str(r, c.key, kern);
+        else
+          put_str(r, c.key, "[" + std::string(kern) + "]");
       }
       return;
     case Col::kDriver:
@@ -117,7 +148,7 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
     case Col::kQpList: {
       if (!e.has(c.attr)) return;
       QpList l = srq_qps(e.get(c.attr), filters_.get("lqpn"));
-      if (!l.text.empty()) labeled(r, c.key, l.text, std::move(l.json));
+      if (!l.text.empty()) put(r, c.key, l.text, std::move(l.json));
       return;
     }
     default:
@@ -125,37 +156,31 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
   }
   if (!e.has(c.attr)) return;
   switch (c.col) {
-    case Col::kNum: {
-      uint64_t v = number(e, c.attr);
-      labeled(r, c.key, std::to_string(v), v);
+    case Col::kNum:
+      put_num(r, c.key, number(e, c.attr));
       return;
-    }
     case Col::kKey: {
       // iproute2 prints keys through an unsigned int, so a 64-bit iova lost
       // its high half; all 64 bits here.
       std::string h = hex(number(e, c.attr));
-      labeled(r, c.key, "0x" + h, h);
+      put(r, c.key, "0x" + h, h);
       return;
     }
-    case Col::kName: {
-      std::string n = c.names->name(number(e, c.attr));
-      labeled(r, c.key, n, n);
+    case Col::kName:
+      put_str(r, c.key, c.names->name(number(e, c.attr)));
       return;
-    }
-    case Col::kPortSpace: {
-      std::string n = port_space_name(e.u32(c.attr));
-      labeled(r, c.key, n, n);
+    case Col::kPortSpace:
+      put_str(r, c.key, port_space_name(e.u32(c.attr)));
       return;
-    }
     case Col::kOnOff: {
       uint8_t v = e.u8(c.attr);
       if (v > 1) return;  // the kernel's "not supported"
-      labeled(r, c.key, v ? "on" : "off", bool(v));
+      put(r, c.key, v ? "on" : "off", bool(v));
       return;
     }
     case Col::kAddr: {
       std::optional<SockAddr> a = decode_sockaddr(e.bin(c.attr));
-      if (a) labeled(r, c.key, a->text(), a->text());
+      if (a) put_str(r, c.key, a->text());
       return;
     }
     default:

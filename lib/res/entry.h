@@ -44,7 +44,11 @@ class EntryView {
  private:
   bool passes(const nl::Attrs& e, const DevRef& d) const;
   void column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r);
-  void labeled(view::Record& r, const char* key, const std::string& text, view::Json json) const;
+  // A "key value" field; only the form the printer uses is built (JSON values
+  // and temporaries cost allocations, and listings are long).
+  void put_num(view::Record& r, const char* key, uint64_t v) const;
+  void put_str(view::Record& r, const char* key, std::string_view text) const;
+  void put(view::Record& r, const char* key, std::string_view text, view::Json json) const;
 
   const TypeSpec& type_;
   const Filters& filters_;
