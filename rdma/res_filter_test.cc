@@ -178,6 +178,35 @@ TEST_F(ResFilterRun, SpecialQpsAreFoundByPort) {
             "link rxe1/1 lqpn 1 type GSI state RTS sq-psn 0 comm [ib_core] \n");
 }
 
+TEST_F(ResFilterRun, IwarpQpOneIsFoundByItsNumber) {
+  // siw has no GSI QP and numbers its QPs from 1: its QP 1 is tracked under
+  // 1, not 1 | port << 24 (seen with rping on siw, 6.1 and 6.12).
+  testkernel::Device siw = testkernel::make_siw(KernelVersion::k6_12, "siw0", {9, "veth4", {}});
+  siw.index = 2;
+  for (uint32_t n : {1, 2}) {
+    testkernel::Qp q;
+    q.id = q.qp_num = n;
+    q.port = 1;
+    q.owner = {0, "rdma_cm"};
+    siw.qps.items.push_back(q);
+  }
+  k.state.devices.push_back(siw);
+  const char* qp1 =
+      "link siw0/1 lqpn 1 rqpn 0 type RC state RESET rq-psn 0 sq-psn 0 path-mig-state MIGRATED "
+      "comm [rdma_cm] \n";
+  for (const char* link : {"siw0/1", "siw0"}) {
+    Result r = show({"qp", "link", link, "lqpn", "1"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, qp1);
+    EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_QP_GET, true), 0);
+    EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_QP_GET, false), 2);  // 1 | 1 << 24, then 1
+  }
+  // The GSI QPs of rxe are still found by the first doit.
+  Result r = show({"qp", "link", "rxe0/1", "lqpn", "1"});
+  EXPECT_EQ(r.out, "link rxe0/1 lqpn 1 type GSI state RTS sq-psn 0 comm [ib_core] \n");
+  EXPECT_EQ(r.count(RDMA_NLDEV_CMD_RES_QP_GET, false), 1);
+}
+
 TEST_F(ResFilterRun, MissingIdAsksNoDump) {
   Result r = show({"qp", "lqpn", "999"});
   EXPECT_EQ(r.status, 0);

@@ -96,10 +96,8 @@ enum class Found { kShown, kAbsent, kUnsure };
 // Asks for one object. kAbsent: not on this device (port); kUnsure: the
 // kernel could not say (no doit, or the object is on no port), so a dump
 // must decide. Other errors propagate.
-Found doit(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t port, uint32_t id,
-           const DevFacts& facts) {
-  // Restrack keys QP0/QP1 by port too (qp_num | port << 24): ask for that.
-  if (s.type.id_attr == RDMA_NLDEV_ATTR_RES_LQPN && id <= 1 && port) id |= port << 24;
+Found doit_once(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t port, uint32_t id,
+                const DevFacts& facts) {
   nl::Request req(cmd, nl::Request::kDoit);
   add_attrs(s, req, dev, port);
   req.u32(s.type.id_attr, id);
@@ -113,6 +111,18 @@ Found doit(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t por
     if (e.code == EAGAIN || e.code == EINVAL || e.code == EOPNOTSUPP) return Found::kUnsure;
     throw;
   }
+}
+
+Found doit(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t port, uint32_t id,
+           const DevFacts& facts) {
+  // Restrack keys SMI/GSI QPs (QP0/QP1) by port too (qp_num | port << 24):
+  // ask for that first. A device without them (iWARP: siw numbers its QPs
+  // from 1) keeps QP 1 under its number.
+  if (s.type.id_attr == RDMA_NLDEV_ATTR_RES_LQPN && id <= 1 && port) {
+    Found f = doit_once(s, view, cmd, dev, port, id | port << 24, facts);
+    if (f != Found::kAbsent) return f;
+  }
+  return doit_once(s, view, cmd, dev, port, id, facts);
 }
 
 // The objects of one device: a doit per port (or one for per-device types)
