@@ -38,4 +38,16 @@ bool parse_on_off(const std::string& word, const char* keyword) {
   throw Error(std::string(keyword) + " takes on or off, not \"" + word + "\"");
 }
 
+void refuse_in_json_batch(const Ctx& c, const char* what) {
+  if (c.in_batch && c.out.is_json())
+    throw Error(std::string(what) +
+                " cannot run in a JSON batch (-j -b): it writes a document of its own per " +
+                "event or interval");
+}
+
+void own_json_output(Ctx& c, const char* what) {
+  refuse_in_json_batch(c, what);
+  if (c.out.is_json()) c.out.detach();
+}
+
 }  // namespace rdma

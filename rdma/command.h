@@ -35,9 +35,19 @@ struct Ctx {
   Args args;
   nl::Connection& conn;
   view::Printer& out;
-  std::FILE* help_out;  // usage text (stdout)
+  std::FILE* help_out;    // usage text (stdout)
+  std::FILE* in;          // input of commands that read one (mad decode)
+  std::FILE* err;         // diagnostics beside the output (-dd MAD traces)
+  bool in_batch = false;  // a line of -b FILE, sharing out with the others
   nl::Session& session() { return conn.session(); }
 };
+
+// For commands that write a JSON document per event or interval (monitor,
+// -w): takes the output over from c.out. Inside a -j batch that would end
+// the batch's one document, so it is refused there (Error);
+// refuse_in_json_batch() says so before any other work.
+void refuse_in_json_batch(const Ctx& c, const char* what);
+void own_json_output(Ctx& c, const char* what);
 
 using Handler = void (*)(Ctx&);
 

@@ -122,6 +122,7 @@ void print_event(Ctx& c, const nl::Attrs& a) {
 void monitor_show(Ctx& c) {
   if (c.opt.watch_s)
     throw Error("-w does not apply to monitor (-c COUNT stops after COUNT events)");
+  refuse_in_json_batch(c, "monitor");
   std::optional<DevFilter> filter;
   if (!c.args.empty()) {
     std::string key = c.args.next();
@@ -133,12 +134,12 @@ void monitor_show(Ctx& c) {
   nl::Session& s = c.session();
   if (!kernel_supports_monitor(s))
     throw Error("RDMA monitoring is not supported by this kernel (it needs Linux 6.12 or newer)");
+  own_json_output(c, "monitor");  // one document per event, written here
   if (filter) {
     for (const nldev::Device& d : nldev::list_devices(s))
       if (d.name == filter->name) filter->index = d.index;
   }
   s.transport().join_group(nldev::kGroupNotify);
-  c.out.detach();  // one document per event, written here
   int printed = 0;
   while (!c.opt.count || printed < c.opt.count) {
     s.receive_notifications([&](const nlmsghdr* nlh) {

@@ -51,8 +51,8 @@ std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
 
 // One command line. Throws Error.
 void run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
-                 view::Printer& out, Env& env) {
-  Ctx c{opt, Args(std::move(words)), conn, out, env.out};
+                 view::Printer& out, Env& env, bool in_batch) {
+  Ctx c{opt, Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch};
   dispatch(c, kObjects, "object");
 }
 
@@ -78,7 +78,7 @@ int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env&
       line_opt.details = std::max(line_opt.details, opt.details);
       line_opt.raw |= opt.raw;
       line_opt.force = opt.force;
-      run_command(std::move(line.words), line_opt, conn, out, env);
+      run_command(std::move(line.words), line_opt, conn, out, env, true);
     } catch (const Error& e) {
       std::fflush(env.out);
       std::fprintf(env.err, "%s:%d: %s\n", name.c_str(), line.lineno, e.what());
@@ -125,7 +125,7 @@ int run(std::vector<std::string> args, Env& env) {
     status = run_batch(opt, conn, *out, env);
   } else {
     try {
-      run_command(std::move(args), opt, conn, *out, env);
+      run_command(std::move(args), opt, conn, *out, env, false);
     } catch (const Error& e) {
       out->finish();  // keep -j output one valid JSON document
       std::fprintf(env.err, "%s\n", e.what());

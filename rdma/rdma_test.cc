@@ -236,6 +236,24 @@ TEST_F(RdmaTest, BatchJsonIsOneDocument) {
   EXPECT_TRUE(nlohmann::json::accept(r.out));
 }
 
+// monitor and -w write a document per event or interval: inside a -j batch
+// they would end the batch's one document, so the line is refused and the
+// lines after it (with -f) still print into the same array.
+TEST_F(RdmaTest, BatchJsonRefusesCommandsWithDocumentsOfTheirOwn) {
+  Result r = run({"-j", "-f", "-b", "-"}, "dev show rxe0\nmon\n-w 1 -c 1 res\nsystem\n");
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.err,
+            "-:2: monitor cannot run in a JSON batch (-j -b): it writes a document of its own "
+            "per event or interval\n"
+            "-:3: -w cannot run in a JSON batch (-j -b): it writes a document of its own per "
+            "event or interval\n");
+  ASSERT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["ifname"], "rxe0");
+  EXPECT_TRUE(j[1].contains("netns"));
+}
+
 TEST_F(RdmaTest, BatchFileErrorsNameTheFile) {
   Result r = run({"-b", "/nonexistent/cmds"});
   EXPECT_EQ(r.status, 1);

@@ -87,7 +87,7 @@ void add_counters_with_rates(const PortCounters& pc,
 // vanishes ends the watch with an error (after complete output).
 void watch(Ctx& c, const std::string& spec) {
   std::FILE* out = c.help_out;
-  if (c.out.is_json()) c.out.detach();
+  own_json_output(c, "-w");
   stat::RateTracker tracker;
   view::Record r;
   watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {

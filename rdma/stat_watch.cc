@@ -64,14 +64,14 @@ void repeat_view(Ctx& c, const std::function<void(Ctx&)>& view) {
   if (c.opt.count && !c.opt.watch_s) throw Error("-c COUNT needs -w SECONDS");
   if (!c.opt.watch_s) return view(c);
   const bool json = c.out.is_json();
-  if (json) c.out.detach();
+  own_json_output(c, "-w");
   watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
     if (!json) {
       if (n) std::fputc('\n', c.help_out);
       view(c);
     } else {
       std::unique_ptr<view::Printer> doc = view::make_json_printer(c.help_out, c.opt.pretty);
-      Ctx each{c.opt, c.args, c.conn, *doc, c.help_out};
+      Ctx each{c.opt, c.args, c.conn, *doc, c.help_out, c.in, c.err};
       try {
         view(each);
       } catch (...) {
