@@ -22,6 +22,7 @@ void mad_help(Ctx& c) {
                "Usage: rdma mad get ATTR TARGET [ mod N ] [ port N ] [via DEV/PORT]\n"
                "       rdma mad decode < FILE   (a MAD as hex bytes)\n"
                "where  ATTR := { %s }\n"
+               "               (a name, any prefix, or the attribute id)\n"
                "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n",
                names.c_str());
 }
@@ -76,7 +77,7 @@ void mad_decode(Ctx& c) {
   std::string text;
   char buf[4096];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) text.append(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, c.in)) > 0) text.append(buf, n);
   std::vector<uint8_t> bytes = mad::parse_hex(text);
   view::Record header, attr;
   mad::describe(bytes, header, attr);

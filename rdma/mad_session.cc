@@ -17,7 +17,7 @@ MadHooks defaults() {
 }
 
 // -dd: every MAD decoded on stderr, header and attribute, then its bytes.
-void trace_mad(const char* dir, std::span<const uint8_t> bytes) {
+void trace_mad(std::FILE* err, const char* dir, std::span<const uint8_t> bytes) {
   view::Record h, a;
   std::string line = std::string(dir) + " ";
   try {
@@ -28,7 +28,7 @@ void trace_mad(const char* dir, std::span<const uint8_t> bytes) {
   } catch (const Error& e) {
     line += e.what();
   }
-  std::fprintf(stderr, "%s\n%s", line.c_str(), mad::hex_dump(bytes).c_str());
+  std::fprintf(err, "%s\n%s", line.c_str(), mad::hex_dump(bytes).c_str());
 }
 
 }  // namespace
@@ -73,7 +73,10 @@ MadSession::MadSession(Ctx& c, const std::string& via) {
   cfg.timeout_ms = c.opt.mad_timeout_ms;
   cfg.retries = c.opt.mad_retries;
   engine_ = std::make_unique<mad::Engine>(*transport_, cfg);
-  if (c.opt.details >= 2) engine_->trace = trace_mad;
+  if (c.opt.details >= 2)
+    engine_->trace = [err = c.err](const char* dir, std::span<const uint8_t> bytes) {
+      trace_mad(err, dir, bytes);
+    };
 }
 
 mad::Route MadSession::route(const std::optional<mad::Target>& t) {

@@ -1,7 +1,10 @@
 #include "lib/mad/attrs.h"
 
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "lib/error.h"
 
@@ -36,7 +39,33 @@ std::span<const AttrDef* const> all_attrs() {
   return kAll;
 }
 
+namespace {
+
+// An attribute id, decimal or 0x hex: the one SMP or PMA attribute with it
+// (SA records are not read by id); SwitchInfo and PortCounters share 0x0012.
+const AttrDef& attr_by_number(std::string_view word) {
+  std::string w(word);
+  char* end = nullptr;
+  unsigned long id = std::strtoul(w.c_str(), &end, 0);
+  if (*end || id > 0xffff) throw Error("invalid attribute id \"" + w + "\"");
+  std::vector<const AttrDef*> found;
+  for (const AttrDef* a : kAll)
+    if (a->id == id && a->mgmt_class != kClassSa) found.push_back(a);
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%04lx", id);
+  if (found.empty()) throw Error("unknown attribute id " + std::string(hex));
+  if (found.size() > 1) {
+    std::string names;
+    for (const AttrDef* a : found) names += std::string(names.empty() ? "" : " and ") + a->name;
+    throw Error("attribute id " + std::string(hex) + " is " + names + "; name the one you mean");
+  }
+  return *found[0];
+}
+
+}  // namespace
+
 const AttrDef& find_attr(std::string_view word) {
+  if (!word.empty() && word[0] >= '0' && word[0] <= '9') return attr_by_number(word);
   // An exact name wins over a longer one it abbreviates (PortCounters).
   for (const AttrDef* a : kAll)
     if (word.size() == std::string_view(a->name).size() && abbreviates(word, a->name)) return *a;

@@ -29,8 +29,9 @@ extern const AttrDef kPathRecord;
 // Every attribute `rdma mad get` knows, in help order.
 std::span<const AttrDef* const> all_attrs();
 
-// The attribute whose name the word abbreviates (case-blind), or an Error
-// listing the names.
+// The attribute whose name the word abbreviates (case-blind), or whose id
+// the word is (decimal or 0x hex; SMP and PMA attributes, one only), or an
+// Error listing the names.
 const AttrDef& find_attr(std::string_view word);
 
 // The attribute with this id in this class (directed route SMPs count as

@@ -149,5 +149,24 @@ TEST(Mad, FindsAttributesByAbbreviation) {
   EXPECT_THROW(find_attr("Bogus"), Error);
 }
 
+TEST(Mad, FindsAttributesById) {
+  EXPECT_EQ(&find_attr("0x11"), &kNodeInfo);
+  EXPECT_EQ(&find_attr("21"), &kPortInfo);
+  EXPECT_EQ(&find_attr("0x001d"), &kPortCountersExtended);
+  EXPECT_EQ(&find_attr("0x1"), &kClassPortInfo);
+  auto error = [](const char* w) {
+    try {
+      find_attr(w);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("0x12"),
+            "attribute id 0x0012 is SwitchInfo and PortCounters; name the one you mean");
+  EXPECT_EQ(error("0x35"), "unknown attribute id 0x0035");  // PathRecord: an SA record
+  EXPECT_EQ(error("0x1g"), "invalid attribute id \"0x1g\"");
+}
+
 }  // namespace
 }  // namespace rdma::mad

@@ -1,0 +1,95 @@
+// What every MAD command shares (rdma/mad_session.cc): -dd traces each MAD
+// sent and received, decoded, on the program's stderr; a reply that is
+// short, of the wrong class or carries a bad status ends the command with
+// one line naming the query; a LID nobody answers times out after the
+// configured tries.
+#include "rdma/mad_session.h"
+
+#include "rdma/mad_test_util.h"
+
+namespace rdma {
+namespace {
+
+using mad::Mad;
+using madtest::MadCmd;
+using madtest::Result;
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t i = s.find(what); i != std::string::npos; i = s.find(what, i + 1)) ++n;
+  return n;
+}
+
+TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
+  Result r = run_rdma({"-dd", "node", "show", "lid", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // NodeInfo, NodeDescription, SwitchInfo: a header line, an attribute line
+  // and 16 lines of hex per MAD each way.
+  EXPECT_EQ(count(r.err, "> base_version 1 class 0x01 "), 3u) << r.err;
+  EXPECT_EQ(count(r.err, "< base_version 1 class 0x01 class_version 1 response 1 method 0x01 "), 3u)
+      << r.err;
+  EXPECT_NE(r.err.find("> base_version 1 class 0x01 class_version 1 response 0 method 0x01 "
+                       "status 0x0000"),
+            std::string::npos);
+  EXPECT_NE(
+      r.err.find("attribute NodeInfo \n< base_version 1 class_version 1 type switch ports 8 "),
+      std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("attribute NodeDescription \n< description sw1"), std::string::npos);
+  EXPECT_EQ(count(r.err, "\n"), 6u * 18u);
+  // stdout is the ordinary output (every field, as -dd includes -d).
+  EXPECT_EQ(r.out.rfind("lid 2: base_version 1 class_version 1 type switch ports 8 ", 0), 0u)
+      << r.out;
+  EXPECT_EQ(r.out.find("> "), std::string::npos);
+}
+
+TEST_F(MadCmd, DdTracesEveryTryOfAnUnansweredMad) {
+  Result r = run_rdma({"-dd", "--timeout", "5", "--retries", "2", "node", "show", "lid", "9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(count(r.err, "> base_version 1 class 0x01 "), 3u);
+  EXPECT_EQ(count(r.err, "\n< "), 0u);
+  EXPECT_NE(r.err.find("no reply to NodeInfo from lid 9 (3 tries of 5 ms)\n"), std::string::npos);
+}
+
+// The switch at LID 2 answers NodeInfo with the reply spoilt.
+class Malformed : public MadCmd {
+ protected:
+  Result node_show_with(std::function<void(std::vector<uint8_t>&)> spoil) {
+    responder_ = [this, spoil](const Mad& m, const mad::Address& a) {
+      std::optional<std::vector<uint8_t>> reply = answer(m, a);
+      if (reply && m.get(mad::hdr::kAttrId) == mad::kNodeInfo.id) spoil(*reply);
+      return reply;
+    };
+    return run_rdma({"node", "show", "lid", "2"});
+  }
+};
+
+TEST_F(Malformed, AShortReplyIsRefused) {
+  Result r = node_show_with([](std::vector<uint8_t>& b) { b.resize(80); });
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "malformed reply to NodeInfo from lid 2: 80 bytes, need 104\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Malformed, AReplyOfAnotherClassIsRefused) {
+  Result r = node_show_with([](std::vector<uint8_t>& b) { b[1] = mad::kClassPerf; });
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "malformed reply to NodeInfo from lid 2: class 0x0004, expected 0x0001\n");
+}
+
+TEST_F(Malformed, AReplyOfAnotherAttributeIsRefused) {
+  Result r = node_show_with([](std::vector<uint8_t>& b) { b[17] = 0x15; });
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "malformed reply to NodeInfo from lid 2: attribute PortInfo\n");
+}
+
+TEST_F(Malformed, ABadStatusIsNamed) {
+  Result r = node_show_with([](std::vector<uint8_t>& b) { b[5] = 0x0c; });
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "NodeInfo from lid 2 failed: status 0x000c (method/attribute combination not "
+            "supported)\n");
+}
+
+}  // namespace
+}  // namespace rdma
