@@ -84,6 +84,18 @@ TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
   EXPECT_EQ(set.get_attr(mad::kPortInfo, "PortState"), 0u);
 }
 
+TEST_F(MadCmd, PortSetResetDisablesThenPolls) {
+  Result r = run_rdma({"port", "set", "lid", "2", "port", "4", "reset"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sent_.size(), 4u);  // Get, Set Disabled, Get, Set Polling
+  EXPECT_EQ(sent_[1].get(mad::hdr::kMethod), mad::kSet);
+  EXPECT_EQ(sent_[1].get_attr(mad::kPortInfo, "PortPhysicalState"), 3u);
+  EXPECT_EQ(sent_[2].get(mad::hdr::kMethod), mad::kGet);
+  EXPECT_EQ(sent_[3].get(mad::hdr::kMethod), mad::kSet);
+  EXPECT_EQ(sent_[3].get_attr(mad::kPortInfo, "PortPhysicalState"), 2u);
+  EXPECT_EQ(sent_[3].get(mad::hdr::kAttrMod), 4u);
+}
+
 // Only RoCE ports (the VM suite's rxe0/rxe1): every command says so in one
 // line on stderr, prints nothing (an empty array with -j) and never opens a
 // umad port.

@@ -228,6 +228,18 @@ compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf 
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 expect "perf show port all (AllPortSelect)" 0 "^lid $SW2: port all " perf show lid "$SW2" port all
+compare "perf show lid $SW2 port all = perfquery -a" perf "perfquery -a $SW2" "perf show lid $SW2 port all"
+compare "perf show lid $SW2 port all extended = perfquery -x -a" perf "perfquery -x -a $SW2" \
+  "perf show lid $SW2 port all extended"
+sim 'PerformanceSet "sw2"[3] PortCounters.SymbolErrorCounter=9'
+sim 'PerformanceSet "sw2"[4] PortCounters.LinkDownedCounter=2'
+sleep 1
+expect "perf show port all: PerformanceSet values of two ports summed" 0 \
+  "^lid $SW2: port all symbol_errors 9 link_error_recovery 0 link_downed 2 " perf show lid "$SW2" port all
+run "$RDMA" perf reset lid "$SW2" port all >/dev/null 2>&1
+expect "perf reset port all: every port zero" 0 "^lid $SW2: port all symbol_errors 0 link_error_recovery 0 link_downed 0 " \
+  perf show lid "$SW2" port all
+compare "perf after reset all = perfquery -a" perf "perfquery -a $SW2" "perf show lid $SW2 port all"
 run "$RDMA" perf reset lid "$HCA4" port 1 >/dev/null 2>&1
 expect "perf reset: counters read back as zero" 0 "symbol_errors 0 link_error_recovery 0 link_downed 0 .*xmit_discards 0 " \
   perf show lid "$HCA4" port 1
@@ -238,6 +250,15 @@ expect "mad get NodeInfo by dr" 0 "attribute NodeInfo .*local_port 3 " mad get N
 compare "mad get PortInfo mod 2 = smpquery portinfo" portinfo "smpquery portinfo $SW1 2" "mad get PortInfo lid $SW1 mod 2"
 compare "mad get PortCounters port 1 = perfquery" perf "perfquery $SW2 1" "mad get PortCounters lid $SW2 port 1"
 expect "mad get ClassPortInfo (PMA)" 0 "attribute ClassPortInfo base_version 1 " mad get ClassPortInfo lid "$SW1"
+compare "mad get 0x15 (PortInfo by id) mod 3 = smpquery portinfo" portinfo "smpquery portinfo $SW1 3" \
+  "mad get 0x15 lid $SW1 mod 3"
+out=$(run "$RDMA" -dd perf show lid "$HCA4" port 1 2>&1 >/dev/null)
+if grep -q '^> .*class 0x04 .*attribute PortCounters' <<<"$out" &&
+  grep -q '^< .*class 0x04 .*response 1 .*attribute PortCounters' <<<"$out"; then
+  ok "-dd of a PMA query: request and reply"
+else
+  bad "-dd perf: $out"
+fi
 out=$(run "$RDMA" -dd node show lid "$HCA3" 2>&1 >/dev/null)
 if grep -q '^> .*attribute NodeInfo' <<<"$out" && grep -q '^< .*response 1 .*attribute NodeInfo' <<<"$out"; then
   ok "-dd prints the decoded request and reply"
@@ -274,6 +295,12 @@ fi
 expect "port show after disable" 0 "physical_state DISABLED" port show lid "$SW2" port 2
 run "$RDMA" port set lid "$SW2" port 2 enable >/dev/null 2>&1
 expect "port set enable: no longer disabled" 0 "physical_state (POLLING|LINK_UP)" port show lid "$SW2" port 2
+run "$RDMA" port set lid "$SW2" port 2 reset >/dev/null 2>&1
+if run smpquery portinfo "$SW2" 2 2>/dev/null | grep -qE '^PhysLinkState:\.*(Polling|LinkUp)'; then
+  ok "port set reset: smpquery sees it up again"
+else
+  bad "port set reset: $(run smpquery portinfo "$SW2" 2 2>&1 | grep PhysLinkState)"
+fi
 expect "port set without action" 1 '^missing action: enable, disable or reset$' port set lid "$SW2" port 2
 
 echo "$PASS passed, $FAIL failed"
