@@ -38,6 +38,11 @@ bool parse_on_off(const std::string& word, const char* keyword) {
   throw Error(std::string(keyword) + " takes on or off, not \"" + word + "\"");
 }
 
+void no_watch(const Ctx& c) {
+  if (c.opt.watch_s || c.opt.count)
+    throw Error("-w and -c apply to \"statistic show\" and the \"resource\" summary only");
+}
+
 void refuse_in_json_batch(const Ctx& c, const char* what) {
   if (c.in_batch && c.out.is_json())
     throw Error(std::string(what) +

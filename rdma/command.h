@@ -47,6 +47,8 @@ struct Ctx {
 // the batch's one document, so it is refused there (Error);
 // refuse_in_json_batch() says so before any other work.
 void refuse_in_json_batch(const Ctx& c, const char* what);
+// For commands that run once: -w/-c given to them is an error, not ignored.
+void no_watch(const Ctx& c);
 void own_json_output(Ctx& c, const char* what);
 
 using Handler = void (*)(Ctx&);

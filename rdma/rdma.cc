@@ -28,20 +28,19 @@ void cmd_help(Ctx& c) {
 
 // Order matters: a prefix selects the first match ("s" is system), as in
 // iproute2; objects iproute2 lacks come after its own.
+// Objects whose commands all run once refuse -w/-c up front.
+template <Handler fn>
+void once(Ctx& c) {
+  no_watch(c);
+  fn(c);
+}
+
 constexpr Cmd kObjects[] = {
-    {nullptr, cmd_help},
-    {"help", cmd_help},
-    {"dev", cmd_dev},
-    {"link", cmd_link},
-    {"resource", cmd_resource},
-    {"system", cmd_system},
-    {"statistic", cmd_statistic},
-    {"monitor", cmd_monitor},
-    {"node", cmd_node},
-    {"port", cmd_port},
-    {"perf", cmd_perf},
-    {"sm", cmd_sm},
-    {"mad", cmd_mad},
+    {nullptr, cmd_help},          {"help", cmd_help},         {"dev", once<cmd_dev>},
+    {"link", once<cmd_link>},     {"resource", cmd_resource}, {"system", once<cmd_system>},
+    {"statistic", cmd_statistic}, {"monitor", cmd_monitor},   {"node", once<cmd_node>},
+    {"port", once<cmd_port>},     {"perf", once<cmd_perf>},   {"sm", once<cmd_sm>},
+    {"mad", once<cmd_mad>},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {

@@ -119,10 +119,12 @@ void res_show(Ctx& c) {
     std::vector<nldev::Device> devs = nldev::list_devices(c.session());
     if (const nldev::Device* d = lookup(devs, word)) {
       c.args.next();
-      return summary_doit(c, *d);
+      nldev::Device dev = *d;
+      return repeat_view(c, [dev](Ctx& each) { summary_doit(each, dev); });
     }
   }
   if (!type) throw Error("unknown resource type or device \"" + word + "\"");
+  no_watch(c);  // object listings run once
   c.args.next();
   show_type(c, *type);
 }

@@ -39,10 +39,6 @@ void stat_help(Ctx& c) {
       c.help_out);
 }
 
-void no_watch(const Ctx& c) {
-  if (c.opt.watch_s || c.opt.count) throw Error("-w and -c work with \"statistic show\" only");
-}
-
 std::string link_arg(Ctx& c) {
   if (c.args.empty()) return "";
   if (!matches(c.args.peek(), "link"))

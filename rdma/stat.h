@@ -15,9 +15,6 @@ void stat_mode(Ctx& c);   // stat_mode.cc: optional counters
 void stat_set(Ctx& c);    // stat_mode.cc
 void stat_unset(Ctx& c);  // stat_mode.cc
 
-// Rejects -w/-c on commands that do not repeat.
-void no_watch(const Ctx& c);
-
 // The DEV[/PORT] after an optional "link" keyword: "" when none is given.
 std::string link_arg(Ctx& c);
 

@@ -147,7 +147,7 @@ TEST(StatShow, BadArgumentsChangeNothingAndSayWhat) {
   EXPECT_EQ(r.out, "[]\n");  // still one valid JSON document
   EXPECT_EQ(run_on(k, {"-c", "2", "stat"}).err, "-c COUNT needs -w SECONDS\n");
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp"}).err,
-            "-w and -c work with \"statistic show\" only\n");
+            "-w and -c apply to \"statistic show\" and the \"resource\" summary only\n");
 }
 
 TEST(StatShow, EmptyCounterSet) {
@@ -358,6 +358,35 @@ TEST(ResWatch, SummaryRepeatsAsJsonLines) {
   EXPECT_EQ(r.out.substr(0, nl + 1), r.out.substr(nl + 1));
   EXPECT_EQ(r.out.rfind("[{\"ifindex\":0,\"ifname\":\"rxe0\",", 0), 0u);
   EXPECT_EQ(run_on(k, {"-c", "2", "res"}).err, "-c COUNT needs -w SECONDS\n");
+}
+
+TEST(ResWatch, OneDeviceSummaryRepeatsToo) {
+  TestKernel k;
+  Result r = run_on(k, {"-w", "1", "-c", "2", "res", "show", "rxe0"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t blank = r.out.find("\n\n");
+  ASSERT_NE(blank, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(0, blank + 1), r.out.substr(blank + 2));
+  EXPECT_EQ(r.out.rfind("0: rxe0:", 0), 0u) << r.out;
+}
+
+// Commands that run once say so instead of ignoring -w/-c.
+TEST(ResWatch, ListingsAndOtherObjectsRefuseWatch) {
+  TestKernel k;
+  const std::string msg =
+      "-w and -c apply to \"statistic show\" and the \"resource\" summary only\n";
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"-w", "1", "res", "show", "qp"},
+                                             {"-c", "1", "res", "show", "cq", "dev", "rxe0"},
+                                             {"-w", "1", "dev"},
+                                             {"-w", "1", "link", "show"},
+                                             {"-w", "1", "system"},
+                                             {"-w", "1", "node", "show", "lid", "1"}}) {
+    Result r = run_on(k, args);
+    EXPECT_EQ(r.status, 1) << args[2];
+    EXPECT_EQ(r.err, msg) << args[2];
+    EXPECT_EQ(r.out, "") << args[2];
+  }
 }
 
 // --- QP counters -------------------------------------------------------------
