@@ -32,6 +32,9 @@ gcc -O2 -o "$W/floor" "$HERE/res_floor.c" -lmnl
         echo "chmod +x /tmp/$b"
     done
     cat <<EOS
+# Each QP maps its queues twice: the default 65530 maps stop a process
+# near 32.7k QPs, which looked like an rxe limit.
+echo 1048576 > /proc/sys/vm/max_map_count
 for n in $COUNTS; do
     /tmp/mkqps rxe0 \$n > /tmp/mk.log 2>&1 &
     pid=\$!
@@ -45,7 +48,7 @@ for n in $COUNTS; do
              "floor /tmp/floor 2"; do
         set -- \$t
         name=\$1; shift
-        echo "run \$made \$name \$(/tmp/measure "\$@")"
+        for r in 1 2 3; do echo "run \$made \$name \$(/tmp/measure "\$@")"; done
     done
     kill \$pid; wait \$pid 2>/dev/null || true
 done
@@ -57,15 +60,20 @@ RDMA_VM_TIMEOUT=${RDMA_VM_TIMEOUT:-3000} "$HERE/../tests/vm/run" --kernel "$KERN
     --fixture basic --script "$W/guest.sh" > "$W/out.txt" || echo "res_vm: VM run failed ($?)" >&2
 [ -n "${BENCH_OUT:-}" ] && cp "$W/out.txt" "$BENCH_OUT"
 grep '^qps' "$W/out.txt" || true
-awk '$1 == "run" { wall[$2, $3] = $4; rss[$2, $3] = $5; n[$2] = 1 }
+# Each tool runs three times; the fastest run counts (the host's other load
+# only ever adds time).
+awk '$1 == "run" && (!(($2, $3) in wall) || $4 < wall[$2, $3]) {
+       wall[$2, $3] = $4; rss[$2, $3] = $5; usr[$2, $3] = $6; sys[$2, $3] = $7; n[$2] = 1 }
      END {
-       printf "%-8s %-14s %10s %10s\n", "QPs", "tool", "wall s", "RSS KiB"
+       printf "%-8s %-14s %10s %10s %8s %8s\n", "QPs", "tool", "wall s", "RSS KiB", "user s", "sys s"
        for (q in n) {
          split("iproute2-text iproute2-json ours-text ours-json floor", tools, " ")
-         for (i = 1; i <= 5; i++) printf "%-8s %-14s %10s %10s\n", q, tools[i], wall[q, tools[i]], rss[q, tools[i]]
-         printf "%-8s ours/iproute2 text %.2fx wall %.2fx RSS; json %.2fx wall %.2fx RSS; ours/floor text %.2fx wall\n",
+         for (i = 1; i <= 5; i++)
+           printf "%-8s %-14s %10s %10s %8s %8s\n", q, tools[i], wall[q, tools[i]], rss[q, tools[i]],
+             usr[q, tools[i]], sys[q, tools[i]]
+         printf "%-8s ours/iproute2 text %.2fx wall %.2fx RSS; json %.2fx wall %.2fx RSS; ours/floor text %.2fx json %.2fx wall\n",
            q, wall[q, "ours-text"] / wall[q, "iproute2-text"], rss[q, "ours-text"] / rss[q, "iproute2-text"],
            wall[q, "ours-json"] / wall[q, "iproute2-json"], rss[q, "ours-json"] / rss[q, "iproute2-json"],
-           wall[q, "ours-text"] / wall[q, "floor"]
+           wall[q, "ours-text"] / wall[q, "floor"], wall[q, "ours-json"] / wall[q, "floor"]
        }
      }' "$W/out.txt"
