@@ -532,6 +532,21 @@ TEST(StatMr, BothWordOrdersAndFilters) {
   EXPECT_EQ(run_on(k, {"stat", "mr", "bogus", "1"}).status, 1);
 }
 
+// mlx5 reports an ODP MR's page-fault counters in a STAT_HWCOUNTERS nest.
+TEST(StatMr, DriverCountersOfOdpMrs) {
+  testkernel::State s = testkernel::vm_resources_fixture(KernelVersion::k6_12);
+  s.devices[0].mrs.items[0].stat_counters = {{"page_faults", 3}, {"page_invalidations", 1}};
+  uint32_t mrn = s.devices[0].mrs.items[0].id;
+  TestKernel k(testkernel::Options{}, s);
+  std::string n = std::to_string(mrn);
+  Result t = run_on(k, {"stat", "mr", "dev", "rxe0", "mrn", n});
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out, "dev rxe0 mrn " + n + " \n    page_faults 3 \n    page_invalidations 1 \n");
+  Result j = run_on(k, {"-j", "stat", "mr", "dev", "rxe0", "mrn", n});
+  EXPECT_EQ(j.out, "[{\"ifindex\":0,\"ifname\":\"rxe0\",\"mrn\":" + n +
+                       ",\"page_faults\":3,\"page_invalidations\":1}]\n");
+}
+
 // --- monitor -------------------------------------------------------------------
 
 std::vector<uint8_t> event(uint8_t type, uint32_t index, const char* name) {

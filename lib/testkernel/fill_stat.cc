@@ -81,7 +81,17 @@ int fill_res_counter_entry(Skb& skb, bool, const Device& dev, const StatCounter&
 
 int fill_stat_mr_entry(Skb& skb, bool, const Device&, const Mr& mr, uint32_t) {
   if (!skb.put_u32(RDMA_NLDEV_ATTR_RES_MRN, mr.id)) return kEmsg;
-  return fill_driver(skb, mr.stat_driver);
+  if (mr.stat_counters.empty()) return 0;
+  size_t table = skb.nest_start(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS, true);
+  if (table == Skb::kNoRoom) return kEmsg;
+  for (const HwCounter& h : mr.stat_counters) {
+    if (fill_hwcounter_entry(skb, h.name, h.value)) {
+      skb.truncate(table);
+      return kEmsg;
+    }
+  }
+  skb.nest_end(table);
+  return 0;
 }
 
 }  // namespace rdma::testkernel

@@ -239,8 +239,7 @@ TEST_F(ManualCounters, AutoModeBindsNewQps) {
 
 TEST(TestKernelStat, MrStatistics) {
   State s = vm_resources_fixture(KernelVersion::k6_12);
-  s.devices[0].mrs.items[0].stat_driver =
-      std::vector<DriverAttr>{{"page_faults", DriverAttr::Kind::kU64, false, "", 3, 0}};
+  s.devices[0].mrs.items[0].stat_counters = {{"page_faults", 3}, {"page_invalidations", 1}};
   TestKernel k(Options{}, s);
   auto r = roundtrip(k, request(RDMA_NLDEV_CMD_STAT_GET, NLM_F_DUMP, 1,
                                 u32s({{RDMA_NLDEV_ATTR_DEV_INDEX, 0},
@@ -250,8 +249,12 @@ TEST(TestKernelStat, MrStatistics) {
   EXPECT_EQ(m->nlmsg_type, nldev::msg_type(RDMA_NLDEV_CMD_STAT_GET));
   auto entries = nested(attrs(m).at(2));
   ASSERT_EQ(entries.size(), 9u);
-  EXPECT_EQ(layout(nested(entries[0])),
-            (L{{RDMA_NLDEV_ATTR_RES_MRN, 4}, {RDMA_NLDEV_ATTR_DRIVER, 28}}));
+  auto mr0 = nested(entries[0]);
+  ASSERT_EQ(mr0.size(), 2u);
+  EXPECT_EQ(mr0[0].type, RDMA_NLDEV_ATTR_RES_MRN);
+  EXPECT_EQ(mr0[1].type, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+  EXPECT_TRUE(mr0[1].nested_flag);
+  EXPECT_EQ(nested(mr0[1]).size(), 2u);  // one HWCOUNTER_ENTRY per counter
   EXPECT_EQ(layout(nested(entries[1])), (L{{RDMA_NLDEV_ATTR_RES_MRN, 4}}));
 }
 

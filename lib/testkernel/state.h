@@ -143,8 +143,10 @@ struct Mr : ResBase {
   uint32_t rkey = 0;
   uint32_t lkey = 0;
   uint64_t length = 0;
-  uint32_t pdn = 0;         // user MRs only
-  DriverAttrs stat_driver;  // dev->ops.fill_stat_mr_entry output
+  uint32_t pdn = 0;  // user MRs only
+  // dev->ops.fill_stat_mr_entry output: mlx5 sends its ODP counters
+  // (page_faults, ...) as a STAT_HWCOUNTERS nest, for ODP MRs only.
+  std::vector<HwCounter> stat_counters;
 };
 
 struct Pd : ResBase {
