@@ -8,7 +8,8 @@
 # stderr saying the port is not InfiniBand, print nothing on stdout (an
 # empty JSON array with -j), and never get as far as libibumad's messages.
 # Also with ib_umad unloaded, and for siw0 (iWARP) when the fixture has it
-# (the resources fixture; the default-port line then lists it too).
+# (the resources fixture; the default-port line then lists it too), and
+# with no RDMA device left (basic fixture: rxe0/rxe1 deleted at the end).
 # Prints "ok: ..." / "FAIL: ..." lines.
 N=${RDMA_NEW:-/bin/rdma-new}
 fail=0
@@ -75,5 +76,11 @@ if rmmod ib_umad 2>/tmp/rmmod.err; then
     modprobe ib_umad
 else
     bad "rmmod ib_umad: $(cat /tmp/rmmod.err)"
+fi
+# No RDMA device at all.
+if [ ! -d /sys/class/infiniband/siw0 ] && rdma link delete rxe0 && rdma link delete rxe1; then
+    refused "sm show without any RDMA device" "" '^no InfiniBand port: no RDMA devices$' sm show
+    refused "node show via rxe0 after it is gone" "" '^no RDMA device "rxe0" with a umad port$' \
+        node show lid 1 via rxe0/1
 fi
 exit $fail
