@@ -8,6 +8,7 @@
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
+#include "lib/res/comm.h"
 #include "lib/stat/filter.h"
 #include "lib/stat/qp_counter.h"
 #include "rdma/stat.h"
@@ -79,7 +80,7 @@ void add_counter_record(uint32_t dev_index, const std::string& dev, const stat::
   std::optional<std::string> comm;
   if (k.pid) {
     r.add("pid", "pid " + std::to_string(*k.pid) + " ", *k.pid);
-    comm = stat::task_name(*k.pid);
+    comm = res::process_name(*k.pid);
     if (comm) comm = comm->substr(0, 17);
   }
   if (k.kern) comm = k.kern;

@@ -5,9 +5,8 @@
 
 namespace rdma::res {
 
-namespace {
-
-std::optional<std::string> read_comm(uint32_t pid) {
+std::optional<std::string> process_name(uint32_t pid) {
+  if (!pid) return std::nullopt;
   std::string path = "/proc/" + std::to_string(pid) + "/comm";
   std::FILE* f = std::fopen(path.c_str(), "r");
   if (!f) return std::nullopt;
@@ -15,16 +14,16 @@ std::optional<std::string> read_comm(uint32_t pid) {
   size_t n = std::fread(buf, 1, sizeof buf, f);
   std::fclose(f);
   std::string s(buf, n);
-  if (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
+  size_t start = s.find_first_not_of(" \t\n");
+  if (start == std::string::npos) return std::nullopt;
+  size_t end = s.find_first_of(" \t\n", start);
+  return s.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
-
-}  // namespace
 
 const std::optional<std::string>& CommReader::get(uint32_t pid) {
   if (!valid_ || pid != pid_) {
     pid_ = pid;
-    comm_ = read_comm(pid);
+    comm_ = process_name(pid);
     valid_ = true;
   }
   return comm_;

@@ -8,6 +8,11 @@
 
 namespace rdma::res {
 
+// A process's name as /proc/PID/comm gives it, up to the first blank as
+// iproute2 reads it (so that "comm NAME" stays one key and one value);
+// nullopt for pid 0 or a process that is gone or not visible here.
+std::optional<std::string> process_name(uint32_t pid);
+
 class CommReader {
  public:
   // nullopt when the process is gone or not visible in this pid namespace.

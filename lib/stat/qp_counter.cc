@@ -2,8 +2,6 @@
 
 #include <rdma/rdma_netlink.h>
 
-#include <fstream>
-
 #include "lib/error.h"
 
 namespace rdma::stat {
@@ -37,14 +35,6 @@ const char* qp_type_name(uint8_t type) {
   };
   if (type < std::size(kNames)) return kNames[type];
   return type == 0xff ? "DRIVER" : "UNKNOWN";
-}
-
-std::optional<std::string> task_name(uint32_t pid) {
-  if (!pid) return std::nullopt;
-  std::ifstream f("/proc/" + std::to_string(pid) + "/comm");
-  std::string name;
-  if (!(f >> name)) return std::nullopt;
-  return name;
 }
 
 }  // namespace rdma::stat

@@ -29,8 +29,4 @@ QpCounter parse_qp_counter(const nl::Attrs& a);
 // enum ib_qp_type as iproute2 prints it ("RC", "UD", ... "UNKNOWN").
 const char* qp_type_name(uint8_t type);
 
-// A process's name as /proc/PID/comm gives it (up to the first blank, as
-// iproute2 reads it); nullopt when it is gone or not visible.
-std::optional<std::string> task_name(uint32_t pid);
-
 }  // namespace rdma::stat
