@@ -14,10 +14,7 @@ std::optional<std::string> process_name(uint32_t pid) {
   size_t n = std::fread(buf, 1, sizeof buf, f);
   std::fclose(f);
   std::string s(buf, n);
-  size_t start = s.find_first_not_of(" \t\n");
-  if (start == std::string::npos) return std::nullopt;
-  size_t end = s.find_first_of(" \t\n", start);
-  return s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  return s.substr(0, s.find('\n'));
 }
 
 const std::optional<std::string>& CommReader::get(uint32_t pid) {

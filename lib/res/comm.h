@@ -8,9 +8,9 @@
 
 namespace rdma::res {
 
-// A process's name as /proc/PID/comm gives it, up to the first blank as
-// iproute2 reads it (so that "comm NAME" stays one key and one value);
-// nullopt for pid 0 or a process that is gone or not visible here.
+// A process's name: the line /proc/PID/comm holds, blanks included, as
+// iproute2 6.1 reads it (fgets, cut at the newline); nullopt for pid 0 or a
+// process that is gone or not visible here.
 std::optional<std::string> process_name(uint32_t pid);
 
 class CommReader {
