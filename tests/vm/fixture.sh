@@ -1,7 +1,9 @@
 # Fixture for the test VM, sourced by /init: fixture none|basic|resources
 # basic:     modules, veth0/veth1 (192.0.2.1/2, 2001:db8::1/2), rxe0/rxe1
 # resources: basic + RC/SRQ pingpong and rping pairs holding QPs, CQs,
-#            MRs, PDs, SRQs and CM IDs, frozen with SIGSTOP.
+#            MRs, PDs, SRQs and CM IDs; an iWARP device siw0 over its own
+#            veth pair (veth4 198.51.100.1, veth5 198.51.100.2) with an
+#            rping pair on it; all frozen with SIGSTOP.
 # The VM has no network device: all traffic stays inside the guest.
 
 gid_index() { # $1 = rdma device, $2 = gid (sysfs format); prints the index
@@ -34,8 +36,13 @@ qp_count_state() { # $1 = state, $2 = minimal count
     [ "$(rdma res show qp 2>/dev/null | grep -c "state $1")" -ge "$2" ]
 }
 
-cm_count_state() { # $1 = state, $2 = minimal count
-    [ "$(rdma res show cm_id 2>/dev/null | grep -c "state $1")" -ge "$2" ]
+cm_count_state() { # $1 = state, $2 = minimal count[, $3 = link filter]
+    [ "$(rdma res show cm_id ${3:+link "$3"} 2>/dev/null | grep -c "state $1")" -ge "$2" ]
+}
+
+siw_qp_count() { # $1 = minimal count of RC QPs on siw0 (6.1's siw does
+    # not report a QP's state: they show RESET there)
+    [ "$(rdma res show qp link siw0/1 2>/dev/null | grep -c "type RC")" -ge "$1" ]
 }
 
 fixture() {
@@ -76,6 +83,28 @@ fixture() {
     pids="$pids $!"
     wait_for 300 qp_count_state RTS 4 || { rdma res show qp >&2; return 1; }
     wait_for 150 cm_count_state CONNECT 2
+    # iWARP: siw0 over a veth pair of its own, an rping server and client
+    # on it (ibv_rc_pingpong would need rdma_cm there).  The image has siw
+    # only when setup.sh could build it for this very kernel.
+    if modinfo siw > /dev/null 2>&1; then
+        modprobe siw || return 1
+        ip link add veth4 type veth peer name veth5 || return 1
+        ip addr add 198.51.100.1/24 dev veth4
+        ip addr add 198.51.100.2/24 dev veth5
+        ip link set veth4 up
+        ip link set veth5 up
+        rdma link add siw0 type siw netdev veth4 || return 1
+        rping -s -a 198.51.100.1 -p 7175 -C 1000000000 > /dev/null 2> /tmp/rping-siw-srv.log &
+        pids="$pids $!"
+        wait_for 150 cm_count_state LISTEN 1 siw0/1 || return 1
+        rping -c -a 198.51.100.1 -p 7175 -C 1000000000 > /dev/null 2> /tmp/rping-siw-cli.log &
+        pids="$pids $!"
+        wait_for 300 cm_count_state CONNECT 2 siw0/1 \
+            || { rdma res show cm_id link siw0/1 >&2; cat /tmp/rping-siw-*.log >&2; return 1; }
+        wait_for 150 siw_qp_count 2 || return 1
+    else
+        echo "fixture: no siw module in this image: no iWARP device" >&2
+    fi
     # freeze every program holding resources
     kill -STOP $pids
     # wait until the kernel side is quiet too (MAD retries of the CM under a
