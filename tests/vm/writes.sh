@@ -1,7 +1,7 @@
 #!/bin/bash
 # Exercise the write commands of our rdma (--rdma PATH) in the VM and check
-# each result with iproute2's rdma: device rename and back, link add/delete,
-# system netns shared/exclusive (device visibility from another netns),
+# each result with iproute2's rdma: device rename and back, link add/delete
+# (rxe and siw), system netns shared/exclusive (visibility from another netns),
 # moving a device to another netns and back (rxe refuses: then ours must
 # fail like iproute2),
 # adaptive-moderation on/off.  Uses the "basic" fixture (no user resources,
@@ -75,6 +75,22 @@ check "rxe2/1 uses veth2" 'rdma link show rxe2/1 | grep -q "netdev veth2"'
 step "link delete rxe2" link delete rxe2
 check "rxe2 is gone" '! rdma dev show rxe2 >/dev/null 2>&1'
 check "rxe0 and rxe1 remain" '[ "$(rdma dev | grep -c "rxe[01]:")" = 2 ]'
+
+# --- iWARP: link add / delete of a siw device (the kernel loads siw on
+# demand, as rdma-link-siw); the image has siw when setup.sh built it
+if modinfo siw > /dev/null 2>&1; then
+    ip link add veth4 type veth peer name veth5
+    ip link set veth4 up; ip link set veth5 up
+    step "link add siw0 over veth4" link add siw0 type siw netdev veth4
+    check "siw0 exists, an iWARP device" 'rdma dev show siw0 | grep -q "siw0: node_type rnic "'
+    check "siw0/1 uses veth4" 'rdma link show siw0/1 | grep -q "netdev veth4"'
+    step "rename siw0 to siw9" dev set siw0 name siw9
+    check "siw9 exists, siw0 is gone" 'rdma dev show siw9 | grep -q "siw9:" && ! rdma dev show siw0 >/dev/null 2>&1'
+    step "link delete siw9" link delete siw9
+    check "siw9 is gone" '! rdma dev show siw9 >/dev/null 2>&1'
+else
+    echo "not ok - no siw module in the image (tests/vm/setup.sh builds it)" >> "$R"
+fi
 
 # --- adaptive moderation
 step "adaptive-moderation on" dev set rxe0 adaptive-moderation on
