@@ -1,9 +1,12 @@
-# Fixture for the test VM, sourced by /init: fixture none|basic|resources
+# Fixture for the test VM, sourced by /init:
+#   fixture none|basic|resources|resources-rxe
 # basic:     modules, veth0/veth1 (192.0.2.1/2, 2001:db8::1/2), rxe0/rxe1
 # resources: basic + RC/SRQ pingpong and rping pairs holding QPs, CQs,
 #            MRs, PDs, SRQs and CM IDs; an iWARP device siw0 over its own
 #            veth pair (veth4 198.51.100.1, veth5 198.51.100.2) with an
 #            rping pair on it; all frozen with SIGSTOP.
+# resources-rxe: resources without siw0 (what tests/data was captured
+#            with and lib/testkernel models).
 # The VM has no network device: all traffic stays inside the guest.
 
 gid_index() { # $1 = rdma device, $2 = gid (sysfs format); prints the index
@@ -86,7 +89,9 @@ fixture() {
     # iWARP: siw0 over a veth pair of its own, an rping server and client
     # on it (ibv_rc_pingpong would need rdma_cm there).  The image has siw
     # only when setup.sh could build it for this very kernel.
-    if modinfo siw > /dev/null 2>&1; then
+    if [ "$mode" = resources-rxe ]; then
+        :
+    elif modinfo siw > /dev/null 2>&1; then
         modprobe siw || return 1
         ip link add veth4 type veth peer name veth5 || return 1
         ip addr add 198.51.100.1/24 dev veth4
