@@ -22,6 +22,7 @@
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
 #include "rdma/rdma.h"
+#include "rdma/test_util.h"
 
 namespace rdma {
 namespace {
@@ -273,23 +274,13 @@ TEST_P(GoldenReplay, OurOutputOnRecordedKernelBytes) {
       continue;  // errors, help and version are compared in the VM suite
     std::vector<Bytes> unmatched;
     bool opened = false;
-    Env env;
-    char* out_buf = nullptr;
-    char* err_buf = nullptr;
-    size_t out_len = 0, err_len = 0;
-    env.out = open_memstream(&out_buf, &out_len);
-    env.err = open_memstream(&err_buf, &err_len);
-    env.open = [&]() -> std::unique_ptr<nl::Transport> {
+    test::Result res = test::run_program(c.args, [&]() -> std::unique_ptr<nl::Transport> {
       opened = true;
       return std::make_unique<Replay>(load(nl), unmatched);
-    };
-    int status = run(c.args, env);
-    std::fclose(env.out);
-    std::fclose(env.err);
-    std::string out = without_newer_fields(std::string(out_buf, out_len));
-    std::string err(err_buf, err_len);
-    std::free(out_buf);
-    std::free(err_buf);
+    });
+    int status = res.status;
+    std::string out = without_newer_fields(res.out);
+    const std::string& err = res.err;
     ++compared;
     SCOPED_TRACE(c.name);
     EXPECT_TRUE(opened);

@@ -19,16 +19,14 @@
 #include "lib/mad/fake_transport.h"
 #include "rdma/mad_session.h"
 #include "rdma/rdma.h"
+#include "rdma/test_util.h"
 
 namespace rdma::madtest {
 
 using mad::FakeTransport;
 using mad::Mad;
 
-struct Result {
-  int status;
-  std::string out, err;
-};
+using test::Result;
 
 class MadCmd : public ::testing::Test {
  protected:
@@ -74,21 +72,9 @@ class MadCmd : public ::testing::Test {
 
   // Runs the program; input, when given, is its standard input.
   Result run_rdma(std::vector<std::string> args, std::string input = "") {
-    char *out = nullptr, *err = nullptr;
-    size_t out_n = 0, err_n = 0;
-    Env env;
-    env.out = open_memstream(&out, &out_n);
-    env.err = open_memstream(&err, &err_n);
-    if (!input.empty()) env.in = fmemopen(input.data(), input.size(), "r");
-    env.open = []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); };
-    int status = run(std::move(args), env);
-    std::fclose(env.out);
-    std::fclose(env.err);
-    if (!input.empty()) std::fclose(env.in);
-    Result r{status, std::string(out, out_n), std::string(err, err_n)};
-    free(out);
-    free(err);
-    return r;
+    return test::run_program(
+        std::move(args),
+        []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); }, input);
   }
 
   // Answers instead of answer() when set.

@@ -11,6 +11,7 @@
 #include "lib/error.h"
 #include "lib/testkernel/fixture.h"
 #include "lib/testkernel/testkernel.h"
+#include "rdma/test_util.h"
 
 namespace rdma {
 namespace {
@@ -31,37 +32,21 @@ class Borrowed : public nl::Transport {
   nl::Transport& t_;
 };
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-// open_memstream updates buf and size only on flush or close.
-std::string slurp(std::FILE* f, char*& buf, size_t& size) {
-  std::fclose(f);
-  std::string s(buf, size);
-  free(buf);
-  return s;
-}
+using test::Result;
 
 Result run_on(nl::Transport* kernel, std::vector<std::string> args, const std::string& in = "") {
-  char *out = nullptr, *err = nullptr;
-  size_t out_n = 0, err_n = 0;
-  Env env;
-  env.out = open_memstream(&out, &out_n);
-  env.err = open_memstream(&err, &err_n);
-  std::string input = in.empty() ? std::string("\n") : in;
-  env.in = fmemopen(input.data(), input.size(), "r");
   int opened = 0;
-  env.open = [&]() -> std::unique_ptr<nl::Transport> {
-    ++opened;
-    if (!kernel) throw Error("the kernel has no RDMA netlink support (NETLINK_RDMA); load ib_core");
-    return std::make_unique<Borrowed>(*kernel);
-  };
-  int status = run(std::move(args), env);
-  std::fclose(env.in);
+  Result r = test::run_program(
+      std::move(args),
+      [&]() -> std::unique_ptr<nl::Transport> {
+        ++opened;
+        if (!kernel)
+          throw Error("the kernel has no RDMA netlink support (NETLINK_RDMA); load ib_core");
+        return std::make_unique<Borrowed>(*kernel);
+      },
+      in);
   EXPECT_LE(opened, 1) << "one socket per process";
-  return {status, slurp(env.out, out, out_n), slurp(env.err, err, err_n)};
+  return r;
 }
 
 class RdmaTest : public ::testing::Test {

@@ -17,6 +17,7 @@
 #include "lib/testkernel/fixture.h"
 #include "lib/testkernel/testkernel.h"
 #include "rdma/rdma.h"
+#include "rdma/test_util.h"
 
 namespace rdma::restest {
 
@@ -61,10 +62,7 @@ class Link : public nl::Transport {
   std::vector<std::vector<uint8_t>> queue_;
 };
 
-struct Result {
-  int status = 0;
-  std::string out;
-  std::string err;
+struct Result : test::Result {
   std::vector<std::vector<uint8_t>> sent;  // every request, in order
   // Requests of command cmd that were dumps / doits.
   int count(int cmd, bool dump) const {
@@ -81,21 +79,10 @@ struct Result {
 inline Result run(TestKernel& k, std::vector<std::string> args, int fake_cmd = -1,
                   Link::Fake fake = {}) {
   Result res;
-  char *out = nullptr, *err = nullptr;
-  size_t out_len = 0, err_len = 0;
-  Env env;
-  env.out = open_memstream(&out, &out_len);
-  env.err = open_memstream(&err, &err_len);
-  env.open = [&]() -> std::unique_ptr<nl::Transport> {
+  test::Result r = test::run_program(std::move(args), [&]() -> std::unique_ptr<nl::Transport> {
     return std::make_unique<Link>(k, res.sent, fake_cmd, fake);
-  };
-  res.status = rdma::run(std::move(args), env);
-  std::fclose(env.out);
-  std::fclose(env.err);
-  res.out.assign(out, out_len);
-  res.err.assign(err, err_len);
-  std::free(out);
-  std::free(err);
+  });
+  static_cast<test::Result&>(res) = std::move(r);
   return res;
 }
 

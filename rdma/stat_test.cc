@@ -14,6 +14,7 @@
 #include "lib/testkernel/testkernel.h"
 #include "rdma/options.h"
 #include "rdma/rdma.h"
+#include "rdma/test_util.h"
 
 namespace rdma {
 namespace {
@@ -44,30 +45,15 @@ class Hooked : public nl::Transport {
   std::function<void()> on_join_;
 };
 
-struct Result {
-  int status;
-  std::string out, err;
-};
+using test::Result;
 
 // on_send returns true when it answered the request itself.
 Result run_on(TestKernel& k, std::vector<std::string> args,
               std::function<bool(const nlmsghdr*)> on_send = {},
               std::function<void()> on_join = {}) {
-  char *out = nullptr, *err = nullptr;
-  size_t out_n = 0, err_n = 0;
-  Env env;
-  env.out = open_memstream(&out, &out_n);
-  env.err = open_memstream(&err, &err_n);
-  env.open = [&]() -> std::unique_ptr<nl::Transport> {
+  return test::run_program(std::move(args), [&]() -> std::unique_ptr<nl::Transport> {
     return std::make_unique<Hooked>(k, on_send, on_join);
-  };
-  int status = run(std::move(args), env);
-  std::fclose(env.out);
-  std::fclose(env.err);
-  Result r{status, std::string(out, out_n), std::string(err, err_n)};
-  free(out);
-  free(err);
-  return r;
+  });
 }
 
 bool is_cmd(const nlmsghdr* nlh, int cmd) {

@@ -1,0 +1,44 @@
+// Runs the whole program in-process for tests: the words after argv[0], its
+// standard input, and the transport factory it opens the kernel with; returns
+// the exit status and what it wrote to stdout and stderr.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "rdma/rdma.h"
+
+namespace rdma::test {
+
+struct Result {
+  int status = 0;
+  std::string out, err;
+};
+
+inline Result run_program(std::vector<std::string> args, nl::Connection::Factory open,
+                          const std::string& input = "") {
+  char *out = nullptr, *err = nullptr;
+  size_t out_n = 0, err_n = 0;
+  Env env;
+  env.out = open_memstream(&out, &out_n);
+  env.err = open_memstream(&err, &err_n);
+  // Never the test runner's own stdin: "-b -" reads this (empty) text.
+  std::string in = input.empty() ? std::string("\n") : input;
+  env.in = fmemopen(in.data(), in.size(), "r");
+  env.open = std::move(open);
+  Result r;
+  r.status = run(std::move(args), env);
+  std::fclose(env.in);
+  // open_memstream updates buf and size only on flush or close.
+  std::fclose(env.out);
+  std::fclose(env.err);
+  r.out.assign(out, out_n);
+  r.err.assign(err, err_n);
+  std::free(out);
+  std::free(err);
+  return r;
+}
+
+}  // namespace rdma::test
