@@ -11,6 +11,7 @@
 #include "lib/res/driver.h"
 #include "lib/res/qplist.h"
 #include "lib/res/raw.h"
+#include "lib/view/json_writer.h"
 
 namespace rdma::res {
 
@@ -38,20 +39,19 @@ uint64_t number(const nl::Attrs& a, int attr) {
 void EntryView::put_num(view::Record& r, const char* key, uint64_t v) const {
   view::Field& f = r.next();
   f.key = key;
-  if (opts_.json) {
-    f.value = v;
-    return;
-  }
   char num[24];
-  f.text.append(key).append(1, ' ').append(num, std::to_chars(num, num + sizeof num, v).ptr);
-  f.text += ' ';
+  std::string_view digits(num, std::to_chars(num, num + sizeof num, v).ptr - num);
+  if (opts_.json)
+    f.json = digits;
+  else
+    f.text.append(key).append(1, ' ').append(digits).append(1, ' ');
 }
 
 void EntryView::put_str(view::Record& r, const char* key, std::string_view text) const {
   view::Field& f = r.next();
   f.key = key;
   if (opts_.json)
-    f.value = std::string(text);
+    view::JsonWriter::quote(text, f.json);
   else
     f.text.append(key).append(1, ' ').append(text).append(1, ' ');
 }
@@ -112,9 +112,9 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
     case Col::kDev: {
       bool port = c.col == Col::kLink && e.has(RDMA_NLDEV_ATTR_PORT_INDEX);
       if (opts_.json) {
-        r.next() = {"ifindex", "", d.index};
-        r.next() = {"ifname", "", std::string(d.name)};
-        if (port) r.next() = {"port", "", e.u32(RDMA_NLDEV_ATTR_PORT_INDEX)};
+        put_num(r, "ifindex", d.index);
+        put_str(r, "ifname", d.name);
+        if (port) put_num(r, "port", e.u32(RDMA_NLDEV_ATTR_PORT_INDEX));
         return;
       }
       std::string& t = r.next().text;

@@ -21,7 +21,10 @@ class JsonPrinter : public Printer {
     for (const Field& f : r) {
       if (f.key.empty()) continue;
       w_.name(f.key);
-      w_.value(f.value);
+      if (!f.json.empty())
+        w_.raw(f.json);
+      else
+        w_.value(f.value);
     }
     w_.end_object();
     w_.flush();

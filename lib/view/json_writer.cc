@@ -64,7 +64,16 @@ bool plain(unsigned char c) {
 
 }  // namespace
 
+void JsonWriter::raw(std::string_view json) {
+  separate();
+  buf_.append(json);
+}
+
 void JsonWriter::string(std::string_view s) {
+  quote(s, buf_);
+}
+
+void JsonWriter::quote(std::string_view s, std::string& buf_) {
   buf_ += '"';
   size_t i = 0;
   while (i < s.size()) {

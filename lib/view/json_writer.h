@@ -28,6 +28,10 @@ class JsonWriter {
   void name(std::string_view key);
   // Any value: scalars, arrays and objects (recursively).
   void value(const Json& v);
+  // A value already in JSON form (see Field::json).
+  void raw(std::string_view json);
+  // Appends s as a JSON string (quoted, escaped) to out.
+  static void quote(std::string_view s, std::string& out);
   // Writes what is buffered to the stream.
   void flush();
 

@@ -15,6 +15,10 @@ struct Field {
   std::string key;   // JSON key; empty: text only
   std::string text;  // text form including label and separator; empty: JSON only
   Json value;        // JSON form
+  // The JSON form already written out (a number, or a quoted and escaped
+  // string); when set, printers use it instead of value. Long listings fill
+  // this to skip building Json values.
+  std::string json;
 };
 
 // clear() keeps the fields' storage, so a view that renders one object after
@@ -34,6 +38,7 @@ class Record {
     Field& f = fields_[n_++];
     f.key.clear();
     f.text.clear();
+    f.json.clear();
     if (!f.value.is_null()) f.value = nullptr;
     return f;
   }
