@@ -5,11 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "lib/testkernel/fixture.h"
+#include "lib/testkernel/golden_file.h"
 #include "lib/testkernel/test_helpers.h"
 #include "lib/testkernel/testkernel.h"
 
@@ -19,28 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::Bytes;
 
-struct Exchange {
-  Bytes request;
-  std::vector<Bytes> replies;
-};
-
-Bytes unhex(const std::string& s) {
-  Bytes b;
-  for (size_t i = 0; i + 1 < s.size(); i += 2) b.push_back(std::stoi(s.substr(i, 2), nullptr, 16));
-  return b;
-}
-
-std::vector<Exchange> load(const fs::path& p) {
-  std::vector<Exchange> out;
-  std::ifstream in(p);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.size() < 2) continue;
-    if (line[0] == '>') out.push_back({unhex(line.substr(2)), {}});
-    if (line[0] == '<' && !out.empty()) out.back().replies.push_back(unhex(line.substr(2)));
-  }
-  return out;
-}
+using golden::Exchange;
+using golden::load;
 
 bool is_nest(uint16_t t) {
   switch (t) {
