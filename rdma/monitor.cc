@@ -106,10 +106,7 @@ void print_event(Ctx& c, const nl::Attrs& a) {
       w.name("timestamp");
       w.value(static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
     }
-    for (const view::Field& f : r) {
-      w.name(f.key);
-      w.value(f.value);
-    }
+    w.members(r);
     w.end_object();
   } else {
     if (c.opt.timestamp) std::fputs(timestamp_text(tv).c_str(), out);

@@ -18,14 +18,7 @@ class JsonPrinter : public Printer {
     if (done_) return;
     open();
     w_.start_object();
-    for (const Field& f : r) {
-      if (f.key.empty()) continue;
-      w_.name(f.key);
-      if (!f.json.empty())
-        w_.raw(f.json);
-      else
-        w_.value(f.value);
-    }
+    w_.members(r);
     w_.end_object();
     w_.flush();
   }

@@ -69,6 +69,17 @@ void JsonWriter::raw(std::string_view json) {
   buf_.append(json);
 }
 
+void JsonWriter::members(const Record& r) {
+  for (const Field& f : r) {
+    if (f.key.empty()) continue;
+    name(f.key);
+    if (!f.json.empty())
+      raw(f.json);
+    else
+      value(f.value);
+  }
+}
+
 void JsonWriter::string(std::string_view s) {
   quote(s, buf_);
 }

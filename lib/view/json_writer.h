@@ -30,6 +30,9 @@ class JsonWriter {
   void value(const Json& v);
   // A value already in JSON form (see Field::json).
   void raw(std::string_view json);
+  // The record's keyed fields as members of the open object (text-only
+  // fields have no key).
+  void members(const Record& r);
   // Appends s as a JSON string (quoted, escaped) to out.
   static void quote(std::string_view s, std::string& out);
   // Writes what is buffered to the stream.
