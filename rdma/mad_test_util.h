@@ -33,14 +33,7 @@ class MadCmd : public ::testing::Test {
   void SetUp() override {
     mad_hooks().find_port = [this](const std::string& via) {
       via_ = via;
-      mad::LocalPort l;
-      l.ca = "ibsim0";
-      l.port = 1;
-      l.lid = 1;
-      l.sm_lid = sm_lid_;
-      l.gid_prefix = 0xfe80000000000000ull;
-      l.port_guid = 0x100001;
-      return l;
+      return mad::captured::hca1_port(sm_lid_);
     };
     mad_hooks().open = [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
       return std::make_unique<FakeTransport>(

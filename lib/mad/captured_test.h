@@ -1,7 +1,24 @@
 // MADs captured from ibsim (tests/ibsim/net) with rdma -dd.
 #pragma once
 
+#include <cstdint>
+
+#include "lib/mad/local_port.h"
+
 namespace rdma::mad::captured {
+
+// The local port the MADs went out of: ibsim's hca1 port 1 (LID 1), with
+// the subnet manager at sm_lid (0: none).
+inline LocalPort hca1_port(uint16_t sm_lid) {
+  LocalPort l;
+  l.ca = "ibsim0";
+  l.port = 1;
+  l.lid = 1;
+  l.sm_lid = sm_lid;
+  l.gid_prefix = 0xfe80000000000000ull;
+  l.port_guid = 0x100001;
+  return l;
+}
 
 // NodeInfo GetResp from sw1 (lid 2).
 inline constexpr const char* kSwitchNodeInfo =

@@ -4,6 +4,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/captured_test.h"
 #include "lib/mad/fake_transport.h"
 
 namespace rdma::mad {
@@ -93,14 +94,7 @@ TEST(Target, ParsesTargetWords) {
 }
 
 LocalPort local_with_sm(uint16_t sm) {
-  LocalPort l;
-  l.ca = "ibsim0";
-  l.port = 1;
-  l.lid = 1;
-  l.sm_lid = sm;
-  l.gid_prefix = 0xfe80000000000000ull;
-  l.port_guid = 0x100001;
-  return l;
+  return captured::hca1_port(sm);
 }
 
 TEST(Target, ResolvesGuidsThroughTheSa) {
