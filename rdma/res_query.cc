@@ -128,8 +128,7 @@ Found doit(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t por
 // The objects of one device: a doit per port (or one for per-device types)
 // when the filters name one object, else one dump for all ports.
 void show_objects(ResShow& s, const nldev::Device& d, bool raw, const DevFacts& facts) {
-  res::EntryOpts o{s.c.opt.details, s.c.opt.pretty && !s.c.opt.json, raw, s.scope.portless,
-                   s.c.opt.json};
+  res::EntryOpts o{s.c.opt.details, s.c.opt.pretty, raw, s.scope.portless, s.c.opt.json};
   res::EntryView view(s.type, s.filters, o);
   int cmd = raw ? s.type.raw_cmd : s.type.cmd;
   std::optional<uint32_t> id = doit_id(s);

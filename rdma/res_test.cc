@@ -125,6 +125,17 @@ TEST_P(ResView, PrettyJson) {
                   "        \"pid\": %P,\n"
                   "        \"comm\": \"%C\"\n"
                   "    } ]\n"));
+  // Pre-rendered members (numbers, strings) next to a list value.
+  EXPECT_EQ(show({"-j", "-p", "res", "show", "srq"}), subst("[ {\n"
+                                                            "        \"ifindex\": 1,\n"
+                                                            "        \"ifname\": \"rxe1\",\n"
+                                                            "        \"srqn\": 0,\n"
+                                                            "        \"type\": \"BASIC\",\n"
+                                                            "        \"lqpn\": [ \"17-20\" ],\n"
+                                                            "        \"pdn\": 1,\n"
+                                                            "        \"pid\": %P,\n"
+                                                            "        \"comm\": \"%C\"\n"
+                                                            "    } ]\n"));
 }
 
 TEST_P(ResView, GoneProcessHasNoComm) {

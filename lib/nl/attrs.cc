@@ -34,7 +34,7 @@ void walk(const uint8_t* p, size_t len, Fn fn) {
     if (len - off < sizeof(nlattr)) malformed("truncated attribute header");
     auto* a = reinterpret_cast<const nlattr*>(p + off);
     if (a->nla_len < sizeof(nlattr) || a->nla_len > len - off) {
-      malformed(std::string("attribute ") + attr_name(mnl_attr_get_type(a)) + " is truncated");
+      malformed(std::string("attribute ") + attr_name(Attrs::type_of(a)) + " is truncated");
     }
     fn(a);
     off += MNL_ALIGN(a->nla_len);
@@ -45,11 +45,11 @@ void walk(const uint8_t* p, size_t len, Fn fn) {
 
 void Attrs::parse(const uint8_t* p, size_t len) {
   walk(p, len, [this](const nlattr* a) {
-    int type = mnl_attr_get_type(a);
+    int type = type_of(a);
     AttrType t = attr_type(type);
     if (t == AttrType::Unknown) return;  // newer kernel: ignore
     size_t want = expected_size(t);
-    size_t got = mnl_attr_get_payload_len(a);
+    size_t got = payload_len(a);
     if (want && got != want) {
       malformed(std::string(attr_name(type)) + " has " + std::to_string(got) + " bytes, expected " +
                 std::to_string(want));
@@ -68,38 +68,23 @@ Attrs Attrs::of_message(const nlmsghdr* nlh) {
 
 Attrs Attrs::of_nest(const nlattr* nest) {
   Attrs at;
-  at.parse(static_cast<const uint8_t*>(mnl_attr_get_payload(nest)), mnl_attr_get_payload_len(nest));
+  at.parse(payload(nest), payload_len(nest));
   return at;
 }
 
 void for_each_nested(const nlattr* nest, const std::function<void(const nlattr*)>& fn) {
-  walk(static_cast<const uint8_t*>(mnl_attr_get_payload(nest)), mnl_attr_get_payload_len(nest), fn);
-}
-
-uint8_t Attrs::u8(int type) const {
-  return has(type) ? mnl_attr_get_u8(get(type)) : 0;
-}
-uint32_t Attrs::u32(int type) const {
-  return has(type) ? mnl_attr_get_u32(get(type)) : 0;
-}
-
-uint64_t Attrs::u64(int type) const {
-  if (!has(type)) return 0;
-  uint64_t v;  // payload is only 4-byte aligned
-  std::memcpy(&v, mnl_attr_get_payload(get(type)), sizeof v);
-  return v;
+  walk(Attrs::payload(nest), Attrs::payload_len(nest), fn);
 }
 
 std::string_view Attrs::str(int type) const {
   if (!has(type)) return {};
-  auto* p = static_cast<const char*>(mnl_attr_get_payload(get(type)));
-  return {p, strnlen(p, mnl_attr_get_payload_len(get(type)))};
+  auto* p = reinterpret_cast<const char*>(payload(get(type)));
+  return {p, strnlen(p, payload_len(get(type)))};
 }
 
 std::span<const uint8_t> Attrs::bin(int type) const {
   if (!has(type)) return {};
-  return {static_cast<const uint8_t*>(mnl_attr_get_payload(get(type))),
-          mnl_attr_get_payload_len(get(type))};
+  return {payload(get(type)), payload_len(get(type))};
 }
 
 }  // namespace rdma::nl

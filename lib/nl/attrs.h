@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 #include <string_view>
@@ -25,11 +26,25 @@ class Attrs {
     return type >= 0 && type < kAttrTableSize ? tb_[type] : nullptr;
   }
   // Callers check has() first; a missing attribute reads as 0 / "".
-  uint8_t u8(int type) const;
-  uint32_t u32(int type) const;
-  uint64_t u64(int type) const;
+  uint8_t u8(int type) const { return has(type) ? *payload(get(type)) : 0; }
+  uint32_t u32(int type) const { return has(type) ? load<uint32_t>(get(type)) : 0; }
+  uint64_t u64(int type) const { return has(type) ? load<uint64_t>(get(type)) : 0; }
   std::string_view str(int type) const;
   std::span<const uint8_t> bin(int type) const;
+
+  // libmnl's accessors, inline: they are calls into libmnl.so, and a listing
+  // reads a dozen attributes per object.
+  static const uint8_t* payload(const nlattr* a) {
+    return reinterpret_cast<const uint8_t*>(a) + MNL_ATTR_HDRLEN;
+  }
+  static size_t payload_len(const nlattr* a) { return a->nla_len - MNL_ATTR_HDRLEN; }
+  static int type_of(const nlattr* a) { return a->nla_type & NLA_TYPE_MASK; }
+  template <typename T>
+  static T load(const nlattr* a) {
+    T v;  // payloads are only 4-byte aligned
+    std::memcpy(&v, payload(a), sizeof v);
+    return v;
+  }
 
  private:
   void parse(const uint8_t* p, size_t len);

@@ -25,45 +25,81 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
+// Parsing checked each attribute's size against its policy type, so the size
+// says the width without looking the type up again.
 uint64_t number(const nl::Attrs& a, int attr) {
-  switch (nl::attr_type(attr)) {
-    case nl::AttrType::U8:
-      return a.u8(attr);
-    case nl::AttrType::U64:
-      return a.u64(attr);
+  const nlattr* n = a.get(attr);
+  if (!n) return 0;
+  switch (nl::Attrs::payload_len(n)) {
+    case 1:
+      return *nl::Attrs::payload(n);
+    case 8:
+      return nl::Attrs::load<uint64_t>(n);
     default:
-      return a.u32(attr);
+      return nl::Attrs::load<uint32_t>(n);
   }
 }
 
-void EntryView::put_num(view::Record& r, const char* key, uint64_t v) const {
-  view::Field& f = r.next();
-  f.key = key;
+EntryView::EntryView(const TypeSpec& type, const Filters& filters, EntryOpts opts)
+    : type_(type), filters_(filters), opts_(opts) {
+  // Every object repeats the same labels: write them out once.
+  auto label = [&](std::string_view key) {
+    if (!opts_.json) return std::string(key) + ' ';
+    return '"' + std::string(key) + (opts_.pretty ? "\": " : "\":");
+  };
+  for (const Column& c : type_.columns) labels_.push_back(label(c.key));
+  for (std::string_view k : {"ifindex", "ifname", "port"}) dev_labels_.push_back(label(k));
+}
+
+// Fields go on in one view::Field while nothing else comes between (a run):
+// the text printer joins field texts anyway, and compact JSON members are
+// joined by commas (view::Field::member). -p JSON puts each member on a line
+// of its own, so there a field is a Field. A run saves the printer a copy per
+// field, and a listing has a dozen fields per object.
+std::string& EntryView::start(view::Record& r, std::string_view label) {
+  std::string* s;
+  if (run_end_ != 0 && r.size() == run_end_ && !(opts_.json && opts_.pretty)) {
+    s = opts_.json ? &r.back().json : &r.back().text;
+    if (opts_.json) *s += ',';
+  } else {
+    view::Field& f = r.next();
+    f.member = opts_.json;
+    s = opts_.json ? &f.json : &f.text;
+  }
+  run_end_ = r.size();
+  return s->append(label);
+}
+
+// label is `key ` in text and `"key":` in JSON (labels_).
+void EntryView::put_literal(view::Record& r, std::string_view label, std::string_view text,
+                            std::string_view json) {
+  if (opts_.json)
+    start(r, label).append(json);
+  else
+    start(r, label).append(text) += ' ';
+}
+
+void EntryView::put_num(view::Record& r, std::string_view label, uint64_t v) {
   char num[24];
   std::string_view digits(num, std::to_chars(num, num + sizeof num, v).ptr - num);
-  if (opts_.json)
-    f.json = digits;
-  else
-    f.text.append(key).append(1, ' ').append(digits).append(1, ' ');
+  put_literal(r, label, digits, digits);
 }
 
-void EntryView::put_str(view::Record& r, const char* key, std::string_view text) const {
-  view::Field& f = r.next();
-  f.key = key;
+void EntryView::put_str(view::Record& r, std::string_view label, std::string_view text) {
   if (opts_.json)
-    view::JsonWriter::quote(text, f.json);
+    view::JsonWriter::quote(text, start(r, label));
   else
-    f.text.append(key).append(1, ' ').append(text).append(1, ' ');
+    put_literal(r, label, text, {});
 }
 
-void EntryView::put(view::Record& r, const char* key, std::string_view text,
-                    view::Json json) const {
-  view::Field& f = r.next();
-  f.key = key;
-  if (opts_.json)
+void EntryView::put(view::Record& r, const Column& c, std::string_view text, view::Json json) {
+  if (opts_.json) {
+    view::Field& f = r.next();
+    f.key = c.key;
     f.value = std::move(json);
-  else
-    f.text.append(key).append(1, ' ').append(text).append(1, ' ');
+  } else {
+    put_literal(r, label(c), text, {});
+  }
 }
 
 bool EntryView::passes(const nl::Attrs& e, const DevRef& d) const {
@@ -106,49 +142,55 @@ bool EntryView::passes(const nl::Attrs& e, const DevRef& d) const {
   return true;
 }
 
+void EntryView::put_device(bool link, const nl::Attrs& e, const DevRef& d, view::Record& r) {
+  bool port = link && e.has(RDMA_NLDEV_ATTR_PORT_INDEX);
+  if (opts_.json) {
+    put_num(r, dev_labels_[0], d.index);
+    put_str(r, dev_labels_[1], d.name);
+    if (port) put_num(r, dev_labels_[2], e.u32(RDMA_NLDEV_ATTR_PORT_INDEX));
+    return;
+  }
+  std::string& t = start(r, link ? "link " : "dev ").append(d.name);
+  if (!link) {
+    t += ' ';
+  } else if (port) {
+    char num[12];
+    uint32_t p = e.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
+    t.append(1, '/').append(num, std::to_chars(num, num + sizeof num, p).ptr).append(1, ' ');
+  } else {
+    t += "/- ";
+  }
+}
+
 void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r) {
   switch (c.col) {
     case Col::kLink:
-    case Col::kDev: {
-      bool port = c.col == Col::kLink && e.has(RDMA_NLDEV_ATTR_PORT_INDEX);
-      if (opts_.json) {
-        put_num(r, "ifindex", d.index);
-        put_str(r, "ifname", d.name);
-        if (port) put_num(r, "port", e.u32(RDMA_NLDEV_ATTR_PORT_INDEX));
-        return;
-      }
-      std::string& t = r.next().text;
-      t.append(c.col == Col::kLink ? "link " : "dev ").append(d.name);
-      if (c.col == Col::kDev) {
-        t += ' ';
-      } else if (port) {
-        char num[12];
-        uint32_t p = e.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
-        t.append(1, '/').append(num, std::to_chars(num, num + sizeof num, p).ptr).append(1, ' ');
-      } else {
-        t += "/- ";
-      }
+    case Col::kDev:
+      put_device(c.col == Col::kLink, e, d, r);
       return;
-    }
     case Col::kComm:
       if (e.has(RDMA_NLDEV_ATTR_RES_PID)) {
         const std::optional<std::string>& comm = comm_.get(e.u32(RDMA_NLDEV_ATTR_RES_PID));
-        if (comm) put_str(r, c.key, *comm);
+        if (comm) put_str(r, label(c), *comm);
       } else if (e.has(RDMA_NLDEV_ATTR_RES_KERN_NAME)) {
         std::string_view kern = e.str(RDMA_NLDEV_ATTR_RES_KERN_NAME);
         if (opts_.json)
-          put_str(r, c.key, kern);
+          put_str(r, label(c), kern);
         else
-          put_str(r, c.key, "[" + std::string(kern) + "]");
+          put_str(r, label(c), "[" + std::string(kern) + "]");
       }
       return;
     case Col::kDriver:
-      if (opts_.details >= 2 && e.has(c.attr)) append_driver(e.get(c.attr), opts_.pretty_text, r);
+      if (opts_.details >= 2 && e.has(c.attr))
+        append_driver(e.get(c.attr), opts_.pretty && !opts_.json, r);
       return;
     case Col::kQpList: {
       if (!e.has(c.attr)) return;
       QpList l = srq_qps(e.get(c.attr), filters_.get("lqpn"));
-      if (!l.text.empty()) put(r, c.key, l.text, std::move(l.json));
+      if (!l.text.empty()) {
+        put(r, c, l.text, std::move(l.json));
+        listed_qps_ = true;
+      }
       return;
     }
     default:
@@ -157,30 +199,33 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
   if (!e.has(c.attr)) return;
   switch (c.col) {
     case Col::kNum:
-      put_num(r, c.key, number(e, c.attr));
+      put_num(r, label(c), number(e, c.attr));
       return;
     case Col::kKey: {
       // iproute2 prints keys through an unsigned int, so a 64-bit iova lost
       // its high half; all 64 bits here.
       std::string h = hex(number(e, c.attr));
-      put(r, c.key, "0x" + h, h);
+      if (opts_.json)
+        put_str(r, label(c), h);
+      else
+        put_literal(r, label(c), "0x" + h, {});
       return;
     }
     case Col::kName:
-      put_str(r, c.key, c.names->name(number(e, c.attr)));
+      put_str(r, label(c), c.names->name(number(e, c.attr)));
       return;
     case Col::kPortSpace:
-      put_str(r, c.key, port_space_name(e.u32(c.attr)));
+      put_str(r, label(c), port_space_name(e.u32(c.attr)));
       return;
     case Col::kOnOff: {
       uint8_t v = e.u8(c.attr);
       if (v > 1) return;  // the kernel's "not supported"
-      put(r, c.key, v ? "on" : "off", bool(v));
+      put_literal(r, label(c), v ? "on" : "off", v ? "true" : "false");
       return;
     }
     case Col::kAddr: {
       std::optional<SockAddr> a = decode_sockaddr(e.bin(c.attr));
-      if (a) put_str(r, c.key, a->text());
+      if (a) put_str(r, label(c), a->text());
       return;
     }
     default:
@@ -191,11 +236,13 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
 bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
   if (!passes(e, d)) return false;
   r.clear();
+  run_end_ = 0;
+  listed_qps_ = false;
   if (opts_.raw) {
     // A raw entry is the driver's blob (plus whatever ids the kernel adds).
     if (!e.has(RDMA_NLDEV_ATTR_RES_RAW))
       throw Error(std::string("malformed kernel reply: raw ") + type_.name + " entry without data");
-    column({"dev", Col::kDev}, e, d, r);
+    put_device(false, e, d, r);
     for (const Column& c : type_.columns)
       if (c.attr == type_.id_attr) column(c, e, d, r);
     append_raw(e.bin(RDMA_NLDEV_ATTR_RES_RAW), r);
@@ -204,8 +251,7 @@ bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
   for (const Column& c : type_.columns) column(c, e, d, r);
   // An SRQ whose QPs the lqpn filter removed all of does not show.
   if (type_.id_attr == RDMA_NLDEV_ATTR_RES_SRQN && filters_.get("lqpn")) {
-    for (const view::Field& f : r)
-      if (f.key == "lqpn") return true;
+    if (listed_qps_) return true;
     r.clear();
     return false;
   }
@@ -224,9 +270,10 @@ void for_each_entry(const TypeSpec& type, const nlmsghdr* nlh, bool doit, const 
     throw Error(std::string("malformed kernel reply: ") + type.name + " dump without " +
                 nl::attr_name(type.table));
   nl::for_each_nested(a.get(type.table), [&](const nlattr* entry) {
-    if (mnl_attr_get_type(entry) != type.entry)
+    if (nl::Attrs::type_of(entry) != type.entry)
       throw Error(std::string("malformed kernel reply: ") +
-                  nl::attr_name(mnl_attr_get_type(entry)) + " inside " + nl::attr_name(type.table));
+                  nl::attr_name(nl::Attrs::type_of(entry)) + " inside " +
+                  nl::attr_name(type.table));
     fn(nl::Attrs::of_nest(entry), index, name);
   });
 }

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "lib/nl/attrs.h"
 #include "lib/res/comm.h"
@@ -26,7 +28,7 @@ struct DevRef {
 
 struct EntryOpts {
   int details = 0;             // -d count; 2 shows drv_* attributes
-  bool pretty_text = false;    // -p without -j
+  bool pretty = false;         // -p
   bool raw = false;            // the reply of a *_GET_RAW command
   bool portless_only = false;  // link DEV/-: only entries bound to no port
   bool json = false;           // build JSON values only (else text only)
@@ -34,8 +36,7 @@ struct EntryOpts {
 
 class EntryView {
  public:
-  EntryView(const TypeSpec& type, const Filters& filters, EntryOpts opts)
-      : type_(type), filters_(filters), opts_(opts) {}
+  EntryView(const TypeSpec& type, const Filters& filters, EntryOpts opts);
 
   // Fills r (cleared first) and returns true when the entry passes the
   // filters; r is untouched otherwise. Throws Error for malformed entries.
@@ -46,14 +47,26 @@ class EntryView {
   void column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r);
   // A "key value" field; only the form the printer uses is built (JSON values
   // and temporaries cost allocations, and listings are long).
-  void put_num(view::Record& r, const char* key, uint64_t v) const;
-  void put_str(view::Record& r, const char* key, std::string_view text) const;
-  void put(view::Record& r, const char* key, std::string_view text, view::Json json) const;
+  // label: the column's key as written before each value (labels_).
+  std::string& start(view::Record& r, std::string_view label);
+  void put_num(view::Record& r, std::string_view label, uint64_t v);
+  void put_str(view::Record& r, std::string_view label, std::string_view text);
+  // JSON already written out (a number, true, false).
+  void put_literal(view::Record& r, std::string_view label, std::string_view text,
+                   std::string_view json);
+  void put(view::Record& r, const Column& c, std::string_view text, view::Json json);
+  void put_device(bool link, const nl::Attrs& e, const DevRef& d, view::Record& r);
+  const std::string& label(const Column& c) const { return labels_[&c - type_.columns.data()]; }
 
   const TypeSpec& type_;
   const Filters& filters_;
   EntryOpts opts_;
   CommReader comm_;
+  // Per column of type_ (and for ifindex, ifname, port): `key ` in text,
+  // `"key":` in JSON.
+  std::vector<std::string> labels_, dev_labels_;
+  size_t run_end_ = 0;       // r.size() when the last run ended (start())
+  bool listed_qps_ = false;  // the SRQ being rendered listed QPs
 };
 
 using EntryFn =

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 #include "lib/res/filter.h"
 #include "lib/res/names.h"
@@ -25,7 +26,7 @@ enum class Col {
 };
 
 struct Column {
-  const char* key;  // JSON key and text label
+  std::string_view key;  // JSON key and text label
   Col col;
   int attr = 0;
   const Names* names = nullptr;  // kName

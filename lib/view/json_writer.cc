@@ -47,15 +47,6 @@ void JsonWriter::end_object() {
   end('}');
 }
 
-void JsonWriter::name(std::string_view key) {
-  separate();
-  newline();
-  sep_ = '\0';
-  string(key);
-  buf_ += ':';
-  if (pretty_) buf_ += ' ';
-}
-
 namespace {
 
 bool plain(unsigned char c) {
@@ -64,6 +55,14 @@ bool plain(unsigned char c) {
 
 }  // namespace
 
+void JsonWriter::name(std::string_view key) {
+  separate();
+  newline();
+  sep_ = '\0';
+  quote(key, buf_);
+  buf_.append(pretty_ ? ": " : ":");
+}
+
 void JsonWriter::raw(std::string_view json) {
   separate();
   buf_.append(json);
@@ -71,6 +70,12 @@ void JsonWriter::raw(std::string_view json) {
 
 void JsonWriter::members(const Record& r) {
   for (const Field& f : r) {
+    if (f.member) {
+      separate();
+      newline();
+      buf_.append(f.json);
+      continue;
+    }
     if (f.key.empty()) continue;
     name(f.key);
     if (!f.json.empty())
@@ -84,48 +89,48 @@ void JsonWriter::string(std::string_view s) {
   quote(s, buf_);
 }
 
-void JsonWriter::quote(std::string_view s, std::string& buf_) {
-  buf_ += '"';
+void JsonWriter::quote(std::string_view s, std::string& out) {
+  out += '"';
   size_t i = 0;
   while (i < s.size()) {
     // Runs of characters that need no escape go in one append.
     size_t j = i;
     while (j < s.size() && plain(static_cast<unsigned char>(s[j]))) ++j;
-    buf_.append(s.data() + i, j - i);
+    out.append(s.data() + i, j - i);
     if (j == s.size()) break;
     unsigned char c = static_cast<unsigned char>(s[j]);
     switch (c) {
       case '"':
-        buf_ += "\\\"";
+        out += "\\\"";
         break;
       case '\\':
-        buf_ += "\\\\";
+        out += "\\\\";
         break;
       case '\n':
-        buf_ += "\\n";
+        out += "\\n";
         break;
       case '\t':
-        buf_ += "\\t";
+        out += "\\t";
         break;
       case '\r':
-        buf_ += "\\r";
+        out += "\\r";
         break;
       case '\b':
-        buf_ += "\\b";
+        out += "\\b";
         break;
       case '\f':
-        buf_ += "\\f";
+        out += "\\f";
         break;
       default: {
         static const char kHex[] = "0123456789abcdef";
-        buf_ += "\\u00";
-        buf_ += kHex[c >> 4];
-        buf_ += kHex[c & 15];
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
       }
     }
     i = j + 1;
   }
-  buf_ += '"';
+  out += '"';
 }
 
 void JsonWriter::value(const Json& v) {

@@ -19,6 +19,11 @@ struct Field {
   // string); when set, printers use it instead of value. Long listings fill
   // this to skip building Json values.
   std::string json;
+  // json holds whole members, keys included: `"key":value` (`"key": value`
+  // for -p), or in compact output several joined by commas. Long listings
+  // write them so instead of storing keys to be quoted again for every
+  // object. key is unused then.
+  bool member = false;
 };
 
 // clear() keeps the fields' storage, so a view that renders one object after
@@ -39,10 +44,12 @@ class Record {
     f.key.clear();
     f.text.clear();
     f.json.clear();
+    f.member = false;
     if (!f.value.is_null()) f.value = nullptr;
     return f;
   }
   void clear() { n_ = 0; }
+  Field& back() { return fields_[n_ - 1]; }
 
   const Field* begin() const { return fields_.data(); }
   const Field* end() const { return fields_.data() + n_; }
