@@ -28,6 +28,8 @@ corpus_name() {
 # runs every corpus line.  MODE "ref": iproute2's rdma plain and under strace;
 # MODE "compare": iproute2's rdma and $RDMA_NEW, plain.  Results go to
 # $OUT/OUTSUBDIR/NNN.{out,err,rc,strace} and NNN.new.{out,err,rc}.
+# A line "@unpriv ARGS" runs both tools as uid 65534 without capabilities
+# (what a user without CAP_NET_ADMIN gets from the kernel).
 guest_corpus_script() {
     local kv=$1 sub=$2 mode=$3 corpus=${4:-}
     cat <<GEOF
@@ -37,20 +39,30 @@ mkdir -p "\$D"
 i=0
 while IFS= read -r line; do
     i=\$((i + 1)); n=\$(printf '%03d' \$i)
+    as=()
+    case "\$line" in
+        "@unpriv "*)
+            as=(/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --)
+            line=\${line#@unpriv }
+            # Not really unprivileged: the comparison must fail (below).
+            "\${as[@]}" grep -Eq '^CapEff:[[:space:]]+0+\$' /proc/self/status \\
+                || echo "@unpriv: the command still has capabilities" > "\$D/\$n.unpriv" ;;
+    esac
     eval "set -- \$line"
-    echo "[corpus \$n] rdma \$line" > /dev/console
-    rdma "\$@" > "\$D/\$n.out" 2> "\$D/\$n.err" < /dev/null; echo \$? > "\$D/\$n.rc"
+    echo "[corpus \$n] \${as[*]} rdma \$line" > /dev/console
+    "\${as[@]}" rdma "\$@" > "\$D/\$n.out" 2> "\$D/\$n.err" < /dev/null; echo \$? > "\$D/\$n.rc"
 GEOF
     if [ "$mode" = ref ]; then
         cat <<'GEOF'
     strace -f -xx -s 65536 -e trace=socket,close,sendto,sendmsg,recvmsg,recvfrom \
-        -e read=all -e write=all -o "$D/$n.strace" rdma "$@" > /dev/null 2>&1 < /dev/null
+        -e read=all -e write=all -o "$D/$n.strace" "${as[@]}" rdma "$@" > /dev/null 2>&1 < /dev/null
 GEOF
     else
         cat <<'GEOF'
     # ours is called as "rdma" through PATH, exactly like iproute2's
-    ( PATH=/opt/rdma-new:$PATH; rdma "$@" ) > "$D/$n.new.out" 2> "$D/$n.new.err" < /dev/null
+    ( PATH=/opt/rdma-new:$PATH; "${as[@]}" rdma "$@" ) > "$D/$n.new.out" 2> "$D/$n.new.err" < /dev/null
     echo $? > "$D/$n.new.rc"
+    if [ -e "$D/$n.unpriv" ]; then cat "$D/$n.unpriv" >> "$D/$n.new.err"; echo 99 > "$D/$n.new.rc"; fi
 GEOF
     fi
     echo "done <<'CORPUS_EOF'"
