@@ -46,8 +46,9 @@ class EntryView {
   bool passes(const nl::Attrs& e, const DevRef& d) const;
   void column(const Column& c, const nl::Attrs& e, const DevRef& d, view::Record& r);
   // A "key value" field; only the form the printer uses is built (JSON values
-  // and temporaries cost allocations, and listings are long).
-  // label: the column's key as written before each value (labels_).
+  // and temporaries cost allocations, and listings are long). label is the
+  // key as written before each value (labels_). start() appends it where the
+  // field goes, the open run or a new Field (entry.cc), and returns that.
   std::string& start(view::Record& r, std::string_view label);
   void put_num(view::Record& r, std::string_view label, uint64_t v);
   void put_str(view::Record& r, std::string_view label, std::string_view text);
@@ -56,6 +57,7 @@ class EntryView {
                    std::string_view json);
   void put(view::Record& r, const Column& c, std::string_view text, view::Json json);
   void put_device(bool link, const nl::Attrs& e, const DevRef& d, view::Record& r);
+  // c is one of type_.columns.
   const std::string& label(const Column& c) const { return labels_[&c - type_.columns.data()]; }
 
   const TypeSpec& type_;
