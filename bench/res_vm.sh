@@ -42,7 +42,9 @@ for n in $COUNTS; do
     made=\$(sed -n 's/ready //p' /tmp/mk.log)
     rdma res show qp > /tmp/a.txt; rdma-new res show qp > /tmp/b.txt
     cmp -s /tmp/a.txt /tmp/b.txt && same=same || same=DIFFERENT
-    echo "qps \$made text-output \$same"
+    rdma -j res show qp > /tmp/a.json; rdma-new -j res show qp > /tmp/b.json
+    cmp -s /tmp/a.json /tmp/b.json && jsame=same || jsame=DIFFERENT
+    echo "qps \$made text-output \$same json-output \$jsame"
     for t in "iproute2-text rdma res show qp" "iproute2-json rdma -j res show qp" \\
              "ours-text rdma-new res show qp" "ours-json rdma-new -j res show qp" \\
              "floor /tmp/floor 2"; do

@@ -138,6 +138,21 @@ TEST_P(ResView, PrettyJson) {
                                                             "    } ]\n"));
 }
 
+TEST_P(ResView, NamesAreEscapedInJson) {
+  // Kernel names and comms are any bytes; the pre-rendered JSON members
+  // escape them like every other string, in compact and -p output.
+  k.state.devices[1].cqs.items[0].owner = {0, "a\"b\\c\td"};
+  EXPECT_EQ(show({"res", "show", "cq", "dev", "rxe1", "cqn", "0"}),
+            "dev rxe1 cqn 0 cqe 1023 users 2 poll-ctx WORKQUEUE adaptive-moderation off "
+            "comm [a\"b\\c\td] \n");
+  EXPECT_EQ(show({"-j", "res", "show", "cq", "dev", "rxe1", "cqn", "0"}),
+            R"([{"ifindex":1,"ifname":"rxe1","cqn":0,"cqe":1023,"users":2,"poll-ctx":"WORKQUEUE",)"
+            R"("adaptive-moderation":false,"comm":"a\"b\\c\td"}])"
+            "\n");
+  std::string pretty = show({"-j", "-p", "res", "show", "cq", "dev", "rxe1", "cqn", "0"});
+  EXPECT_NE(pretty.find(R"(        "comm": "a\"b\\c\td")"), std::string::npos) << pretty;
+}
+
 TEST_P(ResView, GoneProcessHasNoComm) {
   k.state.devices[1].ctxs.items[0].owner.pid = 0x3ffffff0;  // no such pid
   EXPECT_EQ(show({"res", "show", "ctx", "dev", "rxe1"}), "dev rxe1 ctxn 0 pid 1073741808 \n");
