@@ -121,20 +121,12 @@ class Replay : public nl::Transport {
     if (!is_dump(req) &&
         (req->nlmsg_type == RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET) ||
          req->nlmsg_type == RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET))) {
-      for (const Exchange& e : ex_) {
-        if (hdr(e.request)->nlmsg_type != req->nlmsg_type) continue;
-        for (const Bytes& dg : e.replies) {
-          int len = static_cast<int>(dg.size());
-          for (const nlmsghdr* m = hdr(dg); mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len)) {
-            if (m->nlmsg_type < NLMSG_MIN_TYPE || !covers(m, req)) continue;
-            Bytes b(reinterpret_cast<const uint8_t*>(m),
-                    reinterpret_cast<const uint8_t*>(m) + NLMSG_ALIGN(m->nlmsg_len));
-            reinterpret_cast<nlmsghdr*>(b.data())->nlmsg_flags = 0;
-            queue(b, req);
-            if (req->nlmsg_flags & NLM_F_ACK) queue(error(0), req);
-            return;
-          }
-        }
+      std::vector<Bytes> found = recorded_messages(req);
+      if (!found.empty()) {
+        reinterpret_cast<nlmsghdr*>(found[0].data())->nlmsg_flags = 0;
+        queue(found[0], req);
+        if (req->nlmsg_flags & NLM_F_ACK) queue(error(0), req);
+        return;
       }
     }
     // A dump iproute2 made in parts (per port, or doits per port): every
@@ -142,20 +134,12 @@ class Replay : public nl::Transport {
     std::vector<Bytes> msgs;
     std::set<std::string> seen;
     if (is_dump(req)) {
-      for (const Exchange& e : ex_) {
-        if (hdr(e.request)->nlmsg_type != req->nlmsg_type) continue;
-        for (const Bytes& dg : e.replies) {
-          int len = static_cast<int>(dg.size());
-          for (const nlmsghdr* m = hdr(dg); mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len)) {
-            if (m->nlmsg_type < NLMSG_MIN_TYPE || !covers(m, req)) continue;
-            Bytes b(reinterpret_cast<const uint8_t*>(m),
-                    reinterpret_cast<const uint8_t*>(m) + NLMSG_ALIGN(m->nlmsg_len));
-            // As a dump part (the kernel types PORT_GET doit replies GET).
-            reinterpret_cast<nlmsghdr*>(b.data())->nlmsg_type = req->nlmsg_type;
-            reinterpret_cast<nlmsghdr*>(b.data())->nlmsg_flags = NLM_F_MULTI;
-            if (seen.insert(payload(m)).second) msgs.push_back(std::move(b));
-          }
-        }
+      for (Bytes& b : recorded_messages(req)) {
+        // As a dump part (the kernel types PORT_GET doit replies GET).
+        nlmsghdr* m = reinterpret_cast<nlmsghdr*>(b.data());
+        m->nlmsg_type = req->nlmsg_type;
+        m->nlmsg_flags = NLM_F_MULTI;
+        if (seen.insert(payload(m)).second) msgs.push_back(std::move(b));
       }
     }
     if (msgs.empty() && !is_dump(req) && doit_found(req)) {
@@ -193,6 +177,24 @@ class Replay : public nl::Transport {
   std::vector<Bytes>& unmatched;  // requests no recorded exchange answers
 
  private:
+  // Every recorded reply message of req's type for req's device (and port),
+  // in recorded order.
+  std::vector<Bytes> recorded_messages(const nlmsghdr* req) const {
+    std::vector<Bytes> out;
+    for (const Exchange& e : ex_) {
+      if (hdr(e.request)->nlmsg_type != req->nlmsg_type) continue;
+      for (const Bytes& dg : e.replies) {
+        int len = static_cast<int>(dg.size());
+        for (const nlmsghdr* m = hdr(dg); mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len)) {
+          if (m->nlmsg_type < NLMSG_MIN_TYPE || !covers(m, req)) continue;
+          const uint8_t* p = reinterpret_cast<const uint8_t*>(m);
+          out.emplace_back(p, p + NLMSG_ALIGN(m->nlmsg_len));
+        }
+      }
+    }
+    return out;
+  }
+
   // Whether the recording has a doit of req's type for req's device and
   // port that found its object.
   bool doit_found(const nlmsghdr* req) const {
