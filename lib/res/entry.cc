@@ -48,7 +48,7 @@ EntryView::EntryView(const TypeSpec& type, const Filters& filters, EntryOpts opt
     return '"' + std::string(key) + (opts_.pretty ? "\": " : "\":");
   };
   for (const Column& c : type_.columns) labels_.push_back(label(c.key));
-  for (std::string_view k : {"ifindex", "ifname", "port"}) dev_labels_.push_back(label(k));
+  dev_labels_ = {label("ifindex"), label("ifname"), label("port")};
 }
 
 // Fields go on in one view::Field while nothing else comes between (a run):
@@ -145,9 +145,9 @@ bool EntryView::passes(const nl::Attrs& e, const DevRef& d) const {
 void EntryView::put_device(bool link, const nl::Attrs& e, const DevRef& d, view::Record& r) {
   bool port = link && e.has(RDMA_NLDEV_ATTR_PORT_INDEX);
   if (opts_.json) {
-    put_num(r, dev_labels_[0], d.index);
-    put_str(r, dev_labels_[1], d.name);
-    if (port) put_num(r, dev_labels_[2], e.u32(RDMA_NLDEV_ATTR_PORT_INDEX));
+    put_num(r, dev_labels_.ifindex, d.index);
+    put_str(r, dev_labels_.ifname, d.name);
+    if (port) put_num(r, dev_labels_.port, e.u32(RDMA_NLDEV_ATTR_PORT_INDEX));
     return;
   }
   std::string& t = start(r, link ? "link " : "dev ").append(d.name);

@@ -64,9 +64,12 @@ class EntryView {
   const Filters& filters_;
   EntryOpts opts_;
   CommReader comm_;
-  // Per column of type_ (and for ifindex, ifname, port): `key ` in text,
+  // Per column of type_, and for the device's JSON keys: `key ` in text,
   // `"key":` in JSON.
-  std::vector<std::string> labels_, dev_labels_;
+  std::vector<std::string> labels_;
+  struct {
+    std::string ifindex, ifname, port;
+  } dev_labels_;
   size_t run_end_ = 0;       // r.size() when the last run ended (start())
   bool listed_qps_ = false;  // the SRQ being rendered listed QPs
 };
