@@ -19,7 +19,8 @@ xz-utils zstd gzip coreutils make gcc-12 binutils"
 REFRESH=0
 [ "${1:-}" = --refresh ] && REFRESH=1   # look for newer kernel packages again
 
-installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null | awk '/ install ok installed$/{print $1}')
+# dpkg-query exits 1 when any of them is not installed at all (a fresh machine).
+installed=$({ dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null || true; } | awk '/ install ok installed$/{print $1}')
 missing=""
 for p in $PKGS; do
     printf '%s\n' "$installed" | grep -qx "$p" || missing="$missing $p"
