@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/mad/access.h"
 #include "lib/nl/connection.h"
 #include "lib/view/printer.h"
 #include "rdma/options.h"
@@ -35,10 +36,11 @@ struct Ctx {
   Args args;
   nl::Connection& conn;
   view::Printer& out;
-  std::FILE* help_out;    // usage text (stdout)
-  std::FILE* in;          // input of commands that read one (mad decode)
-  std::FILE* err;         // diagnostics beside the output (-dd MAD traces)
-  bool in_batch = false;  // a line of -b FILE, sharing out with the others
+  std::FILE* help_out;               // usage text (stdout)
+  std::FILE* in;                     // input of commands that read one (mad decode)
+  std::FILE* err;                    // diagnostics beside the output (-dd MAD traces)
+  bool in_batch = false;             // a line of -b FILE, sharing out with the others
+  const mad::Access* mad = nullptr;  // how MAD commands reach the fabric
   nl::Session& session() { return conn.session(); }
 };
 

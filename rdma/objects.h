@@ -12,7 +12,7 @@ void cmd_resource(Ctx& c);   // res.cc
 void cmd_system(Ctx& c);     // system.cc
 void cmd_statistic(Ctx& c);  // stat.cc
 void cmd_monitor(Ctx& c);    // monitor.cc
-// InfiniBand management over umad (mad.cc).
+// InfiniBand management over umad (rdma/ib/: node.cc, port.cc, perf.cc, sm.cc, mad.cc).
 void cmd_node(Ctx& c);
 void cmd_port(Ctx& c);
 void cmd_perf(Ctx& c);

@@ -51,7 +51,7 @@ std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
 // One command line. Throws Error.
 void run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
                  view::Printer& out, Env& env, bool in_batch) {
-  Ctx c{opt, Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch};
+  Ctx c{opt, Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad};
   dispatch(c, kObjects, "object");
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/mad/access.h"
 #include "lib/nl/connection.h"
 
 namespace rdma {
@@ -16,6 +17,7 @@ struct Env {
   std::FILE* in = stdin;         // "-b -"
   nl::Connection::Factory open;  // the transport: a socket, or a test kernel
   std::FILE* trace = nullptr;    // netlink hex dump (RDMA_NETLINK_TRACE)
+  mad::Access mad;               // InfiniBand: umad, or a fake fabric
 };
 
 // args excludes argv[0]. Returns the exit status.

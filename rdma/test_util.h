@@ -1,5 +1,6 @@
 // Runs the whole program in-process for tests: the words after argv[0], its
-// standard input, and the transport factory it opens the kernel with; returns
+// standard input, the transport factory it opens the kernel with, and how it
+// reaches an InfiniBand fabric (MAD commands); returns
 // the exit status and what it wrote to stdout and stderr.
 #pragma once
 
@@ -18,7 +19,7 @@ struct Result {
 };
 
 inline Result run_program(std::vector<std::string> args, nl::Connection::Factory open,
-                          const std::string& input = "") {
+                          const std::string& input = "", mad::Access mad = {}) {
   char *out = nullptr, *err = nullptr;
   size_t out_n = 0, err_n = 0;
   Env env;
@@ -28,6 +29,7 @@ inline Result run_program(std::vector<std::string> args, nl::Connection::Factory
   std::string in = input.empty() ? std::string("\n") : input;
   env.in = fmemopen(in.data(), in.size(), "r");
   env.open = std::move(open);
+  env.mad = std::move(mad);
   Result r;
   r.status = run(std::move(args), env);
   std::fclose(env.in);

@@ -41,6 +41,7 @@ void Engine::start(Query q) {
 
 void Engine::send(Flight& f) {
   ++f.tries;
+  ++stats_.sent;
   f.deadline = Clock::now() + std::chrono::milliseconds(c_.timeout_ms);
   if (trace) trace(">", f.q.mad.bytes);
   t_.send(f.q.mad, f.q.to, c_.timeout_ms);
@@ -51,16 +52,26 @@ void Engine::retry(uint32_t key, Flight& f) {
   f.q.mad.set(hdr::kTid, tid);
   f.tids.push_back(tid);
   tids_[tid] = key;
+  ++stats_.retried;
   send(f);
 }
 
-void Engine::finish(uint32_t key, std::span<const uint8_t> reply, const std::string& error) {
+void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
   auto it = flights_.find(key);
   if (it == flights_.end()) return;
   Query q = std::move(it->second.q);
   for (uint32_t tid : it->second.tids) tids_.erase(tid);
   flights_.erase(it);
-  if (q.done) q.done(reply, error);
+  if (reply) {
+    ++stats_.answered;
+  } else if (failure->kind == Failure::Kind::Timeout) {
+    ++stats_.timeouts;
+  } else if (failure->kind == Failure::Kind::Status) {
+    ++stats_.status_errors;
+  } else {
+    ++stats_.malformed;
+  }
+  if (q.done) q.done(reply, failure);
 }
 
 void Engine::on_receive(const Received& r) {
@@ -78,7 +89,13 @@ void Engine::on_receive(const Received& r) {
     return;
   }
   if (!get_bits(r.bytes, hdr::kResponse.bit, 1)) return;  // a request, not ours to answer
-  finish(key, r.bytes, "");
+  // Checked where it arrives: a reply with our TID that does not answer the
+  // request (class, method, attribute) or carries an error status ends it.
+  Mad reply;
+  if (std::optional<Failure> failure = verify_reply(f.q.mad, r.bytes, f.q.what, reply))
+    finish(key, nullptr, &*failure);
+  else
+    finish(key, &reply, nullptr);
 }
 
 void Engine::expire(Clock::time_point now) {
@@ -91,9 +108,10 @@ void Engine::expire(Clock::time_point now) {
       retry(key, f);
       continue;
     }
-    std::string msg = "no reply to " + f.q.what + " (" + std::to_string(f.tries) + " tries of " +
-                      std::to_string(c_.timeout_ms) + " ms)";
-    finish(key, {}, msg);
+    Failure failure{Failure::Kind::Timeout, f.tries, 0,
+                    "no reply to " + f.q.what + " (" + std::to_string(f.tries) + " tries of " +
+                        std::to_string(c_.timeout_ms) + " ms)"};
+    finish(key, nullptr, &failure);
   }
 }
 
@@ -118,15 +136,17 @@ void Engine::run() {
 }
 
 Mad Engine::call(const Mad& request, const Address& to, const std::string& what) {
-  std::vector<uint8_t> reply;
-  std::string error;
-  submit({request, to, what, [&](std::span<const uint8_t> r, const std::string& e) {
-            reply.assign(r.begin(), r.end());
-            error = e;
+  std::optional<Mad> reply;
+  std::optional<Failure> failure;
+  submit({request, to, what, [&](const Mad* r, const Failure* f) {
+            if (r)
+              reply = *r;
+            else
+              failure = *f;
           }});
   run();
-  if (!error.empty()) throw Error(error);
-  return check_reply(request, reply, what);  // matched by TID already
+  if (failure) throw MadError(*failure);
+  return *reply;
 }
 
 }  // namespace rdma::mad

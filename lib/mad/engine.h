@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/mad/result.h"
 #include "lib/mad/transport.h"
 
 namespace rdma::mad {
@@ -23,8 +24,21 @@ struct EngineConfig {
   size_t window = 8;      // requests in flight
 };
 
-// Called once per query: the reply's bytes (unchecked), or an error.
-using Done = std::function<void(std::span<const uint8_t> reply, const std::string& error)>;
+// Called once per query: the reply, checked against the request (class,
+// method, attribute, status), or why there is none. One of the two is set.
+using Done = std::function<void(const Mad* reply, const Failure* failure)>;
+
+// What a run cost, for -d and bench/: MADs sent (tries included), tries that
+// were retries, and queries that ended without a good reply, by kind.
+struct EngineStats {
+  uint64_t sent = 0;
+  uint64_t retried = 0;
+  uint64_t answered = 0;
+  uint64_t timeouts = 0;
+  uint64_t status_errors = 0;
+  uint64_t malformed = 0;
+  uint64_t failed() const { return timeouts + status_errors + malformed; }
+};
 
 struct Query {
   Mad mad;
@@ -42,9 +56,12 @@ class Engine {
   // Runs until every query has its reply or has run out of tries. done
   // callbacks may submit more.
   void run();
-  // One request; returns the checked reply or throws Error (timeout,
+  // One request; returns the checked reply or throws MadError (timeout,
   // malformed reply, bad status).
   Mad call(const Mad& request, const Address& to, const std::string& what);
+
+  const EngineConfig& config() const { return c_; }
+  const EngineStats& stats() const { return stats_; }
 
   // Sees every MAD sent (">") and received ("<"), for -dd.
   std::function<void(const char* dir, std::span<const uint8_t> mad)> trace;
@@ -63,10 +80,11 @@ class Engine {
   void retry(uint32_t key, Flight& f);
   void on_receive(const Received& r);
   void expire(Clock::time_point now);
-  void finish(uint32_t key, std::span<const uint8_t> reply, const std::string& error);
+  void finish(uint32_t key, const Mad* reply, const Failure* failure);
 
   Transport& t_;
   EngineConfig c_;
+  EngineStats stats_;
   uint32_t next_tid_ = 0;
   std::deque<Query> pending_;
   // Each try has its own TID (low 32 bits; the kernel owns the high ones), so

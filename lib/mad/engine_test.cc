@@ -45,9 +45,9 @@ TEST(Engine, OutOfOrderRepliesMatchTheirRequests) {
   std::vector<int> got(3, -1);
   for (int i = 0; i < 3; ++i)
     e.submit({make_smp({false, 1, {}}, kGet, kNodeInfo, 0), smp_address({false, 1, {}}), "NodeInfo",
-              [&, i](std::span<const uint8_t> r, const std::string& err) {
-                ASSERT_TRUE(err.empty()) << err;
-                got[i] = r[64 + 3];
+              [&, i](const Mad* r, const Failure* f) {
+                ASSERT_TRUE(r) << f->message;
+                got[i] = r->bytes[64 + 3];
               }});
   e.run();
   EXPECT_EQ(got, (std::vector<int>{10, 11, 12}));
@@ -80,8 +80,8 @@ TEST(Engine, KeepsTheWindowBounded) {
   int done = 0;
   for (int i = 0; i < 10; ++i)
     e.submit({make_smp({false, 1, {}}, kGet, kNodeInfo, 0), smp_address({false, 1, {}}), "x",
-              [&](std::span<const uint8_t>, const std::string& err) {
-                EXPECT_TRUE(err.empty());
+              [&](const Mad* r, const Failure*) {
+                EXPECT_TRUE(r);
                 ++done;
               }});
   e.run();
@@ -96,10 +96,15 @@ TEST(Engine, RetriesThenTimesOutWithAClearError) {
   try {
     e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 77");
     FAIL() << "no error";
-  } catch (const Error& err) {
+  } catch (const MadError& err) {
     EXPECT_STREQ(err.what(), "no reply to NodeInfo from lid 77 (3 tries of 5 ms)");
+    EXPECT_EQ(err.failure.kind, Failure::Kind::Timeout);
+    EXPECT_EQ(err.failure.tries, 3);
   }
   ASSERT_EQ(t.sent.size(), 3u);
+  EXPECT_EQ(e.stats().sent, 3u);
+  EXPECT_EQ(e.stats().retried, 2u);
+  EXPECT_EQ(e.stats().timeouts, 1u);
   // Every try is the same request under its own TID.
   EXPECT_NE(t.sent[0].get(hdr::kTid), t.sent[1].get(hdr::kTid));
   Mad a = t.sent[0], b = t.sent[2];
@@ -212,8 +217,54 @@ TEST(Engine, ShortReplyWithItsTidIsAnError) {
   try {
     e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 3");
     FAIL();
-  } catch (const Error& err) {
+  } catch (const MadError& err) {
     EXPECT_STREQ(err.what(), "malformed reply to NodeInfo from lid 3: 100 bytes, need 104");
+    EXPECT_EQ(err.failure.kind, Failure::Kind::Malformed);
+  }
+  EXPECT_EQ(e.stats().malformed, 1u);
+}
+
+// A reply is checked where it arrives, so a query submitted with a callback
+// gets the same structured failure as call(): here an unsupported attribute,
+// which callers tell from other statuses without reading the message.
+TEST(Engine, StatusFailureIsStructured) {
+  FakeTransport t([&](const Mad& m, const Address&) -> std::optional<std::vector<uint8_t>> {
+    return reply_to(m, {}, 0x000c);  // method/attribute combination not supported
+  });
+  Engine e(t, {.timeout_ms = 50, .retries = 3, .window = 8});
+  Route r{false, 3, {}};
+  std::optional<Failure> got;
+  e.submit({make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 3",
+            [&](const Mad* reply, const Failure* f) {
+              EXPECT_FALSE(reply);
+              if (f) got = *f;
+            }});
+  e.run();
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->kind, Failure::Kind::Status);
+  EXPECT_EQ(got->status, 0x000c);
+  EXPECT_TRUE(got->unsupported());
+  EXPECT_EQ(got->message,
+            "NodeInfo from lid 3 failed: status 0x000c (method/attribute combination not "
+            "supported)");
+  EXPECT_EQ(t.sent.size(), 1u);  // an answer, not retried
+  EXPECT_EQ(e.stats().status_errors, 1u);
+}
+
+TEST(Engine, ReplyForAnotherAttributeIsMalformed) {
+  FakeTransport t([&](const Mad& m, const Address&) -> std::optional<std::vector<uint8_t>> {
+    Mad other = m;
+    other.set(hdr::kAttrId, kPortInfo.id);
+    return reply_to(other, node_info_of(2));
+  });
+  Engine e(t, {.timeout_ms = 50, .retries = 0, .window = 8});
+  Route r{false, 3, {}};
+  try {
+    e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 3");
+    FAIL();
+  } catch (const MadError& err) {
+    EXPECT_EQ(err.failure.kind, Failure::Kind::Malformed);
+    EXPECT_STREQ(err.what(), "malformed reply to NodeInfo from lid 3: attribute PortInfo");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "lib/error.h"
+#include "lib/ib/types.h"
 #include "lib/mad/bits.h"
 #include "lib/view/fields.h"
 
@@ -18,7 +19,6 @@ struct Name {
   const char* name;
 };
 
-constexpr Name kNodeTypes[] = {{1, "ca"}, {2, "switch"}, {3, "router"}};
 constexpr Name kPortStates[] = {
     {0, "NOP"}, {1, "DOWN"}, {2, "INIT"}, {3, "ARMED"}, {4, "ACTIVE"},
 };
@@ -118,9 +118,11 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
       text = view::guid_text(v);
       json = text;
       break;
-    case Fmt::NodeType:
-      text = name_of(kNodeTypes, v);
+    case Fmt::NodeType: {
+      const char* name = ib::node_type_name(static_cast<unsigned>(v));
+      text = name ? name : "unknown(" + std::to_string(v) + ")";
       break;
+    }
     case Fmt::PortState:
       text = name_of(kPortStates, v);
       break;

@@ -153,34 +153,42 @@ std::string attr_name(uint8_t mgmt_class, uint16_t id) {
   return a ? a->name : hex16(id);
 }
 
-Mad check_reply(const Mad& request, std::span<const uint8_t> reply, const std::string& what) {
+std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t> reply,
+                                    const std::string& what, Mad& r) {
+  auto malformed = [&](const std::string& why) {
+    return Failure{Failure::Kind::Malformed, 0, 0, "malformed reply to " + what + ": " + why};
+  };
   // A reply may end after its attribute (opensm's SA replies under ibsim
   // do); it must hold the header and the whole attribute.
   const AttrDef* a = attr_by_id(request.mgmt_class(), request.get(hdr::kAttrId));
   size_t need = a ? data_offset(request.mgmt_class()) + a->bytes : kMadBytes;
   if (reply.size() < need)
-    throw Error("malformed reply to " + what + ": " + std::to_string(reply.size()) +
-                " bytes, need " + std::to_string(need));
-  Mad r;
+    return malformed(std::to_string(reply.size()) + " bytes, need " + std::to_string(need));
+  r.bytes.fill(0);
   std::copy(reply.begin(), reply.begin() + std::min(reply.size(), kMadBytes), r.bytes.begin());
   if (r.get(hdr::kBaseVersion) != 1)
-    throw Error("malformed reply to " + what + ": base version " +
-                std::to_string(r.get(hdr::kBaseVersion)));
+    return malformed("base version " + std::to_string(r.get(hdr::kBaseVersion)));
   if (r.mgmt_class() != request.mgmt_class())
-    throw Error("malformed reply to " + what + ": class " + hex16(r.mgmt_class()) + ", expected " +
-                hex16(request.mgmt_class()));
+    return malformed("class " + hex16(r.mgmt_class()) + ", expected " +
+                     hex16(request.mgmt_class()));
   // Get and Set are both answered by GetResp (0x81); others by method | 0x80.
   uint64_t expect = request.get(hdr::kMethod) == kSet ? uint64_t{kGet} : request.get(hdr::kMethod);
   if (!r.get(hdr::kResponse) || r.get(hdr::kMethod) != expect)
-    throw Error("malformed reply to " + what + ": method " + hex16(r.bytes[3]) +
-                " is not a response to " + hex16(request.bytes[3]));
+    return malformed("method " + hex16(r.bytes[3]) + " is not a response to " +
+                     hex16(request.bytes[3]));
   if (r.get(hdr::kAttrId) != request.get(hdr::kAttrId))
-    throw Error("malformed reply to " + what + ": attribute " +
-                attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
+    return malformed("attribute " + attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
   uint16_t status = r.mgmt_class() == kClassSmiDr ? r.get(hdr::kDrStatus) : r.get(hdr::kStatus);
   if (status)
-    throw Error(what + " failed: status " + hex16(status) + " (" +
-                status_text(status, r.mgmt_class()) + ")");
+    return Failure{Failure::Kind::Status, 0, status,
+                   what + " failed: status " + hex16(status) + " (" +
+                       status_text(status, r.mgmt_class()) + ")"};
+  return std::nullopt;
+}
+
+Mad check_reply(const Mad& request, std::span<const uint8_t> reply, const std::string& what) {
+  Mad r;
+  if (std::optional<Failure> f = verify_reply(request, reply, what, r)) throw MadError(*f);
   return r;
 }
 

@@ -6,12 +6,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "lib/mad/bits.h"
 #include "lib/mad/field.h"
+#include "lib/mad/result.h"
 
 namespace rdma::mad {
 
@@ -108,8 +110,12 @@ inline Address gsi_address(uint16_t lid) {
 }
 
 // Checks a reply against its request: size, version, class, method,
-// attribute and status. Returns the reply; throws Error naming what is wrong
-// ("what" names the request, e.g. "NodeInfo from lid 4").
+// attribute and status. On success fills out and returns nullopt; else the
+// Failure (Malformed or Status) naming what is wrong ("what" names the
+// request, e.g. "NodeInfo from lid 4").
+std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t> reply,
+                                    const std::string& what, Mad& out);
+// verify_reply that returns the reply or throws MadError.
 Mad check_reply(const Mad& request, std::span<const uint8_t> reply, const std::string& what);
 
 // The meaning of a MAD status word, e.g. "unsupported method/attribute".

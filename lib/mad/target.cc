@@ -174,12 +174,12 @@ Route resolve(Engine& e, const LocalPort& local, const Target& t) {
   Mad reply;
   try {
     reply = e.call(q, gsi_address(local.sm_lid), what);
-  } catch (const Error& err) {
-    std::string m = err.what();
-    if (m.starts_with("no reply"))
+  } catch (const MadError& err) {
+    const Failure& f = err.failure;
+    if (f.kind == Failure::Kind::Timeout)
       throw Error("cannot resolve " + t.text + ": the subnet manager (SA at lid " +
                   std::to_string(local.sm_lid) + ") does not answer; is one running?");
-    if (m.find("no records") != std::string::npos)
+    if (f.kind == Failure::Kind::Status && (f.status >> 8) == kSaNoRecords)
       throw Error("cannot resolve " + t.text + ": no such port in the subnet");
     throw;
   }

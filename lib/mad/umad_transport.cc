@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/mad/access.h"
 
 namespace rdma::mad {
 
@@ -81,6 +82,16 @@ std::optional<Received> UmadTransport::receive(int timeout_ms) {
   r.status = umad_status(buf.data());
   r.slid = ntohs(umad_get_mad_addr(buf.data())->lid);
   return r;
+}
+
+}  // namespace rdma::mad
+
+namespace rdma::mad {
+
+Access umad_access() {
+  return {find_local_port, [](const LocalPort& l) -> std::unique_ptr<Transport> {
+            return std::make_unique<UmadTransport>(l.ca, l.port);
+          }};
 }
 
 }  // namespace rdma::mad

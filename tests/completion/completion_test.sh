@@ -246,7 +246,7 @@ check "after --, no options" "rdma -- -" ""
 
 # The completion knows what the program knows: its objects and options in
 # the program's order, and every command of every table in rdma/*.cc
-# (a file not written yet is skipped).
+# (rdma/ib/*.cc for the InfiniBand objects).
 table_names() { # FILE: the quoted names of the file's first command table
   awk '/k(Table|Objects)\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$1" |
     grep -o '{"[^"]*"' | tr -d '{"' | tr '\n' ' ' | sed 's/ $//'
@@ -268,7 +268,10 @@ options=$(awk '/kOptions\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' 
 # shellcheck disable=SC2086
 check_same "options in rdma/options.cc order" "$(echo $_rdma_options)" "$options"
 while read -r file line; do
-  [ -r "$ROOT/rdma/$file" ] || continue
+  if [ ! -r "$ROOT/rdma/$file" ]; then
+    echo "FAIL [$mode] commands of rdma/$file: no such file"
+    continue
+  fi
   names=$(table_names "$ROOT/rdma/$file")
   [ -n "$names" ] || continue
   # shellcheck disable=SC2086
@@ -283,11 +286,11 @@ stat_qp.cc rdma statistic qp
 stat_mode.cc rdma statistic mode
 stat_show.cc rdma statistic show
 monitor.cc rdma monitor
-mad_node.cc rdma node
-mad_port.cc rdma port
-mad_perf.cc rdma perf
-mad_sm.cc rdma sm
-mad_get.cc rdma mad
+ib/node.cc rdma node
+ib/port.cc rdma port
+ib/perf.cc rdma perf
+ib/sm.cc rdma sm
+ib/mad.cc rdma mad
 TABLES
 EOF
 

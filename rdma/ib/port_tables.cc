@@ -1,14 +1,13 @@
-#include "rdma/mad_port_tables.h"
+#include "rdma/ib/port_tables.h"
 
 #include "lib/error.h"
+#include "lib/ib/port_select.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 
 namespace rdma {
 
 namespace {
-
-constexpr unsigned kSwitch = 2;
 
 unsigned field(const mad::AttrDef& a, const mad::Mad& m, const char* name) {
   return static_cast<unsigned>(m.get_attr(a, name));
@@ -126,21 +125,9 @@ PortTarget port_target(MadSession& s, const mad::Route& r, std::optional<uint8_t
   PortTarget p;
   p.route = r;
   p.node = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
-  p.is_switch = field(mad::kNodeInfo, p.node, "NodeType") == kSwitch;
-  unsigned ports = field(mad::kNodeInfo, p.node, "NumPorts");
-  unsigned local = field(mad::kNodeInfo, p.node, "LocalPortNum");
-  if (!port) {
-    p.port = static_cast<uint8_t>(p.is_switch ? 0 : local);
-    return p;
-  }
-  p.port = *port;
-  if (p.is_switch && p.port > ports)
-    throw Error(where(p) + " has no port " + std::to_string(p.port) + " (a switch with ports 0-" +
-                std::to_string(ports) + ")");
-  if (!p.is_switch && p.port != local)
-    throw Error(where(p) + " is a channel adapter: it answers for port " + std::to_string(local) +
-                ", where the MAD arrives; reach port " + std::to_string(p.port) +
-                " by its own LID or a directed route");
+  ib::NodeInfo info = ib::NodeInfo::from(p.node.data());
+  p.is_switch = info.is_switch();
+  p.port = ib::table_port(info, port, where(p));
   return p;
 }
 

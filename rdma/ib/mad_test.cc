@@ -1,7 +1,7 @@
 // rdma mad get by name or id, and rdma mad decode of a MAD on stdin.
 #include <nlohmann/json.hpp>
 
-#include "rdma/mad_test_util.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {

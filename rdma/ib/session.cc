@@ -1,20 +1,13 @@
-#include "rdma/mad_session.h"
+#include "rdma/ib/session.h"
 
 #include <cstdio>
 
 #include "lib/error.h"
 #include "lib/mad/describe.h"
-#include "lib/mad/umad_transport.h"
 
 namespace rdma {
 
 namespace {
-
-MadHooks defaults() {
-  return {mad::find_local_port, [](const mad::LocalPort& l) -> std::unique_ptr<mad::Transport> {
-            return std::make_unique<mad::UmadTransport>(l.ca, l.port);
-          }};
-}
 
 // -dd: every MAD decoded on stderr, header and attribute, then its bytes.
 void trace_mad(std::FILE* err, const char* dir, std::span<const uint8_t> bytes) {
@@ -32,15 +25,6 @@ void trace_mad(std::FILE* err, const char* dir, std::span<const uint8_t> bytes) 
 }
 
 }  // namespace
-
-MadHooks& mad_hooks() {
-  static MadHooks hooks = defaults();
-  return hooks;
-}
-
-void reset_mad_hooks() {
-  mad_hooks() = defaults();
-}
 
 MadWords::MadWords(Ctx& c) {
   std::vector<std::string> all;
@@ -67,8 +51,9 @@ void MadWords::done() const {
 }
 
 MadSession::MadSession(Ctx& c, const std::string& via) {
-  local_ = mad_hooks().find_port(via);
-  transport_ = mad_hooks().open(local_);
+  if (!c.mad || !c.mad->find_port) throw Error("InfiniBand management is not available here");
+  local_ = c.mad->find_port(via);
+  transport_ = c.mad->open(local_);
   mad::EngineConfig cfg;
   cfg.timeout_ms = c.opt.mad_timeout_ms;
   cfg.retries = c.opt.mad_retries;

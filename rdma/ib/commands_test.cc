@@ -2,7 +2,7 @@
 // what they print, and their errors.
 #include <nlohmann/json.hpp>
 
-#include "rdma/mad_test_util.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {
@@ -110,9 +110,9 @@ TEST_F(MadCmd, RoceIsRefusedWithOneLineBeforeAnyMad) {
     roce.umad.push_back({dev, 1, {p}});
     roce.rdma.push_back({dev, 1});
   }
-  mad_hooks().find_port = [&](const std::string& via) { return mad::choose_local_port(roce, via); };
+  access_.find_port = [&](const std::string& via) { return mad::choose_local_port(roce, via); };
   bool opened = false;
-  mad_hooks().open = [&](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
+  access_.open = [&](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
     opened = true;
     return nullptr;
   };

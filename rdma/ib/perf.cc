@@ -1,17 +1,15 @@
 // rdma perf show TARGET [port N|all] [extended], rdma perf reset TARGET
 // [port N|all]: PortCounters and PortCountersExtended from the target's PMA.
 #include "lib/error.h"
+#include "lib/ib/port_select.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
-#include "rdma/mad_session.h"
+#include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
 namespace rdma {
 
 namespace {
-
-constexpr uint8_t kAllPorts = 0xff;
-constexpr unsigned kSwitch = 2;
 
 void perf_help(Ctx& c) {
   std::fputs(
@@ -47,22 +45,17 @@ PerfArgs parse(MadWords& w, bool allow_extended) {
   return a;
 }
 
-// The ports a command covers: one, every port (when the PMA lacks
-// AllPortSelect), or 0xff for all at once.
+// The ports a command covers (lib/ib/port_select.h); `port all` asks the
+// PMA whether it has AllPortSelect.
 std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs& a) {
-  mad::Mad node = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
-  auto nf = [&](const char* n) { return static_cast<unsigned>(node.get_attr(mad::kNodeInfo, n)); };
-  if (!a.all) {
-    // Default: the port the LID belongs to (CAs), port 1 of a switch.
-    unsigned def = nf("NodeType") == kSwitch ? 1 : nf("LocalPortNum");
-    return {a.port.value_or(static_cast<uint8_t>(def))};
+  ib::NodeInfo node = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
+  bool all_port_select = false;
+  if (a.all) {
+    mad::Mad cpi = s.gmp(r.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
+    all_port_select =
+        cpi.get_attr(mad::kClassPortInfo, "CapabilityMask") & mad::kPmaCapAllPortSelect;
   }
-  mad::Mad cpi = s.gmp(r.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
-  if (cpi.get_attr(mad::kClassPortInfo, "CapabilityMask") & mad::kPmaCapAllPortSelect)
-    return {kAllPorts};
-  std::vector<uint8_t> ports;
-  for (unsigned p = 1; p <= nf("NumPorts"); ++p) ports.push_back(static_cast<uint8_t>(p));
-  return ports;
+  return ib::perf_ports(node, a.port, a.all, all_port_select);
 }
 
 mad::Route lid_route(MadSession& s, const std::optional<mad::Target>& t) {
@@ -84,7 +77,7 @@ void perf_show(Ctx& c) {
     mad::Mad reply = s.gmp(a.route.lid, mad::kClassPerf, mad::kGet, attr, 0, &body);
     view::Record rec;
     add_target(rec, a.route);
-    if (port == kAllPorts)
+    if (port == ib::kAllPorts)
       rec.add("port", "port all ", "all");
     else
       rec.add("port", "port " + std::to_string(port) + " ", port);
@@ -109,9 +102,9 @@ void perf_reset(Ctx& c) {
     ext.set_attr(mad::kPortCountersExtended, "CounterSelect", 0xff);
     try {
       s.gmp(a.route.lid, mad::kClassPerf, mad::kSet, mad::kPortCountersExtended, 0, &ext);
-    } catch (const Error& e) {
+    } catch (const mad::MadError& e) {
       // PMAs without PortCountersExtended answer "unsupported": nothing to reset.
-      if (std::string(e.what()).find("not supported") == std::string::npos) throw;
+      if (!e.failure.unsupported()) throw;
     }
   }
 }

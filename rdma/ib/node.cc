@@ -1,16 +1,15 @@
 // rdma node show TARGET: NodeInfo and NodeDescription, SwitchInfo on
 // switches.
 #include "lib/error.h"
+#include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
-#include "rdma/mad_session.h"
+#include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
 namespace rdma {
 
 namespace {
-
-constexpr unsigned kSwitch = 2;
 
 void node_help(Ctx& c) {
   std::fputs(
@@ -30,7 +29,7 @@ void node_show(Ctx& c) {
   view::Record rec;
   add_target(rec, r);
   mad::decode(mad::kNodeInfo, info.data(), c.opt.details, rec);
-  if (info.get_attr(mad::kNodeInfo, "NodeType") == kSwitch) {
+  if (ib::NodeInfo::from(info.data()).is_switch()) {
     mad::Mad sw = s.smp(r, mad::kGet, mad::kSwitchInfo, 0);
     mad::decode(mad::kSwitchInfo, sw.data(), c.opt.details, rec);
   }

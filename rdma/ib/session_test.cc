@@ -1,11 +1,11 @@
-// What every MAD command shares (rdma/mad_session.cc): -dd traces each MAD
+// What every MAD command shares (rdma/ib/session.cc): -dd traces each MAD
 // sent and received, decoded, on the program's stderr; a reply that is
 // short, of the wrong class or carries a bad status ends the command with
 // one line naming the query; a LID nobody answers times out after the
 // configured tries.
-#include "rdma/mad_session.h"
+#include "rdma/ib/session.h"
 
-#include "rdma/mad_test_util.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {

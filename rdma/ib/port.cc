@@ -4,8 +4,8 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
-#include "rdma/mad_port_tables.h"
-#include "rdma/mad_session.h"
+#include "rdma/ib/port_tables.h"
+#include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
 namespace rdma {

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/mad/bits.h"
-#include "rdma/mad_test_util.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {

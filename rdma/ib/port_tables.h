@@ -8,7 +8,7 @@
 #include <string>
 
 #include "lib/mad/mad.h"
-#include "rdma/mad_session.h"
+#include "rdma/ib/session.h"
 
 namespace rdma {
 

@@ -1,12 +1,12 @@
 // port show ... {pkeys|guids|sl2vl|vlarb} against a fake fabric: which
 // blocks and ports are asked for, every entry printed, and the ports that
 // have no such table refused before any table MAD is sent.
-#include "rdma/mad_port_tables.h"
+#include "rdma/ib/port_tables.h"
 
 #include <nlohmann/json.hpp>
 
 #include "lib/mad/bits.h"
-#include "rdma/mad_test_util.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {

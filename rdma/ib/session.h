@@ -16,14 +16,6 @@
 
 namespace rdma {
 
-// Test seam: how the local port is found and the transport opened.
-struct MadHooks {
-  std::function<mad::LocalPort(const std::string& via)> find_port;
-  std::function<std::unique_ptr<mad::Transport>(const mad::LocalPort&)> open;
-};
-MadHooks& mad_hooks();  // defaults: libibumad
-void reset_mad_hooks();
-
 // The words of a MAD command, split: the target (first), `via`, the rest.
 class MadWords {
  public:
@@ -42,6 +34,8 @@ class MadWords {
   size_t i_ = 0;
 };
 
+// The local port, its transport and the engine, opened through c.mad (the
+// seam: libibumad in the tool, a fake fabric in tests).
 class MadSession {
  public:
   MadSession(Ctx& c, const std::string& via);

@@ -17,7 +17,7 @@
 #include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/fake_transport.h"
-#include "rdma/mad_session.h"
+#include "rdma/ib/session.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
 
@@ -30,20 +30,24 @@ using test::Result;
 
 class MadCmd : public ::testing::Test {
  protected:
-  void SetUp() override {
-    mad_hooks().find_port = [this](const std::string& via) {
-      via_ = via;
-      return mad::captured::hca1_port(sm_lid_);
-    };
-    mad_hooks().open = [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-      return std::make_unique<FakeTransport>(
-          [this](const Mad& m, const mad::Address& a) -> std::optional<std::vector<uint8_t>> {
-            sent_.push_back(m);
-            return responder_ ? responder_(m, a) : answer(m, a);
-          });
-    };
+  // The fabric the commands reach: a fake local port (ibsim's hca1) and a
+  // transport answering through responder_ or answer(). Tests may replace
+  // access_'s parts.
+  void SetUp() override { access_ = default_access(); }
+  mad::Access default_access() {
+    return {
+        [this](const std::string& via) {
+          via_ = via;
+          return mad::captured::hca1_port(sm_lid_);
+        },
+        [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
+          return std::make_unique<FakeTransport>(
+              [this](const Mad& m, const mad::Address& a) -> std::optional<std::vector<uint8_t>> {
+                sent_.push_back(m);
+                return responder_ ? responder_(m, a) : answer(m, a);
+              });
+        }};
   }
-  void TearDown() override { reset_mad_hooks(); }
 
   // A switch at LID 2 (NodeInfo captured from ibsim); nothing else answers.
   std::optional<std::vector<uint8_t>> answer(const Mad& m, const mad::Address& a) {
@@ -67,9 +71,11 @@ class MadCmd : public ::testing::Test {
   Result run_rdma(std::vector<std::string> args, std::string input = "") {
     return test::run_program(
         std::move(args),
-        []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); }, input);
+        []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); }, input,
+        access_);
   }
 
+  mad::Access access_;
   // Answers instead of answer() when set.
   FakeTransport::Responder responder_;
   std::vector<Mad> sent_;

@@ -1,0 +1,68 @@
+// Typed views of the SMP attributes the fabric code reasons about:
+// NodeInfo, PortInfo and SwitchInfo as plain structs. They are read through
+// the attribute tables of lib/mad (one description of where a field lives),
+// so a view and `rdma mad get` never disagree.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "lib/ib/types.h"
+
+namespace rdma::ib {
+
+struct NodeInfo {
+  uint8_t base_version = 0;
+  uint8_t class_version = 0;
+  uint8_t node_type = 0;  // NodeType
+  uint8_t num_ports = 0;
+  uint64_t sys_image_guid = 0;
+  uint64_t node_guid = 0;
+  uint64_t port_guid = 0;
+  uint16_t partition_cap = 0;
+  uint16_t device_id = 0;
+  uint32_t revision = 0;
+  uint8_t local_port = 0;  // the port the SMP arrived on
+  uint32_t vendor_id = 0;
+
+  bool is_switch() const { return node_type == static_cast<uint8_t>(NodeType::Switch); }
+  // Throws Error when attr is shorter than NodeInfo.
+  static NodeInfo from(std::span<const uint8_t> attr);
+};
+
+struct PortInfo {
+  uint64_t gid_prefix = 0;
+  uint16_t lid = 0;
+  uint16_t sm_lid = 0;
+  uint32_t caps = 0;
+  uint8_t local_port = 0;
+  uint8_t width_enabled = 0;
+  uint8_t width_supported = 0;
+  uint8_t width_active = 0;
+  uint8_t speed_supported = 0;
+  uint8_t state = 0;       // PortState
+  uint8_t phys_state = 0;  // PhysState
+  uint8_t lmc = 0;
+  uint8_t speed_active = 0;
+  uint8_t speed_enabled = 0;
+  uint8_t mtu = 0;  // NeighborMTU
+  uint8_t mtu_cap = 0;
+  uint8_t speed_ext_active = 0;
+  uint8_t speed_ext_supported = 0;
+  uint8_t speed_ext_enabled = 0;
+
+  // The link trained: a neighbour answers behind it (state INIT or more).
+  bool link_up() const { return state >= kPortInit; }
+  static PortInfo from(std::span<const uint8_t> attr);
+};
+
+struct SwitchInfo {
+  uint16_t linear_fdb_cap = 0;
+  uint16_t mcast_fdb_cap = 0;
+  uint16_t linear_fdb_top = 0;
+  uint16_t partition_enforcement_cap = 0;
+  bool enhanced_port0 = false;
+  static SwitchInfo from(std::span<const uint8_t> attr);
+};
+
+}  // namespace rdma::ib

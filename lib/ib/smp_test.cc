@@ -1,0 +1,48 @@
+// The typed views read MADs captured from ibsim through lib/mad's tables.
+#include "lib/ib/smp.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/error.h"
+#include "lib/mad/captured_test.h"
+#include "lib/mad/describe.h"
+
+namespace rdma::ib {
+namespace {
+
+std::vector<uint8_t> attr_of(const char* hex) {
+  std::vector<uint8_t> m = mad::parse_hex(hex);
+  return {m.begin() + 64, m.end()};
+}
+
+TEST(Smp, NodeInfoOfASwitch) {
+  NodeInfo n = NodeInfo::from(attr_of(mad::captured::kSwitchNodeInfo));
+  EXPECT_TRUE(n.is_switch());
+  EXPECT_EQ(n.node_type, static_cast<uint8_t>(NodeType::Switch));
+  EXPECT_EQ(n.num_ports, 8);
+  EXPECT_EQ(n.node_guid, 0x200000u);
+  EXPECT_EQ(n.port_guid, 0x200000u);
+  EXPECT_EQ(n.sys_image_guid, 0x200000u);
+  EXPECT_EQ(n.local_port, 0);
+}
+
+TEST(Smp, PortInfoOfAnHca) {
+  PortInfo p = PortInfo::from(attr_of(mad::captured::kHcaPortInfo));
+  EXPECT_EQ(p.lid, 1);
+  EXPECT_EQ(p.sm_lid, 1);
+  EXPECT_EQ(p.gid_prefix, 0xfe80000000000000ull);
+  EXPECT_EQ(p.state, kPortActive);
+  EXPECT_EQ(p.phys_state, kPhysLinkUp);
+  EXPECT_TRUE(p.link_up());
+  EXPECT_EQ(p.local_port, 1);
+}
+
+TEST(Smp, TruncatedAttributeIsAnError) {
+  std::vector<uint8_t> a = attr_of(mad::captured::kSwitchNodeInfo);
+  a.resize(39);
+  EXPECT_THROW(NodeInfo::from(a), Error);
+  EXPECT_THROW(PortInfo::from(a), Error);
+}
+
+}  // namespace
+}  // namespace rdma::ib
