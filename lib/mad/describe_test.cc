@@ -27,16 +27,16 @@ TEST(Describe, SwitchNodeInfoFromTheSimulator) {
   view::Record h, a;
   describe(parse_hex(captured::kSwitchNodeInfo), h, a);
   view::Json hj = json_of(h), aj = json_of(a);
-  EXPECT_EQ(hj["MgmtClass"], 1);
-  EXPECT_EQ(hj["R"], 1);
-  EXPECT_EQ(hj["AttributeName"], "NodeInfo");
+  EXPECT_EQ(hj["class"], "0x01");
+  EXPECT_EQ(hj["response"], 1);
+  EXPECT_EQ(hj["attribute"], "NodeInfo");
   // The values smpquery prints for the same node.
-  EXPECT_EQ(aj["NodeType"], 2);
-  EXPECT_EQ(aj["NumPorts"], 8);
-  EXPECT_EQ(aj["NodeGUID"], "0000:0000:0020:0000");
-  EXPECT_EQ(aj["PartitionCap"], 8);
-  EXPECT_EQ(aj["Revision"], 0xa1);
-  EXPECT_EQ(aj["LocalPortNum"], 0);
+  EXPECT_EQ(aj["type"], "switch");
+  EXPECT_EQ(aj["ports"], 8);
+  EXPECT_EQ(aj["node_guid"], "0000:0000:0020:0000");
+  EXPECT_EQ(aj["partition_cap"], 8);
+  EXPECT_EQ(aj["revision"], "0x000000a1");
+  EXPECT_EQ(aj["local_port"], 0);
   EXPECT_NE(text_of(a).find("type switch ports 8 "), std::string::npos);
 }
 
@@ -48,15 +48,15 @@ TEST(Describe, HcaPortInfoFromTheSimulator) {
   view::Record r;
   decode(kPortInfo, m.data(), 1, r);
   view::Json j = json_of(r);
-  EXPECT_EQ(j["GIDPrefix"], "fe80:0000:0000:0000");
-  EXPECT_EQ(j["LID"], 1);
-  EXPECT_EQ(j["MasterSMLID"], 1);
-  EXPECT_EQ(j["CapabilityMask"], 0x50c04a);
-  EXPECT_EQ(j["PortState"], 4);
-  EXPECT_EQ(j["PortPhysicalState"], 5);
-  EXPECT_EQ(j["LinkWidthActive"], 2);
-  EXPECT_EQ(j["NeighborMTU"], 4);
-  EXPECT_EQ(j["LocalPortNum"], 1);
+  EXPECT_EQ(j["subnet_prefix"], "fe80:0000:0000:0000");
+  EXPECT_EQ(j["lid"], 1);
+  EXPECT_EQ(j["sm_lid"], 1);
+  EXPECT_EQ(j["caps"], "0x0050c04a");
+  EXPECT_EQ(j["state"], "ACTIVE");
+  EXPECT_EQ(j["physical_state"], "LINK_UP");
+  EXPECT_EQ(j["width"], "4X");
+  EXPECT_EQ(j["mtu"], "2048");
+  EXPECT_EQ(j["local_port"], 1);
   std::string t = text_of(r);
   EXPECT_NE(t.find("width 4X "), std::string::npos) << t;
   EXPECT_NE(t.find("state ACTIVE physical_state LINK_UP "), std::string::npos) << t;
@@ -64,7 +64,7 @@ TEST(Describe, HcaPortInfoFromTheSimulator) {
   // Without -d only the summary fields.
   view::Record brief;
   decode(kPortInfo, m.data(), 0, brief);
-  EXPECT_EQ(json_of(brief).count("M_Key"), 0u);
+  EXPECT_EQ(json_of(brief).count("mkey"), 0u);
   EXPECT_LT(brief.size(), r.size());
 }
 
@@ -72,24 +72,24 @@ TEST(Describe, DirectedRouteReply) {
   view::Record h, a;
   describe(parse_hex(captured::kDrNodeInfo), h, a);
   view::Json hj = json_of(h), aj = json_of(a);
-  EXPECT_EQ(hj["MgmtClass"], 0x81);
-  EXPECT_EQ(hj["D"], 1);
-  EXPECT_EQ(hj["Status"], 0);
-  EXPECT_EQ(hj["HopCount"], 2);
-  EXPECT_EQ(hj["InitialPath"][1], 1);
-  EXPECT_EQ(hj["InitialPath"][2], 3);
-  EXPECT_EQ(aj["NodeGUID"], "0000:0000:0020:0001");
-  EXPECT_EQ(aj["LocalPortNum"], 3);
+  EXPECT_EQ(hj["class"], "0x81");
+  EXPECT_EQ(hj["direction"], 1);
+  EXPECT_EQ(hj["status"], "0x0000");
+  EXPECT_EQ(hj["hop_count"], 2);
+  EXPECT_EQ(hj["initial_path"][1], 1);
+  EXPECT_EQ(hj["initial_path"][2], 3);
+  EXPECT_EQ(aj["node_guid"], "0000:0000:0020:0001");
+  EXPECT_EQ(aj["local_port"], 3);
 }
 
 TEST(Describe, PortCountersSetBySimulator) {
   view::Record h, a;
   describe(parse_hex(captured::kPortCounters), h, a);
   view::Json aj = json_of(a);
-  EXPECT_EQ(json_of(h)["AttributeName"], "PortCounters");
-  EXPECT_EQ(aj["PortSelect"], 1);
-  EXPECT_EQ(aj["SymbolErrorCounter"], 17);
-  EXPECT_EQ(aj["PortXmitData"], 123528);  // set to 123456, then 72 bytes of MADs
+  EXPECT_EQ(json_of(h)["attribute"], "PortCounters");
+  EXPECT_EQ(aj["port_select"], 1);
+  EXPECT_EQ(aj["symbol_errors"], 17);
+  EXPECT_EQ(aj["xmit_data"], 123528);  // set to 123456, then 72 bytes of MADs
 }
 
 TEST(Describe, RejectsMalformedMads) {

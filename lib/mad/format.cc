@@ -106,63 +106,56 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
     return;
   }
   uint64_t v = get_bits(attr, bit, f.width);
-  json = v;
-  switch (f.fmt) {
+  text = value_text(f.fmt, v, f.width);
+  // One vocabulary: JSON carries what the text says ("ACTIVE", "4X",
+  // "0x0012"); plain numbers stay numbers.
+  if (f.fmt == Fmt::Uint)
+    json = v;
+  else
+    json = text;
+}
+
+std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
+  switch (fmt) {
     case Fmt::Uint:
-      text = std::to_string(v);
-      break;
+      return std::to_string(v);
     case Fmt::Hex:
-      text = hex(v, f.width);
-      break;
+      return hex(v, width);
     case Fmt::Guid:
-      text = view::guid_text(v);
-      json = text;
-      break;
+      return view::guid_text(v);
     case Fmt::NodeType: {
       const char* name = ib::node_type_name(static_cast<unsigned>(v));
-      text = name ? name : "unknown(" + std::to_string(v) + ")";
-      break;
+      return name ? name : "unknown(" + std::to_string(v) + ")";
     }
     case Fmt::PortState:
-      text = name_of(kPortStates, v);
-      break;
+      return name_of(kPortStates, v);
     case Fmt::PhysState:
-      text = name_of(kPhysStates, v);
-      break;
+      return name_of(kPhysStates, v);
     case Fmt::LinkDownDef:
-      text = name_of(kLinkDownDef, v);
-      break;
+      return name_of(kLinkDownDef, v);
     case Fmt::Width:
-      text = name_of(kWidths, v);
-      break;
+      return name_of(kWidths, v);
     case Fmt::WidthMask:
-      text = mask_of(kWidths, v);
-      break;
+      return mask_of(kWidths, v);
     case Fmt::Speed:
-      text = name_of(kSpeeds, v);
-      break;
+      return name_of(kSpeeds, v);
     case Fmt::SpeedMask:
-      text = mask_of(kSpeeds, v);
-      break;
+      return mask_of(kSpeeds, v);
     case Fmt::SpeedExt:
-      text = v ? name_of(kSpeedsExt, v) : "none";
-      break;
+      return v ? name_of(kSpeedsExt, v) : "none";
     case Fmt::SpeedExtMask:
-      text = mask_of(kSpeedsExt, v);
-      break;
+      return mask_of(kSpeedsExt, v);
     case Fmt::Mtu:
-      text = name_of(kMtus, v);
-      break;
+      return name_of(kMtus, v);
     case Fmt::VlCap:
-      text = name_of(kVlCaps, v);
-      break;
+      return name_of(kVlCaps, v);
     case Fmt::SmState:
-      text = name_of(kSmStates, v);
-      break;
+      return name_of(kSmStates, v);
     case Fmt::Gid:
     case Fmt::Str:
-      break;  // handled above
+      break;  // not numbers
   }
+  return std::to_string(v);
 }
 
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
@@ -173,7 +166,7 @@ void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> by
     view::Json json;
     if (f.count <= 1) {
       render(f, bytes, 0, text, json);
-      out.add(f.name, std::string(f.label) + " " + text + " ", std::move(json));
+      out.add(f.label, std::string(f.label) + " " + text + " ", std::move(json));
       continue;
     }
     std::string all;
@@ -183,7 +176,7 @@ void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> by
       all += (i ? "," : "") + text;
       arr.push_back(std::move(json));
     }
-    out.add(f.name, std::string(f.label) + " " + all + " ", std::move(arr));
+    out.add(f.label, std::string(f.label) + " " + all + " ", std::move(arr));
   }
 }
 

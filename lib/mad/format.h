@@ -1,5 +1,6 @@
 // Turns attribute bytes into records by their field tables: text
-// "label value" pairs and JSON keyed by the IBA names.
+// "label value" pairs, and JSON with the same keys and values (numbers stay
+// numbers; names, hex and GUIDs are the text's strings).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,9 @@ void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::R
 // The same for a bare field list (MAD headers).
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
                    view::Record& out);
+
+// A numeric value as text in the given format ("4X", "ACTIVE", "0x0012").
+std::string value_text(Fmt fmt, uint64_t v, unsigned width = 64);
 
 // Names shared with callers that print enumerations themselves.
 const char* port_state_name(unsigned v);

@@ -49,11 +49,11 @@ TEST(Format, EnumerationsAndMasks) {
   set_bits(pi, 264, 4, 9);          // PortPhysicalState: no such state
   Shown m = show(kPortInfo, "LinkWidthEnabled", pi);
   EXPECT_EQ(m.text, "1X,4X,12X");
-  EXPECT_EQ(m.json, 11);
+  EXPECT_EQ(m.json, "1X,4X,12X");
   EXPECT_EQ(show(kPortInfo, "LinkWidthActive", pi).text, "4X");
   Shown st = show(kPortInfo, "PortState", pi);
   EXPECT_EQ(st.text, "ACTIVE");
-  EXPECT_EQ(st.json, 4);
+  EXPECT_EQ(st.json, "ACTIVE");
   EXPECT_EQ(show(kPortInfo, "PortPhysicalState", pi).text, "unknown(9)");
   set_bits(pi, 232, 8, 0);
   EXPECT_EQ(show(kPortInfo, "LinkWidthEnabled", pi).text, "none");

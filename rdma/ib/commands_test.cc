@@ -21,18 +21,43 @@ TEST_F(MadCmd, NodeShowPrintsNodeInfoDescriptionAndSwitchInfo) {
   EXPECT_EQ(sent_[2].get(mad::hdr::kAttrId), mad::kSwitchInfo.id);
 }
 
-TEST_F(MadCmd, NodeShowJsonUsesIbaNames) {
+// One vocabulary: every JSON member is a "key value" pair of the text, for
+// names, hex and GUIDs as much as for numbers.
+TEST_F(MadCmd, JsonKeysAndValuesAreTheText) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"node", "show", "2"},
+                                        {"-d", "node", "show", "2"},
+                                        {"perf", "show", "lid", "2", "port", "3"}}) {
+    Result text = run_rdma(args);
+    ASSERT_EQ(text.status, 0) << text.err;
+    args.insert(args.begin(), "-j");
+    Result json = run_rdma(args);
+    ASSERT_EQ(json.status, 0) << json.err;
+    auto j = nlohmann::json::parse(json.out);
+    ASSERT_EQ(j.size(), 1u);
+    size_t members = 0;
+    for (auto& [key, value] : j[0].items()) {
+      if (key == "target") continue;
+      std::string v = value.is_string() ? value.get<std::string>() : value.dump();
+      EXPECT_NE(text.out.find(" " + key + " " + v + " "), std::string::npos)
+          << key << " " << v << " in " << text.out;
+      ++members;
+    }
+    EXPECT_GT(members, 3u);
+  }
+}
+
+TEST_F(MadCmd, NodeShowJson) {
   Result r = run_rdma({"-j", "node", "show", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["target"], "lid 2");
-  EXPECT_EQ(j[0]["NodeType"], 2);
-  EXPECT_EQ(j[0]["NumPorts"], 8);
-  EXPECT_EQ(j[0]["NodeString"], "sw1");
-  EXPECT_FALSE(j[0].contains("SystemImageGUID"));  // only with -d
+  EXPECT_EQ(j[0]["type"], "switch");
+  EXPECT_EQ(j[0]["ports"], 8);
+  EXPECT_EQ(j[0]["description"], "sw1");
+  EXPECT_FALSE(j[0].contains("sys_image_guid"));  // only with -d
   r = run_rdma({"-j", "-d", "node", "show", "2"});
-  EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("SystemImageGUID"));
+  EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("sys_image_guid"));
 }
 
 TEST_F(MadCmd, DirectedRouteAndVia) {

@@ -17,7 +17,7 @@ TEST_F(MadCmd, MadGetTakesTheAttributeByNameOrId) {
   EXPECT_EQ(by_id.out, by_name.out);
   auto j = nlohmann::json::parse(by_id.out);
   EXPECT_EQ(j[0]["attribute"], "NodeInfo");
-  EXPECT_EQ(j[0]["NumPorts"], 8);
+  EXPECT_EQ(j[0]["ports"], 8);
   Result ambiguous = run_rdma({"mad", "get", "0x12", "lid", "2"});
   EXPECT_EQ(ambiguous.status, 1);
   EXPECT_EQ(ambiguous.err,
@@ -35,9 +35,9 @@ TEST_F(MadCmd, MadDecodeReadsACapturedReplyOnStdin) {
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 2u);  // header, attribute
-  EXPECT_EQ(j[0]["MgmtClass"], 4);
-  EXPECT_EQ(j[0]["AttributeName"], "PortCounters");
-  EXPECT_EQ(j[1]["SymbolErrorCounter"], 17);
+  EXPECT_EQ(j[0]["class"], "0x04");
+  EXPECT_EQ(j[0]["attribute"], "PortCounters");
+  EXPECT_EQ(j[1]["symbol_errors"], 17);
   EXPECT_TRUE(sent_.empty());  // nothing sent: no local port needed
 }
 

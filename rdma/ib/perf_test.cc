@@ -60,7 +60,7 @@ TEST_F(Perf, PortAllAsksEachPortWhereThePmaLacksAllPortSelect) {
   ASSERT_EQ(j.size(), 8u);  // the switch's ports 1-8
   for (unsigned p = 1; p <= 8; ++p) {
     EXPECT_EQ(j[p - 1]["port"], p);
-    EXPECT_EQ(j[p - 1]["SymbolErrorCounter"], p);
+    EXPECT_EQ(j[p - 1]["symbol_errors"], p);
   }
 }
 
@@ -70,7 +70,7 @@ TEST_F(Perf, ExtendedReadsPortCountersExtended) {
   ASSERT_EQ(pma(mad::kPortCountersExtended.id).size(), 1u);
   EXPECT_EQ(
       pma(mad::kPortCountersExtended.id)[0].get_attr(mad::kPortCountersExtended, "PortSelect"), 3u);
-  EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("PortXmitData"));
+  EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("xmit_data"));
 }
 
 TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {

@@ -30,7 +30,7 @@ void add_table(view::Record& rec, const mad::AttrDef& a, const std::vector<mad::
       all += (i ? "," : "") + text;
       arr.push_back(std::move(json));
     }
-    rec.add(f.name, std::string(f.label) + " " + all + " ", std::move(arr));
+    rec.add(f.label, std::string(f.label) + " " + all + " ", std::move(arr));
   }
 }
 
@@ -53,7 +53,7 @@ void show_pkeys(Ctx& c, MadSession& s, const PortTarget& p) {
   for (unsigned b = 0; b * 32 < cap; ++b)
     blocks.push_back(s.smp(p.route, mad::kGet, mad::kPKeyTable, (uint32_t{p.port} << 16) | b));
   view::Record rec = base_record(p);
-  rec.add("PartitionCap", "capacity " + std::to_string(cap) + " ", cap);
+  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
   add_table(rec, mad::kPKeyTable, blocks, cap);
   c.out.record(rec);
 }
@@ -69,7 +69,7 @@ void show_guids(Ctx& c, MadSession& s, const PortTarget& p) {
   for (unsigned b = 0; b * 8 < cap; ++b)
     blocks.push_back(s.smp(p.route, mad::kGet, mad::kGuidInfo, b));
   view::Record rec = base_record(p);
-  rec.add("GUIDCap", "capacity " + std::to_string(cap) + " ", cap);
+  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
   add_table(rec, mad::kGuidInfo, blocks, cap);
   c.out.record(rec);
 }
@@ -86,7 +86,7 @@ void show_sl2vl(Ctx& c, MadSession& s, const PortTarget& p) {
   unsigned ports = field(mad::kNodeInfo, p.node, "NumPorts");
   for (unsigned in = 0; in <= ports; ++in) {
     view::Record rec = base_record(p);
-    rec.add("InputPort", "in " + std::to_string(in) + " ", in);
+    rec.add("in", "in " + std::to_string(in) + " ", in);
     mad::Mad t = s.smp(p.route, mad::kGet, mad::kSl2VlTable, (in << 8) | p.port);
     mad::decode(mad::kSl2VlTable, t.data(), c.opt.details, rec);
     c.out.record(rec);
@@ -111,9 +111,9 @@ void show_vlarb(Ctx& c, MadSession& s, const PortTarget& p) {
       blocks.push_back(s.smp(p.route, mad::kGet, mad::kVlArbTable, ((first + b) << 16) | p.port));
     cap = std::min(cap, 64u);
     view::Record rec = base_record(p);
-    rec.add("Priority", std::string("priority ") + (high ? "high" : "low") + " ",
+    rec.add("priority", std::string("priority ") + (high ? "high" : "low") + " ",
             high ? "high" : "low");
-    rec.add("Cap", "capacity " + std::to_string(cap) + " ", cap);
+    rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
     add_table(rec, mad::kVlArbTable, blocks, cap);
     c.out.record(rec);
   }

@@ -106,9 +106,14 @@ TEST_F(Tables, SwitchPortPkeysUseTheEnforcementCapAndNameThePort) {
   auto j = json({"port", "show", "lid", "2", "port", "3", "pkeys"});
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["port"], 3);
-  EXPECT_EQ(j[0]["PartitionCap"], 40);
-  ASSERT_EQ(j[0]["P_KeyTableBlock"].size(), 40u);
-  for (unsigned i = 0; i < 40; ++i) EXPECT_EQ(j[0]["P_KeyTableBlock"][i], pkey_of(3, i)) << i;
+  EXPECT_EQ(j[0]["capacity"], 40);
+  ASSERT_EQ(j[0]["pkeys"].size(), 40u);
+  // JSON says what the text says: P_Keys in hex.
+  for (unsigned i = 0; i < 40; ++i) {
+    char want[8];
+    std::snprintf(want, sizeof want, "0x%04x", pkey_of(3, i));
+    EXPECT_EQ(j[0]["pkeys"][i], want) << i;
+  }
   EXPECT_EQ(mods_of(0x0016), (std::vector<uint32_t>{0x30000, 0x30001}));
 }
 
@@ -116,7 +121,7 @@ TEST_F(Tables, SwitchPort0PkeysUseNodeInfoCap) {
   auto j = json({"port", "show", "lid", "2", "pkeys"});
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["port"], 0);
-  EXPECT_EQ(j[0]["P_KeyTableBlock"].size(), 8u);
+  EXPECT_EQ(j[0]["pkeys"].size(), 8u);
   EXPECT_EQ(mods_of(0x0012).size(), 0u);  // no SwitchInfo needed
   EXPECT_EQ(mods_of(0x0016), (std::vector<uint32_t>{0}));
 }
@@ -154,10 +159,10 @@ TEST_F(Tables, ACaAnswersOnlyForThePortTheMadArrivesOn) {
 TEST_F(Tables, CaGuidsReadEveryBlockUpToTheCap) {
   auto j = json({"port", "show", "lid", "3", "guids"});
   ASSERT_EQ(j.size(), 1u);
-  EXPECT_EQ(j[0]["GUIDCap"], 10);
-  ASSERT_EQ(j[0]["GUIDBlock"].size(), 10u);
-  EXPECT_EQ(j[0]["GUIDBlock"][0], "0000:0000:0000:1000");
-  EXPECT_EQ(j[0]["GUIDBlock"][9], "0000:0000:0000:1009");
+  EXPECT_EQ(j[0]["capacity"], 10);
+  ASSERT_EQ(j[0]["guids"].size(), 10u);
+  EXPECT_EQ(j[0]["guids"][0], "0000:0000:0000:1000");
+  EXPECT_EQ(j[0]["guids"][9], "0000:0000:0000:1009");
   EXPECT_EQ(mods_of(0x0014), (std::vector<uint32_t>{0, 1}));
 }
 
@@ -167,15 +172,15 @@ TEST_F(Tables, OnlySwitchPort0HasGuids) {
   EXPECT_EQ(r.err, "lid 2 is a switch: only its port 0 has GUIDs (port 4 has none)\n");
   auto j = json({"port", "show", "lid", "2", "guids"});
   ASSERT_EQ(j.size(), 1u);
-  EXPECT_EQ(j[0]["GUIDBlock"], nlohmann::json::array({"0000:0000:0000:1000"}));
+  EXPECT_EQ(j[0]["guids"], nlohmann::json::array({"0000:0000:0000:1000"}));
 }
 
 TEST_F(Tables, SwitchSl2vlHasARecordPerInputPort) {
   auto j = json({"port", "show", "lid", "2", "port", "5", "sl2vl"});
   ASSERT_EQ(j.size(), 9u);  // input ports 0-8
   for (unsigned in = 0; in <= 8; ++in) {
-    EXPECT_EQ(j[in]["InputPort"], in);
-    for (unsigned sl = 0; sl < 16; ++sl) EXPECT_EQ(j[in]["SLtoVL"][sl], (in + 5 + sl) % 16);
+    EXPECT_EQ(j[in]["in"], in);
+    for (unsigned sl = 0; sl < 16; ++sl) EXPECT_EQ(j[in]["sl2vl"][sl], (in + 5 + sl) % 16);
   }
   std::vector<uint32_t> want;
   for (uint32_t in = 0; in <= 8; ++in) want.push_back(in << 8 | 5);
@@ -192,15 +197,15 @@ TEST_F(Tables, CaSl2vlIsOneTable) {
 TEST_F(Tables, VlarbReadsLowAndHighBlocksUpToTheirCaps) {
   auto j = json({"port", "show", "lid", "2", "port", "3", "vlarb"});
   ASSERT_EQ(j.size(), 2u);
-  EXPECT_EQ(j[0]["Priority"], "low");
-  EXPECT_EQ(j[0]["Cap"], 40);
-  ASSERT_EQ(j[0]["Weight"].size(), 40u);
-  EXPECT_EQ(j[0]["Weight"][0], 1 * 40 + 0 + 3);
-  EXPECT_EQ(j[0]["Weight"][39], 2 * 40 + 7 + 3);  // entry 7 of block 2
-  EXPECT_EQ(j[0]["VL"][39], 7);
-  EXPECT_EQ(j[1]["Priority"], "high");
-  EXPECT_EQ(j[1]["Weight"].size(), 8u);
-  EXPECT_EQ(j[1]["Weight"][0], 3 * 40 + 3);
+  EXPECT_EQ(j[0]["priority"], "low");
+  EXPECT_EQ(j[0]["capacity"], 40);
+  ASSERT_EQ(j[0]["weight"].size(), 40u);
+  EXPECT_EQ(j[0]["weight"][0], 1 * 40 + 0 + 3);
+  EXPECT_EQ(j[0]["weight"][39], 2 * 40 + 7 + 3);  // entry 7 of block 2
+  EXPECT_EQ(j[0]["vl"][39], 7);
+  EXPECT_EQ(j[1]["priority"], "high");
+  EXPECT_EQ(j[1]["weight"].size(), 8u);
+  EXPECT_EQ(j[1]["weight"][0], 3 * 40 + 3);
   EXPECT_EQ(mods_of(0x0018), (std::vector<uint32_t>{0x10003, 0x20003, 0x30003}));
 }
 

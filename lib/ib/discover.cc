@@ -1,0 +1,163 @@
+#include "lib/ib/discover.h"
+
+#include <optional>
+
+#include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/target.h"
+
+namespace rdma::ib {
+
+namespace {
+
+// Discovery runs in waves, one per hop: the NodeInfo probes of a wave, then
+// the details of the nodes it found, then the next wave's probes behind
+// their ports. Handling each wave's replies in probe order keeps the result
+// (node order, which end of a link is "a") independent of reply timing, and
+// links found in one wave are known before the next decides which ports
+// still need a probe, so parallel links cost one probe each.
+class Discoverer {
+ public:
+  explicit Discoverer(mad::Engine& e) : e_(e) {}
+
+  Discovery run() {
+    std::vector<Probe> wave(1);  // the local node: no route, behind no port
+    while (!wave.empty()) {
+      probe(wave);
+      std::vector<uint32_t> found = settle(wave);
+      details(found);
+      wave = next_wave(found);
+    }
+    return std::move(d_);
+  }
+
+ private:
+  struct Probe {
+    std::vector<uint8_t> path;    // directed route to the node behind
+    std::optional<PortRef> from;  // the port it is behind (none: the local node)
+    std::optional<NodeInfo> info;
+  };
+
+  // Submits one SMP Get; done gets the attribute bytes of a good reply.
+  template <typename Done>
+  void get(const std::vector<uint8_t>& path, const mad::AttrDef& a, uint32_t mod, Done done) {
+    mad::Route r{true, 0, path};
+    std::string what = std::string(a.name) + (mod ? " port " + std::to_string(mod) : "") +
+                       " from " + mad::route_text(r);
+    e_.submit({mad::make_smp(r, mad::kGet, a, mod), mad::smp_address(r), what,
+               [this, done](const mad::Mad* reply, const mad::Failure* f) {
+                 if (!reply) {
+                   d_.warnings.push_back(f->message);
+                   return;
+                 }
+                 try {
+                   done(reply->data());
+                 } catch (const Error& err) {  // a reply too short for its view
+                   d_.warnings.push_back(err.what());
+                 }
+               }});
+  }
+
+  void probe(std::vector<Probe>& wave) {
+    for (Probe& p : wave)
+      get(p.path, mad::kNodeInfo, 0,
+          [&p](std::span<const uint8_t> a) { p.info = NodeInfo::from(a); });
+    e_.run();
+  }
+
+  // Adds the wave's nodes and links in probe order; returns the new nodes
+  // and asks for the PortInfo of CA ports reached for the first time.
+  std::vector<uint32_t> settle(const std::vector<Probe>& wave) {
+    std::vector<uint32_t> found;
+    for (const Probe& p : wave) {
+      if (!p.info) {
+        if (!p.from) throw Error("the local node does not answer: " + d_.warnings.back());
+        continue;
+      }
+      const NodeInfo& ni = *p.info;
+      bool known = d_.fabric.by_guid.count(ni.node_guid) != 0;
+      uint32_t n = d_.fabric.add(ni, p.path);
+      Node& node = d_.fabric.nodes[n];
+      if (ni.local_port >= node.ports.size()) {
+        d_.warnings.push_back("NodeInfo from " + mad::route_text({true, 0, p.path}) +
+                              ": arrived on port " + std::to_string(ni.local_port) +
+                              " of a node with " + std::to_string(ni.num_ports) + " ports");
+        continue;
+      }
+      if (!node.is_switch()) node.ports[ni.local_port].guid = ni.port_guid;
+      if (p.from) d_.fabric.connect(*p.from, PortRef{n, ni.local_port});
+      if (!known) {
+        found.push_back(n);
+      } else if (!node.is_switch() && !node.ports[ni.local_port].info) {
+        port_info(n, p.path, ni.local_port);  // a second port of a known CA
+      }
+    }
+    return found;
+  }
+
+  void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port) {
+    get(path, mad::kPortInfo, port, [this, n, port](std::span<const uint8_t> a) {
+      d_.fabric.nodes[n].ports[port].info = PortInfo::from(a);
+    });
+  }
+
+  // NodeDescription, SwitchInfo and PortInfo of the new nodes: every port
+  // of a switch, the arrival port of a CA (for the local CA, the port MADs
+  // leave from: its other ports may be cabled to another subnet).
+  void details(const std::vector<uint32_t>& found) {
+    for (uint32_t n : found) {
+      const Node& node = d_.fabric.nodes[n];
+      const std::vector<uint8_t>& path = node.path;
+      get(path, mad::kNodeDescription, 0, [this, n](std::span<const uint8_t> a) {
+        std::string& s = d_.fabric.nodes[n].description;
+        s.clear();
+        for (size_t i = 0; i < 64 && i < a.size() && a[i]; ++i) s += static_cast<char>(a[i]);
+      });
+      if (node.is_switch()) {
+        get(path, mad::kSwitchInfo, 0,
+            [this, n](std::span<const uint8_t> a) { d_.fabric.nodes[n].sw = SwitchInfo::from(a); });
+        d_.fabric.nodes[n].ports[0].guid = node.info.port_guid;
+        for (unsigned p = 0; p <= node.info.num_ports; ++p)
+          port_info(n, path, static_cast<uint8_t>(p));
+      } else {
+        port_info(n, path, node.info.local_port);
+      }
+    }
+    e_.run();
+  }
+
+  // Probes behind every port of the new switches (and the local CA's own
+  // port) whose link is up and whose peer is not known yet.
+  std::vector<Probe> next_wave(const std::vector<uint32_t>& found) {
+    std::vector<Probe> wave;
+    for (uint32_t n : found) {
+      const Node& node = d_.fabric.nodes[n];
+      if (!node.is_switch() && !node.path.empty()) continue;  // CAs do not forward
+      if (node.path.size() >= mad::kMaxHops) {
+        d_.warnings.push_back("not exploring behind " + mad::route_text({true, 0, node.path}) +
+                              ": the directed route has " + std::to_string(mad::kMaxHops) +
+                              " hops");
+        continue;
+      }
+      for (const Port& port : node.ports) {
+        if (port.num == 0 || port.peer || !port.info || !port.info->link_up()) continue;
+        if (!node.is_switch() && port.num != node.info.local_port) continue;
+        Probe p{node.path, PortRef{n, port.num}, std::nullopt};
+        p.path.push_back(port.num);
+        wave.push_back(std::move(p));
+      }
+    }
+    return wave;
+  }
+
+  mad::Engine& e_;
+  Discovery d_;
+};
+
+}  // namespace
+
+Discovery discover(mad::Engine& e) {
+  return Discoverer(e).run();
+}
+
+}  // namespace rdma::ib

@@ -1,0 +1,27 @@
+// Fabric discovery: breadth-first by directed route from the local port,
+// as ibnetdiscover does, with many SMPs in flight (the engine's window).
+// Every node is reached once (by GUID); a switch's ports are queried in
+// parallel; no LID is needed, so it works without a subnet manager.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lib/ib/fabric.h"
+#include "lib/mad/engine.h"
+
+namespace rdma::ib {
+
+struct Discovery {
+  Fabric fabric;
+  // One line per problem (a query that timed out or failed, naming the
+  // attribute and the route): the fabric is then partial.
+  std::vector<std::string> warnings;
+};
+
+// Discovers the subnet the engine's transport is attached to. Never
+// throws for a sick fabric: what did not answer is a warning. Throws
+// Error only when the local node itself does not answer.
+Discovery discover(mad::Engine& e);
+
+}  // namespace rdma::ib

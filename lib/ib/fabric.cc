@@ -1,0 +1,52 @@
+#include "lib/ib/fabric.h"
+
+namespace rdma::ib {
+
+std::vector<uint16_t> Node::lids() const {
+  std::vector<uint16_t> out;
+  for (const Port& p : ports) {
+    if (!p.info || (is_switch() && p.num != 0)) continue;
+    if (p.info->lid) out.push_back(p.info->lid);
+  }
+  return out;
+}
+
+uint32_t Fabric::add(const NodeInfo& info, std::vector<uint8_t> path) {
+  auto it = by_guid.find(info.node_guid);
+  if (it != by_guid.end()) return it->second;
+  uint32_t index = static_cast<uint32_t>(nodes.size());
+  Node& n = nodes.emplace_back();
+  n.info = info;
+  n.path = std::move(path);
+  n.ports.resize(size_t{info.num_ports} + 1);
+  for (size_t p = 0; p < n.ports.size(); ++p) n.ports[p].num = static_cast<uint8_t>(p);
+  by_guid.emplace(info.node_guid, index);
+  return index;
+}
+
+const Node* Fabric::find(uint64_t node_guid) const {
+  auto it = by_guid.find(node_guid);
+  return it == by_guid.end() ? nullptr : &nodes[it->second];
+}
+
+void Fabric::connect(PortRef a, PortRef b) {
+  at(a).peer = b;
+  at(b).peer = a;
+}
+
+std::vector<Link> Fabric::links() const {
+  std::vector<Link> out;
+  for (uint32_t n = 0; n < nodes.size(); ++n) {
+    for (const Port& p : nodes[n].ports) {
+      if (!p.peer) continue;
+      PortRef a{n, p.num};
+      const PortRef& b = *p.peer;
+      // Each link once: from its lower end (node index, then port).
+      if (b.node < n || (b.node == n && b.port < p.num)) continue;
+      out.push_back({a, b});
+    }
+  }
+  return out;
+}
+
+}  // namespace rdma::ib

@@ -1,0 +1,68 @@
+// The typed model of a subnet as discovery finds it: nodes (by GUID), their
+// ports with PortInfo, and the links between ports. Every fabric command
+// reads this, whether it came from the wire or from a saved file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/ib/smp.h"
+
+namespace rdma::ib {
+
+// One end of a link: a node (index into Fabric::nodes) and a port number.
+struct PortRef {
+  uint32_t node = 0;
+  uint8_t port = 0;
+  bool operator==(const PortRef&) const = default;
+};
+
+struct Port {
+  uint8_t num = 0;
+  std::optional<PortInfo> info;  // none: not reached, or it did not answer
+  std::optional<PortRef> peer;   // the other end, when the link is up and found
+  uint64_t guid = 0;             // the port GUID (CA and router ports; a switch's is port 0's)
+};
+
+struct Node {
+  NodeInfo info;
+  std::string description;
+  std::optional<SwitchInfo> sw;  // switches
+  // Indexed by port number: 0..NumPorts for switches (port 0 is the
+  // management port), 1..NumPorts for CAs and routers (ports[0] unused).
+  std::vector<Port> ports;
+  // How discovery reached it: the directed route from the local port.
+  std::vector<uint8_t> path;
+
+  bool is_switch() const { return info.is_switch(); }
+  // The LIDs of the node: a switch's port 0, each known CA port's.
+  std::vector<uint16_t> lids() const;
+  // The port by number, or nullptr when out of range.
+  const Port* port(unsigned n) const { return n < ports.size() ? &ports[n] : nullptr; }
+};
+
+// A link, each once: a is the end found first (discovery order).
+struct Link {
+  PortRef a, b;
+};
+
+struct Fabric {
+  std::vector<Node> nodes;  // discovery order: the local node first
+  std::unordered_map<uint64_t, uint32_t> by_guid;
+
+  // Adds a node (ports sized from NodeInfo) unless its GUID is known;
+  // returns its index either way.
+  uint32_t add(const NodeInfo& info, std::vector<uint8_t> path);
+  const Node* find(uint64_t node_guid) const;
+  // Records that a and b are joined (both ends).
+  void connect(PortRef a, PortRef b);
+  // Every link once, in node order.
+  std::vector<Link> links() const;
+  const Port& at(PortRef r) const { return nodes[r.node].ports[r.port]; }
+  Port& at(PortRef r) { return nodes[r.node].ports[r.port]; }
+};
+
+}  // namespace rdma::ib
