@@ -1,6 +1,6 @@
 // The subnet manager's sweep, enough for LID routing and SA answers: LIDs
 // in breadth-first order from the SM's port, min-hop forwarding tables
-// (opensm's default routing engine, ties spread over the ports by load),
+// (opensm's default routing engine, ties spread over the equal ports),
 // SM LID everywhere, ports Active.
 #include <algorithm>
 #include <deque>
@@ -82,45 +82,42 @@ void FakeFabric::assign_lids() {
       }
     }
   }
-  std::vector<std::vector<uint32_t>> load(s);
-  for (size_t i = 0; i < s; ++i) {
-    FabricNode& nd = nodes_[switches[i]];
-    nd.lft.assign(lids_.size(), 0xff);
-    load[i].assign(nd.ports.size(), 0);
-  }
+  for (int n : switches) nodes_[n].lft.assign(lids_.size(), 0xff);
+  // LIDs grouped by the switch they are reached at, so each switch's
+  // candidate ports toward that switch are found once per group.
+  std::vector<std::vector<std::pair<uint16_t, uint8_t>>> by_target(s);  // (LID, last port)
   for (size_t lid = 1; lid < lids_.size(); ++lid) {
     Hop h = lids_[lid];
-    // The switch the LID is reached at, and its port toward the LID.
-    int target = -1, last_port = 0;
     if (nodes_[h.node].is_switch()) {
-      target = sw_index[h.node];
+      by_target[sw_index[h.node]].push_back({static_cast<uint16_t>(lid), 0});
     } else {
       const FabricPort& p = nodes_[h.node].ports[h.port];
-      if (p.peer_node >= 0 && nodes_[p.peer_node].is_switch()) {
-        target = sw_index[p.peer_node];
-        last_port = p.peer_port;
-      }
+      if (p.peer_node >= 0 && nodes_[p.peer_node].is_switch())
+        by_target[sw_index[p.peer_node]].push_back({static_cast<uint16_t>(lid), p.peer_port});
     }
-    if (target < 0) continue;
+  }
+  std::vector<int> cand;
+  for (size_t target = 0; target < s; ++target) {
+    if (by_target[target].empty()) continue;
     for (size_t i = 0; i < s; ++i) {
       FabricNode& nd = nodes_[switches[i]];
-      if (static_cast<int>(i) == target) {
-        nd.lft[lid] = static_cast<uint8_t>(last_port);
+      if (i == target) {
+        for (auto [lid, last] : by_target[target]) nd.lft[lid] = last;
         continue;
       }
       uint16_t want = dist[i][target];
       if (want == 0xffff) continue;
-      int pick = 0;
+      cand.clear();
       for (int p = 1; p <= nd.num_ports(); ++p) {
         const FabricPort& fp = nd.ports[p];
         int j = fp.peer_node >= 0 ? sw_index[fp.peer_node] : -1;
-        if (j < 0 || dist[j][target] + 1 != want) continue;
-        if (!pick || load[i][p] < load[i][pick]) pick = p;
+        if (j >= 0 && dist[j][target] + 1 == want) cand.push_back(p);
       }
-      if (pick) {
-        nd.lft[lid] = static_cast<uint8_t>(pick);
-        ++load[i][pick];
-      }
+      // Spread the LIDs over the equal ports in turn (opensm takes the
+      // least loaded, which comes to the same on a regular tree).
+      size_t turn = i;
+      for (auto [lid, last] : by_target[target])
+        nd.lft[lid] = static_cast<uint8_t>(cand[turn++ % cand.size()]);
     }
   }
 }
