@@ -331,6 +331,10 @@ void FakeFabric::send(const mad::Mad& request, const mad::Address& to, int timeo
     p.r.bytes.assign(r.bytes.begin(), r.bytes.end());
     queue_.push_back(p);
   }
+  if (!reassembled_.empty()) {
+    queue_.back().r.bytes = std::move(reassembled_);
+    reassembled_.clear();
+  }
 }
 
 std::optional<mad::Received> FakeFabric::receive(int timeout_ms) {

@@ -38,6 +38,10 @@ enum PhysState : uint8_t { kPolling = 2, kDisabled = 3, kLinkUp = 5 };
 enum class RmppMode {
   All,        // every segment at once, as a receiver that ACKs the whole window sees them
   FirstOnly,  // only the first segment, as the SA under ibsim (no RMPP) gives it
+  // One Received: the first segment's 56-byte header, then the whole
+  // payload, as the kernel hands a transfer to an agent registered with
+  // RMPP (umad_register's rmpp_version 1). Longer than 256 bytes.
+  Reassembled,
 };
 
 struct FabricOptions {
@@ -190,6 +194,7 @@ class FakeFabric : public mad::Transport {
   std::vector<DropRule> drops_;
   std::vector<DelayRule> delays_;
   std::deque<Pending> queue_;
+  std::vector<uint8_t> reassembled_;  // RmppMode::Reassembled: the transfer sa_reply built
   FabricStats stats_;
 };
 

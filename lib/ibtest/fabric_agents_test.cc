@@ -24,7 +24,7 @@ const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
 
 Mad to_mad(const mad::Received& r) {
   Mad m;
-  std::copy(r.bytes.begin(), r.bytes.end(), m.bytes.begin());
+  std::copy_n(r.bytes.begin(), std::min(r.bytes.size(), m.bytes.size()), m.bytes.begin());
   return m;
 }
 
@@ -454,6 +454,29 @@ TEST(FabricEngine, DiscoversAGeneratedFatTree) {
   EXPECT_GE(link_ends.size(), t.links());
   EXPECT_EQ(t.links(), 174u);
   EXPECT_EQ(f.stats().timeouts, 0u);
+}
+
+}  // namespace
+}  // namespace rdma::ibtest
+
+namespace rdma::ibtest {
+namespace {
+
+TEST(SaReassembled, OneBufferAsAnRmppAgentGetsIt) {
+  FabricOptions o;
+  o.rmpp = RmppMode::Reassembled;
+  FakeFabric f(load_topology(kNet), o);
+  f.assign_lids();
+  Mad q = mad::make_gmp(mad::kClassSa, kSaGetTable, kNodeRecord, 0);
+  f.send(q, mad::gsi_address(1), 100);
+  auto r = f.receive(0);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->bytes.size(), 56u + 6 * 112u);
+  Mad head = to_mad(*r);
+  EXPECT_EQ(head.get(kRmppPayload), 20u + 672u);
+  EXPECT_EQ(head.get(hdr::kRmppFlags), uint64_t{kRmppActive | kRmppFirst | kRmppLast});
+  EXPECT_EQ(r->bytes[56 + 5 * 112 + 1], 6);  // the last record's LID
+  EXPECT_FALSE(f.receive(0));
 }
 
 }  // namespace

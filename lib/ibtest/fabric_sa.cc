@@ -305,7 +305,7 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
   payload.reserve(found.size() * def.bytes);
   for (const Record& x : found) payload.insert(payload.end(), x.begin(), x.end());
   size_t segments = std::max<size_t>(1, (payload.size() + kSaData - 1) / kSaData);
-  if (opt_.rmpp == RmppMode::FirstOnly) segments = 1;
+  if (opt_.rmpp != RmppMode::All) segments = 1;
   std::vector<Mad> out;
   for (size_t i = 0; i < segments; ++i) {
     Mad s = r;
@@ -322,6 +322,11 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
     s.set(kRmppPayload, first ? kSaHeader + payload.size() : last ? kSaHeader + len : 0);
     std::copy_n(payload.begin() + from, len, s.data().begin());
     out.push_back(s);
+  }
+  if (opt_.rmpp == RmppMode::Reassembled) {
+    out[0].set(hdr::kRmppFlags, kRmppActive | kRmppFirst | kRmppLast);
+    reassembled_.assign(out[0].bytes.begin(), out[0].bytes.begin() + 56);
+    reassembled_.insert(reassembled_.end(), payload.begin(), payload.end());
   }
   return out;
 }
