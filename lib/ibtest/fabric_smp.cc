@@ -3,7 +3,10 @@
 // for what it does not support or ports it does not have.
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <unordered_map>
 
+#include "lib/error.h"
 #include "lib/ibtest/attrs_extra.h"
 #include "lib/ibtest/fabric.h"
 #include "lib/mad/attrs.h"
@@ -17,6 +20,18 @@ namespace {
 
 // LinearFDBCap: ibsim 0.10's (Debian 12) MAXLINEARCAP, 30720 (0.12 has 49152).
 constexpr uint32_t kLftCap = 30720;
+
+// Mad::set_attr, with the field found once per name (a string literal):
+// PortInfo has 50 fields, and the double answers millions of MADs.
+void put(Mad& m, const mad::AttrDef& a, const char* name, uint64_t v) {
+  static std::unordered_map<const char*, const mad::FieldDef*> cache;
+  const mad::FieldDef*& f = cache[name];
+  if (!f || f < a.fields.data() || f >= a.fields.data() + a.fields.size()) {
+    f = mad::find_field(a, name);
+    if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + name);
+  }
+  mad::set_bits(m.data(), f->bit, f->width, v);
+}
 
 // The request turned into its GetResp, attribute zeroed.
 Mad response(const Mad& m, uint8_t method) {
@@ -43,7 +58,7 @@ void set_status(Mad& r, uint16_t status) {
 void put_node_info(std::span<uint8_t> d, const FabricNode& n, int port) {
   Mad tmp;  // fields through the table, into d
   tmp.bytes[1] = mad::kClassSmiLid;
-  auto set = [&](const char* f, uint64_t v) { tmp.set_attr(mad::kNodeInfo, f, v); };
+  auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kNodeInfo, f, v); };
   set("BaseVersion", 1);
   set("ClassVersion", 1);
   set("NodeType", static_cast<uint64_t>(n.type));
@@ -68,7 +83,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   const FabricPort& fp = n.ports[p];
   const FabricPort& base = n.ports[n.is_switch() ? 0 : p];
   bool sw_ext = n.is_switch() && p != 0;
-  auto set = [&](const char* f, uint64_t v) { tmp.set_attr(mad::kPortInfo, f, v); };
+  auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kPortInfo, f, v); };
   set("GIDPrefix", sw_ext ? 0 : 0xfe80000000000000ull);
   set("LID", sw_ext ? 0 : base.lid);
   set("MasterSMLID", sw_ext ? 0 : base.sm_lid);
@@ -114,7 +129,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
 void put_switch_info(std::span<uint8_t> d, const FabricNode& n) {
   Mad tmp;
   tmp.bytes[1] = mad::kClassSmiLid;
-  auto set = [&](const char* f, uint64_t v) { tmp.set_attr(mad::kSwitchInfo, f, v); };
+  auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kSwitchInfo, f, v); };
   set("LinearFDBCap", kLftCap);
   set("MulticastFDBCap", 1024);
   set("LinearFDBTop", n.lft.empty() ? 0 : n.lft.size() - 1);
