@@ -87,8 +87,16 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("GIDPrefix", sw_ext ? 0 : 0xfe80000000000000ull);
   set("LID", sw_ext ? 0 : base.lid);
   set("MasterSMLID", sw_ext ? 0 : base.sm_lid);
-  // IsSM on the SM's port; IsTrapSupported, IsAutomaticMigration...: ibsim's.
-  set("CapabilityMask", sw_ext ? 0 : (fp.sm_lid && fp.lid == fp.sm_lid ? 0x02510a6a : 0x02510a68));
+  // ibsim 0.10's port templates (captured from it: lib/mad/captured_test.h),
+  // IsSM added on the SM's port.
+  bool sm = !sw_ext && base.sm_lid && base.lid == base.sm_lid;
+  set("CapabilityMask", (sw_ext ? 0 : n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0));
+  set("M_KeyLeasePeriod", sw_ext ? 0 : 0x0ff9);
+  set("GUIDCap", sw_ext ? 0 : n.is_switch() ? 1 : 32);
+  set("SubnetTimeOut", sw_ext ? 0 : 31);
+  set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
+  set("CapabilityMask2", n.is_switch() ? 0 : 0x0030);
+  set("VLStallCount", 7);
   set("LocalPortNum", local_port);
   if (n.is_switch() && p == 0) {  // port 0 has no physical link: ibsim's smaport values
     set("LinkWidthEnabled", kWidth4x);
@@ -107,7 +115,6 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
     set("LinkSpeedExtActive", fp.speed_ext_active);
     set("LinkSpeedExtSupported", fp.speed_ext_supported);
     set("LinkSpeedExtEnabled", fp.speed_ext_enabled);
-    if (fp.speed_ext_supported) set("CapabilityMask", 1u << 14 | (sw_ext ? 0 : 0x02510a68));
   }
   set("PortState", fp.state);
   set("PortPhysicalState", fp.phys);
@@ -119,10 +126,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("VLHighLimit", 0);
   set("VLArbitrationHighCap", 8);
   set("VLArbitrationLowCap", 8);
-  set("OperationalVLs", fp.state >= kInit ? 4 : 0);
-  set("GUIDCap", 1);
-  set("SubnetTimeOut", 18);
-  set("RespTimeValue", 16);
+  set("OperationalVLs", fp.state >= kInit ? 4 : 1);
   std::copy_n(tmp.data().begin(), mad::kPortInfo.bytes, d.begin());
 }
 
