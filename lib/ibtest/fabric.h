@@ -42,6 +42,9 @@ enum class RmppMode {
   // payload, as the kernel hands a transfer to an agent registered with
   // RMPP (umad_register's rmpp_version 1). Longer than 256 bytes.
   Reassembled,
+  // The RMPP protocol as an SA speaks it (13.6.5): segment 1, then what
+  // the receiver's ACKs (RMPPType 2: SegmentNumber, NewWindowLast) open.
+  Acked,
 };
 
 struct FabricOptions {
@@ -178,6 +181,7 @@ class FakeFabric : public mad::Transport {
   std::vector<mad::Mad> answer_smp(const mad::Mad& m, Hop at, bool directed);
   std::vector<mad::Mad> answer_pma(const mad::Mad& m, Hop at);
   std::vector<mad::Mad> answer_sa(const mad::Mad& m);
+  std::vector<mad::Mad> rmpp_ack(const mad::Mad& m);
   std::vector<mad::Mad> answer_path(const mad::Mad& m, mad::Mad& r);
   std::vector<mad::Mad> sa_reply(const mad::Mad& m, mad::Mad& r, const mad::AttrDef& def,
                                  std::vector<std::vector<uint8_t>>& found);
@@ -194,7 +198,9 @@ class FakeFabric : public mad::Transport {
   std::vector<DropRule> drops_;
   std::vector<DelayRule> delays_;
   std::deque<Pending> queue_;
-  std::vector<uint8_t> reassembled_;  // RmppMode::Reassembled: the transfer sa_reply built
+  std::vector<uint8_t> reassembled_;
+  std::map<uint64_t, std::vector<mad::Mad>>
+      transfers_;  // RmppMode::Acked, by TID  // RmppMode::Reassembled: the transfer sa_reply built
   FabricStats stats_;
 };
 

@@ -481,3 +481,50 @@ TEST(SaReassembled, OneBufferAsAnRmppAgentGetsIt) {
 
 }  // namespace
 }  // namespace rdma::ibtest
+
+namespace rdma::ibtest {
+namespace {
+
+TEST(SaAcked, SegmentsAsTheReceiversAcksOpenTheWindow) {
+  FabricOptions o;
+  o.rmpp = RmppMode::Acked;
+  FakeFabric f(load_topology(kNet), o);
+  f.assign_lids();
+  Mad q = mad::make_gmp(mad::kClassSa, kSaGetTable, kNodeRecord, 0);
+  q.set(hdr::kTid, 9);
+  auto segments = [&] {
+    std::vector<uint64_t> got;
+    while (auto r = f.receive(0)) got.push_back(to_mad(*r).get(kRmppSegment));
+    return got;
+  };
+  auto ack = [&](uint32_t seg, uint32_t window_last, uint8_t type = kRmppAck) {
+    Mad a = q;
+    a.set(hdr::kResponse, 1);
+    a.set(hdr::kMethod, kSaGetTable);
+    a.set(hdr::kRmppVersion, 1);
+    a.set(hdr::kRmppType, type);
+    a.set(hdr::kRmppFlags, kRmppActive);
+    a.set(kRmppSegment, seg);
+    a.set(kRmppPayload, window_last);
+    f.send(a, mad::gsi_address(1), 0);
+  };
+  f.send(q, mad::gsi_address(1), 100);
+  EXPECT_EQ(segments(), (std::vector<uint64_t>{1}));
+  ack(1, 3);
+  EXPECT_EQ(segments(), (std::vector<uint64_t>{2, 3}));
+  ack(3, 10);
+  EXPECT_EQ(segments(), (std::vector<uint64_t>{4}));
+  ack(4, 10);  // the last: the transfer is over
+  ack(1, 4);
+  EXPECT_EQ(segments(), (std::vector<uint64_t>{}));
+  // STOP ends a transfer too.
+  f.send(q, mad::gsi_address(1), 100);
+  EXPECT_EQ(segments(), (std::vector<uint64_t>{1}));
+  ack(1, 1, 3);
+  ack(1, 4);
+  EXPECT_EQ(segments(), (std::vector<uint64_t>{}));
+  EXPECT_EQ(f.stats().timeouts, 0u);
+}
+
+}  // namespace
+}  // namespace rdma::ibtest

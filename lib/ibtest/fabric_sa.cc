@@ -83,7 +83,7 @@ Mad sa_response(const Mad& m) {
 }  // namespace
 
 std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
-  if (m.get(hdr::kResponse)) return {};  // RMPP ACKs: every segment was sent already
+  if (m.get(hdr::kResponse)) return rmpp_ack(m);
   Mad r = sa_response(m);
   auto fail = [&](uint16_t s) {
     r.set(hdr::kStatus, s);
@@ -305,7 +305,7 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
   payload.reserve(found.size() * def.bytes);
   for (const Record& x : found) payload.insert(payload.end(), x.begin(), x.end());
   size_t segments = std::max<size_t>(1, (payload.size() + kSaData - 1) / kSaData);
-  if (opt_.rmpp != RmppMode::All) segments = 1;
+  if (opt_.rmpp == RmppMode::FirstOnly || opt_.rmpp == RmppMode::Reassembled) segments = 1;
   std::vector<Mad> out;
   for (size_t i = 0; i < segments; ++i) {
     Mad s = r;
@@ -323,11 +323,34 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
     std::copy_n(payload.begin() + from, len, s.data().begin());
     out.push_back(s);
   }
+  if (opt_.rmpp == RmppMode::Acked && out.size() > 1) {
+    transfers_[m.get(hdr::kTid)] = out;
+    out.resize(1);  // the initial window is one segment
+  }
   if (opt_.rmpp == RmppMode::Reassembled) {
     out[0].set(hdr::kRmppFlags, kRmppActive | kRmppFirst | kRmppLast);
     reassembled_.assign(out[0].bytes.begin(), out[0].bytes.begin() + 56);
     reassembled_.insert(reassembled_.end(), payload.begin(), payload.end());
   }
+  return out;
+}
+
+// An RMPP ACK from the receiver: the segments after SegmentNumber up to
+// NewWindowLast; the ACK of the last one ends the transfer, as STOP and
+// ABORT do. Anything else that is a response is not the SA's to answer.
+std::vector<Mad> FakeFabric::rmpp_ack(const Mad& m) {
+  auto t = transfers_.find(m.get(hdr::kTid));
+  if (t == transfers_.end() || m.get(hdr::kRmppVersion) != 1) return {};
+  uint64_t type = m.get(hdr::kRmppType);
+  std::vector<Mad>& segs = t->second;
+  if (type != kRmppAck) {
+    transfers_.erase(t);
+    return {};
+  }
+  uint64_t acked = m.get(kRmppSegment), last = std::min<uint64_t>(m.get(kRmppPayload), segs.size());
+  std::vector<Mad> out;
+  for (uint64_t i = acked; i < last; ++i) out.push_back(segs[i]);
+  if (acked >= segs.size()) transfers_.erase(t);
   return out;
 }
 
