@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+#include <tuple>
+
 #include "lib/error.h"
 
 namespace rdma::ibtest {
@@ -139,6 +143,33 @@ TEST(Topology, ErrorsNameTheLine) {
   expect_error("switchguid=0x10\nSwitch 1 \"a\"\nswitchguid=0x10\nSwitch 1 \"b\"\n",
                "net:4: node \"b\" has the GUID of \"a\"");
   EXPECT_THROW(load_topology("/nonexistent/net"), Error);
+}
+
+}  // namespace
+}  // namespace rdma::ibtest
+
+namespace rdma::ibtest {
+namespace {
+
+// ibnetdiscover's output on ibsim running tests/ibsim/net describes the
+// same fabric as net: the same GUIDs, descriptions and links.
+TEST(Topology, IbnetdiscoverOutputOfTheSuitesFabricIsTheSameFabric) {
+  Topology net = load_topology(kNet);
+  Topology out = load_topology(std::string(RDMA_TEST_DATA) + "/ibnetdiscover-net.topo");
+  auto links = [](const Topology& t) {
+    std::set<std::tuple<uint64_t, int, uint64_t, int>> s;
+    std::map<uint64_t, std::string> desc;
+    for (const TopoNode& n : t.nodes) {
+      desc[n.node_guid] = n.description;
+      for (size_t p = 1; p < n.ports.size(); ++p)
+        if (n.ports[p].peer_node >= 0)
+          s.insert(
+              {n.node_guid, int(p), t.nodes[n.ports[p].peer_node].node_guid, n.ports[p].peer_port});
+    }
+    return std::pair(s, desc);
+  };
+  EXPECT_EQ(links(net), links(out));
+  EXPECT_EQ(out.nodes[out.find("S-0000000000200000")].enhanced_port0, -1);  // "base port 0"
 }
 
 }  // namespace
