@@ -11,8 +11,10 @@ HCA comes first in the file: ibsim attaches its clients there.
   bench/fattree.py --nodes 5000 --ibsim-flags   # the ibsim options it needs
 
 --missing-links K removes K switch-to-switch links (chosen with --seed), so
-the tree has holes and down ports on the switches. Unused switch ports are
-down too.
+the tree has holes and down ports on the switches; --down-ports K leaves
+out the second link of K dual-homed HCAs. Unused switch ports are down too.
+(ibsim's format has no "linked but down" port: a down port is one with no
+link.)
 """
 
 import argparse
@@ -101,6 +103,9 @@ def build(args):
         switches = leaf + agg + core
     for _ in range(min(args.missing_links, len(up))):
         up.pop(rng.randrange(len(up)))
+    second = [i for i, ((_, p), _) in enumerate(links) if p == 2]
+    for i in sorted(rng.sample(second, min(args.down_ports, len(second))), reverse=True):
+        links.pop(i)  # that HCA's port 2 is down; port 1 keeps it reachable
     links += up
 
     ports = {}
@@ -133,6 +138,8 @@ def main():
     ap.add_argument("--dual-homed", type=float, default=0.1,
                     help="share of each leaf's host ports given to dual-homed HCAs' port 2")
     ap.add_argument("--missing-links", type=int, default=0, help="switch links to leave out")
+    ap.add_argument("--down-ports", type=int, default=0,
+                    help="dual-homed HCAs whose second link is left out (port 2 down)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ibsim-flags", action="store_true",
                     help="print the ibsim -N/-S/-P options this fabric needs, not the fabric")
