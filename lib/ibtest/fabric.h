@@ -167,15 +167,12 @@ class FakeFabric : public mad::Transport {
     int node = -1;
     int port = 0;
   };
-  friend struct Agents;
-
   void link_up(int a, int ap, int b, int bp);
   void link_down(int a, int ap);
   std::optional<Hop> route_lid(int from_node, int from_port, uint16_t dlid, bool smp) const;
   std::optional<Hop> owner_of(uint16_t lid) const;
   std::optional<Hop> route_directed(mad::Mad& m) const;  // walks and fills ReturnPath
   bool matches(const MadMatch& mm, int node, const mad::Mad& m) const;
-  void deliver(std::vector<mad::Mad> replies, int node, uint16_t slid);
   void lost(const mad::Mad& m, int timeout_ms);
   std::vector<mad::Mad> answer(mad::Mad& m, Hop at, bool directed);
   std::vector<mad::Mad> answer_smp(const mad::Mad& m, Hop at, bool directed);
