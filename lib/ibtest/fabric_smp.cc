@@ -1,0 +1,269 @@
+// The subnet management agent of every node: what a real SMA answers to
+// Get (and the few Sets the tool sends), with the statuses of IBA 13.4.7
+// for what it does not support or ports it does not have.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "lib/error.h"
+#include "lib/ibtest/attrs_extra.h"
+#include "lib/ibtest/fabric.h"
+#include "lib/mad/attrs.h"
+
+namespace rdma::ibtest {
+
+using mad::Mad;
+namespace hdr = mad::hdr;
+
+namespace {
+
+// LinearFDBCap: ibsim 0.10's (Debian 12) MAXLINEARCAP, 30720 (0.12 has 49152).
+constexpr uint32_t kLftCap = 30720;
+
+// Mad::set_attr, with the field found once per name (a string literal):
+// PortInfo has 50 fields, and the double answers millions of MADs.
+void put(Mad& m, const mad::AttrDef& a, const char* name, uint64_t v) {
+  static std::unordered_map<const char*, const mad::FieldDef*> cache;
+  const mad::FieldDef*& f = cache[name];
+  if (!f || f < a.fields.data() || f >= a.fields.data() + a.fields.size()) {
+    f = mad::find_field(a, name);
+    if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + name);
+  }
+  mad::set_bits(m.data(), f->bit, f->width, v);
+}
+
+// The request turned into its GetResp, attribute zeroed.
+Mad response(const Mad& m, uint8_t method) {
+  Mad r = m;
+  r.set(hdr::kResponse, 1);
+  r.set(hdr::kMethod, method & 0x7f);
+  if (m.mgmt_class() == mad::kClassSmiDr) {
+    r.set(hdr::kDirection, 1);
+    r.set(hdr::kHopPointer, 0);  // as it reaches the requester (14.2.2.4)
+  }
+  // SMP data is 64 bytes; a directed route's paths follow it.
+  auto d = r.data();
+  std::fill(d.begin(), d.begin() + 64, 0);
+  return r;
+}
+
+void set_status(Mad& r, uint16_t status) {
+  if (r.mgmt_class() == mad::kClassSmiDr)
+    r.set(hdr::kDrStatus, status);
+  else
+    r.set(hdr::kStatus, status);
+}
+
+void put_node_info(std::span<uint8_t> d, const FabricNode& n, int port) {
+  Mad tmp;  // fields through the table, into d
+  tmp.bytes[1] = mad::kClassSmiLid;
+  auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kNodeInfo, f, v); };
+  set("BaseVersion", 1);
+  set("ClassVersion", 1);
+  set("NodeType", static_cast<uint64_t>(n.type));
+  set("NumPorts", n.num_ports());
+  set("SystemImageGUID", n.sys_guid);
+  set("NodeGUID", n.node_guid);
+  set("PortGUID", n.ports[n.is_switch() ? 0 : port].guid);
+  set("PartitionCap", n.is_switch() ? 8 : 64);  // ibsim's
+  set("DeviceID", n.device_id);
+  set("Revision", 0xa1);
+  set("LocalPortNum", port);
+  set("VendorID", n.vendor_id);
+  std::copy_n(tmp.data().begin(), mad::kNodeInfo.bytes, d.begin());
+}
+
+}  // namespace
+
+// Shared with the SA: PortInfo of node n port p as its SMA reports it.
+void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_port) {
+  Mad tmp;
+  tmp.bytes[1] = mad::kClassSmiLid;
+  const FabricPort& fp = n.ports[p];
+  const FabricPort& base = n.ports[n.is_switch() ? 0 : p];
+  bool sw_ext = n.is_switch() && p != 0;
+  auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kPortInfo, f, v); };
+  set("GIDPrefix", sw_ext ? 0 : 0xfe80000000000000ull);
+  set("LID", sw_ext ? 0 : base.lid);
+  set("MasterSMLID", sw_ext ? 0 : base.sm_lid);
+  // ibsim 0.10's port templates (captured from it: lib/mad/captured_test.h),
+  // IsSM added on the SM's port.
+  bool sm = !sw_ext && base.sm_lid && base.lid == base.sm_lid;
+  set("CapabilityMask", (sw_ext ? 0 : n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0));
+  set("M_KeyLeasePeriod", sw_ext ? 0 : 0x0ff9);
+  set("GUIDCap", sw_ext ? 0 : n.is_switch() ? 1 : 32);
+  set("SubnetTimeOut", sw_ext ? 0 : 31);
+  set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
+  set("CapabilityMask2", n.is_switch() ? 0 : 0x0030);
+  set("VLStallCount", 7);
+  set("LocalPortNum", local_port);
+  if (n.is_switch() && p == 0) {  // port 0 has no physical link: ibsim's smaport values
+    set("LinkWidthEnabled", kWidth4x);
+    set("LinkWidthSupported", kWidth1x | kWidth4x);
+    set("LinkWidthActive", kWidth4x);
+    set("LinkSpeedSupported", kSpeedSdr);
+    set("LinkSpeedActive", kSpeedSdr);
+    set("LinkSpeedEnabled", kSpeedSdr);
+  } else {
+    set("LinkWidthEnabled", fp.width_enabled);
+    set("LinkWidthSupported", fp.width_supported);
+    set("LinkWidthActive", fp.width_active);
+    set("LinkSpeedSupported", fp.speed_supported);
+    set("LinkSpeedActive", fp.speed_active);
+    set("LinkSpeedEnabled", fp.speed_enabled);
+    set("LinkSpeedExtActive", fp.speed_ext_active);
+    set("LinkSpeedExtSupported", fp.speed_ext_supported);
+    set("LinkSpeedExtEnabled", fp.speed_ext_enabled);
+  }
+  set("PortState", fp.state);
+  set("PortPhysicalState", fp.phys);
+  set("LinkDownDefaultState", 2);  // Polling
+  set("LMC", sw_ext ? 0 : base.lmc);
+  set("NeighborMTU", 4);  // 2048
+  set("VLCap", 4);        // VL0-7
+  set("MTUCap", 4);
+  set("VLHighLimit", 0);
+  set("VLArbitrationHighCap", 8);
+  set("VLArbitrationLowCap", 8);
+  set("OperationalVLs", fp.state >= kInit ? 4 : 1);
+  std::copy_n(tmp.data().begin(), mad::kPortInfo.bytes, d.begin());
+}
+
+void put_switch_info(std::span<uint8_t> d, const FabricNode& n) {
+  Mad tmp;
+  tmp.bytes[1] = mad::kClassSmiLid;
+  auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kSwitchInfo, f, v); };
+  set("LinearFDBCap", kLftCap);
+  set("MulticastFDBCap", 1024);
+  set("LinearFDBTop", n.lft.empty() ? 0 : n.lft.size() - 1);
+  set("LifeTimeValue", 0);
+  set("PartitionEnforcementCap", 64);
+  set("EnhancedPort0", n.enhanced_port0);
+  std::copy_n(tmp.data().begin(), mad::kSwitchInfo.bytes, d.begin());
+}
+
+void put_sm_info(std::span<uint8_t> d, uint64_t guid, uint32_t activity) {
+  Mad tmp;
+  tmp.bytes[1] = mad::kClassSmiLid;
+  tmp.set_attr(mad::kSmInfo, "GUID", guid);
+  tmp.set_attr(mad::kSmInfo, "ActCount", activity);
+  tmp.set_attr(mad::kSmInfo, "Priority", 0);
+  tmp.set_attr(mad::kSmInfo, "SMState", 3);  // MASTER
+  std::copy_n(tmp.data().begin(), mad::kSmInfo.bytes, d.begin());
+}
+
+std::vector<Mad> FakeFabric::answer(Mad& m, Hop at, bool directed) {
+  switch (m.mgmt_class()) {
+    case mad::kClassSmiLid:
+    case mad::kClassSmiDr:
+      return answer_smp(m, at, directed);
+    case mad::kClassPerf:
+      return answer_pma(m, at);
+    case mad::kClassSa:
+      if (sm_lid_ && lid(at.node, at.port) == sm_lid_) return answer_sa(m);
+      // No SA there: the kernel answers an unmatched request itself.
+      {
+        Mad r = response(m, mad::kGetResp | (m.get(hdr::kMethod) & 0x7f));
+        set_status(r, kStatusBadMethodAttr);
+        return {r};
+      }
+    default:
+      return {};  // no agent for the class: silence, as umad gives
+  }
+}
+
+std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
+  const FabricNode& n = nodes_[at.node];
+  uint8_t method = static_cast<uint8_t>(m.get(hdr::kMethod));
+  if (m.get(hdr::kResponse)) return {};  // a response is not a request
+  Mad r = response(m, mad::kGetResp);
+  if (m.get(hdr::kBaseVersion) != 1 || m.get(hdr::kClassVersion) != 1) {
+    set_status(r, kStatusBadVersion);
+    return {r};
+  }
+  if (method != mad::kGet && method != mad::kSet) {
+    set_status(r, kStatusBadMethod);
+    return {r};
+  }
+  uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
+  uint32_t mod = static_cast<uint32_t>(m.get(hdr::kAttrMod));
+  auto d = r.data();
+  // A LID-routed SMP reaches a switch at port 0; a directed one at the port
+  // it came in by, which NodeInfo and PortInfo report as LocalPortNum.
+  int local = directed || !n.is_switch() ? at.port : 0;
+  auto bad = [&](uint16_t s) {
+    set_status(r, s);
+    return std::vector<Mad>{r};
+  };
+  // Sets: PortInfo (PortState Down / PhysState Disabled or Polling, what
+  // `port set` sends); everything else is read-only here.
+  if (method == mad::kSet && attr != mad::kPortInfo.id) return bad(kStatusBadMethodAttr);
+  switch (attr) {
+    case 0x0010: {  // NodeDescription
+      size_t len = std::min<size_t>(n.description.size(), 64);
+      std::memcpy(d.data(), n.description.data(), len);
+      return {r};
+    }
+    case 0x0011:  // NodeInfo
+      put_node_info(d, n, local);
+      return {r};
+    case 0x0012:  // SwitchInfo
+      if (!n.is_switch()) return bad(kStatusBadMethodAttr);
+      put_switch_info(d, n);
+      return {r};
+    case 0x0015: {  // PortInfo
+      int p = static_cast<int>(mod & 0xff);
+      if ((mod >> 8) != 0 || p > n.num_ports()) return bad(kStatusBadField);
+      if (!n.is_switch() && p == 0) p = at.port;  // CAs: 0 is the port asked through
+      if (method == mad::kSet) {
+        uint64_t phys = m.get_attr(mad::kPortInfo, "PortPhysicalState");
+        uint64_t state = m.get_attr(mad::kPortInfo, "PortState");
+        if (phys == kDisabled || state == kDown) {
+          // Reply first: the link the reply takes may be the one going down.
+          put_port_info(d, n, p, local);
+          set_port_disabled(at.node, p, phys == kDisabled);
+          if (phys != kDisabled) link_down(at.node, p);
+          return {r};
+        }
+        if (phys == kPolling) set_port_disabled(at.node, p, false);
+      }
+      put_port_info(d, n, p, local);
+      return {r};
+    }
+    case 0x0014: {  // GUIDInfo: block 0 holds the port GUID
+      if (mod != 0) return bad(kStatusBadField);
+      int p = n.is_switch() ? 0 : at.port;
+      for (int i = 0; i < 8; ++i) d[i] = static_cast<uint8_t>(n.ports[p].guid >> (56 - 8 * i));
+      return {r};
+    }
+    case 0x0016: {  // P_KeyTable: the default full-member key, capacity 64 (CAs) / 8
+      int p = n.is_switch() ? static_cast<int>(mod >> 16) : at.port;
+      uint32_t block = mod & 0xffff;
+      uint32_t cap = n.is_switch() && p != 0 ? 64 : (n.is_switch() ? 8 : 64);
+      if (p > n.num_ports() || block * 32 >= cap) return bad(kStatusBadField);
+      if (block == 0) d[0] = d[1] = 0xff;
+      return {r};
+    }
+    case 0x0019: {  // LinearForwardingTable
+      if (!n.is_switch()) return bad(kStatusBadMethodAttr);
+      if (mod >= kLftCap / 64) return bad(kStatusBadField);
+      for (size_t i = 0; i < 64; ++i) {
+        size_t lid = mod * 64 + i;
+        d[i] = lid < n.lft.size() ? n.lft[lid] : 0xff;
+      }
+      return {r};
+    }
+    case 0x0020: {  // SMInfo: only the SM's port has an SM behind it
+      const FabricPort& fp = n.ports[at.port];
+      if (!sm_lid_ || at.node != attach_node_ || fp.lid != sm_lid_)
+        return bad(kStatusBadMethodAttr);
+      put_sm_info(d, fp.guid, ++sm_activity_);
+      return {r};
+    }
+    default:
+      return bad(kStatusBadMethodAttr);
+  }
+}
+
+}  // namespace rdma::ibtest
