@@ -7,10 +7,14 @@ switchinfo, perf, sminfo; tables: pkeys, guids, sl2vl, vlarb).
 Each kind is a pair of readers that turn both outputs into the same flat
 form, {name: value}: attributes map each diags field name to its IBA name
 (the JSON key) and each printed value to the number the IBA defines; tables
-name every entry ("P_Key[3]", "in 2 out 3 SL[5]", "low Weight[0]"). Prints
+name every entry ("P_Key[3]", "in 2 out 3 SL[5]", "low Weight[0]"). Our
+JSON says what our text says ("state": "ACTIVE", "width": "4X"); its keys
+and words are turned back into IBA names and values through the field
+tables of lib/mad/attrs_*.cc, the same tables the tool prints from. Prints
 the mismatches, exits 1 on any.
 """
 import json
+import os
 import re
 import sys
 
@@ -124,10 +128,80 @@ def diags_value(key, text):
     return total
 
 
-def ours_value(v):
-    if isinstance(v, str) and re.fullmatch(r'[0-9a-f]{4}(:[0-9a-f]{4}){3}', v):
+# Our field tables: label -> (IBA name, format), per attribute, read from
+# the tool's source so the two can never drift apart.
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+FIELD = re.compile(r'\{"(\w+)", "(\w+)", \d+, \d+(?:, Fmt::(\w+))?')
+TABLE = re.compile(r'constexpr FieldDef k(\w+)Fields\[\] = \{(.*?)\n\};', re.S)
+
+
+def our_tables():
+    tables = {}
+    for name in ('attrs_smp.cc', 'attrs_perf.cc'):
+        text = open(os.path.join(ROOT, 'lib', 'mad', name)).read()
+        for attr, body in TABLE.findall(text):
+            tables[attr] = {label: (iba, fmt or 'Uint') for iba, label, fmt in FIELD.findall(body)}
+    return tables
+
+
+TABLES = our_tables()
+# The attributes each kind's record holds (node show prints three).
+ATTRS = {
+    'nodeinfo': ['NodeInfo', 'SwitchInfo', 'NodeDescription'],
+    'nodedesc': ['NodeDescription'], 'switchinfo': ['SwitchInfo'],
+    'portinfo': ['PortInfo'], 'perf': ['PortCountersExtended', 'PortCounters'],
+    'sminfo': ['SmInfo'],
+}
+# Our words for enumerations, as IBA values (lib/mad/format.cc).
+OUR_WORDS = {
+    'NodeType': {'ca': 1, 'switch': 2, 'router': 3},
+    'PortState': {'NOP': 0, 'DOWN': 1, 'INIT': 2, 'ARMED': 3, 'ACTIVE': 4},
+    'PhysState': {'NOP': 0, 'SLEEP': 1, 'POLLING': 2, 'DISABLED': 3,
+                  'PORT_CONFIGURATION_TRAINING': 4, 'LINK_UP': 5, 'LINK_ERROR_RECOVERY': 6,
+                  'PHY_TEST': 7},
+    'LinkDownDef': {'NOCHANGE': 0, 'SLEEP': 1, 'POLLING': 2},
+    'Width': {'1X': 1, '4X': 2, '8X': 4, '12X': 8, '2X': 16},
+    'Speed': {'2.5': 1, '5.0': 2, '10.0': 4},
+    'SpeedExt': {'none': 0, '14.0625': 1, '25.78125': 2, '53.125': 4, '106.25': 8},
+    'Mtu': {'256': 1, '512': 2, '1024': 3, '2048': 4, '4096': 5},
+    'VlCap': {'VL0': 1, 'VL0-1': 2, 'VL0-3': 3, 'VL0-7': 4, 'VL0-14': 5},
+    'SmState': {'NOTACTIVE': 0, 'DISCOVERING': 1, 'STANDBY': 2, 'MASTER': 3},
+}
+MASKS = {'WidthMask': 'Width', 'SpeedMask': 'Speed', 'SpeedExtMask': 'SpeedExt'}
+
+
+def ours_value(v, fmt='Uint'):
+    """One of our JSON values as the IBA's number (or string)."""
+    if not isinstance(v, str):
+        return v
+    if re.fullmatch(r'[0-9a-f]{4}(:[0-9a-f]{4}){3}', v):
         return int(v.replace(':', ''), 16)  # GUIDs
+    if fmt in OUR_WORDS:
+        return OUR_WORDS[fmt].get(v, v)
+    if fmt in MASKS:
+        words = OUR_WORDS[MASKS[fmt]]
+        total = 0
+        for part in v.split(','):
+            if part == 'none':
+                continue
+            m = re.fullmatch(r'unknown\((\d+)\)', part)
+            if part not in words and not m:
+                return v
+            total |= words[part] if part in words else int(m.group(1))
+        return total
+    if fmt == 'Hex' and re.fullmatch(r'0x[0-9a-f]+', v):
+        return int(v, 16)
     return v
+
+
+def iba_record(kind, record):
+    """Our record under the IBA's names and values."""
+    out = {}
+    for attr in reversed(ATTRS.get(kind, [])):
+        for label, (iba, fmt) in TABLES[attr].items():
+            if label in record:
+                out[iba] = ours_value(record[label], fmt)
+    return out
 
 
 def parse_fields(kind, text):
@@ -206,15 +280,14 @@ def parse_vlarb(kind, text):
 
 def ours_record(kind, records):
     """Attributes: the one record, its values as the diags' numbers."""
-    return {k: ours_value(v) for k, v in (records[0] if records else {}).items()}
+    return iba_record(kind, records[0] if records else {})
 
 
 def ours_rows(kind, records):
     entry, cap_name = TABLE_NAMES[kind]
     r = records[0] if records else {}
-    key = {'pkeys': 'P_KeyTableBlock', 'guids': 'GUIDBlock'}[kind]
-    out = {f'{entry}[{i}]': ours_value(v) for i, v in enumerate(r.get(key, []))}
-    out[cap_name] = r.get({'pkeys': 'PartitionCap', 'guids': 'GUIDCap'}[kind])
+    out = {f'{entry}[{i}]': ours_value(v, 'Hex') for i, v in enumerate(r.get(kind, []))}
+    out[cap_name] = r.get('capacity')
     return out
 
 
@@ -222,8 +295,8 @@ def ours_sl2vl(kind, records):
     """A CA's one table is smpquery's "in 0, out 0"; a switch's are per input port."""
     out = {}
     for r in records:
-        io = f'in {r["InputPort"]} out {r["port"]}' if 'InputPort' in r else 'in 0 out 0'
-        for sl, v in enumerate(r['SLtoVL']):
+        io = f'in {r["in"]} out {r["port"]}' if 'in' in r else 'in 0 out 0'
+        for sl, v in enumerate(r['sl2vl']):
             out[f'{io} SL[{sl}]'] = v
     return out
 
@@ -231,10 +304,10 @@ def ours_sl2vl(kind, records):
 def ours_vlarb(kind, records):
     out = {}
     for r in records:
-        out[f'{r["Priority"]} Cap'] = r['Cap']
-        for name in ('VL', 'Weight'):
-            for i, v in enumerate(r[name]):
-                out[f'{r["Priority"]} {name}[{i}]'] = v
+        out[f'{r["priority"]} Cap'] = r['capacity']
+        for name, ours in (('VL', 'vl'), ('Weight', 'weight')):
+            for i, v in enumerate(r[ours]):
+                out[f'{r["priority"]} {name}[{i}]'] = v
     return out
 
 

@@ -1,0 +1,140 @@
+// Discovery against the fabric double: the suite's fabric (tests/ibsim/net)
+// and a generated fat tree, healthy and sick.
+#include "lib/ib/discover.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "lib/ibtest/fabric.h"
+#include "lib/ibtest/topology.h"
+
+namespace rdma::ib {
+namespace {
+
+using ibtest::FakeFabric;
+
+const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+const std::string kFatTree = std::string(RDMA_TEST_DATA) + "/fattree-100.net";
+
+// The links of a fabric as unordered pairs of (node GUID, port).
+using End = std::pair<uint64_t, int>;
+std::set<std::pair<End, End>> link_set(const Fabric& f) {
+  std::set<std::pair<End, End>> out;
+  for (const Link& l : f.links()) {
+    End a{f.nodes[l.a.node].info.node_guid, l.a.port},
+        b{f.nodes[l.b.node].info.node_guid, l.b.port};
+    out.insert(std::minmax(a, b));
+  }
+  return out;
+}
+
+std::set<std::pair<End, End>> link_set(const ibtest::FakeFabric& f) {
+  std::set<std::pair<End, End>> out;
+  const auto& nodes = f.nodes();
+  for (const auto& n : nodes)
+    for (size_t p = 0; p < n.ports.size(); ++p) {
+      const auto& port = n.ports[p];
+      if (port.peer_node < 0) continue;
+      End a{n.node_guid, static_cast<int>(p)};
+      End b{nodes[port.peer_node].node_guid, port.peer_port};
+      out.insert(std::minmax(a, b));
+    }
+  return out;
+}
+
+TEST(Discover, TheSuitesFabricWithoutASubnetManager) {
+  FakeFabric f(ibtest::load_topology(kNet));
+  mad::Engine e(f, {100, 3, 16});
+  Discovery d = discover(e);
+  EXPECT_TRUE(d.warnings.empty());
+  ASSERT_EQ(d.fabric.nodes.size(), 6u);  // hca1-4, sw1, sw2
+  const Node& local = d.fabric.nodes[0];
+  EXPECT_EQ(local.description, "hca1");
+  EXPECT_TRUE(local.path.empty());
+  const Node* sw1 = d.fabric.find(d.fabric.nodes[1].info.node_guid);
+  ASSERT_TRUE(sw1);
+  EXPECT_TRUE(sw1->is_switch());
+  EXPECT_EQ(sw1->description, "sw1");
+  ASSERT_TRUE(sw1->sw);
+  // Every port of a switch has its PortInfo; no LIDs without an SM.
+  for (const Port& p : sw1->ports) EXPECT_TRUE(p.info) << int(p.num);
+  EXPECT_TRUE(sw1->lids().empty());
+  EXPECT_EQ(link_set(d.fabric), link_set(f));
+  EXPECT_EQ(d.fabric.links().size(), 6u);  // 4 HCAs + 2 between the switches
+}
+
+TEST(Discover, LidsOnceTheSubnetManagerAssignedThem) {
+  FakeFabric f(ibtest::load_topology(kNet));
+  f.assign_lids();
+  mad::Engine e(f, {100, 3, 16});
+  Discovery d = discover(e);
+  for (const Node& n : d.fabric.nodes) {
+    ASSERT_EQ(n.lids().size(), 1u) << n.description;
+    int idx = f.node(n.description);
+    ASSERT_GE(idx, 0) << n.description;
+    uint16_t want = n.is_switch() ? f.lid(idx, 0) : f.lid(idx, n.info.local_port);
+    EXPECT_EQ(n.lids()[0], want) << n.description;
+  }
+}
+
+// Each node once, every link once, and no more SMPs than one NodeInfo per
+// link end probed plus the details of each node.
+TEST(Discover, AGeneratedFatTree) {
+  ibtest::Topology t = ibtest::load_topology(kFatTree);
+  FakeFabric f(t);
+  mad::Engine e(f, {100, 1, 32});
+  Discovery d = discover(e);
+  EXPECT_TRUE(d.warnings.empty()) << d.warnings[0];
+  EXPECT_EQ(d.fabric.nodes.size(), t.nodes.size());
+  EXPECT_EQ(link_set(d.fabric), link_set(f));
+  size_t port_infos = 0, switches = 0;
+  for (const Node& n : d.fabric.nodes) {
+    switches += n.is_switch();
+    for (const Port& p : n.ports) port_infos += p.info.has_value();
+  }
+  size_t probes = e.stats().sent - port_infos - switches /*SwitchInfo*/ -
+                  d.fabric.nodes.size() /*NodeDescription*/;
+  // One probe per link, plus the local node's, plus at most one more for
+  // each link between two nodes found in the same wave.
+  EXPECT_GE(probes, d.fabric.links().size() + 1);
+  EXPECT_LE(probes, 2 * d.fabric.links().size() + 1);
+  EXPECT_EQ(e.stats().retried, 0u);
+}
+
+// A node whose NodeInfo is dropped: the rest is found, one warning names
+// the route and the attribute, and the time is one timeout x tries, not
+// one per failure (the double reports timeouts at once).
+TEST(Discover, ASickNodeGivesAPartialResultAndAWarning) {
+  FakeFabric f(ibtest::load_topology(kNet));
+  int hca3 = f.node("hca3");
+  ASSERT_GE(hca3, 0);
+  f.drop({{hca3, -1, 0x11}});
+  mad::Engine e(f, {100, 2, 16});
+  Discovery d = discover(e);
+  EXPECT_EQ(d.fabric.nodes.size(), 5u);
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_EQ(d.warnings[0], "no reply to NodeInfo from dr 0,1,3,1 (3 tries of 100 ms)");
+  EXPECT_EQ(e.stats().timeouts, 1u);
+}
+
+TEST(Discover, AnUnlinkedSwitchLinkIsNotAPeer) {
+  FakeFabric f(ibtest::load_topology(kNet));
+  int sw2 = f.node("sw2");
+  f.unlink(sw2, 3);
+  mad::Engine e(f, {100, 1, 16});
+  Discovery d = discover(e);
+  EXPECT_TRUE(d.warnings.empty());
+  EXPECT_EQ(d.fabric.nodes.size(), 6u);  // still reached over the other link
+  EXPECT_EQ(d.fabric.links().size(), 5u);
+}
+
+TEST(Discover, TheLocalNodeNotAnsweringIsAnError) {
+  FakeFabric f(ibtest::load_topology(kNet));
+  f.drop({{f.attach_node(), -1, -1}});
+  mad::Engine e(f, {10, 0, 16});
+  EXPECT_THROW(discover(e), Error);
+}
+
+}  // namespace
+}  // namespace rdma::ib
