@@ -41,6 +41,9 @@ struct Ctx {
   std::FILE* err;                    // diagnostics beside the output (-dd MAD traces)
   bool in_batch = false;             // a line of -b FILE, sharing out with the others
   const mad::Access* mad = nullptr;  // how MAD commands reach the fabric
+  // The exit status of a command that printed what it could (a partial
+  // fabric, a diff that found changes) but is not a success.
+  int status = 0;
   nl::Session& session() { return conn.session(); }
 };
 
@@ -52,6 +55,13 @@ void refuse_in_json_batch(const Ctx& c, const char* what);
 // For commands that run once: -w/-c given to them is an error, not ignored.
 void no_watch(const Ctx& c);
 void own_json_output(Ctx& c, const char* what);
+
+// An error with an exit status of its own (fabric diff: 2, as diff(1)).
+class ExitError : public Error {
+ public:
+  ExitError(int status, const std::string& msg) : Error(msg), status(status) {}
+  int status;
+};
 
 using Handler = void (*)(Ctx&);
 

@@ -18,5 +18,6 @@ void cmd_port(Ctx& c);
 void cmd_perf(Ctx& c);
 void cmd_sm(Ctx& c);
 void cmd_mad(Ctx& c);
+void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
 
 }  // namespace rdma

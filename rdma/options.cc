@@ -26,9 +26,10 @@ constexpr OptionSpec kOptions[] = {
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
-    // '\1' and '\2': long form only. -t is the timestamp, as in `ip -t monitor`.
+    // '\1' to '\3': long form only. -t is the timestamp, as in `ip -t monitor`.
     {'\2', "timeout", true},
     {'\1', "retries", true},
+    {'\3', "window", true},
     {'w', "watch", true},
     {'c', "count", true},
     {'t', "timestamp", false},
@@ -107,6 +108,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\1':
       opt.mad_retries = parse_count(*arg, "retries", 0);
+      break;
+    case '\3':
+      opt.mad_window = parse_count(*arg, "window", 1);
       break;
     case 'w':
       opt.watch_s = parse_count(*arg, "watch", 1);

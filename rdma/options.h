@@ -23,6 +23,8 @@ struct Options {
   // infiniband-diags.
   int mad_timeout_ms = 1000;
   int mad_retries = 3;
+  // MADs in flight at once (fabric commands send many); see bench/fabric_results.md.
+  int mad_window = 32;
   // stat show / res (-w SECONDS, -c COUNT) and monitor (-c events,
   // --timestamp): 0 means not given.
   int watch_s = 0;

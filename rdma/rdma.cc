@@ -16,9 +16,9 @@ void usage(std::FILE* f) {
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
-      "                   node | port | perf | sm | mad | help }\n"
+      "                   node | port | perf | sm | mad | fabric | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
-      "                    -n[etns] NAME }\n",
+      "                    -n[etns] NAME | --timeout MS | --retries N | --window N }\n",
       f);
 }
 
@@ -36,11 +36,11 @@ void once(Ctx& c) {
 }
 
 constexpr Cmd kObjects[] = {
-    {nullptr, cmd_help},          {"help", cmd_help},         {"dev", once<cmd_dev>},
-    {"link", once<cmd_link>},     {"resource", cmd_resource}, {"system", once<cmd_system>},
-    {"statistic", cmd_statistic}, {"monitor", cmd_monitor},   {"node", once<cmd_node>},
-    {"port", once<cmd_port>},     {"perf", once<cmd_perf>},   {"sm", once<cmd_sm>},
-    {"mad", once<cmd_mad>},
+    {nullptr, cmd_help},          {"help", cmd_help},           {"dev", once<cmd_dev>},
+    {"link", once<cmd_link>},     {"resource", cmd_resource},   {"system", once<cmd_system>},
+    {"statistic", cmd_statistic}, {"monitor", cmd_monitor},     {"node", once<cmd_node>},
+    {"port", once<cmd_port>},     {"perf", once<cmd_perf>},     {"sm", once<cmd_sm>},
+    {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
@@ -48,11 +48,12 @@ std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
   return view::make_text_printer(out);
 }
 
-// One command line. Throws Error.
-void run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
-                 view::Printer& out, Env& env, bool in_batch) {
+// One command line; returns its exit status. Throws Error.
+int run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
+                view::Printer& out, Env& env, bool in_batch) {
   Ctx c{opt, Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad};
   dispatch(c, kObjects, "object");
+  return c.status;
 }
 
 int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env& env) {
@@ -77,7 +78,10 @@ int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env&
       line_opt.details = std::max(line_opt.details, opt.details);
       line_opt.raw |= opt.raw;
       line_opt.force = opt.force;
-      run_command(std::move(line.words), line_opt, conn, out, env, true);
+      if (run_command(std::move(line.words), line_opt, conn, out, env, true) != 0) {
+        status = 1;
+        if (!opt.force) break;
+      }
     } catch (const Error& e) {
       std::fflush(env.out);
       std::fprintf(env.err, "%s:%d: %s\n", name.c_str(), line.lineno, e.what());
@@ -124,11 +128,12 @@ int run(std::vector<std::string> args, Env& env) {
     status = run_batch(opt, conn, *out, env);
   } else {
     try {
-      run_command(std::move(args), opt, conn, *out, env, false);
+      status = run_command(std::move(args), opt, conn, *out, env, false);
     } catch (const Error& e) {
       out->finish();  // keep -j output one valid JSON document
       std::fprintf(env.err, "%s\n", e.what());
-      status = 1;
+      const auto* exit = dynamic_cast<const ExitError*>(&e);
+      status = exit ? exit->status : 1;
     }
   }
   out->finish();

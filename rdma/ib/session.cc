@@ -57,6 +57,7 @@ MadSession::MadSession(Ctx& c, const std::string& via) {
   mad::EngineConfig cfg;
   cfg.timeout_ms = c.opt.mad_timeout_ms;
   cfg.retries = c.opt.mad_retries;
+  cfg.window = static_cast<size_t>(c.opt.mad_window);
   engine_ = std::make_unique<mad::Engine>(*transport_, cfg);
   if (c.opt.details >= 2)
     engine_->trace = [err = c.err](const char* dir, std::span<const uint8_t> bytes) {

@@ -1,0 +1,208 @@
+#include "lib/ib/cache.h"
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "lib/error.h"
+
+namespace rdma::ib {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kFormat = "rdma-fabric";
+constexpr int kVersion = 1;
+
+// The members of each typed view, named once for the writer and the reader.
+template <typename S, typename F>
+void node_info_fields(S& n, F&& f) {
+  f("base_version", n.base_version);
+  f("class_version", n.class_version);
+  f("type", n.node_type);
+  f("ports", n.num_ports);
+  f("sys_image_guid", n.sys_image_guid);
+  f("node_guid", n.node_guid);
+  f("port_guid", n.port_guid);
+  f("partition_cap", n.partition_cap);
+  f("device_id", n.device_id);
+  f("revision", n.revision);
+  f("local_port", n.local_port);
+  f("vendor_id", n.vendor_id);
+}
+
+template <typename S, typename F>
+void port_info_fields(S& p, F&& f) {
+  f("gid_prefix", p.gid_prefix);
+  f("lid", p.lid);
+  f("sm_lid", p.sm_lid);
+  f("caps", p.caps);
+  f("local_port", p.local_port);
+  f("width_enabled", p.width_enabled);
+  f("width_supported", p.width_supported);
+  f("width_active", p.width_active);
+  f("speed_supported", p.speed_supported);
+  f("state", p.state);
+  f("phys_state", p.phys_state);
+  f("lmc", p.lmc);
+  f("speed_active", p.speed_active);
+  f("speed_enabled", p.speed_enabled);
+  f("mtu", p.mtu);
+  f("mtu_cap", p.mtu_cap);
+  f("speed_ext_active", p.speed_ext_active);
+  f("speed_ext_supported", p.speed_ext_supported);
+  f("speed_ext_enabled", p.speed_ext_enabled);
+}
+
+template <typename S, typename F>
+void switch_info_fields(S& s, F&& f) {
+  f("linear_fdb_cap", s.linear_fdb_cap);
+  f("mcast_fdb_cap", s.mcast_fdb_cap);
+  f("linear_fdb_top", s.linear_fdb_top);
+  f("partition_enforcement_cap", s.partition_enforcement_cap);
+  f("enhanced_port0", s.enhanced_port0);
+}
+
+template <typename S, typename Fields>
+Json to_json(const S& s, Fields fields) {
+  Json j = Json::object();
+  fields(s, [&](const char* name, const auto& v) { j[name] = v; });
+  return j;
+}
+
+// Reads one typed view; every member must be there and fit its type.
+template <typename S, typename Fields>
+S from_json(const Json& j, Fields fields, const char* what) {
+  if (!j.is_object()) throw Error(std::string(what) + " is not an object");
+  S s;
+  fields(s, [&](const char* name, auto& v) {
+    using T = std::remove_reference_t<decltype(v)>;
+    auto it = j.find(name);
+    if (it == j.end() || (!it->is_number_unsigned() && !it->is_boolean()))
+      throw Error(std::string(what) + " has no number \"" + name + "\"");
+    uint64_t n = it->is_boolean() ? it->template get<bool>() : it->template get<uint64_t>();
+    if (n > std::numeric_limits<T>::max())
+      throw Error(std::string(what) + " \"" + name + "\" is out of range");
+    v = static_cast<T>(n);
+  });
+  return s;
+}
+
+}  // namespace
+
+void write_fabric(const Fabric& f, std::FILE* out) {
+  auto line = [&](const Json& j) {
+    std::string s = j.dump();
+    s += '\n';
+    std::fwrite(s.data(), 1, s.size(), out);
+  };
+  line(Json{{"format", kFormat}, {"version", kVersion}, {"nodes", f.nodes.size()}});
+  for (const Node& n : f.nodes) {
+    Json j = Json::object();
+    j["node_info"] = to_json(n.info, [](auto& s, auto&& g) { node_info_fields(s, g); });
+    j["description"] = n.description;
+    j["path"] = n.path;
+    if (n.sw)
+      j["switch_info"] = to_json(*n.sw, [](auto& s, auto&& g) { switch_info_fields(s, g); });
+    Json ports = Json::array();
+    for (const Port& p : n.ports) {
+      if (!p.info && !p.guid) continue;
+      Json pj = {{"port", p.num}, {"guid", p.guid}};
+      if (p.info)
+        pj["port_info"] = to_json(*p.info, [](auto& s, auto&& g) { port_info_fields(s, g); });
+      ports.push_back(std::move(pj));
+    }
+    j["ports"] = std::move(ports);
+    line(Json{{"node", std::move(j)}});
+  }
+  for (const Link& l : f.links()) line(Json{{"link", {l.a.node, l.a.port, l.b.node, l.b.port}}});
+}
+
+void save_fabric(const Fabric& f, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) throw Error("cannot write \"" + path + "\": " + std::strerror(errno));
+  write_fabric(f, out);
+  bool failed = std::ferror(out);
+  if (std::fclose(out) != 0 || failed)
+    throw Error("cannot write \"" + path + "\": " + std::strerror(errno));
+}
+
+Fabric load_fabric(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "r"), std::fclose);
+  if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+  Fabric f;
+  std::string text;
+  int lineno = 0;
+  bool header = false;
+  char buf[8192];
+  auto fail = [&](const std::string& why) {
+    throw Error(path + ":" + std::to_string(lineno) + ": " + why);
+  };
+  while (std::fgets(buf, sizeof buf, in.get())) {
+    text += buf;
+    if (text.back() != '\n' && !std::feof(in.get())) continue;  // a long line goes on
+    ++lineno;
+    Json j;
+    try {
+      j = Json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      fail("not a line of an rdma fabric file (not JSON)");
+    }
+    text.clear();
+    try {
+      if (!header) {
+        if (!j.is_object() || j.value("format", "") != kFormat)
+          fail("not an rdma fabric file (save one with \"rdma fabric save FILE\")");
+        if (j.value("version", 0) != kVersion)
+          fail("version " + j.value("version", Json(0)).dump() +
+               " is not supported (this rdma reads " + std::to_string(kVersion) + ")");
+        header = true;
+        continue;
+      }
+      if (j.contains("node")) {
+        const Json& nj = j["node"];
+        NodeInfo info = from_json<NodeInfo>(
+            nj.at("node_info"), [](auto& s, auto&& g) { node_info_fields(s, g); }, "node_info");
+        if (f.by_guid.count(info.node_guid)) fail("node GUID repeated");
+        uint32_t n = f.add(info, nj.at("path").get<std::vector<uint8_t>>());
+        Node& node = f.nodes[n];
+        node.description = nj.at("description").get<std::string>();
+        if (nj.contains("switch_info"))
+          node.sw = from_json<SwitchInfo>(
+              nj["switch_info"], [](auto& s, auto&& g) { switch_info_fields(s, g); },
+              "switch_info");
+        for (const Json& pj : nj.at("ports")) {
+          unsigned p = pj.at("port").get<unsigned>();
+          if (p >= node.ports.size()) fail("port " + std::to_string(p) + " out of range");
+          node.ports[p].guid = pj.at("guid").get<uint64_t>();
+          if (pj.contains("port_info"))
+            node.ports[p].info = from_json<PortInfo>(
+                pj["port_info"], [](auto& s, auto&& g) { port_info_fields(s, g); }, "port_info");
+        }
+      } else if (j.contains("link")) {
+        const Json& l = j["link"];
+        if (!l.is_array() || l.size() != 4) fail("a link is [node, port, node, port]");
+        PortRef a{l[0].get<uint32_t>(), l[1].get<uint8_t>()};
+        PortRef b{l[2].get<uint32_t>(), l[3].get<uint8_t>()};
+        for (PortRef r : {a, b})
+          if (r.node >= f.nodes.size() || r.port >= f.nodes[r.node].ports.size())
+            fail("a link to a node or port the file does not have");
+        f.connect(a, b);
+      } else {
+        fail("neither a node nor a link");
+      }
+    } catch (const nlohmann::json::exception& e) {
+      fail(std::string("malformed: ") + e.what());
+    } catch (const Error& e) {
+      if (std::string(e.what()).starts_with(path + ":")) throw;
+      fail(e.what());
+    }
+  }
+  if (!header) throw Error(path + ": empty, not an rdma fabric file");
+  return f;
+}
+
+}  // namespace rdma::ib

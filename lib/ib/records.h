@@ -1,0 +1,27 @@
+// The fabric views' records: a node (`fabric show`), a link or a lone port
+// (`fabric links`). Text "key value" pairs and JSON with the same keys and
+// values, as every MAD view.
+#pragma once
+
+#include "lib/ib/fabric.h"
+#include "lib/view/record.h"
+
+namespace rdma::ib {
+
+// type, node_guid, lids, ports, description; with detail also
+// sys_image_guid, port_guid, vendor_id, device_id, revision and the route.
+void node_record(const Node& n, int detail, view::Record& out);
+
+// One end of a link and, when it has one, its peer: node_guid, port, lid,
+// description, then peer_*; the link's width, speed and states (as the
+// first end's PortInfo says; with detail also what the ports support).
+void port_record(const Fabric& f, PortRef end, int detail, view::Record& out);
+
+// The LID a port answers at: a switch's port 0 LID for any of its ports.
+uint16_t port_lid(const Fabric& f, PortRef p);
+
+// "4X", "10.0" (Gb/s per lane; the extended speed when one is active).
+std::string width_text(const PortInfo& p);
+std::string speed_text(const PortInfo& p);
+
+}  // namespace rdma::ib

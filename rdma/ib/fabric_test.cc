@@ -1,0 +1,240 @@
+// rdma fabric against the fabric double (lib/ibtest): the suite's fabric
+// (tests/ibsim/net), healthy, sick and changed, through the whole program.
+#include "lib/ibtest/fabric.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "lib/error.h"
+#include "lib/ibtest/topology.h"
+#include "rdma/test_util.h"
+
+namespace rdma {
+namespace {
+
+using ibtest::FakeFabric;
+using test::Result;
+
+// Hands the test's fabric to the program (which owns its transport).
+class Borrowed : public mad::Transport {
+ public:
+  explicit Borrowed(mad::Transport& t) : t_(t) {}
+  void send(const mad::Mad& m, const mad::Address& a, int timeout) override {
+    t_.send(m, a, timeout);
+  }
+  std::optional<mad::Received> receive(int timeout) override { return t_.receive(timeout); }
+
+ private:
+  mad::Transport& t_;
+};
+
+class FabricCmd : public ::testing::Test {
+ protected:
+  FabricCmd() : fabric_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+    fabric_.assign_lids();
+  }
+
+  Result run(std::vector<std::string> args) {
+    mad::Access access{[this](const std::string&) { return fabric_.local_port(); },
+                       [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
+                         return std::make_unique<Borrowed>(fabric_);
+                       }};
+    return test::run_program(
+        std::move(args),
+        []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); }, "",
+        access);
+  }
+
+  nlohmann::json json(std::vector<std::string> args) {
+    args.insert(args.begin(), "-j");
+    Result r = run(std::move(args));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  }
+
+  std::string tmp(const char* name) {
+    std::string p = ::testing::TempDir() + "rdma-fabric-" + name;
+    files_.push_back(p);
+    return p;
+  }
+  ~FabricCmd() override {
+    for (const std::string& f : files_) std::remove(f.c_str());
+  }
+
+  FakeFabric fabric_;
+  std::vector<std::string> files_;
+};
+
+TEST_F(FabricCmd, ShowListsEveryNodeOnce) {
+  nlohmann::json j = json({"fabric", "show"});
+  ASSERT_EQ(j.size(), 6u);
+  std::set<std::string> names;
+  for (const auto& n : j) {
+    names.insert(n["description"]);
+    int idx = fabric_.node(n["description"].get<std::string>());
+    const auto& node = fabric_.nodes()[idx];
+    EXPECT_EQ(n["type"], node.is_switch() ? "switch" : "ca");
+    EXPECT_EQ(n["ports"], node.num_ports());
+    char guid[32];
+    uint64_t g = node.node_guid;
+    std::snprintf(guid, sizeof guid, "%04x:%04x:%04x:%04x", unsigned(g >> 48),
+                  unsigned(g >> 32 & 0xffff), unsigned(g >> 16 & 0xffff), unsigned(g & 0xffff));
+    EXPECT_EQ(n["node_guid"], guid);
+    ASSERT_EQ(n["lids"].size(), 1u);
+    EXPECT_EQ(n["lids"][0], fabric_.lid(idx, node.is_switch() ? 0 : 1));
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"hca1", "hca2", "hca3", "hca4", "sw1", "sw2"}));
+  EXPECT_EQ(json({"fabric", "show", "switches"}).size(), 2u);
+  EXPECT_EQ(json({"fabric", "show", "cas"}).size(), 4u);
+  EXPECT_EQ(json({"fabric", "show", "routers"}).size(), 0u);
+}
+
+TEST_F(FabricCmd, TextAndJsonSayTheSame) {
+  Result text = run({"fabric", "show", "switches"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  nlohmann::json j = json({"fabric", "show", "switches"});
+  uint16_t lid = fabric_.lid(fabric_.node("sw1"));
+  EXPECT_EQ(text.out.substr(0, text.out.find('\n')),
+            "type switch node_guid " + j[0]["node_guid"].get<std::string>() + " lids " +
+                std::to_string(lid) + " ports 8 description \"sw1\" ");
+}
+
+TEST_F(FabricCmd, LinksEachOnceWithBothEnds) {
+  nlohmann::json j = json({"fabric", "links"});
+  ASSERT_EQ(j.size(), 6u);
+  std::set<std::string> pairs;
+  for (const auto& l : j) {
+    EXPECT_EQ(l["width"], "4X");
+    EXPECT_EQ(l["state"], "ACTIVE");
+    std::string a = l["description"].get<std::string>() + "/" + l["port"].dump();
+    std::string b = l["peer_description"].get<std::string>() + "/" + l["peer_port"].dump();
+    pairs.insert(std::min(a, b) + "-" + std::max(a, b));
+  }
+  EXPECT_EQ(pairs, (std::set<std::string>{"hca1/1-sw1/1", "hca2/1-sw1/2", "sw1/3-sw2/3",
+                                          "sw1/4-sw2/4", "hca3/1-sw2/1", "hca4/1-sw2/2"}));
+  // all: the switches' eight unconnected ports too, without a peer.
+  nlohmann::json all = json({"fabric", "links", "all"});
+  EXPECT_EQ(all.size(), 6u + 8u);
+  for (const auto& l : all)
+    if (!l.contains("peer_node_guid")) {
+      EXPECT_EQ(l["state"], "DOWN");
+    }
+}
+
+TEST_F(FabricCmd, SaveThenReadBackWithoutAMad) {
+  std::string file = tmp("saved");
+  Result r = run({"fabric", "save", file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  Result live = run({"fabric", "links", "all"});
+  uint64_t sent = fabric_.stats().received[0x81];
+  Result cached = run({"fabric", "links", "all", "from", file});
+  ASSERT_EQ(cached.status, 0) << cached.err;
+  EXPECT_EQ(cached.out, live.out);
+  EXPECT_EQ(run({"-d", "fabric", "show", "from", file}).out, run({"-d", "fabric", "show"}).out);
+  EXPECT_EQ(fabric_.stats().received[0x81], sent + 37);  // only the live show's
+}
+
+TEST_F(FabricCmd, DiffNamesWhatChangedAndSaysSoInItsExitStatus) {
+  std::string file = tmp("before");
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  Result same = run({"fabric", "diff", file});
+  EXPECT_EQ(same.status, 0) << same.err;
+  EXPECT_EQ(same.out, "");
+  fabric_.unlink(fabric_.node("sw2"), 4);
+  fabric_.set_link_active(fabric_.node("sw2"), 1, 1, 1);  // hca3's link at 1X
+  Result r = run({"-j", "fabric", "diff", file});
+  EXPECT_EQ(r.status, 1) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  bool link_gone = false, width = false, state = false;
+  for (const auto& c : j) {
+    if (c["change"] == "gone" && c["object"] == "link" && c["description"] == "sw1" &&
+        c["port"] == 4 && c["peer_description"] == "sw2" && c["peer_port"] == 4)
+      link_gone = true;
+    if (c["change"] == "changed" && c["field"] == "width" && c["before"] == "4X" &&
+        c["now"] == "1X")
+      width = true;
+    if (c["change"] == "changed" && c["field"] == "state" && c["description"] == "sw2" &&
+        c["port"] == 4 && c["before"] == "ACTIVE" && c["now"] == "DOWN")
+      state = true;
+  }
+  EXPECT_TRUE(link_gone) << r.out;
+  EXPECT_TRUE(width) << r.out;
+  EXPECT_TRUE(state) << r.out;
+  // Two saved files, no fabric at all.
+  std::string after = tmp("after");
+  ASSERT_EQ(run({"fabric", "save", after}).status, 0);
+  EXPECT_EQ(run({"fabric", "diff", file, "from", after}).status, 1);
+  EXPECT_EQ(run({"fabric", "diff", after, "from", after}).status, 0);
+  Result missing = run({"fabric", "diff", "/nonexistent/x"});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err, "cannot read \"/nonexistent/x\": No such file or directory\n");
+}
+
+TEST_F(FabricCmd, ASickFabricIsAPartialResultWithWarnings) {
+  fabric_.drop({{fabric_.node("hca3"), -1, 0x11}});
+  Result r = run({"--timeout", "10", "--retries", "1", "-j", "fabric", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(nlohmann::json::parse(r.out).size(), 5u);
+  EXPECT_EQ(r.err, "warning: no reply to NodeInfo from dr 0,1,3,1 (2 tries of 10 ms)\n");
+}
+
+TEST_F(FabricCmd, TopologyInIbnetdiscoversFormatParsesBack) {
+  Result r = run({"fabric", "topology"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string file = tmp("topo");
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  std::fputs(r.out.c_str(), f);
+  std::fclose(f);
+  ibtest::Topology back = ibtest::load_topology(file);
+  EXPECT_EQ(back.nodes.size(), 6u);
+  EXPECT_EQ(back.links(), 6u);
+  EXPECT_NE(r.out.find("Switch\t8 \"S-0000000000200000\"\t\t# \"sw1\" base port 0 lid "),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  } cases[] = {
+      {{"fabric", "show", "bogus"},
+       "unknown fabric show argument \"bogus\" (switches, cas or routers)\n"},
+      {{"fabric", "links", "x"}, "unknown fabric links argument \"x\" (all)\n"},
+      {{"fabric", "save"}, "missing FILE to save the fabric to\n"},
+      {{"fabric", "show", "from"}, "missing FILE after \"from\"\n"},
+      {{"fabric", "show", "switches", "cas"}, "unexpected argument \"cas\"\n"},
+      {{"-j", "fabric", "topology"}, "fabric topology is ibnetdiscover's text format; no JSON\n"},
+      {{"fabric", "show", "from", "/nonexistent/f"},
+       "cannot read \"/nonexistent/f\": No such file or directory\n"},
+  };
+  for (const Case& k : cases) {
+    Result r = run(k.args);
+    EXPECT_EQ(r.status, 1) << k.args[1];
+    EXPECT_EQ(r.err, k.err);
+    EXPECT_EQ(r.out, k.args[0] == "-j" ? "[]\n" : "");
+  }
+  EXPECT_EQ(fabric_.stats().received[0x81], 0u);  // no MAD for a bad line
+}
+
+TEST_F(FabricCmd, ADamagedCacheFileIsOneLine) {
+  std::string file = tmp("bad");
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  std::fputs("{\"format\":\"rdma-fabric\",\"version\":1}\n{\"link\":[0,1,5,1]}\n", f);
+  std::fclose(f);
+  Result r = run({"fabric", "show", "from", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, file + ":2: a link to a node or port the file does not have\n");
+  f = std::fopen(file.c_str(), "w");
+  std::fputs("vendid=0x0\n", f);
+  std::fclose(f);
+  r = run({"fabric", "show", "from", file});
+  EXPECT_EQ(r.err, file + ":1: not a line of an rdma fabric file (not JSON)\n");
+}
+
+}  // namespace
+}  // namespace rdma
