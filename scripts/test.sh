@@ -101,6 +101,7 @@ if [ -x tests/vm/writes.sh ]; then
   run_suite vm-writes-6.12 tests/vm/writes.sh --kernel 6.12 --rdma build/rdma
 fi
 [ -x tests/ibsim/run.sh ] && run_suite ibsim tests/ibsim/run.sh --rdma build/rdma
+[ -x tests/ibsim/fabric.sh ] && run_suite ibsim-fabric tests/ibsim/fabric.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"

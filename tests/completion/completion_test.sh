@@ -148,7 +148,7 @@ check_log() {
   fi
 }
 
-objects="dev help link mad monitor node perf port resource sm statistic system"
+objects="dev fabric help link mad monitor node perf port resource sm statistic system"
 check "objects" "rdma " "$objects"
 check "object prefix" "rdma s" "sm statistic system"
 check "object prefix unique" "rdma li" "link"
@@ -239,6 +239,9 @@ check "perf via DEV/PORT" "rdma perf show 7 via rxe" "rxe0 rxe0/1"
 check "sm" "rdma sm " "help list show"
 check "sm target optional" "rdma sm show " "dr gid guid lid via"
 check "mad" "rdma mad " "decode get help"
+check "fabric" "rdma fabric " "diff help links list save show topology"
+check "fabric show" "rdma fabric show " "cas from routers switches via"
+check "fabric links" "rdma fabric links a" "all"
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
@@ -291,6 +294,7 @@ ib/port.cc rdma port
 ib/perf.cc rdma perf
 ib/sm.cc rdma sm
 ib/mad.cc rdma mad
+ib/fabric.cc rdma fabric
 TABLES
 EOF
 

@@ -7,60 +7,9 @@
 # IBSIM_SOCKNAME; stops opensm and ibsim on exit. Ends with
 # "N passed, M failed"; exits non-zero on any failure.
 set -u
-HERE=$(cd "$(dirname "$0")" && pwd)
-RDMA=$HERE/../../build/rdma
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rdma) RDMA=$2; shift 2 ;;
-    *) echo "usage: $0 [--rdma PATH]" >&2; exit 2 ;;
-  esac
-done
-RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
-UMAD2SIM=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
-PASS=0
-FAIL=0
-
-missing=()
-for t in ibsim opensm smpquery perfquery sminfo ibaddr ibportstate python3; do
-  command -v "$t" >/dev/null || missing+=("$t")
-done
-[ -f "$UMAD2SIM" ] || missing+=("$UMAD2SIM")
-[ -x "$RDMA" ] || missing+=("$RDMA")
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "missing: ${missing[*]} (run tests/ibsim/setup.sh and build rdma)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-
-WORK=$(mktemp -d /tmp/rdma-ibsim.XXXXXX)
-export IBSIM_SOCKNAME=rdma-ibsim-$$
-export OSM_TMP_DIR=$WORK OSM_CACHE_DIR=$WORK
-IBSIM_PID=""
-OSM_PID=""
-cleanup() {
-  # opensm first (a client of ibsim), then ibsim; both exit on SIGTERM.
-  [ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null
-  exec 3>&- 2>/dev/null
-  [ -n "$IBSIM_PID" ] && kill "$IBSIM_PID" 2>/dev/null && wait "$IBSIM_PID" 2>/dev/null
-  cd / && rm -rf "$WORK"
-}
-trap cleanup EXIT
-cd "$WORK" || exit 1
-cp "$HERE/net" net
-
-# ibsim reads its console from a fifo the suite keeps open (PerformanceSet).
-mkfifo ctl
-ibsim -s net <ctl >ibsim.log 2>&1 &
-IBSIM_PID=$!
-exec 3>ctl
-sim() { echo "$*" >&3; }
-for _ in $(seq 50); do grep -q "simulator ready" ibsim.log && break; sleep 0.2; done
-
-# Every client (opensm, rdma, the diags) runs under the umad2sim preload.
-run() { LD_PRELOAD=$UMAD2SIM timeout 60 "$@" 2> >(grep -v 'sim_connect: attached' >&2); }
-
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+NET=$(cd "$(dirname "$0")" && pwd)/net
+# shellcheck source=tests/ibsim/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # Before the subnet manager: GUIDs cannot be resolved, routes work.
 out=$(run "$RDMA" node show guid 0x100007 2>&1)
@@ -83,13 +32,7 @@ else
 fi
 # QoS (SL2VL, VL arbitration) and partitions of the suite's own, so the
 # tables differ between CAs, switch ports and nodes.
-LD_PRELOAD=$UMAD2SIM opensm -F "$HERE/opensm.conf" -P "$HERE/partitions.conf" -f "$WORK/osm.log" -s 0 \
-  >opensm.out 2>&1 </dev/null &
-OSM_PID=$!
-for _ in $(seq 120); do
-  run sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
-  sleep 0.5
-done
+start_opensm -F "$HERE/opensm.conf" -P "$HERE/partitions.conf"
 
 # compare NAME KIND "DIAGS COMMAND" "RDMA ARGS": same value for every field.
 compare() {
@@ -102,20 +45,6 @@ compare() {
     ok "$name (${out##*: })"
   else
     bad "$name: $out $(cat d.err o.err)"
-  fi
-}
-
-# expect NAME EXIT_STATUS REGEX RDMA ARGS...: status and a line matching.
-expect() {
-  local name=$1 status=$2 re=$3
-  shift 3
-  local out rc
-  out=$(run "$RDMA" "$@" 2>&1)
-  rc=$?
-  if [ "$rc" -eq "$status" ] && grep -qE "$re" <<<"$out"; then
-    ok "$name"
-  else
-    bad "$name: exit $rc, output: $out"
   fi
 }
 

@@ -1,0 +1,100 @@
+#!/bin/bash
+# The fabric suite: rdma fabric against the OpenFabrics simulator on
+# fabric.net (a dual-homed HCA, parallel links, down ports, three switch
+# levels), compared with infiniband-diags (ibnetdiscover -p, ibswitches,
+# ibhosts) on the same fabric; the topology read back by a second ibsim;
+# a diff after ibsim's Unlink; a sick node (ibsim's Error).
+#   tests/ibsim/fabric.sh [--rdma PATH]
+# Ends with "N passed, M failed"; exits non-zero on any failure.
+set -u
+NET=$(cd "$(dirname "$0")" && pwd)/fabric.net
+# shellcheck source=tests/ibsim/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# fabric_check NAME KIND "DIAGS COMMANDS" "RDMA ARGS": fabric_compare.py.
+fabric_check() {
+  local name=$1 kind=$2 diags=$3 ours=$4 out
+  eval "$diags" >d.txt 2>d.err
+  # shellcheck disable=SC2086
+  run "$RDMA" -j $ours >o.json 2>o.err
+  if out=$(python3 "$HERE/fabric_compare.py" "$kind" d.txt o.json 2>&1); then
+    ok "$name (${out//$'\n'/; })"
+  else
+    bad "$name: $out $(cat d.err o.err)"
+  fi
+}
+
+# Without a subnet manager: every LID is 0, discovery still works.
+expect "no subnet manager: 8 nodes by directed route" 0 '^type switch .* lids - ports 4 description "s3"' \
+  fabric show
+n=$(run "$RDMA" fabric show 2>/dev/null | wc -l)
+if [ "$n" -eq 8 ]; then ok "no subnet manager: 8 nodes"; else bad "no subnet manager: $n nodes"; fi
+
+start_opensm
+
+fabric_check "fabric show = ibswitches + ibhosts" nodes "run ibswitches; run ibhosts" "fabric show"
+fabric_check "fabric links all = ibnetdiscover -p" links "run ibnetdiscover -p" "fabric links all"
+expect "the dual-homed HCA shows both its LIDs" 0 '^type ca .* lids [0-9]+,[0-9]+ ports 2 description "h3"' \
+  fabric show cas
+# The SMPs a discovery costs, with -d.
+expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
+  -d fabric show
+
+# The topology file, read by a second ibsim: the same nodes there.
+run "$RDMA" fabric topology >topo.txt 2>topo.err
+run "$RDMA" -j fabric show >first.json 2>/dev/null
+mkdir sim2
+( cd sim2 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-2 ibsim -s ../topo.txt </dev/null >ibsim.log 2>&1 ) &
+SIM2=$!
+for _ in $(seq 50); do grep -q "simulator ready" sim2/ibsim.log 2>/dev/null && break; sleep 0.2; done
+( cd sim2 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-2 run "$RDMA" -j fabric show ) >second.json 2>second.err
+kill "$SIM2" 2>/dev/null
+wait "$SIM2" 2>/dev/null
+if out=$(python3 "$HERE/fabric_compare.py" same first.json second.json 2>&1); then
+  ok "fabric topology read back by a second ibsim (${out##*: })"
+else
+  bad "fabric topology read back: $out $(cat topo.err second.err sim2/ibsim.log | tail -n 5)"
+fi
+
+# save, from FILE, diff.
+run "$RDMA" fabric save saved.json 2>/dev/null
+live=$(run "$RDMA" fabric links all 2>/dev/null)
+cached=$(run "$RDMA" fabric links all from saved.json 2>/dev/null)
+if [ -n "$live" ] && [ "$live" = "$cached" ]; then ok "from FILE gives what the live fabric gives"; else bad "from FILE differs"; fi
+expect "diff of an unchanged fabric: nothing, exit 0" 0 '^$' fabric diff saved.json
+sim 'Unlink "s2"[4]'
+sleep 1
+out=$(run "$RDMA" fabric diff saved.json 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^gone link node_guid [0-9a-f:]* port 4 description "s[12]" peer_node_guid [0-9a-f:]* peer_port 4 peer_description "s[12]"' <<<"$out"; then
+  ok "diff after Unlink names the link gone (exit 1)"
+else
+  bad "diff after Unlink: exit $rc: $out"
+fi
+run "$RDMA" -j fabric diff saved.json >diff.json 2>/dev/null
+if python3 -c 'import json,sys; d=json.load(open("diff.json")); sys.exit(not any(c["change"]=="gone" and c["object"]=="link" for c in d))'; then
+  ok "diff -j: a JSON array with the link gone"
+else
+  bad "diff -j: $(cat diff.json)"
+fi
+sim 'ReLink "s2"[4]'
+
+# A sick node: ibsim drops h4's NodeInfo. The rest is listed, one warning
+# names the route and the attribute, exit 1, and the time is one
+# timeout x tries, not one per query.
+sim 'Error "h4" 100 17'
+sleep 0.5
+start=$(date +%s%N)
+out=$(run "$RDMA" --timeout 200 --retries 1 fabric show 2>&1)
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ "$rc" -eq 1 ] && grep -q '^warning: no reply to NodeInfo from dr 0,1,3,2 (2 tries of 200 ms)$' <<<"$out" &&
+  [ "$(grep -c '^type ' <<<"$out")" -eq 7 ] && [ "$ms" -lt 5000 ]; then
+  ok "sick node: 7 of 8 nodes, one warning, exit 1, ${ms} ms"
+else
+  bad "sick node: exit $rc, ${ms} ms: $out"
+fi
+sim 'Error "h4" 0 17'
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

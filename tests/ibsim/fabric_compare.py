@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Compares `rdma -j fabric ...` with infiniband-diags' view of the same fabric.
+
+Usage: fabric_compare.py nodes DIAGS OURS   (DIAGS: ibswitches and ibhosts output)
+       fabric_compare.py links DIAGS OURS   (DIAGS: ibnetdiscover -p; OURS: fabric links all)
+       fabric_compare.py same  OURS1 OURS2  (two `rdma -j fabric show` outputs: same nodes)
+
+Nodes are (type, node GUID, ports, description, switch LID); links are
+unordered pairs of ends (description, port, LID), and ports with no peer
+(description, port). Prints the differences; exits 1 on any.
+"""
+import json
+import re
+import sys
+
+
+def guid(text):
+    return int(text.replace(':', ''), 16)
+
+
+def diags_nodes(text):
+    out = set()
+    for line in text.splitlines():
+        m = re.match(r'^(Switch|Ca|Router)\s*: (0x[0-9a-f]+) ports (\d+) "(.*?)"(?: .* lid (\d+) lmc)?',
+                     line)
+        if m:
+            kind = {'Switch': 'switch', 'Ca': 'ca', 'Router': 'router'}[m.group(1)]
+            lid = int(m.group(5)) if m.group(5) else None
+            out.add((kind, int(m.group(2), 16), int(m.group(3)), m.group(4), lid))
+    return out
+
+
+def ours_nodes(records):
+    return {(n['type'], guid(n['node_guid']), n['ports'], n['description'],
+             n['lids'][0] if n['type'] == 'switch' and n['lids'] else None) for n in records}
+
+
+def diags_links(text):
+    links, lone = set(), set()
+    for line in text.splitlines():
+        m = re.match(r"^(SW|CA|RT)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]+ \S+ \S+ - (SW|CA|RT)\s+(\d+)\s+(\d+)"
+                     r"\s+0x[0-9a-f]+ \( '(.*)' - '(.*)' \)", line)
+        if m:
+            a = (m.group(7), int(m.group(3)), int(m.group(2)))
+            b = (m.group(8), int(m.group(6)), int(m.group(5)))
+            links.add(frozenset((a, b)))
+            continue
+        m = re.match(r"^(SW|CA|RT)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]+ \S+ \S+\s+'(.*)'$", line)
+        if m:
+            lone.add((m.group(4), int(m.group(3))))
+    return links, lone
+
+
+def ours_links(records):
+    links, lone = set(), set()
+    for r in records:
+        a = (r['description'], r['port'], r['lid'])
+        if 'peer_node_guid' in r:
+            links.add(frozenset((a, (r['peer_description'], r['peer_port'], r['peer_lid']))))
+        else:
+            lone.add((r['description'], r['port']))
+    return links, lone
+
+
+def report(name, diags, ours):
+    missing, extra = diags - ours, ours - diags
+    for x in sorted(map(str, missing))[:10]:
+        print(f'{name}: only infiniband-diags has {x}')
+    for x in sorted(map(str, extra))[:10]:
+        print(f'{name}: only rdma has {x}')
+    print(f'{name}: {len(diags & ours)} of {len(diags)} equal')
+    return not missing and not extra
+
+
+def main():
+    kind, first, second = sys.argv[1:4]
+    if kind == 'same':
+        a = ours_nodes(json.load(open(first)))
+        b = ours_nodes(json.load(open(second)))
+        # The second fabric is a copy: same GUIDs, ports and descriptions.
+        strip = lambda s: {n[:4] for n in s}
+        return 0 if report('nodes', strip(a), strip(b)) and a else 1
+    ours = json.load(open(second))
+    if kind == 'nodes':
+        good = report('nodes', diags_nodes(open(first).read()), ours_nodes(ours))
+        return 0 if good and ours else 1
+    d_links, d_lone = diags_links(open(first).read())
+    o_links, o_lone = ours_links(ours)
+    good = report('links', d_links, o_links) & report('unconnected ports', d_lone, o_lone)
+    return 0 if good and d_links else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
