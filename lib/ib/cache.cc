@@ -12,7 +12,9 @@ namespace rdma::ib {
 
 namespace {
 
+// Written in order (ordered_json), read with the faster std::map json.
 using Json = nlohmann::ordered_json;
+using InJson = nlohmann::json;
 
 constexpr const char* kFormat = "rdma-fabric";
 constexpr int kVersion = 1;
@@ -66,30 +68,46 @@ void switch_info_fields(S& s, F&& f) {
   f("enhanced_port0", s.enhanced_port0);
 }
 
+// A typed view as a row of numbers; the header names the columns once.
 template <typename S, typename Fields>
-Json to_json(const S& s, Fields fields) {
-  Json j = Json::object();
-  fields(s, [&](const char* name, const auto& v) { j[name] = v; });
+Json row(const S& s, Fields fields) {
+  Json j = Json::array();
+  fields(s, [&](const char*, const auto& v) { j.push_back(uint64_t{v}); });
   return j;
 }
 
-// Reads one typed view; every member must be there and fit its type.
 template <typename S, typename Fields>
-S from_json(const Json& j, Fields fields, const char* what) {
-  if (!j.is_object()) throw Error(std::string(what) + " is not an object");
+Json columns(Fields fields) {
+  Json j = Json::array();
+  S s{};
+  fields(s, [&](const char* name, const auto&) { j.push_back(name); });
+  return j;
+}
+
+// Reads one typed view from its row; every value must be there and fit.
+template <typename S, typename Fields>
+S from_row(const InJson& j, Fields fields, const char* what) {
+  if (!j.is_array()) throw Error(std::string(what) + " is not an array");
   S s;
+  size_t i = 0;
   fields(s, [&](const char* name, auto& v) {
     using T = std::remove_reference_t<decltype(v)>;
-    auto it = j.find(name);
-    if (it == j.end() || (!it->is_number_unsigned() && !it->is_boolean()))
+    if (i >= j.size() || !j[i].is_number_unsigned())
       throw Error(std::string(what) + " has no number \"" + name + "\"");
-    uint64_t n = it->is_boolean() ? it->template get<bool>() : it->template get<uint64_t>();
+    uint64_t n = j[i++].template get<uint64_t>();
     if (n > std::numeric_limits<T>::max())
       throw Error(std::string(what) + " \"" + name + "\" is out of range");
     v = static_cast<T>(n);
   });
+  if (i != j.size())
+    throw Error(std::string(what) + " has " + std::to_string(j.size()) + " values, expected " +
+                std::to_string(i));
   return s;
 }
+
+constexpr auto kNodeInfo = [](auto& s, auto&& g) { node_info_fields(s, g); };
+constexpr auto kPortInfo = [](auto& s, auto&& g) { port_info_fields(s, g); };
+constexpr auto kSwitchInfo = [](auto& s, auto&& g) { switch_info_fields(s, g); };
 
 }  // namespace
 
@@ -99,21 +117,23 @@ void write_fabric(const Fabric& f, std::FILE* out) {
     s += '\n';
     std::fwrite(s.data(), 1, s.size(), out);
   };
-  line(Json{{"format", kFormat}, {"version", kVersion}, {"nodes", f.nodes.size()}});
+  line(Json{{"format", kFormat},
+            {"version", kVersion},
+            {"nodes", f.nodes.size()},
+            {"node_info", columns<NodeInfo>(kNodeInfo)},
+            {"switch_info", columns<SwitchInfo>(kSwitchInfo)},
+            {"port_info", columns<PortInfo>(kPortInfo)}});
   for (const Node& n : f.nodes) {
     Json j = Json::object();
-    j["node_info"] = to_json(n.info, [](auto& s, auto&& g) { node_info_fields(s, g); });
+    j["node_info"] = row(n.info, kNodeInfo);
     j["description"] = n.description;
     j["path"] = n.path;
-    if (n.sw)
-      j["switch_info"] = to_json(*n.sw, [](auto& s, auto&& g) { switch_info_fields(s, g); });
+    if (n.sw) j["switch_info"] = row(*n.sw, kSwitchInfo);
+    // [port, guid, PortInfo row or null]
     Json ports = Json::array();
     for (const Port& p : n.ports) {
       if (!p.info && !p.guid) continue;
-      Json pj = {{"port", p.num}, {"guid", p.guid}};
-      if (p.info)
-        pj["port_info"] = to_json(*p.info, [](auto& s, auto&& g) { port_info_fields(s, g); });
-      ports.push_back(std::move(pj));
+      ports.push_back(Json::array({p.num, p.guid, p.info ? row(*p.info, kPortInfo) : Json()}));
     }
     j["ports"] = std::move(ports);
     line(Json{{"node", std::move(j)}});
@@ -145,9 +165,9 @@ Fabric load_fabric(const std::string& path) {
     text += buf;
     if (text.back() != '\n' && !std::feof(in.get())) continue;  // a long line goes on
     ++lineno;
-    Json j;
+    InJson j;
     try {
-      j = Json::parse(text);
+      j = InJson::parse(text);
     } catch (const nlohmann::json::exception&) {
       fail("not a line of an rdma fabric file (not JSON)");
     }
@@ -159,31 +179,34 @@ Fabric load_fabric(const std::string& path) {
         if (j.value("version", 0) != kVersion)
           fail("version " + j.value("version", Json(0)).dump() +
                " is not supported (this rdma reads " + std::to_string(kVersion) + ")");
+        // The columns must be ours: a file from another version of the
+        // tool with other fields is refused, not misread.
+        if (j.value("node_info", InJson()) != InJson(columns<NodeInfo>(kNodeInfo)) ||
+            j.value("switch_info", InJson()) != InJson(columns<SwitchInfo>(kSwitchInfo)) ||
+            j.value("port_info", InJson()) != InJson(columns<PortInfo>(kPortInfo)))
+          fail("its columns are not this rdma's (written by another version?)");
         header = true;
         continue;
       }
       if (j.contains("node")) {
-        const Json& nj = j["node"];
-        NodeInfo info = from_json<NodeInfo>(
-            nj.at("node_info"), [](auto& s, auto&& g) { node_info_fields(s, g); }, "node_info");
+        const InJson& nj = j["node"];
+        NodeInfo info = from_row<NodeInfo>(nj.at("node_info"), kNodeInfo, "node_info");
         if (f.by_guid.count(info.node_guid)) fail("node GUID repeated");
         uint32_t n = f.add(info, nj.at("path").get<std::vector<uint8_t>>());
         Node& node = f.nodes[n];
         node.description = nj.at("description").get<std::string>();
         if (nj.contains("switch_info"))
-          node.sw = from_json<SwitchInfo>(
-              nj["switch_info"], [](auto& s, auto&& g) { switch_info_fields(s, g); },
-              "switch_info");
-        for (const Json& pj : nj.at("ports")) {
-          unsigned p = pj.at("port").get<unsigned>();
+          node.sw = from_row<SwitchInfo>(nj["switch_info"], kSwitchInfo, "switch_info");
+        for (const InJson& pj : nj.at("ports")) {
+          if (!pj.is_array() || pj.size() != 3) fail("a port is [port, guid, port_info]");
+          unsigned p = pj[0].get<unsigned>();
           if (p >= node.ports.size()) fail("port " + std::to_string(p) + " out of range");
-          node.ports[p].guid = pj.at("guid").get<uint64_t>();
-          if (pj.contains("port_info"))
-            node.ports[p].info = from_json<PortInfo>(
-                pj["port_info"], [](auto& s, auto&& g) { port_info_fields(s, g); }, "port_info");
+          node.ports[p].guid = pj[1].get<uint64_t>();
+          if (!pj[2].is_null())
+            node.ports[p].info = from_row<PortInfo>(pj[2], kPortInfo, "port_info");
         }
       } else if (j.contains("link")) {
-        const Json& l = j["link"];
+        const InJson& l = j["link"];
         if (!l.is_array() || l.size() != 4) fail("a link is [node, port, node, port]");
         PortRef a{l[0].get<uint32_t>(), l[1].get<uint8_t>()};
         PortRef b{l[2].get<uint32_t>(), l[3].get<uint8_t>()};

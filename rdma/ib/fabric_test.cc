@@ -223,12 +223,30 @@ TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
 
 TEST_F(FabricCmd, ADamagedCacheFileIsOneLine) {
   std::string file = tmp("bad");
-  std::FILE* f = std::fopen(file.c_str(), "w");
-  std::fputs("{\"format\":\"rdma-fabric\",\"version\":1}\n{\"link\":[0,1,5,1]}\n", f);
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  int lines = 0;
+  for (std::FILE* f = std::fopen(file.c_str(), "r"); f;) {
+    int ch = std::fgetc(f);
+    if (ch == EOF) {
+      std::fclose(f);
+      break;
+    }
+    lines += ch == '\n';
+  }
+  EXPECT_EQ(lines, 1 + 6 + 6);  // header, nodes, links
+  std::FILE* f = std::fopen(file.c_str(), "a");
+  std::fputs("{\"link\":[0,1,99,1]}\n", f);
   std::fclose(f);
   Result r = run({"fabric", "show", "from", file});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, file + ":2: a link to a node or port the file does not have\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, file + ":14: a link to a node or port the file does not have\n");
+  // Another version's columns are refused, not misread.
+  f = std::fopen(file.c_str(), "w");
+  std::fputs("{\"format\":\"rdma-fabric\",\"version\":1,\"port_info\":[\"lid\"]}\n", f);
+  std::fclose(f);
+  r = run({"fabric", "show", "from", file});
+  EXPECT_EQ(r.err, file + ":1: its columns are not this rdma's (written by another version?)\n");
   f = std::fopen(file.c_str(), "w");
   std::fputs("vendid=0x0\n", f);
   std::fclose(f);
