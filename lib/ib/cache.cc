@@ -19,55 +19,6 @@ using InJson = nlohmann::json;
 constexpr const char* kFormat = "rdma-fabric";
 constexpr int kVersion = 1;
 
-// The members of each typed view, named once for the writer and the reader.
-template <typename S, typename F>
-void node_info_fields(S& n, F&& f) {
-  f("base_version", n.base_version);
-  f("class_version", n.class_version);
-  f("type", n.node_type);
-  f("ports", n.num_ports);
-  f("sys_image_guid", n.sys_image_guid);
-  f("node_guid", n.node_guid);
-  f("port_guid", n.port_guid);
-  f("partition_cap", n.partition_cap);
-  f("device_id", n.device_id);
-  f("revision", n.revision);
-  f("local_port", n.local_port);
-  f("vendor_id", n.vendor_id);
-}
-
-template <typename S, typename F>
-void port_info_fields(S& p, F&& f) {
-  f("gid_prefix", p.gid_prefix);
-  f("lid", p.lid);
-  f("sm_lid", p.sm_lid);
-  f("caps", p.caps);
-  f("local_port", p.local_port);
-  f("width_enabled", p.width_enabled);
-  f("width_supported", p.width_supported);
-  f("width_active", p.width_active);
-  f("speed_supported", p.speed_supported);
-  f("state", p.state);
-  f("phys_state", p.phys_state);
-  f("lmc", p.lmc);
-  f("speed_active", p.speed_active);
-  f("speed_enabled", p.speed_enabled);
-  f("mtu", p.mtu);
-  f("mtu_cap", p.mtu_cap);
-  f("speed_ext_active", p.speed_ext_active);
-  f("speed_ext_supported", p.speed_ext_supported);
-  f("speed_ext_enabled", p.speed_ext_enabled);
-}
-
-template <typename S, typename F>
-void switch_info_fields(S& s, F&& f) {
-  f("linear_fdb_cap", s.linear_fdb_cap);
-  f("mcast_fdb_cap", s.mcast_fdb_cap);
-  f("linear_fdb_top", s.linear_fdb_top);
-  f("partition_enforcement_cap", s.partition_enforcement_cap);
-  f("enhanced_port0", s.enhanced_port0);
-}
-
 // A typed view as a row of numbers; the header names the columns once.
 template <typename S, typename Fields>
 Json row(const S& s, Fields fields) {

@@ -65,4 +65,54 @@ struct SwitchInfo {
   static SwitchInfo from(std::span<const uint8_t> attr);
 };
 
+// The members of each view with the IBA field each is read from, listed
+// once: decoding (smp.cc) and the fabric cache file (cache.cc) walk them.
+template <typename S, typename F>
+void node_info_fields(S& v, F&& f) {
+  f("BaseVersion", v.base_version);
+  f("ClassVersion", v.class_version);
+  f("NodeType", v.node_type);
+  f("NumPorts", v.num_ports);
+  f("SystemImageGUID", v.sys_image_guid);
+  f("NodeGUID", v.node_guid);
+  f("PortGUID", v.port_guid);
+  f("PartitionCap", v.partition_cap);
+  f("DeviceID", v.device_id);
+  f("Revision", v.revision);
+  f("LocalPortNum", v.local_port);
+  f("VendorID", v.vendor_id);
+}
+
+template <typename S, typename F>
+void port_info_fields(S& v, F&& f) {
+  f("GIDPrefix", v.gid_prefix);
+  f("LID", v.lid);
+  f("MasterSMLID", v.sm_lid);
+  f("CapabilityMask", v.caps);
+  f("LocalPortNum", v.local_port);
+  f("LinkWidthEnabled", v.width_enabled);
+  f("LinkWidthSupported", v.width_supported);
+  f("LinkWidthActive", v.width_active);
+  f("LinkSpeedSupported", v.speed_supported);
+  f("PortState", v.state);
+  f("PortPhysicalState", v.phys_state);
+  f("LMC", v.lmc);
+  f("LinkSpeedActive", v.speed_active);
+  f("LinkSpeedEnabled", v.speed_enabled);
+  f("NeighborMTU", v.mtu);
+  f("MTUCap", v.mtu_cap);
+  f("LinkSpeedExtActive", v.speed_ext_active);
+  f("LinkSpeedExtSupported", v.speed_ext_supported);
+  f("LinkSpeedExtEnabled", v.speed_ext_enabled);
+}
+
+template <typename S, typename F>
+void switch_info_fields(S& v, F&& f) {
+  f("LinearFDBCap", v.linear_fdb_cap);
+  f("MulticastFDBCap", v.mcast_fdb_cap);
+  f("LinearFDBTop", v.linear_fdb_top);
+  f("PartitionEnforcementCap", v.partition_enforcement_cap);
+  f("EnhancedPort0", v.enhanced_port0);
+}
+
 }  // namespace rdma::ib
