@@ -57,14 +57,7 @@ std::string mask_of(const Name (&names)[N], uint64_t v) {
     out += n.name;
     v &= ~uint64_t(n.value);
   }
-  // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false
-  // positive, GCC bug 105651) on `"literal" + std::string`.
-  if (v) {
-    if (!out.empty()) out += ',';
-    out += "unknown(";
-    out += std::to_string(v);
-    out += ')';
-  }
+  if (v) out += (out.empty() ? "" : ",") + std::string("unknown(") + std::to_string(v) + ")";
   return out.empty() ? "none" : out;
 }
 

@@ -134,12 +134,7 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
 std::string route_text(const Route& r) {
   if (!r.directed) return "lid " + std::to_string(r.lid);
   std::string s = "dr 0";
-  // Not `s += "," + std::to_string(p)`: GCC 12 at -O3 warns -Wrestrict
-  // (a false positive, GCC bug 105651) on `"literal" + std::string`.
-  for (uint8_t p : r.path) {
-    s += ',';
-    s += std::to_string(p);
-  }
+  for (uint8_t p : r.path) s += "," + std::to_string(p);
   return s;
 }
 
