@@ -7,4 +7,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config make \
   libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev \
-  linux-libc-dev iproute2 clang-format >/dev/null
+  linux-libc-dev iproute2 clang-format \
+  dpkg-dev file lintian >/dev/null
+# dpkg-dev: dpkg-buildflags (CI's flags) and dpkg-shlibdeps (the package's
+# Depends); file: CPack's test for ELF files; lintian: the package's check.

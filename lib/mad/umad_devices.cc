@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <endian.h>
 #include <fcntl.h>
-#include <infiniband/umad.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +12,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/local_port.h"
+#include "lib/mad/umad_lib.h"
 
 namespace rdma::mad {
 
@@ -76,13 +76,13 @@ std::vector<Devices::Rdma> sysfs_devices() {
 }  // namespace
 
 Devices read_devices() {
-  if (umad_init() < 0) throw Error("cannot initialise libibumad");
+  if (umad_lib().init() < 0) throw Error("cannot initialise libibumad");
   Devices d;
   char names[32][UMAD_CA_NAME_LEN];
-  int n = umad_get_cas_names(names, 32);
+  int n = umad_lib().get_cas_names(names, 32);
   for (int i = 0; i < n; ++i) {
     umad_ca_t ca;
-    if (umad_get_ca(names[i], &ca) != 0) continue;
+    if (umad_lib().get_ca(names[i], &ca) != 0) continue;
     Devices::Ca c;
     c.name = ca.ca_name;
     c.node_type = static_cast<int>(ca.node_type);
@@ -92,7 +92,7 @@ Devices read_devices() {
       c.ports.push_back(
           {from_umad(*ca.ports[p]), std::strcmp(ca.ports[p]->link_layer, "Ethernet") != 0});
     }
-    umad_release_ca(&ca);
+    umad_lib().release_ca(&ca);
     d.umad.push_back(std::move(c));
   }
   d.rdma = sysfs_devices();

@@ -1,7 +1,6 @@
 #include "lib/mad/umad_transport.h"
 
 #include <arpa/inet.h>
-#include <infiniband/umad.h>
 #include <poll.h>
 
 #include <cerrno>
@@ -10,6 +9,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/access.h"
+#include "lib/mad/umad_lib.h"
 
 namespace rdma::mad {
 
@@ -26,17 +26,17 @@ constexpr AgentSpec kAgents[] = {
 
 UmadTransport::UmadTransport(const std::string& ca, int port)
     : name_(ca + "/" + std::to_string(port)) {
-  if (umad_init() < 0) throw Error("cannot initialise libibumad");
+  if (umad_lib().init() < 0) throw Error("cannot initialise libibumad");
   std::vector<char> ca_name(ca.begin(), ca.end());
   ca_name.push_back('\0');
-  port_id_ = umad_open_port(ca_name.data(), port);
+  port_id_ = umad_lib().open_port(ca_name.data(), port);
   if (port_id_ < 0)
     throw Error("cannot open the umad device of " + name_ + ": " + std::strerror(-port_id_) +
                 " (is ib_umad loaded, and are you root?)");
   for (const AgentSpec& a : kAgents) {
-    int id = umad_register(port_id_, a.mgmt_class, a.version, 0, nullptr);
+    int id = umad_lib().register_agent(port_id_, a.mgmt_class, a.version, 0, nullptr);
     if (id < 0) {
-      umad_close_port(port_id_);
+      umad_lib().close_port(port_id_);
       throw Error("cannot register a MAD agent for class " + std::to_string(a.mgmt_class) + " on " +
                   name_);
     }
@@ -45,42 +45,42 @@ UmadTransport::UmadTransport(const std::string& ca, int port)
 }
 
 UmadTransport::~UmadTransport() {
-  for (auto& [cls, id] : agents_) umad_unregister(port_id_, id);
-  if (port_id_ >= 0) umad_close_port(port_id_);
-  umad_done();
+  for (auto& [cls, id] : agents_) umad_lib().unregister(port_id_, id);
+  if (port_id_ >= 0) umad_lib().close_port(port_id_);
+  umad_lib().done();
 }
 
 void UmadTransport::send(const Mad& mad, const Address& to, int timeout_ms) {
   auto agent = agents_.find(mad.mgmt_class());
   if (agent == agents_.end())
     throw Error("internal: no MAD agent for class " + std::to_string(mad.mgmt_class()));
-  std::vector<uint8_t> buf(umad_size() + kMadBytes);
-  std::memcpy(umad_get_mad(buf.data()), mad.bytes.data(), kMadBytes);
-  umad_set_addr(buf.data(), to.lid, to.qp, 0, to.qkey);
+  std::vector<uint8_t> buf(umad_lib().size() + kMadBytes);
+  std::memcpy(umad_lib().get_mad(buf.data()), mad.bytes.data(), kMadBytes);
+  umad_lib().set_addr(buf.data(), to.lid, to.qp, 0, to.qkey);
   // The kernel times the reply out (and reports it); we retry ourselves.
-  if (umad_send(port_id_, agent->second, buf.data(), kMadBytes, timeout_ms, 0) < 0)
+  if (umad_lib().send(port_id_, agent->second, buf.data(), kMadBytes, timeout_ms, 0) < 0)
     throw Error("cannot send a MAD on " + name_ + ": " + std::strerror(errno));
 }
 
 std::optional<Received> UmadTransport::receive(int timeout_ms) {
-  pollfd p{umad_get_fd(port_id_), POLLIN, 0};
+  pollfd p{umad_lib().get_fd(port_id_), POLLIN, 0};
   int n = poll(&p, 1, timeout_ms);
   if (n < 0 && errno != EINTR)
     throw Error("cannot poll the umad device: " + std::string(std::strerror(errno)));
   if (n <= 0) return std::nullopt;
-  std::vector<uint8_t> buf(umad_size() + kMadBytes);
+  std::vector<uint8_t> buf(umad_lib().size() + kMadBytes);
   int len = kMadBytes;
-  int rc = umad_recv(port_id_, buf.data(), &len, 0);
+  int rc = umad_lib().recv(port_id_, buf.data(), &len, 0);
   if (rc < 0) {
     if (rc == -ETIMEDOUT || rc == -EWOULDBLOCK) return std::nullopt;
     throw Error("cannot receive a MAD on " + name_ + ": " + std::strerror(-rc));
   }
   Received r;
-  const uint8_t* m = static_cast<const uint8_t*>(umad_get_mad(buf.data()));
+  const uint8_t* m = static_cast<const uint8_t*>(umad_lib().get_mad(buf.data()));
   size_t got = len < 0 ? 0 : std::min<size_t>(len, kMadBytes);
   r.bytes.assign(m, m + got);
-  r.status = umad_status(buf.data());
-  r.slid = ntohs(umad_get_mad_addr(buf.data())->lid);
+  r.status = umad_lib().status(buf.data());
+  r.slid = ntohs(umad_lib().get_mad_addr(buf.data())->lid);
   return r;
 }
 

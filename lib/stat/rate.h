@@ -17,6 +17,9 @@ namespace rdma::stat {
 // registers widened to u64), otherwise at 2^64.
 uint64_t counter_delta(uint64_t prev, uint64_t cur);
 
+// std::round(v) without libm (see rate.cc).
+double round_half_away(double v);
+
 // "12", "0.5", "1234.25": a rate as text, at most two decimals.
 std::string rate_text(double rate);
 

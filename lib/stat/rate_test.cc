@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace rdma::stat {
 namespace {
 
@@ -42,6 +45,28 @@ TEST(RateTracker, FirstReadingHasNoRateAndGoneDevicesStartAfresh) {
   EXPECT_FALSE(t.update(rxe0, reading(200, 6), 2)[0]);
   t.end_interval();
   EXPECT_FALSE(t.update(rxe0_again, reading(1, 1), 2)[0]);  // new index: new device
+}
+
+TEST(RoundHalfAwayFromZero, EqualsStdRound) {
+  const double values[] = {0.0,
+                           0.5,
+                           1.5,
+                           2.5,
+                           0.49999999999999994,
+                           12.345 * 100,
+                           1234.245 * 100,
+                           4503599627370495.5,
+                           9007199254740993.0,
+                           1e300,
+                           -0.5,
+                           -2.5,
+                           -7.25,
+                           std::numeric_limits<double>::denorm_min()};
+  for (double v : values) EXPECT_EQ(round_half_away(v), std::round(v)) << v;
+  for (int i = -100000; i <= 100000; ++i) {
+    double v = i / 64.0 + i * 1e-7;
+    EXPECT_EQ(round_half_away(v), std::round(v)) << v;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+#!/bin/bash
+# The install and the Debian package, as a packager and an admin meet them:
+#   install   cmake --install with DESTDIR and prefix /usr puts the binary,
+#             the gzip'ed man pages, the bash completion and the copyright
+#             where Debian's iproute2 puts its rdma
+#   package   `--target package` gives one .deb; its control names the
+#             package, a description, the maintainer scripts, and Depends
+#             computed from the binary (libc6, libmnl0) plus libibumad3
+#             (loaded with dlopen); its files are the install's files
+#   run       the binary unpacked from the .deb (dpkg-deb -x) runs: rdma -V
+#   lintian   no lintian errors
+#   dpkg      installed with dpkg into a scratch root (--root, maintainer
+#             scripts run chroot-less, so dpkg-divert acts on that root)
+#             that has iproute2's rdma files: ours becomes /usr/bin/rdma,
+#             iproute2's lives on as rdma.iproute2 and rdma*.iproute2.8.gz;
+#             removed, iproute2's files are back and no diversion is left.
+#             The host's own files and diversions are checked unchanged.
+# Usage: tests/package/test.sh [--build DIR]   (DIR configured, default build)
+# Ends with "N passed, M failed"; exits non-zero if anything failed.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=$ROOT/build
+[ "${1:-}" = --build ] && BUILD=$(cd "$2" && pwd)
+PASSED=0
+FAILED=0
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+check() {  # NAME COMMAND...: passes when COMMAND succeeds
+  local name=$1; shift
+  if "$@" >"$W/check.out" 2>&1; then
+    PASSED=$((PASSED + 1)); echo "ok: $name"
+  else
+    FAILED=$((FAILED + 1)); echo "FAIL: $name"; sed 's/^/    /' "$W/check.out" | head -n 20
+  fi
+}
+finish() { echo "$PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; exit; }
+
+# ---------------------------------------------------------------- install
+DEST=$W/dest
+DESTDIR=$DEST cmake --install "$BUILD" --prefix /usr >"$W/install.log" 2>&1 || cat "$W/install.log"
+check "cmake --install DESTDIR=... --prefix /usr" test -x "$DEST/usr/bin/rdma"
+expect_files() {
+  local f
+  for f in usr/bin/rdma usr/share/bash-completion/completions/rdma usr/share/doc/rdma/copyright \
+           usr/share/doc/rdma/changelog.gz; do
+    [ -f "$DEST/$f" ] || { echo "missing $f"; return 1; }
+  done
+  for f in "$ROOT"/man/*.8; do
+    f=usr/share/man/man8/$(basename "$f").gz
+    [ -f "$DEST/$f" ] || { echo "missing $f"; return 1; }
+    gzip -t "$DEST/$f" || return 1
+  done
+}
+check "installed: binary, man pages (.gz), bash completion, copyright, changelog" expect_files
+# iproute2's own rdma is where ours goes, its pages beside ours
+same_place_as_iproute2() {
+  local f
+  for f in $(dpkg -L iproute2 | grep -E '/rdma$|/rdma[-.][a-z.-]*8\.gz$'); do
+    [ -e "$DEST$f" ] || { echo "iproute2 has $f, the install has not"; return 1; }
+  done
+}
+if dpkg -s iproute2 >/dev/null 2>&1; then
+  check "paths equal iproute2's rdma files" same_place_as_iproute2
+fi
+
+# ---------------------------------------------------------------- package
+rm -f "$BUILD"/rdma_*.deb
+if ! cmake --build "$BUILD" --target package >"$W/package.log" 2>&1; then
+  echo "FAIL: cmake --build --target package"; tail -n 30 "$W/package.log"; FAILED=$((FAILED + 1)); finish
+fi
+DEB=$(ls "$BUILD"/rdma_*.deb 2>/dev/null | head -n 1)
+check "package: one .deb ($(basename "${DEB:-none}"))" test -f "$DEB"
+[ -f "$DEB" ] || finish
+dpkg-deb -f "$DEB" >"$W/control"
+control_ok() {
+  cat "$W/control"
+  grep -qx 'Package: rdma' "$W/control" &&
+  grep -qE '^Description: .{10,}' "$W/control" && grep -qE '^ .*netlink' "$W/control" &&
+  grep -qE '^Depends: .*libc6 \(>= ' "$W/control" &&
+  grep -qE '^Depends: .*libmnl0 \(>= ' "$W/control" &&
+  grep -qE '^Depends: .*libibumad3' "$W/control"
+}
+check "control: name, description, Depends from the binary (libc6, libmnl0) and libibumad3" control_ok
+scripts_ok() {
+  dpkg-deb -e "$DEB" "$W/ctl"
+  [ -x "$W/ctl/preinst" ] && [ -x "$W/ctl/postrm" ] &&
+  grep -q -- '--add /usr/bin/rdma$' "$W/ctl/preinst" && grep -q -- '--remove /usr/bin/rdma$' "$W/ctl/postrm"
+}
+check "maintainer scripts: preinst diverts /usr/bin/rdma, postrm gives it back" scripts_ok
+same_files() {
+  (cd "$DEST" && find . ! -type d | sort) >"$W/installed"
+  dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ {print $6}' | sort >"$W/packaged"
+  diff "$W/installed" "$W/packaged"
+}
+check "package files equal cmake --install's" same_files
+dpkg-deb -x "$DEB" "$W/x"
+check "unpacked: rdma -V" grep -qx "rdma utility, version [0-9.]*" <("$W/x/usr/bin/rdma" -V)
+check "unpacked: binary stripped" sh -c "! file '$W/x/usr/bin/rdma' | grep -q 'not stripped'"
+
+# ---------------------------------------------------------------- lintian
+if command -v lintian >/dev/null; then
+  lint() {
+    # lintian runs as root only with --allow-root
+    lintian --allow-root --tag-display-limit 0 "$DEB" | tee "$W/lintian.txt"
+    ! grep -q '^E: ' "$W/lintian.txt"
+  }
+  check "lintian: no errors" lint
+  grep -E '^[WI]: ' "$W/lintian.txt" | sed 's/^/    (not an error) /'
+else
+  echo "FAIL: lintian not installed (scripts/setup-debian.sh installs it)"; FAILED=$((FAILED + 1))
+fi
+
+# ---------------------------------------------------------------- dpkg
+# A scratch root with a stand-in for iproute2: a package of that name owning
+# the host's iproute2 rdma files (byte for byte), so dpkg sees the conflict
+# the real machine has.
+if [ "$(id -u)" = 0 ] && dpkg -s iproute2 >/dev/null 2>&1; then
+  R=$W/root
+  mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/var/lib/dpkg/triggers" "$W/ip2/DEBIAN"
+  : >"$R/var/lib/dpkg/status"; : >"$R/var/lib/dpkg/available"
+  IP2_FILES=$(dpkg -L iproute2 | grep -E '/rdma$|/rdma[-.][a-z.-]*8\.gz$')
+  for f in $IP2_FILES; do mkdir -p "$W/ip2$(dirname "$f")"; cp -a "$f" "$W/ip2$f"; done
+  printf 'Package: iproute2\nVersion: %s\nArchitecture: %s\nMaintainer: stand-in <x@example.org>\nDescription: stand-in owning iproute2 rdma files\n' \
+    "$(dpkg-query -W -f='${Version}' iproute2)" "$(dpkg --print-architecture)" >"$W/ip2/DEBIAN/control"
+  dpkg-deb -b "$W/ip2" "$W/iproute2-standin.deb" >/dev/null
+  HOST_RDMA=$(sha256sum /usr/bin/rdma); HOST_DIV=$(dpkg-divert --list | sort | sha256sum)
+  D=(dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root --log=/dev/null)
+  check "dpkg: stand-in iproute2 installed" "${D[@]}" -i "$W/iproute2-standin.deb"
+  check "dpkg -i rdma (beside iproute2)" "${D[@]}" -i "$DEB"
+  installed_ok() {
+    grep -qx "rdma utility, version [0-9.]*" <("$R/usr/bin/rdma" -V) || { echo "/usr/bin/rdma is not ours"; return 1; }
+    cmp /usr/bin/rdma "$R/usr/bin/rdma.iproute2" || return 1
+    cmp /usr/share/man/man8/rdma-dev.8.gz "$R/usr/share/man/man8/rdma-dev.iproute2.8.gz" || return 1
+    cmp "$DEST/usr/share/man/man8/rdma-dev.8.gz" "$R/usr/share/man/man8/rdma-dev.8.gz" || return 1
+    dpkg-divert --root="$R" --list rdma | grep -q '/usr/bin/rdma to /usr/bin/rdma.iproute2 by rdma'
+  }
+  check "installed: ours is rdma, iproute2's is rdma.iproute2 (binary and pages)" installed_ok
+  check "dpkg -r rdma" "${D[@]}" -r rdma
+  removed_ok() {
+    local f
+    for f in $IP2_FILES; do cmp "$f" "$R$f" || return 1; done
+    [ -z "$(dpkg-divert --root="$R" --list rdma)" ] || { echo "diversions left"; return 1; }
+    ! ls "$R"/usr/bin/rdma.iproute2 "$R"/usr/share/man/man8/*iproute2* 2>/dev/null | grep .
+    "${D[@]}" --verify iproute2
+  }
+  check "removed: iproute2's rdma files are back, no diversion left" removed_ok
+  check "host untouched: /usr/bin/rdma and the diversions" \
+    test "$HOST_RDMA|$HOST_DIV" = "$(sha256sum /usr/bin/rdma)|$(dpkg-divert --list | sort | sha256sum)"
+else
+  echo "(dpkg install check skipped: needs root and iproute2)"
+fi
+finish
