@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -105,6 +106,19 @@ TEST(StatShow, OneCounterPerLineAndFlatJson) {
     EXPECT_EQ(r.out.substr(0, sizeof kRxe0Json), std::string("[") + kRxe0Json);
     EXPECT_NE(r.out.find("{\"ifname\":\"rxe1\",\"port\":1,\"sent_pkts\":0,"), std::string::npos);
   }
+}
+
+TEST(StatShow, OnelineJoinsTheCounters) {
+  TestKernel k(KernelVersion::k6_12);
+  number(k);
+  std::string joined = kRxe0Text;
+  joined.pop_back();
+  std::replace(joined.begin(), joined.end(), '\n', '\\');
+  Result r = run_on(k, {"-o", "stat", "show", "link", "rxe0/1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, joined + "\n");
+  EXPECT_EQ(run_on(k, {"-o", "-j", "stat", "show", "link", "rxe0/1"}).out,
+            run_on(k, {"-j", "stat", "show", "link", "rxe0/1"}).out);
 }
 
 TEST(StatShow, DeviceWithoutPortAndAllPorts) {
