@@ -418,6 +418,10 @@ TEST_F(QpCounters, BindShowFilterUnbind) {
             "    out_of_buffer 0 \n    LQPN: <32,33>\n"
             "link mlx5_0/1 cntn 1 \n    rx_write_requests 0 \n    rx_read_requests 0 \n"
             "    out_of_buffer 0 \n    LQPN: <34>\n");
+  // -o: iproute2 HEAD writes its _SL_ before each counter and before LQPN.
+  EXPECT_EQ(run_on(k, {"-o", "stat", "qp", "show", "link", "mlx5_0/1", "cntn", "0"}).out,
+            "link mlx5_0/1 cntn 0 \\    rx_write_requests 0 \\    rx_read_requests 0 \\"
+            "    out_of_buffer 0 \\    LQPN: <32,33>\n");
   r = run_on(k, {"-j", "stat", "qp", "show", "cntn", "1"});
   EXPECT_EQ(r.out,
             "[{\"ifindex\":2,\"ifname\":\"mlx5_0\",\"port\":1,\"cntn\":1,\"rx_write_requests\":0,"
