@@ -280,10 +280,10 @@ std::string without_comm(const std::string& s) {
   return erase_field(s, "comm");
 }
 
-// NEWER-FIELDS: the device's protocol and the system's privileged-qkey,
-// which iproute2 6.1 does not print.
+// NEWER-FIELDS: the device's protocol and the system's privileged-qkey and
+// monitor, which iproute2 6.1 does not print.
 std::string without_newer_fields(const std::string& s) {
-  return erase_field(erase_field(s, "protocol"), "privileged-qkey");
+  return erase_field(erase_field(erase_field(s, "protocol"), "privileged-qkey"), "monitor");
 }
 
 // Commands whose output differs from iproute2 6.1's, by a named rule of

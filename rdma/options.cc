@@ -23,6 +23,7 @@ constexpr OptionSpec kOptions[] = {
     {'j', "json", false},
     {'p', "pretty", false},
     {'r', "raw", false},
+    {'o', "oneline", false},
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
@@ -93,6 +94,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case 'r':
       opt.raw = true;
+      break;
+    case 'o':
+      opt.oneline = true;
       break;
     case 'f':
       opt.force = true;

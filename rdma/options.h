@@ -13,6 +13,7 @@ struct Options {
   bool json = false;
   bool pretty = false;
   bool raw = false;
+  bool oneline = false;  // -o: a record's line breaks become '\\' (iproute2's _SL_)
   bool force = false;
   bool version = false;
   bool help = false;

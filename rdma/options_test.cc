@@ -35,6 +35,20 @@ TEST(Options, SingleDashLongFormsOfIproute2) {
   EXPECT_TRUE(w.empty());
 }
 
+TEST(Options, OnelineShortSingleAndDoubleDash) {
+  for (const char* form : {"-o", "-oneline", "--oneline", "-onel", "--one"}) {
+    Words w = {"dev", form};
+    Options o = parse_options(w);
+    EXPECT_TRUE(o.oneline) << form;
+    EXPECT_EQ(w, (Words{"dev"}));
+  }
+  Words w = {"-oj", "dev"};
+  Options o = parse_options(w);
+  EXPECT_TRUE(o.json && o.oneline);
+  Words none = {"dev"};
+  EXPECT_FALSE(parse_options(none).oneline);
+}
+
 TEST(Options, DoubleDashLongFormsAndArguments) {
   Words w = {"--json", "--batch=-", "--netns", "blue", "--raw", "--det"};
   Options o = parse_options(w);

@@ -17,8 +17,8 @@ void usage(std::FILE* f) {
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
       "                   node | port | perf | sm | mad | fabric | help }\n"
-      "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
-      "                    -n[etns] NAME | --timeout MS | --retries N | --window N }\n",
+      "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
+      "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N }\n",
       f);
 }
 
@@ -45,7 +45,7 @@ constexpr Cmd kObjects[] = {
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
   if (o.json) return view::make_json_printer(out, o.pretty);
-  return view::make_text_printer(out);
+  return view::make_text_printer(out, o.oneline);
 }
 
 // One command line; returns its exit status. Throws Error.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -82,6 +83,28 @@ TEST_F(RdmaTest, DevDetailsAddModerationAndCaps) {
   EXPECT_EQ(r.out.back(), '\n');
 }
 
+// -o: iproute2 writes its _SL_ ("\\") where a record breaks its line; the
+// record itself still ends with a newline.
+TEST_F(RdmaTest, OnelineJoinsMultiLineRecords) {
+  std::string multi = run({"-d", "dev"}).out;
+  std::string joined = multi;
+  for (size_t p = 0; (p = joined.find("\n    caps: <", p)) != std::string::npos;) joined[p] = '\\';
+  ASSERT_NE(joined, multi);
+  Result r = run({"-o", "-d", "dev"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, joined);
+  EXPECT_NE(r.out.find("adaptive-moderation off \\    caps: <BAD_PKEY_CNTR, "), std::string::npos);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2) << "one line per device";
+  EXPECT_EQ(run({"-oneline", "-d", "link"}).out.find("\n    caps"), std::string::npos);
+  // Single-line views and JSON are unchanged.
+  EXPECT_EQ(run({"-o", "dev"}).out, run({"dev"}).out);
+  EXPECT_EQ(run({"--oneline", "system"}).out, run({"system"}).out);
+  EXPECT_EQ(run({"-o", "-j", "-d", "dev"}).out, run({"-j", "-d", "dev"}).out);
+  EXPECT_EQ(run({"-o", "-j", "-p", "-d", "dev"}).out, run({"-j", "-p", "-d", "dev"}).out);
+  // In a batch, -o on the command line holds for every line.
+  EXPECT_EQ(run({"-o", "-b", "-"}, "-d dev show rxe0\n-d dev show rxe1\n").out, joined);
+}
+
 TEST_F(RdmaTest, DevJson) {
   Result r = run({"dev", "-j", "show", "rxe0"});
   EXPECT_EQ(r.out,
@@ -135,6 +158,23 @@ TEST_F(RdmaTest, SystemTextAndJson) {
   EXPECT_EQ(run({"system"}).out, "netns shared privileged-qkey off copy-on-fork on\n");
   EXPECT_EQ(run({"-j", "sys", "show"}).out,
             "[{\"netns\":\"shared\",\"privileged-qkey\":false,\"copy-on-fork\":true}]\n");
+}
+
+// 6.12 sends MONITOR_MODE (6.1 does not): shown as iproute2 6.13+ shows it.
+TEST(RdmaSystem, MonitorModeWhenTheKernelSendsIt) {
+  TestKernel k612(KernelVersion::k6_12);
+  EXPECT_EQ(run_on(&k612, {"system"}).out,
+            "netns shared privileged-qkey off monitor on copy-on-fork on\n");
+  EXPECT_EQ(run_on(&k612, {"-j", "system"}).out,
+            "[{\"netns\":\"shared\",\"privileged-qkey\":false,\"monitor\":true,"
+            "\"copy-on-fork\":true}]\n");
+  EXPECT_EQ(run_on(&k612, {"system", "show", "monitor"}).out, run_on(&k612, {"system"}).out);
+  EXPECT_EQ(run_on(&k612, {"sys", "sh", "mon"}).out, run_on(&k612, {"system"}).out);
+  EXPECT_EQ(run_on(&k612, {"system", "show", "netns"}).out, run_on(&k612, {"system"}).out);
+  Result bad = run_on(&k612, {"system", "show", "bogus"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.err, "unknown system parameter \"bogus\"\n");
+  EXPECT_EQ(bad.out, "");
 }
 
 TEST_F(RdmaTest, SetCommandsChangeTheKernel) {

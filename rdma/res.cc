@@ -1,6 +1,7 @@
 // rdma resource: the per-device summary and the objects of each type (QPs,
 // CM IDs, CQs, MRs, PDs, contexts, SRQs), filtered, streamed record by record
 // as each reply message is decoded. One dump per device covers all ports.
+// FRMR pools (show and set) are in res_frmr.cc.
 #include <optional>
 
 #include "lib/error.h"
@@ -10,6 +11,7 @@
 #include "lib/res/summary.h"
 #include "lib/res/types.h"
 #include "rdma/objects.h"
+#include "rdma/res_frmr.h"
 #include "rdma/res_query.h"
 #include "rdma/stat_watch.h"
 
@@ -21,7 +23,7 @@ void res_help(Ctx& c) {
   std::fputs(
       "Usage: rdma resource\n"
       "          resource show [DEV]\n"
-      "          resource show [qp|cm_id|pd|mr|cq|ctx|srq]\n"
+      "          resource show [qp|cm_id|pd|mr|cq|ctx|srq|frmr_pools]\n"
       "          resource show qp link [DEV/PORT]\n"
       "          resource show qp link [DEV/PORT] [FILTER-NAME FILTER-VALUE]\n"
       "          resource show cm_id link [DEV/PORT]\n"
@@ -35,7 +37,11 @@ void res_help(Ctx& c) {
       "          resource show ctx dev [DEV]\n"
       "          resource show ctx dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
       "          resource show srq dev [DEV]\n"
-      "          resource show srq dev [DEV] [FILTER-NAME FILTER-VALUE]\n",
+      "          resource show srq dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+      "          resource show frmr_pools dev [DEV]\n"
+      "          resource show frmr_pools dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+      "          resource set frmr_pools dev DEV aging AGING_PERIOD\n"
+      "          resource set frmr_pools dev DEV pinned POOL_KEY PINNED_VALUE\n",
       c.help_out);
 }
 
@@ -123,20 +129,27 @@ void res_show(Ctx& c) {
       return repeat_view(c, [dev](Ctx& each) { summary_doit(each, dev); });
     }
   }
-  if (!type) throw Error("unknown resource type or device \"" + word + "\"");
+  // frmr_pools comes last in iproute2's table: "f" and "fr" select it.
+  bool frmr = !type && matches(word, "frmr_pools");
+  if (!type && !frmr) throw Error("unknown resource type or device \"" + word + "\"");
   no_watch(c);  // object listings run once
   c.args.next();
+  if (frmr) return res_show_frmr(c);
   show_type(c, *type);
+}
+
+template <Handler fn>
+void once(Ctx& c) {
+  no_watch(c);
+  fn(c);
 }
 
 }  // namespace
 
 void cmd_resource(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, res_show},
-      {"show", res_show},
-      {"list", res_show},
-      {"help", res_help},
+      {nullptr, res_show}, {"show", res_show}, {"set", once<res_set>},
+      {"list", res_show},  {"help", res_help},
   };
   dispatch(c, kTable, "resource command");
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -105,6 +106,19 @@ TEST(StatShow, OneCounterPerLineAndFlatJson) {
     EXPECT_EQ(r.out.substr(0, sizeof kRxe0Json), std::string("[") + kRxe0Json);
     EXPECT_NE(r.out.find("{\"ifname\":\"rxe1\",\"port\":1,\"sent_pkts\":0,"), std::string::npos);
   }
+}
+
+TEST(StatShow, OnelineJoinsTheCounters) {
+  TestKernel k(KernelVersion::k6_12);
+  number(k);
+  std::string joined = kRxe0Text;
+  joined.pop_back();
+  std::replace(joined.begin(), joined.end(), '\n', '\\');
+  Result r = run_on(k, {"-o", "stat", "show", "link", "rxe0/1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, joined + "\n");
+  EXPECT_EQ(run_on(k, {"-o", "-j", "stat", "show", "link", "rxe0/1"}).out,
+            run_on(k, {"-j", "stat", "show", "link", "rxe0/1"}).out);
 }
 
 TEST(StatShow, DeviceWithoutPortAndAllPorts) {
@@ -404,6 +418,10 @@ TEST_F(QpCounters, BindShowFilterUnbind) {
             "    out_of_buffer 0 \n    LQPN: <32,33>\n"
             "link mlx5_0/1 cntn 1 \n    rx_write_requests 0 \n    rx_read_requests 0 \n"
             "    out_of_buffer 0 \n    LQPN: <34>\n");
+  // -o: iproute2 HEAD writes its _SL_ before each counter and before LQPN.
+  EXPECT_EQ(run_on(k, {"-o", "stat", "qp", "show", "link", "mlx5_0/1", "cntn", "0"}).out,
+            "link mlx5_0/1 cntn 0 \\    rx_write_requests 0 \\    rx_read_requests 0 \\"
+            "    out_of_buffer 0 \\    LQPN: <32,33>\n");
   r = run_on(k, {"-j", "stat", "qp", "show", "cntn", "1"});
   EXPECT_EQ(r.out,
             "[{\"ifindex\":2,\"ifname\":\"mlx5_0\",\"port\":1,\"cntn\":1,\"rx_write_requests\":0,"

@@ -1,4 +1,5 @@
-// rdma system: the RDMA subsystem's settings (netns mode, privileged qkey).
+// rdma system: the RDMA subsystem's settings (netns mode, privileged qkey)
+// and whether the kernel supports `rdma monitor`.
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
@@ -11,13 +12,20 @@ namespace {
 
 void sys_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma system show\n"
+      "Usage: rdma system show [ netns | privileged-qkey | monitor ]\n"
       "       rdma system set netns { shared | exclusive }\n"
       "       rdma system set privileged-qkey { on | off }\n",
       c.help_out);
 }
 
+// "show netns", "show monitor"...: iproute2 accepts a parameter name and
+// prints the whole line all the same.
 void sys_show(Ctx& c) {
+  if (!c.args.empty()) {
+    std::string word = c.args.next();
+    if (!matches(word, "netns") && !matches(word, "privileged-qkey") && !matches(word, "monitor"))
+      throw Error("unknown system parameter \"" + word + "\"");
+  }
   c.args.done();
   nl::Request req(RDMA_NLDEV_CMD_SYS_GET, nl::Request::kDoit);
   c.session().run(req, [&](const nlmsghdr* nlh) {

@@ -1,5 +1,6 @@
 // The kernel's nldev attribute policy as the tool checks it: name and payload
-// type of every attribute up to Linux 6.12 (include/uapi/rdma/rdma_netlink.h).
+// type of every attribute up to Linux 7.0's FRMR pools
+// (include/uapi/rdma/rdma_netlink.h).
 #include "lib/nl/attr_policy.h"
 
 #include <array>
@@ -119,6 +120,20 @@ constexpr Entry kEntries[] = {
     {102, "RDMA_NLDEV_ATTR_EVENT_TYPE", AttrType::U8},
     {103, "RDMA_NLDEV_SYS_ATTR_MONITOR_MODE", AttrType::U8},
     {104, "RDMA_NLDEV_ATTR_STAT_OPCOUNTER_ENABLED", AttrType::U8},
+    // FRMR pools (Linux 7.0).
+    {105, "RDMA_NLDEV_ATTR_FRMR_POOLS", AttrType::Nested},
+    {106, "RDMA_NLDEV_ATTR_FRMR_POOL_ENTRY", AttrType::Nested},
+    {107, "RDMA_NLDEV_ATTR_FRMR_POOL_KEY", AttrType::Nested},
+    {108, "RDMA_NLDEV_ATTR_FRMR_POOL_KEY_ATS", AttrType::U8},
+    {109, "RDMA_NLDEV_ATTR_FRMR_POOL_KEY_ACCESS_FLAGS", AttrType::U32},
+    {110, "RDMA_NLDEV_ATTR_FRMR_POOL_KEY_VENDOR_KEY", AttrType::U64},
+    {111, "RDMA_NLDEV_ATTR_FRMR_POOL_KEY_NUM_DMA_BLOCKS", AttrType::U64},
+    {112, "RDMA_NLDEV_ATTR_FRMR_POOL_QUEUE_HANDLES", AttrType::U32},
+    {113, "RDMA_NLDEV_ATTR_FRMR_POOL_MAX_IN_USE", AttrType::U64},
+    {114, "RDMA_NLDEV_ATTR_FRMR_POOL_IN_USE", AttrType::U64},
+    {115, "RDMA_NLDEV_ATTR_FRMR_POOLS_AGING_PERIOD", AttrType::U32},
+    {116, "RDMA_NLDEV_ATTR_FRMR_POOL_PINNED_HANDLES", AttrType::U32},
+    {117, "RDMA_NLDEV_ATTR_FRMR_POOL_KEY_KERNEL_VENDOR_KEY", AttrType::U64},
 };
 
 constexpr auto kTable = [] {

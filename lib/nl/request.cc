@@ -37,10 +37,9 @@ Request& Request::u32(uint16_t type, uint32_t v) {
 
 Request& Request::u64(uint16_t type, uint64_t v) {
   check_room(hdr_, 8);
-  // The kernel puts u64s with nla_put_u64_64bit: a PAD attribute first when
-  // the payload would not be 8-byte aligned. Do the same for symmetry.
-  if ((hdr_->nlmsg_len + MNL_ATTR_HDRLEN) % 8 != 0)
-    mnl_attr_put(hdr_, RDMA_NLDEV_ATTR_PAD, 0, nullptr);
+  // No PAD attribute before it (as iproute2's mnl_attr_put_u64): the kernel
+  // parses requests strictly, and a PAD (type 0) there is "Unknown attribute
+  // type" (EINVAL). Unaligned u64 payloads are fine for nla_get_u64.
   mnl_attr_put_u64(hdr_, type, v);
   return *this;
 }

@@ -21,7 +21,7 @@ class Request {
 
   Request& u8(uint16_t type, uint8_t v);
   Request& u32(uint16_t type, uint32_t v);
-  Request& u64(uint16_t type, uint64_t v);  // 64-bit aligned, like the kernel
+  Request& u64(uint16_t type, uint64_t v);  // no PAD: strict parsing refuses it
   Request& str(uint16_t type, std::string_view v);
   // A nest: begin_nest(type), its attributes, then end_nest(what it returned).
   nlattr* begin_nest(uint16_t type);

@@ -50,6 +50,8 @@ constexpr FieldSpec kLink[] = {
 constexpr FieldSpec kSys[] = {
     {RDMA_NLDEV_SYS_ATTR_NETNS_MODE, "netns", "netns %s ", Fmt::NetnsMode},
     {nldev::kAttrPrivilegedQkeyMode, "privileged-qkey", "privileged-qkey %s ", Fmt::OnOff},
+    // Sent by kernels with RDMA monitoring (Debian's 6.12 already does).
+    {nldev::kAttrMonitorMode, "monitor", "monitor %s ", Fmt::OnOff},
     {RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, "copy-on-fork", "copy-on-fork %s", Fmt::OnOff},
 };
 

@@ -41,7 +41,7 @@ int fill_dev_info(Skb& skb, const Device& dev, KernelVersion v) {
     return -EMSGSIZE;
   if (!skb.put_u8(RDMA_NLDEV_ATTR_DEV_NODE_TYPE, dev.node_type)) return -EMSGSIZE;
   if (!skb.put_u8(RDMA_NLDEV_ATTR_DEV_DIM, dev.use_cq_dim)) return -EMSGSIZE;
-  if (v == KernelVersion::k6_12) {
+  if (v >= KernelVersion::k6_12) {
     if (dev.dev_type && !skb.put_u8(nldev::kAttrDevType, dev.dev_type)) return -EMSGSIZE;
     if (!dev.parent.empty() && !skb.put_string(nldev::kAttrParentName, dev.parent))
       return -EMSGSIZE;

@@ -25,7 +25,7 @@ uint64_t rxe_cap_flags(KernelVersion v) {
   uint64_t f = kBadPkeyCntr | kBadQkeyCntr | kAutoPathMig | kChangePhyPort | kUdAvPortEnforce |
                kPortActiveEvent | kSysImageGuid | kRcRnrNakGen | kSrqResize | kMemMgtExtensions |
                kMemWindow | kMemWindowType2B;
-  if (v == KernelVersion::k6_12) f |= kFlushGlobal | kFlushPersistent | kAtomicWrite;
+  if (v >= KernelVersion::k6_12) f |= kFlushGlobal | kFlushPersistent | kAtomicWrite;
   return f;
 }
 
@@ -89,7 +89,7 @@ Device make_rxe(KernelVersion v, const std::string& name, const Netdev& ndev) {
   d.cap_flags = rxe_cap_flags(v);
   d.node_guid = d.sys_image_guid = guid_from_mac(ndev.mac);
   // 6.12's rxe marks names given with `rdma link add` as user assigned.
-  d.name_assign_type = v == KernelVersion::k6_12 ? 1 : 0;
+  d.name_assign_type = v >= KernelVersion::k6_12 ? 1 : 0;
   Port p;
   p.netdev = ndev;
   p.hw_counters = rxe_counters();
@@ -106,7 +106,7 @@ Device make_siw(KernelVersion v, const std::string& name, const Netdev& ndev) {
   d.node_type = kNodeRnic;
   d.cap_flags = kMemMgtExtensions;
   d.node_guid = d.sys_image_guid = guid_from_mac(ndev.mac);
-  d.name_assign_type = v == KernelVersion::k6_12 ? 1 : 0;
+  d.name_assign_type = v >= KernelVersion::k6_12 ? 1 : 0;
   Port p;
   p.netdev = ndev;
   d.ports.push_back(p);

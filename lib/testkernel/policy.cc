@@ -217,12 +217,44 @@ int validate(const nlmsghdr* nlh, const nlattr* nla, const NlaPolicy& pt, bool s
 }  // namespace
 
 uint16_t nldev_maxtype(KernelVersion v) {
-  // 6.1 ends at RDMA_NLDEV_ATTR_RES_SUBTYPE, 6.12 at SYS_ATTR_MONITOR_MODE.
-  return v == KernelVersion::k6_1 ? nldev::kAttrResSubtype : nldev::kAttrMonitorMode;
+  // 6.1 ends at RDMA_NLDEV_ATTR_RES_SUBTYPE, 6.12 at SYS_ATTR_MONITOR_MODE,
+  // 7.0 at FRMR_POOL_KEY_KERNEL_VENDOR_KEY.
+  switch (v) {
+    case KernelVersion::k6_1:
+      return nldev::kAttrResSubtype;
+    case KernelVersion::k6_12:
+      return nldev::kAttrMonitorMode;
+    default:
+      return nldev::kAttrFrmrPoolKeyKernelVendorKey;
+  }
 }
 
 NlaPolicy nldev_policy(KernelVersion v, uint16_t attr) {
-  if (v == KernelVersion::k6_12) {
+  if (v >= KernelVersion::k7_0) {
+    switch (attr) {
+      case nldev::kAttrStatOpcounterEnabled:
+      case nldev::kAttrFrmrPoolKeyAts:
+        return {NlaType::kU8};
+      case nldev::kAttrFrmrPools:
+      case nldev::kAttrFrmrPoolEntry:
+      case nldev::kAttrFrmrPoolKey:
+        return {NlaType::kNested};
+      case nldev::kAttrFrmrPoolKeyAccessFlags:
+      case nldev::kAttrFrmrPoolQueueHandles:
+      case nldev::kAttrFrmrPoolsAgingPeriod:
+      case nldev::kAttrFrmrPoolPinnedHandles:
+        return {NlaType::kU32};
+      case nldev::kAttrFrmrPoolKeyVendorKey:
+      case nldev::kAttrFrmrPoolKeyNumDmaBlocks:
+      case nldev::kAttrFrmrPoolMaxInUse:
+      case nldev::kAttrFrmrPoolInUse:
+      case nldev::kAttrFrmrPoolKeyKernelVendorKey:
+        return {NlaType::kU64};
+      default:
+        break;
+    }
+  }
+  if (v >= KernelVersion::k6_12) {
     switch (attr) {
       case nldev::kAttrDevType:
       case nldev::kAttrNameAssignType:
@@ -243,6 +275,9 @@ uint8_t Attrs::u8(int type) const {
 uint32_t Attrs::u32(int type) const {
   return mnl_attr_get_u32((*this)[type]);
 }
+uint64_t Attrs::u64(int type) const {
+  return mnl_attr_get_u64((*this)[type]);
+}
 
 std::string Attrs::str(int type, size_t size) const {
   const nlattr* a = (*this)[type];
@@ -253,12 +288,12 @@ std::string Attrs::str(int type, size_t size) const {
   return std::string(p, strnlen(p, n));
 }
 
-int nldev_parse(const nlmsghdr* nlh, KernelVersion v, bool strict, Attrs* tb, Extack* extack) {
+// __nla_parse() over the attributes at p (rem bytes) of request nlh.
+int parse_attrs(const nlmsghdr* nlh, const uint8_t* p, int rem, KernelVersion v, bool strict,
+                Attrs* tb, Extack* extack) {
   *tb = Attrs();
   const uint16_t maxtype = nldev_maxtype(v);
   const uint8_t* base = reinterpret_cast<const uint8_t*>(nlh);
-  const uint8_t* p = base + NLMSG_HDRLEN;
-  int rem = static_cast<int>(nlh->nlmsg_len) - NLMSG_HDRLEN;
   // nla_for_each_attr(): stops at the first attribute that does not fit.
   while (rem >= static_cast<int>(sizeof(nlattr))) {
     const nlattr* nla = reinterpret_cast<const nlattr*>(p);
@@ -286,6 +321,18 @@ int nldev_parse(const nlmsghdr* nlh, KernelVersion v, bool strict, Attrs* tb, Ex
     if (strict) return -EINVAL;
   }
   return 0;
+}
+
+int nldev_parse(const nlmsghdr* nlh, KernelVersion v, bool strict, Attrs* tb, Extack* extack) {
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(nlh);
+  return parse_attrs(nlh, base + NLMSG_HDRLEN, static_cast<int>(nlh->nlmsg_len) - NLMSG_HDRLEN, v,
+                     strict, tb, extack);
+}
+
+int nldev_parse_nested(const nlmsghdr* nlh, const nlattr* nest, KernelVersion v, Attrs* tb,
+                       Extack* extack) {
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(nest) + NLA_HDRLEN;
+  return parse_attrs(nlh, p, static_cast<int>(nest->nla_len) - NLA_HDRLEN, v, true, tb, extack);
 }
 
 void write_policy(Skb& skb, const NlaPolicy& pt) {

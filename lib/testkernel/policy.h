@@ -45,11 +45,13 @@ class Attrs {
   bool has(int type) const { return (*this)[type] != nullptr; }
   uint8_t u8(int type) const;
   uint32_t u32(int type) const;
+  uint64_t u64(int type) const;
   // nla_strscpy() into a buffer of `size` bytes.
   std::string str(int type, size_t size) const;
 
  private:
-  friend int nldev_parse(const nlmsghdr*, KernelVersion, bool, Attrs*, Extack*);
+  friend int parse_attrs(const nlmsghdr*, const uint8_t*, int, KernelVersion, bool, Attrs*,
+                         Extack*);
   std::array<const nlattr*, nldev::kAttrMax + 1> tb_{};
 };
 
@@ -57,6 +59,12 @@ class Attrs {
 // extack) with NL_VALIDATE_STRICT (strict) or NL_VALIDATE_LIBERAL. Returns 0
 // or a negative errno; extack may be null (dumpit passes NULL).
 int nldev_parse(const nlmsghdr* nlh, KernelVersion v, bool strict, Attrs* tb, Extack* extack);
+// nla_parse_nested(tb, RDMA_NLDEV_ATTR_MAX - 1, nest, nldev_policy, extack)
+// for a nest inside request nlh (strict).
+int nldev_parse_nested(const nlmsghdr* nlh, const nlattr* nest, KernelVersion v, Attrs* tb,
+                       Extack* extack);
+int parse_attrs(const nlmsghdr* nlh, const uint8_t* p, int rem, KernelVersion v, bool strict,
+                Attrs* tb, Extack* extack);
 
 // netlink_policy_dump_write_attr(skb, pt, NLMSGERR_ATTR_POLICY): the policy
 // of a rejected attribute in an extended ack.

@@ -12,8 +12,11 @@
 
 namespace rdma::testkernel {
 
-// Which kernel's nldev.c to emulate (Debian 12: 6.1.192 and 6.12.117).
-enum class KernelVersion { k6_1, k6_12 };
+// Which kernel's nldev.c to emulate (Debian 12: 6.1.192 and 6.12.117; 7.0
+// is 6.12 plus what iproute2 7.x reads: STAT_OPCOUNTER_ENABLED in the policy
+// and the FRMR pool commands). Later versions have everything earlier ones
+// have: compare with >=.
+enum class KernelVersion { k6_1, k6_12, k7_0 };
 
 // enum ib_port_state / ib_port_phys_state values used by the fixtures.
 inline constexpr uint8_t kPortDown = 1;
@@ -217,6 +220,26 @@ T* ResTable<T>::find_stored(uint32_t id) {
   return nullptr;
 }
 
+// One FRMR pool (7.0, drivers/infiniband/core/frmr_pools.c): its key and
+// usage counters as fill_frmr_pool_entry() sends them.
+struct FrmrPool {
+  uint8_t ats = 0;
+  uint32_t access_flags = 0;
+  uint64_t vendor_key = 0;
+  uint64_t num_dma_blocks = 0;
+  uint64_t kernel_vendor_key = 0;  // sent only when non-zero
+  uint32_t queue_handles = 0;      // queue.ci + inactive_queue.ci
+  uint64_t max_in_use = 0;
+  uint64_t in_use = 0;
+  uint32_t pinned_handles = 0;
+};
+
+// device->frmr_pools: present for drivers that use FRMR pools.
+struct FrmrPools {
+  std::vector<FrmrPool> pools;  // in the rb-tree's order
+  uint32_t aging_period_sec = 60;
+};
+
 struct Device {
   uint32_t index = 0;
   std::string name;
@@ -250,6 +273,7 @@ struct Device {
   ResTable<StatCounter> counters;
   ResTable<Srq> srqs;
   uint32_t next_counter_id = 0;
+  std::optional<FrmrPools> frmr;  // 7.0: nullopt when the driver has none
 };
 
 // Per network namespace settings (RDMA_NLDEV_CMD_SYS_*).

@@ -88,6 +88,16 @@ TestKernel::Op TestKernel::op(int cmd) const {
         break;
     }
   }
+  if (v70()) {
+    switch (cmd) {
+      case nldev::kCmdFrmrPoolsGet:
+        return {nullptr, &TestKernel::frmr_get_dump};
+      case nldev::kCmdFrmrPoolsSet:
+        return {&TestKernel::frmr_set_doit, nullptr, true};
+      default:
+        break;
+    }
+  }
   return {};
 }
 

@@ -105,7 +105,8 @@ class TestKernel : public nl::Transport {
   size_t dump_alloc() const;
   std::vector<uint8_t> dump_part(size_t alloc);
   Op op(int cmd) const;
-  bool v612() const { return opts.version == KernelVersion::k6_12; }
+  bool v612() const { return opts.version >= KernelVersion::k6_12; }
+  bool v70() const { return opts.version >= KernelVersion::k7_0; }
 
   // replies
   Skb reply_skb() const { return Skb(kNlmsgGoodSize, opts.pad64); }
@@ -145,6 +146,9 @@ class TestKernel : public nl::Transport {
   int stat_set_doit(const nlmsghdr*, Extack*);
   int stat_del_doit(const nlmsghdr*, Extack*);
   int stat_get_status_doit(const nlmsghdr*, Extack*);
+  // cmd_frmr.cc (7.0)
+  DumpFn frmr_get_dump();
+  int frmr_set_doit(const nlmsghdr*, Extack*);
   // monitor.cc
   void notify(const Device& dev, uint32_t port, uint8_t event);
 

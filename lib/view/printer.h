@@ -22,7 +22,10 @@ class Printer {
   virtual void detach() {}
 };
 
-std::unique_ptr<Printer> make_text_printer(std::FILE* out);
+// oneline (-o): the line breaks inside a record (multi-line views such as
+// `-d dev` caps, statistic counters, -dd driver details) are written as '\\',
+// as iproute2 writes its _SL_; each record still ends with a newline.
+std::unique_ptr<Printer> make_text_printer(std::FILE* out, bool oneline = false);
 std::unique_ptr<Printer> make_json_printer(std::FILE* out, bool pretty);
 
 }  // namespace rdma::view

@@ -8,11 +8,14 @@ namespace {
 
 class TextPrinter : public Printer {
  public:
-  explicit TextPrinter(std::FILE* out) : out_(out) {}
+  TextPrinter(std::FILE* out, bool oneline) : out_(out), oneline_(oneline) {}
   // One write per line: stdio's per-call locking showed in profiles.
   void record(const Record& r) override {
     line_.clear();
     for (const Field& f : r) line_ += f.text;
+    if (oneline_)
+      for (char& ch : line_)
+        if (ch == '\n') ch = '\\';
     line_ += '\n';
     std::fwrite(line_.data(), 1, line_.size(), out_);
   }
@@ -21,13 +24,14 @@ class TextPrinter : public Printer {
 
  private:
   std::FILE* out_;
+  bool oneline_;
   std::string line_;
 };
 
 }  // namespace
 
-std::unique_ptr<Printer> make_text_printer(std::FILE* out) {
-  return std::make_unique<TextPrinter>(out);
+std::unique_ptr<Printer> make_text_printer(std::FILE* out, bool oneline) {
+  return std::make_unique<TextPrinter>(out, oneline);
 }
 
 }  // namespace rdma::view

@@ -82,12 +82,13 @@ for o in json.load(open(sys.argv[1])):
 }
 
 # Attributes newer than iproute2 6.1 that the kernel sends and newer iproute2
-# prints: protocol in `dev`, privileged-qkey in `system`.
+# prints: protocol in `dev`, privileged-qkey and monitor in `system`.
 rule_NEWER_FIELDS() {
     local d=$1
-    sed -E -e 's/protocol [a-z]+ //g; s/privileged-qkey (on|off) //g' \
+    sed -E -e 's/protocol [a-z]+ //g; s/privileged-qkey (on|off) //g; s/monitor (on|off) //g' \
         -e 's/,"protocol":"[a-z]+"//g; s/,"privileged-qkey":(true|false)//g' \
-        -e '/^ +"protocol": "[a-z]+",$/d; /^ +"privileged-qkey": (true|false),$/d' \
+        -e 's/,"monitor":(true|false)//g' \
+        -e '/^ +"protocol": "[a-z]+",$/d; /^ +"(privileged-qkey|monitor)": (true|false),$/d' \
         "$d/new.out" > "$d/new.out.tmp"
     if cmp -s "$d/new.out" "$d/new.out.tmp"; then rm -f "$d/new.out.tmp"; return 1; fi
     mv "$d/new.out.tmp" "$d/new.out"
