@@ -18,5 +18,7 @@ void cmd_port(Ctx& c);
 void cmd_perf(Ctx& c);
 void cmd_sm(Ctx& c);
 void cmd_mad(Ctx& c);
+// Verbs (libibverbs) views.
+void cmd_gid(Ctx& c);  // gid.cc
 
 }  // namespace rdma

@@ -16,7 +16,7 @@ void usage(std::FILE* f) {
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
-      "                   node | port | perf | sm | mad | help }\n"
+      "                   node | port | perf | sm | mad | gid | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
       "                    -n[etns] NAME }\n",
       f);
@@ -40,7 +40,7 @@ constexpr Cmd kObjects[] = {
     {"link", once<cmd_link>},     {"resource", cmd_resource}, {"system", once<cmd_system>},
     {"statistic", cmd_statistic}, {"monitor", cmd_monitor},   {"node", once<cmd_node>},
     {"port", once<cmd_port>},     {"perf", once<cmd_perf>},   {"sm", once<cmd_sm>},
-    {"mad", once<cmd_mad>},
+    {"mad", once<cmd_mad>},       {"gid", once<cmd_gid>},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
@@ -51,7 +51,7 @@ std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
 // One command line. Throws Error.
 void run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
                  view::Printer& out, Env& env, bool in_batch) {
-  Ctx c{opt, Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch};
+  Ctx c{opt, Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.verbs};
   dispatch(c, kObjects, "object");
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/nl/connection.h"
+#include "rdma/command.h"
 
 namespace rdma {
 
@@ -16,6 +17,7 @@ struct Env {
   std::FILE* in = stdin;         // "-b -"
   nl::Connection::Factory open;  // the transport: a socket, or a test kernel
   std::FILE* trace = nullptr;    // netlink hex dump (RDMA_NETLINK_TRACE)
+  VerbsFactory verbs;            // verbs views; unset: libibverbs (dlopen)
 };
 
 // args excludes argv[0]. Returns the exit status.

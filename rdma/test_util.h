@@ -18,7 +18,7 @@ struct Result {
 };
 
 inline Result run_program(std::vector<std::string> args, nl::Connection::Factory open,
-                          const std::string& input = "") {
+                          const std::string& input = "", VerbsFactory verbs = {}) {
   char *out = nullptr, *err = nullptr;
   size_t out_n = 0, err_n = 0;
   Env env;
@@ -28,6 +28,7 @@ inline Result run_program(std::vector<std::string> args, nl::Connection::Factory
   std::string in = input.empty() ? std::string("\n") : input;
   env.in = fmemopen(in.data(), in.size(), "r");
   env.open = std::move(open);
+  env.verbs = std::move(verbs);
   Result r;
   r.status = run(std::move(args), env);
   std::fclose(env.in);
