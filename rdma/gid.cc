@@ -22,9 +22,9 @@ void gid_show(Ctx& c) {
   verbs::GidFilter f;
   while (!c.args.empty()) {
     std::string w = c.args.next();
-    if (w == "type") {
+    if (matches(w, "type")) {
       f.type = verbs::parse_gid_type(c.args.need("GID type (ib, roce-v1 or roce-v2)"));
-    } else if (w == "netdev") {
+    } else if (matches(w, "netdev")) {
       f.netdev = c.args.need("netdev name");
     } else if (dev.empty()) {
       dev = w;
