@@ -227,7 +227,7 @@ TEST_F(VerbsCmdTest, LinkStatus) {
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["ifname"], "rxe1");
-  EXPECT_EQ(j[0]["active_mtu"], "1024");
+  EXPECT_EQ(j[0]["active_mtu"], 1024);
   EXPECT_TRUE(j[0].contains("gid_tbl_len"));
   r = run({"link", "status", "rxe1/3"});
   EXPECT_EQ(r.status, 1);

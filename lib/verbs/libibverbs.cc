@@ -6,7 +6,9 @@
 // points: the context's extended ops first, the plain call when the
 // provider lacks them.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <net/if.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -182,9 +184,19 @@ class RealVerbs : public Verbs {
     ibv_context* ctx = l.open_device(dev);
     int e = errno;
     l.free_device_list(list);
-    if (!ctx)
-      throw Error("cannot open verbs device \"" + name + "\" (/dev/infiniband/" + uverbs +
+    if (!ctx) {
+      // libibverbs tries other paths after the character device, so errno
+      // is often the last try's ENOENT: opening it here names the cause
+      // (EACCES for a user without access).
+      std::string cdev = "/dev/infiniband/" + uverbs;
+      int fd = ::open(cdev.c_str(), O_RDWR | O_CLOEXEC);
+      if (fd < 0)
+        e = errno;
+      else
+        ::close(fd);
+      throw Error("cannot open verbs device \"" + name + "\" (" + cdev +
                   "): " + err_text(e ? e : EIO));
+    }
     return std::make_unique<RealDevice>(name, ctx, t, path);
   }
 };

@@ -1,6 +1,7 @@
 #include "lib/verbs/port.h"
 
 #include <cstdio>
+#include <string>
 
 #include "lib/verbs/names.h"
 
@@ -21,6 +22,14 @@ void add(view::Record& r, const char* key, unsigned v) {
   r.add(key, std::string(" ") + key + " " + std::to_string(v), v);
 }
 
+// A number, or the word "invalid" for an encoding with no number.
+void add_num(view::Record& r, const char* key, const char* v) {
+  if (v[0] >= '0' && v[0] <= '9')
+    add(r, key, static_cast<unsigned>(std::stoul(v)));
+  else
+    add(r, key, std::string(v));
+}
+
 }  // namespace
 
 void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, int details,
@@ -31,8 +40,8 @@ void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, i
   add(r, "link_layer", link_layer_name(a.link_layer));
   add(r, "state", port_state_name(a.state));
   add(r, "physical_state", phys_state_name(a.phys_state));
-  add(r, "max_mtu", mtu_name(a.max_mtu));
-  add(r, "active_mtu", mtu_name(a.active_mtu));
+  add_num(r, "max_mtu", mtu_name(a.max_mtu));
+  add_num(r, "active_mtu", mtu_name(a.active_mtu));
   add(r, "width", width_name(a.active_width));
   add(r, "speed", speed_name(a.active_speed));  // Gb/s per lane
   if (details < 1) return;
@@ -42,7 +51,7 @@ void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, i
   add(r, "max_msg_sz", hex("0x%x", a.max_msg_sz));
   add(r, "port_cap_flags", hex("0x%08x", a.port_cap_flags));
   add(r, "port_cap_flags2", hex("0x%04x", a.port_cap_flags2));
-  add(r, "max_vl_num", vl_name(a.max_vl_num));
+  add_num(r, "max_vl_num", vl_name(a.max_vl_num));
   add(r, "bad_pkey_cntr", hex("0x%x", a.bad_pkey_cntr));
   add(r, "qkey_viol_cntr", hex("0x%x", a.qkey_viol_cntr));
   add(r, "sm_sl", a.sm_sl);

@@ -197,7 +197,11 @@ TEST(VerbsPort, StatusAndDetails) {
   EXPECT_EQ(j["port_cap_flags"], "0x00890000");
   EXPECT_EQ(j["max_msg_sz"], "0x800000");
   EXPECT_EQ(j["gid_tbl_len"], 1024);
-  EXPECT_EQ(j["max_vl_num"], "1");
+  EXPECT_EQ(j["max_vl_num"], 1);
+  EXPECT_EQ(j["max_mtu"], 4096);
+  p.max_vl_num = 0;
+  port_record("siw0", 1, p, 1, r);
+  EXPECT_EQ(json(r)["max_vl_num"], "invalid");
   p.active_width = 2;
   p.active_speed = 32;
   p.link_layer = IBV_LINK_LAYER_INFINIBAND;
