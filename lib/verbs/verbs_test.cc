@@ -236,3 +236,33 @@ TEST(VerbsGid, RecordAndFilter) {
 
 }  // namespace
 }  // namespace rdma::verbs
+
+namespace rdma::verbs {
+namespace {
+
+// The real library on this machine: the test host has no RDMA device (or
+// not this one), which must be one Error and nothing from libibverbs on
+// stderr. Skipped where libibverbs.so.1 is not installed.
+TEST(Libibverbs, ADeviceItDoesNotKnowIsOneError) {
+  std::unique_ptr<Verbs> v;
+  try {
+    v = open_libibverbs();
+  } catch (const Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  testing::internal::CaptureStderr();
+  std::string msg;
+  try {
+    v->open("nosuchdev9");
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(msg.starts_with("device \"nosuchdev9\" has no verbs interface") ||
+              msg.starts_with("cannot list verbs devices"))
+      << msg;
+  EXPECT_EQ(err, "");
+}
+
+}  // namespace
+}  // namespace rdma::verbs
