@@ -89,7 +89,7 @@ class RealDevice : public Device {
     if (ret == EOPNOTSUPP || ret == ENOSYS) {
       a = ibv_device_attr_ex{};
       ret = lib().query_device(ctx_, &a.orig_attr);
-      if (ret > 0 || ret < 0) ret = ret < 0 ? errno : ret;
+      if (ret < 0) ret = errno;  // old providers return -1 and set errno
     }
     if (ret) throw Error(name_ + ": ibv_query_device_ex failed: " + err_text(ret));
     return a;
