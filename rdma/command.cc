@@ -1,6 +1,11 @@
 #include "rdma/command.h"
 
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+
 #include "lib/error.h"
+#include "lib/verbs/verbs.h"
 
 namespace rdma {
 
@@ -30,6 +35,24 @@ void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
     }
   }
   throw Error(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
+}
+
+std::unique_ptr<verbs::Verbs> Ctx::verbs() const {
+  if (verbs_factory && *verbs_factory) return (*verbs_factory)();
+  return verbs::open_libibverbs();
+}
+
+uint32_t split_port(std::string& dev) {
+  auto slash = dev.find('/');
+  if (slash == std::string::npos) return 0;
+  std::string p = dev.substr(slash + 1);
+  dev.resize(slash);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long v = p.empty() ? 0 : std::strtoul(p.c_str(), &end, 10);
+  if (p.empty() || *end || errno || v == 0 || v > UINT32_MAX)
+    throw Error("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
+  return static_cast<uint32_t>(v);
 }
 
 bool parse_on_off(const std::string& word, const char* keyword) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,6 +15,11 @@
 #include "rdma/options.h"
 
 namespace rdma {
+
+namespace verbs {
+class Verbs;  // lib/verbs/verbs.h
+}
+using VerbsFactory = std::function<std::unique_ptr<verbs::Verbs>()>;
 
 // The words after the object, consumed left to right.
 class Args {
@@ -36,15 +43,19 @@ struct Ctx {
   Args args;
   nl::Connection& conn;
   view::Printer& out;
-  std::FILE* help_out;               // usage text (stdout)
-  std::FILE* in;                     // input of commands that read one (mad decode)
-  std::FILE* err;                    // diagnostics beside the output (-dd MAD traces)
-  bool in_batch = false;             // a line of -b FILE, sharing out with the others
-  const mad::Access* mad = nullptr;  // how MAD commands reach the fabric
+  std::FILE* help_out;                          // usage text (stdout)
+  std::FILE* in;                                // input of commands that read one (mad decode)
+  std::FILE* err;                               // diagnostics beside the output (-dd MAD traces)
+  bool in_batch = false;                        // a line of -b FILE, sharing out with the others
+  const mad::Access* mad = nullptr;             // how MAD commands reach the fabric
+  const VerbsFactory* verbs_factory = nullptr;  // unset: libibverbs
   // The exit status of a command that printed what it could (a partial
   // fabric, a diff that found changes) but is not a success.
   int status = 0;
   nl::Session& session() { return conn.session(); }
+  // libibverbs (loaded now, by the commands that need it) or the test's
+  // fake; throws Error when the library cannot be loaded.
+  std::unique_ptr<verbs::Verbs> verbs() const;
 };
 
 // For commands that write a JSON document per event or interval (monitor,
@@ -76,6 +87,9 @@ bool matches(const std::string& word, const char* name);
 // Runs the table entry the next word selects; "unknown WHAT 'word'" when
 // none does.
 void dispatch(Ctx& c, std::span<const Cmd> table, const char* what);
+
+// "DEV/PORT" -> PORT, leaving DEV in dev; 0 when there is no "/".
+uint32_t split_port(std::string& dev);
 
 // Parses "on"/"off" (abbreviable), naming the keyword in the error.
 bool parse_on_off(const std::string& word, const char* keyword);

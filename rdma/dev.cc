@@ -11,7 +11,9 @@
 #include "lib/nl/nldev.h"
 #include "lib/nldev/devices.h"
 #include "lib/nldev/fields.h"
+#include "lib/verbs/limits.h"
 #include "rdma/objects.h"
+#include "rdma/verbs_devices.h"
 
 namespace rdma {
 
@@ -20,6 +22,7 @@ namespace {
 void dev_help(Ctx& c) {
   std::fputs(
       "Usage: rdma dev show [DEV]\n"
+      "       rdma dev limits [DEV]\n"
       "       rdma dev set [DEV] name DEVNAME\n"
       "       rdma dev set [DEV] netns NSNAME\n"
       "       rdma dev set [DEV] adaptive-moderation [on|off]\n"
@@ -43,6 +46,17 @@ void dev_show(Ctx& c) {
     c.out.record(r);
   });
   if (!name.empty() && !found) throw Error("unknown device \"" + name + "\"");
+}
+
+// What the device can do (ibv_devinfo -v): verbs, not netlink.
+void dev_limits(Ctx& c) {
+  std::string name = c.args.empty() ? "" : c.args.next();
+  c.args.done();
+  view::Record r;
+  each_verbs_device(c, devices_named(c, name), [&](const nldev::Device& d, verbs::Device& v) {
+    verbs::limits_record(d.name, v, r);
+    c.out.record(r);
+  });
 }
 
 void run_set(Ctx& c, nl::Request& req) {
@@ -140,7 +154,7 @@ void dev_delete(Ctx& c) {
 void cmd_dev(Ctx& c) {
   static constexpr Cmd kTable[] = {
       {nullptr, dev_show}, {"show", dev_show},     {"list", dev_show}, {"set", dev_set},
-      {"add", dev_add},    {"delete", dev_delete}, {"help", dev_help},
+      {"add", dev_add},    {"delete", dev_delete}, {"help", dev_help}, {"limits", dev_limits},
   };
   dispatch(c, kTable, "dev command");
 }

@@ -8,7 +8,9 @@
 #include "lib/nl/nldev.h"
 #include "lib/nldev/devices.h"
 #include "lib/nldev/fields.h"
+#include "lib/verbs/port.h"
 #include "rdma/objects.h"
+#include "rdma/verbs_devices.h"
 
 namespace rdma {
 
@@ -17,6 +19,7 @@ namespace {
 void link_help(Ctx& c) {
   std::fputs(
       "Usage: rdma link show [DEV[/PORT_INDEX]]\n"
+      "       rdma link status [DEV[/PORT_INDEX]]\n"
       "       rdma link add NAME type TYPE netdev NETDEV\n"
       "       rdma link delete NAME\n"
       "where  TYPE := { rxe | siw }\n",
@@ -36,20 +39,6 @@ void print_port(Ctx& c, const nlmsghdr* nlh, view::Record& r) {
   r.add("port", std::to_string(port) + " ", port);
   view::decode(a, nldev::kLinkFields, c.opt.details, r);
   c.out.record(r);
-}
-
-// "DEV/PORT" -> port number; 0 when only DEV is given.
-uint32_t split_port(std::string& dev) {
-  auto slash = dev.find('/');
-  if (slash == std::string::npos) return 0;
-  std::string p = dev.substr(slash + 1);
-  dev.resize(slash);
-  char* end = nullptr;
-  errno = 0;
-  unsigned long v = p.empty() ? 0 : std::strtoul(p.c_str(), &end, 10);
-  if (p.empty() || *end || errno || v == 0 || v > UINT32_MAX)
-    throw Error("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
-  return static_cast<uint32_t>(v);
 }
 
 void link_show(Ctx& c) {
@@ -76,6 +65,28 @@ void link_show(Ctx& c) {
       c.session().run(req, [&](const nlmsghdr* nlh) { print_port(c, nlh, r); });
     }
   }
+}
+
+// Link layer, MTUs, width and speed from verbs (ibv_query_port): what
+// netlink's port view lacks. A command of its own, so that `link show`
+// stays iproute2's.
+void link_status(Ctx& c) {
+  std::string dev = c.args.empty() ? "" : c.args.next();
+  c.args.done();
+  uint32_t port = split_port(dev);
+  std::vector<nldev::Device> devs = devices_named(c, dev);
+  for (const nldev::Device& d : devs)
+    if (port > d.ports)
+      throw Error("device \"" + d.name + "\" has no port " + std::to_string(port) + " (ports: 1-" +
+                  std::to_string(d.ports) + ")");
+  view::Record r;
+  each_verbs_device(c, devs, [&](const nldev::Device& d, verbs::Device& v) {
+    for (uint32_t p = port ? port : 1; p <= (port ? port : d.ports); ++p) {
+      verbs::port_record(d.name, static_cast<uint8_t>(p), v.query_port(static_cast<uint8_t>(p)),
+                         c.opt.details, r);
+      c.out.record(r);
+    }
+  });
 }
 
 void link_add(Ctx& c) {
@@ -113,8 +124,8 @@ void link_delete(Ctx& c) {
 
 void cmd_link(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, link_show}, {"show", link_show},     {"list", link_show},
-      {"add", link_add},    {"delete", link_delete}, {"help", link_help},
+      {nullptr, link_show},    {"show", link_show}, {"list", link_show},     {"add", link_add},
+      {"delete", link_delete}, {"help", link_help}, {"status", link_status},
   };
   dispatch(c, kTable, "link command");
 }

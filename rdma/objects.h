@@ -19,5 +19,7 @@ void cmd_perf(Ctx& c);
 void cmd_sm(Ctx& c);
 void cmd_mad(Ctx& c);
 void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
+// Verbs (libibverbs) views.
+void cmd_gid(Ctx& c);  // gid.cc
 
 }  // namespace rdma

@@ -8,6 +8,7 @@
 
 #include "lib/mad/access.h"
 #include "lib/nl/connection.h"
+#include "rdma/command.h"
 
 namespace rdma {
 
@@ -18,6 +19,7 @@ struct Env {
   nl::Connection::Factory open;  // the transport: a socket, or a test kernel
   std::FILE* trace = nullptr;    // netlink hex dump (RDMA_NETLINK_TRACE)
   mad::Access mad;               // InfiniBand: umad, or a fake fabric
+  VerbsFactory verbs;            // verbs views; unset: libibverbs (dlopen)
 };
 
 // args excludes argv[0]. Returns the exit status.

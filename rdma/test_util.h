@@ -1,6 +1,6 @@
 // Runs the whole program in-process for tests: the words after argv[0], its
 // standard input, the transport factory it opens the kernel with, and how it
-// reaches an InfiniBand fabric (MAD commands); returns
+// reaches an InfiniBand fabric (MAD commands) or the verbs library; returns
 // the exit status and what it wrote to stdout and stderr.
 #pragma once
 
@@ -18,18 +18,15 @@ struct Result {
   std::string out, err;
 };
 
-inline Result run_program(std::vector<std::string> args, nl::Connection::Factory open,
-                          const std::string& input = "", mad::Access mad = {}) {
+// env's streams are set here; the rest (open, mad, verbs) by the caller.
+inline Result run_env(std::vector<std::string> args, Env env, const std::string& input) {
   char *out = nullptr, *err = nullptr;
   size_t out_n = 0, err_n = 0;
-  Env env;
   env.out = open_memstream(&out, &out_n);
   env.err = open_memstream(&err, &err_n);
   // Never the test runner's own stdin: "-b -" reads this (empty) text.
   std::string in = input.empty() ? std::string("\n") : input;
   env.in = fmemopen(in.data(), in.size(), "r");
-  env.open = std::move(open);
-  env.mad = std::move(mad);
   Result r;
   r.status = run(std::move(args), env);
   std::fclose(env.in);
@@ -41,6 +38,22 @@ inline Result run_program(std::vector<std::string> args, nl::Connection::Factory
   std::free(out);
   std::free(err);
   return r;
+}
+
+inline Result run_program(std::vector<std::string> args, nl::Connection::Factory open,
+                          const std::string& input = "", mad::Access mad = {}) {
+  Env env;
+  env.open = std::move(open);
+  env.mad = std::move(mad);
+  return run_env(std::move(args), std::move(env), input);
+}
+
+inline Result run_program(std::vector<std::string> args, nl::Connection::Factory open,
+                          const std::string& input, VerbsFactory verbs) {
+  Env env;
+  env.open = std::move(open);
+  env.verbs = std::move(verbs);
+  return run_env(std::move(args), std::move(env), input);
 }
 
 }  // namespace rdma::test

@@ -6,7 +6,7 @@ SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config make \
-  libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev \
+  libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev libibverbs-dev \
   linux-libc-dev iproute2 clang-format \
   dpkg-dev file lintian >/dev/null
 # dpkg-dev: dpkg-buildflags (CI's flags) and dpkg-shlibdeps (the package's

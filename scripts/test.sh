@@ -106,6 +106,12 @@ if [ -f tests/vm/monitor-test.sh ]; then
 fi
 # InfiniBand management on RoCE ports: one clear line each (issue 5).
 [ -f tests/vm/mad-roce-test.sh ] && run_suite vm-mad-roce-6.12 vm_script 6.12 tests/vm/mad-roce-test.sh
+# Verbs views (dev limits, link status, gid show) against ibv_devinfo and
+# sysfs on rxe and siw: one basic-fixture boot per kernel (issue 14).
+if [ -x tests/vm/verbs-test.sh ]; then
+  run_suite vm-verbs-6.1 tests/vm/verbs-test.sh --kernel 6.1 --rdma build/rdma
+  run_suite vm-verbs-6.12 tests/vm/verbs-test.sh --kernel 6.12 --rdma build/rdma
+fi
 if [ -x tests/vm/writes.sh ]; then
   run_suite vm-writes-6.1 tests/vm/writes.sh --kernel 6.1 --rdma build/rdma
   run_suite vm-writes-6.12 tests/vm/writes.sh --kernel 6.12 --rdma build/rdma

@@ -148,11 +148,21 @@ check_log() {
   fi
 }
 
-objects="dev fabric help link mad monitor node perf port resource sm statistic system"
+objects="dev fabric gid help link mad monitor node perf port resource sm statistic system"
 check "objects" "rdma " "$objects"
 check "object prefix" "rdma s" "sm statistic system"
 check "object prefix unique" "rdma li" "link"
-check "dev commands" "rdma dev " "add delete help list set show"
+check "dev commands" "rdma dev " "add delete help limits list set show"
+check "dev limits DEV" "rdma dev limits " "mlx5_0 rxe0"
+check "link status DEV/PORT" "rdma link status mlx5_0/" "mlx5_0/1 mlx5_0/2"
+check "link commands" "rdma link " "add delete help list show status"
+check "gid commands" "rdma gid " "help list show"
+check "gid show: links and keywords" "rdma gid show " "mlx5_0 mlx5_0/1 mlx5_0/2 netdev rxe0 rxe0/1 type"
+check "gid show DEV: keywords" "rdma gid show rxe0/1 " "netdev type"
+check "gid show type" "rdma gid show rxe0 type " "ib roce-v1 roce-v2"
+check "gid show type after abbreviation" "rdma g s t " "ib roce-v1 roce-v2"
+check "gid show: each keyword once" "rdma gid show type roce-v2 " "netdev"
+check_has "gid show netdev" "rdma gid show type ib netdev " lo
 check "abbreviated object and command" "rdma d s " "mlx5_0 rxe0"
 check "device name prefix" "rdma dev show r" "rxe0"
 check "no second device" "rdma dev show rxe0 " ""

@@ -1,0 +1,56 @@
+// Verbs for unit tests: devices described by plain structs, and a record of
+// what was opened.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+
+#include "lib/error.h"
+#include "lib/verbs/verbs.h"
+
+namespace rdma::verbs {
+
+struct FakeDeviceSpec {
+  ibv_transport_type transport = IBV_TRANSPORT_IB;
+  std::string board_id;
+  int num_comp_vectors = 1;
+  ibv_device_attr_ex attr{};
+  std::vector<ibv_port_attr> ports;  // ports[0] is port 1
+  std::vector<Gid> gids;
+  std::string open_error;  // non-empty: open() throws Error(open_error)
+};
+
+class FakeDevice : public Device {
+ public:
+  explicit FakeDevice(const FakeDeviceSpec& s) : s_(s) {}
+  ibv_transport_type transport() const override { return s_.transport; }
+  std::string board_id() const override { return s_.board_id; }
+  int num_comp_vectors() const override { return s_.num_comp_vectors; }
+  ibv_device_attr_ex query_device() override { return s_.attr; }
+  ibv_port_attr query_port(uint8_t port) override {
+    if (port < 1 || port > s_.ports.size()) throw Error("fake: no port " + std::to_string(port));
+    return s_.ports[port - 1];
+  }
+  std::vector<Gid> gids() override { return s_.gids; }
+
+ private:
+  FakeDeviceSpec s_;
+};
+
+class FakeVerbs : public Verbs {
+ public:
+  explicit FakeVerbs(std::map<std::string, FakeDeviceSpec> devs) : devs_(std::move(devs)) {}
+  std::unique_ptr<Device> open(const std::string& name) override {
+    opened.push_back(name);
+    auto it = devs_.find(name);
+    if (it == devs_.end()) throw Error("device \"" + name + "\" has no verbs interface");
+    if (!it->second.open_error.empty()) throw Error(it->second.open_error);
+    return std::make_unique<FakeDevice>(it->second);
+  }
+  std::vector<std::string> opened;
+
+ private:
+  std::map<std::string, FakeDeviceSpec> devs_;
+};
+
+}  // namespace rdma::verbs

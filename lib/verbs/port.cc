@@ -1,0 +1,64 @@
+#include "lib/verbs/port.h"
+
+#include <cstdio>
+#include <string>
+
+#include "lib/verbs/names.h"
+
+namespace rdma::verbs {
+
+namespace {
+
+std::string hex(const char* fmt, unsigned v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+void add(view::Record& r, const char* key, const std::string& v) {
+  r.add(key, std::string(" ") + key + " " + v, v);
+}
+void add(view::Record& r, const char* key, unsigned v) {
+  r.add(key, std::string(" ") + key + " " + std::to_string(v), v);
+}
+
+// A number, or the word "invalid" for an encoding with no number.
+void add_num(view::Record& r, const char* key, const char* v) {
+  if (v[0] >= '0' && v[0] <= '9')
+    add(r, key, static_cast<unsigned>(std::stoul(v)));
+  else
+    add(r, key, std::string(v));
+}
+
+}  // namespace
+
+void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, int details,
+                 view::Record& r) {
+  r.clear();
+  r.add("ifname", "link " + dev + "/", dev);
+  r.add("port", std::to_string(port), port);
+  add(r, "link_layer", link_layer_name(a.link_layer));
+  add(r, "state", port_state_name(a.state));
+  add(r, "physical_state", phys_state_name(a.phys_state));
+  add_num(r, "max_mtu", mtu_name(a.max_mtu));
+  add_num(r, "active_mtu", mtu_name(a.active_mtu));
+  add(r, "width", width_name(a.active_width));
+  add(r, "speed", speed_name(a.active_speed));  // Gb/s per lane
+  if (details < 1) return;
+  add(r, "sm_lid", a.sm_lid);
+  add(r, "port_lid", a.lid);
+  add(r, "port_lmc", hex("0x%02x", a.lmc));
+  add(r, "max_msg_sz", hex("0x%x", a.max_msg_sz));
+  add(r, "port_cap_flags", hex("0x%08x", a.port_cap_flags));
+  add(r, "port_cap_flags2", hex("0x%04x", a.port_cap_flags2));
+  add_num(r, "max_vl_num", vl_name(a.max_vl_num));
+  add(r, "bad_pkey_cntr", hex("0x%x", a.bad_pkey_cntr));
+  add(r, "qkey_viol_cntr", hex("0x%x", a.qkey_viol_cntr));
+  add(r, "sm_sl", a.sm_sl);
+  add(r, "pkey_tbl_len", a.pkey_tbl_len);
+  add(r, "gid_tbl_len", static_cast<unsigned>(a.gid_tbl_len));
+  add(r, "subnet_timeout", a.subnet_timeout);
+  add(r, "init_type_reply", a.init_type_reply);
+}
+
+}  // namespace rdma::verbs

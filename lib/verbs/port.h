@@ -1,0 +1,16 @@
+// rdma link status: a port's link as verbs sees it (ibv_query_port): link
+// layer, state, MTUs, width and speed; with -d every other attribute
+// ibv_devinfo -v prints for the port. One line per port, "link DEV/PORT".
+#pragma once
+
+#include <string>
+
+#include "lib/verbs/verbs.h"
+#include "lib/view/record.h"
+
+namespace rdma::verbs {
+
+void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, int details,
+                 view::Record& out);
+
+}  // namespace rdma::verbs

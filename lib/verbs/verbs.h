@@ -1,0 +1,57 @@
+// The libibverbs seam: what the verbs views ask of a device (its attributes,
+// its ports, its GID table) as a small interface, with the real library
+// (libibverbs.cc, loaded with dlopen on first use so that commands without
+// verbs never load it or its providers) and a fake for tests (fake.h).
+// The values are libibverbs' own structs, so the views read exactly what
+// ibv_devinfo reads.
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rdma::verbs {
+
+// One valid GID table entry (ibv_gid_entry) with its netdev by name.
+struct Gid {
+  uint32_t port = 0;
+  uint32_t index = 0;
+  uint8_t raw[16] = {};
+  uint32_t type = IBV_GID_TYPE_IB;  // enum ibv_gid_type
+  std::string netdev;               // empty: none (InfiniBand)
+};
+
+// An opened device. Queries throw Error (one line naming device and call).
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual ibv_transport_type transport() const = 0;
+  // sysfs board_id, empty when the driver has none (ibv_devinfo prints it).
+  virtual std::string board_id() const = 0;
+  // Completion vectors of the opened context (ibv_devinfo prints them).
+  virtual int num_comp_vectors() const = 0;
+  virtual ibv_device_attr_ex query_device() = 0;
+  virtual ibv_port_attr query_port(uint8_t port) = 0;
+  // The valid entries of every port's GID table, in port and index order.
+  virtual std::vector<Gid> gids() = 0;
+};
+
+class Verbs {
+ public:
+  virtual ~Verbs() = default;
+  // Opens the device of this kernel name; throws Error saying why it cannot
+  // (no uverbs device, no provider, no permission).
+  virtual std::unique_ptr<Device> open(const std::string& name) = 0;
+};
+
+// How the front end gets its Verbs: the real library or a fake.
+using Factory = std::function<std::unique_ptr<Verbs>()>;
+
+// libibverbs.so.1, loaded now (dlopen); throws Error when it cannot be.
+std::unique_ptr<Verbs> open_libibverbs();
+
+}  // namespace rdma::verbs
