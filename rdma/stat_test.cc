@@ -32,7 +32,7 @@ class Hooked : public nl::Transport {
     if (on_send_ && on_send_(reinterpret_cast<const nlmsghdr*>(d))) return;
     k_.send(d, n);
   }
-  size_t recv(uint8_t* b, size_t n) override { return k_.recv(b, n); }
+  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
   uint32_t port_id() const override { return k_.port_id(); }
   void join_group(unsigned g) override {
     k_.join_group(g);
