@@ -41,6 +41,8 @@ void print_port(Ctx& c, const nlmsghdr* nlh, view::Record& r) {
 // "DEV/PORT" -> port number; 0 when only DEV is given.
 uint32_t split_port(std::string& dev) {
   auto slash = dev.find('/');
+  if (slash == 0 || dev.empty())
+    throw UsageError("missing device name in \"" + dev + "\" (expected DEV or DEV/PORT)");
   if (slash == std::string::npos) return 0;
   std::string p = dev.substr(slash + 1);
   dev.resize(slash);
@@ -48,14 +50,15 @@ uint32_t split_port(std::string& dev) {
   errno = 0;
   unsigned long v = p.empty() ? 0 : std::strtoul(p.c_str(), &end, 10);
   if (p.empty() || *end || errno || v == 0 || v > UINT32_MAX)
-    throw Error("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
+    throw UsageError("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
   return static_cast<uint32_t>(v);
 }
 
 void link_show(Ctx& c) {
-  std::string dev = c.args.empty() ? "" : c.args.next();
+  bool given = !c.args.empty();
+  std::string dev = given ? c.args.next() : "";
   c.args.done();
-  uint32_t port = split_port(dev);
+  uint32_t port = given ? split_port(dev) : 0;
   std::vector<nldev::Device> devs;
   if (dev.empty())
     devs = nldev::list_devices(c.session());
@@ -88,11 +91,11 @@ void link_add(Ctx& c) {
     else if (matches(key, "netdev"))
       netdev = c.args.need("netdev name");
     else
-      throw Error("unknown link add parameter \"" + key + "\"");
+      throw UsageError("unknown link add parameter \"" + key + "\"");
   }
-  if (type.empty()) throw Error("missing \"type TYPE\"");
-  if (netdev.empty()) throw Error("missing \"netdev NETDEV\"");
-  if (name.size() >= 64) throw Error("link name \"" + name + "\" is longer than 63 bytes");
+  if (type.empty()) throw UsageError("missing \"type TYPE\"");
+  if (netdev.empty()) throw UsageError("missing \"netdev NETDEV\"");
+  if (name.size() >= 64) throw UsageError("link name \"" + name + "\" is longer than 63 bytes");
   nl::Request req(RDMA_NLDEV_CMD_NEWLINK, nl::Request::kDoit);
   req.str(RDMA_NLDEV_ATTR_DEV_NAME, name)
       .str(RDMA_NLDEV_ATTR_LINK_TYPE, type)

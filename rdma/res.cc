@@ -82,7 +82,7 @@ void show_type(Ctx& c, const res::TypeSpec& t) {
   ResShow s{c, t, {}, {}};
   while (!c.args.empty()) {
     std::string key = c.args.next();
-    if (c.args.empty()) throw Error("filter \"" + key + "\" has no value");
+    if (c.args.empty()) throw UsageError("filter \"" + key + "\" has no value");
     std::string value = c.args.next();
     const res::FilterKey& k = res::find_key(t.keys, key);
     if (k.src == res::Src::kScope)
@@ -123,7 +123,7 @@ void res_show(Ctx& c) {
       return repeat_view(c, [dev](Ctx& each) { summary_doit(each, dev); });
     }
   }
-  if (!type) throw Error("unknown resource type or device \"" + word + "\"");
+  if (!type) throw UsageError("unknown resource type or device \"" + word + "\"");
   no_watch(c);  // object listings run once
   c.args.next();
   show_type(c, *type);
