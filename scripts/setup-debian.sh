@@ -7,4 +7,4 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config make \
   libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev \
-  linux-libc-dev iproute2 clang-format >/dev/null
+  linux-libc-dev iproute2 clang-format clang-14 libfuzzer-14-dev >/dev/null
