@@ -166,6 +166,7 @@ std::vector<uint8_t> ack(const nlmsghdr* req) {
   nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
   nlh->nlmsg_type = NLMSG_ERROR;
   nlh->nlmsg_seq = req->nlmsg_seq;
+  nlh->nlmsg_pid = 4242;  // the test kernel's port id, as the kernel sets it
   auto* e = static_cast<nlmsgerr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(nlmsgerr)));
   e->error = 0;
   e->msg = *req;

@@ -106,7 +106,7 @@ class FuzzKernel : public rdma::nl::Transport {
     if (next_ >= datagrams_.size()) return 0;  // nothing more: the deadline passes
     const std::vector<uint8_t>& d = datagrams_[next_++];
     size_t n = std::min(cap, d.size());
-    std::memcpy(buf, d.data(), n);
+    if (n) std::memcpy(buf, d.data(), n);
     for (size_t off = 0; off + sizeof(nlmsghdr) <= n;) {
       nlmsghdr h;
       std::memcpy(&h, buf + off, sizeof h);
@@ -117,7 +117,7 @@ class FuzzKernel : public rdma::nl::Transport {
       if ((flags_ & 2) && h.nlmsg_type >= NLMSG_MIN_TYPE) h.nlmsg_type = type_;
       std::memcpy(buf + off, &h, sizeof h);
       if (h.nlmsg_len < sizeof(nlmsghdr)) break;
-      off += NLMSG_ALIGN(h.nlmsg_len);
+      off += (size_t{h.nlmsg_len} + 3) & ~size_t{3};  // no 32-bit wrap of a huge length
     }
     return n;
   }
