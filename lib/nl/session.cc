@@ -69,6 +69,15 @@ std::vector<const nlmsghdr*> split(const uint8_t* p, size_t left, const char* wh
   return out;
 }
 
+// The error of an NLMSG_ERROR or NLMSG_DONE (a negative errno). A value no
+// kernel sends (fuzz_nl_replies: INT_MIN, whose negation overflows) is a
+// damaged reply.
+[[noreturn]] void throw_kernel_error(int err, const nlmsghdr* nlh) {
+  if (err >= 0 || err < -4095)
+    throw Error("malformed kernel reply: error code " + std::to_string(err));
+  throw KernelError(-err, kernel_error_text(-err, nlh));
+}
+
 std::string hex16(unsigned v) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%04x", v);
@@ -173,13 +182,14 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
         if (nlh->nlmsg_len < MNL_ALIGN(sizeof(nlmsghdr)) + sizeof(nlmsgerr))
           throw Error("malformed kernel reply: truncated error message");
         auto* e = static_cast<const nlmsgerr*>(mnl_nlmsg_get_payload(nlh));
-        if (e->error != 0) throw KernelError(-e->error, kernel_error_text(-e->error, nlh));
+        if (e->error != 0) throw_kernel_error(e->error, nlh);
         return interrupted ? Outcome::Interrupted : Outcome::Done;  // the ack
       }
       if (nlh->nlmsg_type == NLMSG_DONE) {
         if (nlh->nlmsg_len >= MNL_ALIGN(sizeof(nlmsghdr)) + sizeof(int)) {
-          int err = *static_cast<const int*>(mnl_nlmsg_get_payload(nlh));
-          if (err < 0) throw KernelError(-err, kernel_error_text(-err, nlh));
+          int err;
+          std::memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof err);
+          if (err < 0) throw_kernel_error(err, nlh);
         }
         return interrupted ? Outcome::Interrupted : Outcome::Done;
       }

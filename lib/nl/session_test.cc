@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 
+#include <climits>
 #include <cstring>
 #include <deque>
 
@@ -325,6 +326,35 @@ TEST(Session, TraceWritesHexOfBothDirections) {
   ASSERT_EQ(out.substr(0, 2), "> ");
   EXPECT_NE(out.find("\n< "), std::string::npos);
   EXPECT_EQ(out.find_first_not_of("0123456789abcdef<> \n"), std::string::npos);
+}
+
+// fuzz_nl_replies found this: -INT_MIN overflowed (UBSan).
+TEST(Session, ErrorCodesNoKernelSendsAreMalformed) {
+  for (int err : {INT_MIN, -4096, 5}) {
+    ScriptedTransport t([&](const nlmsghdr* req) {
+      auto d = error_msg(req->nlmsg_seq, 0, nullptr);
+      reinterpret_cast<nlmsgerr*>(d.data() + sizeof(nlmsghdr))->error = err;
+      return std::vector<std::vector<uint8_t>>{d};
+    });
+    Session s(t);
+    Request req(RDMA_NLDEV_CMD_SET, Request::kDoit);
+    try {
+      s.run(req, [](const nlmsghdr*) {});
+      FAIL() << err;
+    } catch (const KernelError& e) {
+      FAIL() << err << ": " << e.what();
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), "malformed kernel reply: error code " + std::to_string(err));
+    }
+  }
+  // The same in the message that ends a dump.
+  EXPECT_EQ(dump_error(
+                [](auto& d) {
+                  int v = INT_MIN;
+                  std::memcpy(d.data() + sizeof(nlmsghdr), &v, sizeof v);
+                },
+                2),
+            "malformed kernel reply: error code -2147483648");
 }
 
 }  // namespace
