@@ -74,8 +74,8 @@ unit_san() { build-san/unit_tests >"$LOG/unit-san.out" 2>&1; local s=$?; cat "$L
 run_suite unit unit
 run_suite unit-asan-ubsan unit_san
 
-# libFuzzer targets (clang-14, ASan+UBSan): build and run each for 25 s.
-[ -x tests/fuzz/run.sh ] && run_suite fuzz tests/fuzz/run.sh --seconds 25
+# libFuzzer targets (clang-14, ASan+UBSan): build and run each for 15 s.
+[ -x tests/fuzz/run.sh ] && run_suite fuzz tests/fuzz/run.sh --seconds 15
 
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
