@@ -12,6 +12,14 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& msg) : std::runtime_error(msg) {}
 };
 
+// A malformed command line (an unknown word, a missing or extra argument, a
+// value that does not parse): found before anything was asked of the kernel
+// or printed, so with -j stdout stays empty rather than "[]".
+class UsageError : public Error {
+ public:
+  explicit UsageError(const std::string& msg) : Error(msg) {}
+};
+
 // An error the kernel answered with; code is its positive errno.
 class KernelError : public Error {
  public:

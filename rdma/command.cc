@@ -10,12 +10,12 @@
 namespace rdma {
 
 std::string Args::need(const char* what) {
-  if (empty()) throw Error(std::string("missing ") + what);
+  if (empty()) throw UsageError(std::string("missing ") + what);
   return next();
 }
 
 void Args::done() const {
-  if (!empty()) throw Error("unexpected argument \"" + v_[i_] + "\"");
+  if (!empty()) throw UsageError("unexpected argument \"" + v_[i_] + "\"");
 }
 
 bool matches(const std::string& word, const char* name) {
@@ -26,7 +26,7 @@ void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
   if (c.args.empty()) {
     for (const Cmd& e : table)
       if (!e.name) return e.fn(c);
-    throw Error(std::string("missing ") + what);
+    throw UsageError(std::string("missing ") + what);
   }
   for (const Cmd& e : table) {
     if (e.name && matches(c.args.peek(), e.name)) {
@@ -34,7 +34,7 @@ void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
       return e.fn(c);
     }
   }
-  throw Error(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
+  throw UsageError(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
 }
 
 std::unique_ptr<verbs::Verbs> Ctx::verbs() const {
@@ -44,6 +44,8 @@ std::unique_ptr<verbs::Verbs> Ctx::verbs() const {
 
 uint32_t split_port(std::string& dev) {
   auto slash = dev.find('/');
+  if (slash == 0 || dev.empty())
+    throw UsageError("missing device name in \"" + dev + "\" (expected DEV or DEV/PORT)");
   if (slash == std::string::npos) return 0;
   std::string p = dev.substr(slash + 1);
   dev.resize(slash);
@@ -51,26 +53,26 @@ uint32_t split_port(std::string& dev) {
   errno = 0;
   unsigned long v = p.empty() ? 0 : std::strtoul(p.c_str(), &end, 10);
   if (p.empty() || *end || errno || v == 0 || v > UINT32_MAX)
-    throw Error("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
+    throw UsageError("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
   return static_cast<uint32_t>(v);
 }
 
 bool parse_on_off(const std::string& word, const char* keyword) {
   if (matches(word, "on")) return true;
   if (matches(word, "off")) return false;
-  throw Error(std::string(keyword) + " takes on or off, not \"" + word + "\"");
+  throw UsageError(std::string(keyword) + " takes on or off, not \"" + word + "\"");
 }
 
 void no_watch(const Ctx& c) {
   if (c.opt.watch_s || c.opt.count)
-    throw Error("-w and -c apply to \"statistic show\" and the \"resource\" summary only");
+    throw UsageError("-w and -c apply to \"statistic show\" and the \"resource\" summary only");
 }
 
 void refuse_in_json_batch(const Ctx& c, const char* what) {
   if (c.in_batch && c.out.is_json())
-    throw Error(std::string(what) +
-                " cannot run in a JSON batch (-j -b): it writes a document of its own per " +
-                "event or interval");
+    throw UsageError(std::string(what) +
+                     " cannot run in a JSON batch (-j -b): it writes a document of its own per " +
+                     "event or interval");
 }
 
 void own_json_output(Ctx& c, const char* what) {

@@ -32,8 +32,10 @@ void dev_help(Ctx& c) {
 }
 
 void dev_show(Ctx& c) {
-  std::string name = c.args.empty() ? "" : c.args.next();
+  bool given = !c.args.empty();
+  std::string name = given ? c.args.next() : "";
   c.args.done();
+  if (given && name.empty()) throw UsageError("empty device name");
   bool found = false;
   nl::Request req(RDMA_NLDEV_CMD_GET, nl::Request::kDump);
   view::Record r;
@@ -65,14 +67,14 @@ void run_set(Ctx& c, nl::Request& req) {
 
 void dev_set(Ctx& c) {
   nldev::Device dev = nldev::find_device(c.session(), c.args.need("device name"));
-  if (c.args.empty()) throw Error("missing parameter: name, netns or adaptive-moderation");
+  if (c.args.empty()) throw UsageError("missing parameter: name, netns or adaptive-moderation");
   std::string key = c.args.next();
   nl::Request req(RDMA_NLDEV_CMD_SET, nl::Request::kDoit);
   req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, dev.index);
   if (matches(key, "name")) {
     std::string name = c.args.need("new device name");
     c.args.done();
-    if (name.size() >= 64) throw Error("device name \"" + name + "\" is longer than 63 bytes");
+    if (name.size() >= 64) throw UsageError("device name \"" + name + "\" is longer than 63 bytes");
     req.str(RDMA_NLDEV_ATTR_DEV_NAME, name);
     run_set(c, req);
   } else if (matches(key, "netns")) {
@@ -96,7 +98,7 @@ void dev_set(Ctx& c) {
     req.u8(RDMA_NLDEV_ATTR_DEV_DIM, on);
     run_set(c, req);
   } else {
-    throw Error("unknown dev set parameter \"" + key + "\"");
+    throw UsageError("unknown dev set parameter \"" + key + "\"");
   }
 }
 
@@ -119,11 +121,11 @@ void dev_add(Ctx& c) {
     else if (matches(key, "parent"))
       parent = c.args.need("parent device name");
     else
-      throw Error("unknown dev add parameter \"" + key + "\"");
+      throw UsageError("unknown dev add parameter \"" + key + "\"");
   }
-  if (type.empty()) throw Error("missing \"type smi\"");
-  if (type != "smi") throw Error("unknown device type \"" + type + "\" (supported: smi)");
-  if (parent.empty()) throw Error("missing \"parent DEV\"");
+  if (type.empty()) throw UsageError("missing \"type smi\"");
+  if (type != "smi") throw UsageError("unknown device type \"" + type + "\" (supported: smi)");
+  if (parent.empty()) throw UsageError("missing \"parent DEV\"");
   nldev::Device p = nldev::find_device(c.session(), parent);
   nl::Request req(nldev::kCmdNewDev, nl::Request::kDoit);
   req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.index)

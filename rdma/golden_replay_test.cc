@@ -163,7 +163,7 @@ class Replay : public nl::Transport {
     queue(done, req);
   }
 
-  size_t recv(uint8_t* buf, size_t cap) override {
+  size_t recv(uint8_t* buf, size_t cap, int) override {
     if (q_.empty()) return 0;
     Bytes dg = std::move(q_.front());
     q_.erase(q_.begin());

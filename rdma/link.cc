@@ -42,9 +42,10 @@ void print_port(Ctx& c, const nlmsghdr* nlh, view::Record& r) {
 }
 
 void link_show(Ctx& c) {
-  std::string dev = c.args.empty() ? "" : c.args.next();
+  bool given = !c.args.empty();
+  std::string dev = given ? c.args.next() : "";
   c.args.done();
-  uint32_t port = split_port(dev);
+  uint32_t port = given ? split_port(dev) : 0;
   std::vector<nldev::Device> devs;
   if (dev.empty())
     devs = nldev::list_devices(c.session());
@@ -99,11 +100,11 @@ void link_add(Ctx& c) {
     else if (matches(key, "netdev"))
       netdev = c.args.need("netdev name");
     else
-      throw Error("unknown link add parameter \"" + key + "\"");
+      throw UsageError("unknown link add parameter \"" + key + "\"");
   }
-  if (type.empty()) throw Error("missing \"type TYPE\"");
-  if (netdev.empty()) throw Error("missing \"netdev NETDEV\"");
-  if (name.size() >= 64) throw Error("link name \"" + name + "\" is longer than 63 bytes");
+  if (type.empty()) throw UsageError("missing \"type TYPE\"");
+  if (netdev.empty()) throw UsageError("missing \"netdev NETDEV\"");
+  if (name.size() >= 64) throw UsageError("link name \"" + name + "\" is longer than 63 bytes");
   nl::Request req(RDMA_NLDEV_CMD_NEWLINK, nl::Request::kDoit);
   req.str(RDMA_NLDEV_ATTR_DEV_NAME, name)
       .str(RDMA_NLDEV_ATTR_LINK_TYPE, type)

@@ -118,13 +118,13 @@ void print_event(Ctx& c, const nl::Attrs& a) {
 
 void monitor_show(Ctx& c) {
   if (c.opt.watch_s)
-    throw Error("-w does not apply to monitor (-c COUNT stops after COUNT events)");
+    throw UsageError("-w does not apply to monitor (-c COUNT stops after COUNT events)");
   refuse_in_json_batch(c, "monitor");
   std::optional<DevFilter> filter;
   if (!c.args.empty()) {
     std::string key = c.args.next();
     if (!matches(key, "dev"))
-      throw Error("unknown monitor parameter \"" + key + "\" (expected \"dev DEV\")");
+      throw UsageError("unknown monitor parameter \"" + key + "\" (expected \"dev DEV\")");
     filter = DevFilter{c.args.need("device name after \"dev\""), std::nullopt};
     c.args.done();
   }

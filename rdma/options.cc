@@ -27,10 +27,14 @@ constexpr OptionSpec kOptions[] = {
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
-    // '\1' to '\3': long form only. -t is the timestamp, as in `ip -t monitor`.
+    // '\1' to '\4': long form only. -t is the timestamp, as in `ip -t
+    // monitor`. --timeout is per MAD (infiniband-diags' -t); the kernel
+    // answers netlink requests in microseconds, so its deadline is another
+    // option with another default.
     {'\2', "timeout", true},
+    {'\3', "kernel-timeout", true},
     {'\1', "retries", true},
-    {'\3', "window", true},
+    {'\4', "window", true},
     {'w', "watch", true},
     {'c', "count", true},
     {'t', "timestamp", false},
@@ -70,8 +74,8 @@ int parse_count(const std::string& s, const char* name, int min) {
   } catch (const std::exception&) {
   }
   if (used != s.size() || v < min || v > 3600000)
-    throw Error(std::string("invalid --") + name + " \"" + s + "\" (expected a number, at least " +
-                std::to_string(min) + ")");
+    throw UsageError(std::string("invalid --") + name + " \"" + s +
+                     "\" (expected a number, at least " + std::to_string(min) + ")");
   return v;
 }
 
@@ -110,10 +114,13 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case '\2':
       opt.mad_timeout_ms = parse_count(*arg, "timeout", 1);
       break;
+    case '\3':
+      opt.kernel_timeout_ms = parse_count(*arg, "kernel-timeout", 1);
+      break;
     case '\1':
       opt.mad_retries = parse_count(*arg, "retries", 0);
       break;
-    case '\3':
+    case '\4':
       opt.mad_window = parse_count(*arg, "window", 1);
       break;
     case 'w':
@@ -146,7 +153,7 @@ Options parse_options(std::vector<std::string>& args) {
     auto take_arg = [&](const OptionSpec& o, std::string inline_arg) {
       if (!inline_arg.empty()) return apply(opt, o, &inline_arg);
       if (i + 1 >= args.size())
-        throw Error(std::string("option \"--") + o.long_name + "\" needs an argument");
+        throw UsageError(std::string("option \"--") + o.long_name + "\" needs an argument");
       apply(opt, o, &args[++i]);
     };
     std::string_view body = std::string_view(a).substr(a[1] == '-' ? 2 : 1);
@@ -162,11 +169,11 @@ Options parse_options(std::vector<std::string>& args) {
         apply(opt, *o, nullptr);
       continue;
     }
-    if (a[1] == '-') throw Error("unknown option \"" + a + "\"");
+    if (a[1] == '-') throw UsageError("unknown option \"" + a + "\"");
     // A cluster of short options: -jp, -dd, -bFILE.
     for (size_t k = 1; k < a.size(); ++k) {
       const OptionSpec* o = by_short(a[k]);
-      if (!o) throw Error("unknown option \"" + a + "\"");
+      if (!o) throw UsageError("unknown option \"" + a + "\"");
       if (o->takes_arg) {
         take_arg(*o, a.substr(k + 1));
         break;

@@ -20,6 +20,9 @@ struct Options {
   int details = 0;  // -d, -dd
   std::optional<std::string> batch;
   std::optional<std::string> netns;
+  // How long to wait for each datagram of a netlink reply
+  // (--kernel-timeout MS; nl::kDefaultTimeoutMs, 5 s, when not given).
+  int kernel_timeout_ms = 0;
   // MADs (node, port, perf, sm, mad): per-MAD timeout and retries, as in
   // infiniband-diags.
   int mad_timeout_ms = 1000;

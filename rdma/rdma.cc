@@ -72,8 +72,8 @@ int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env&
       if (!read_batch_line(in, lineno, line)) break;
       // Options on a line apply to that line only; output mode stays global.
       Options line_opt = parse_options(line.words);
-      if (line_opt.batch || line_opt.netns)
-        throw Error("-batch and -netns are not allowed inside a batch file");
+      if (line_opt.batch || line_opt.netns || line_opt.kernel_timeout_ms)
+        throw Error("-batch, -netns and --kernel-timeout are not allowed inside a batch file");
       line_opt.json = opt.json;
       line_opt.pretty = opt.pretty;
       line_opt.details = std::max(line_opt.details, opt.details);
@@ -118,11 +118,13 @@ int run(std::vector<std::string> args, Env& env) {
     std::fprintf(env.err, "%s\n", e.what());
     return 1;
   }
-  nl::Connection conn(env.open, env.trace);
+  nl::Connection conn(env.open, env.trace,
+                      opt.kernel_timeout_ms ? opt.kernel_timeout_ms : nl::kDefaultTimeoutMs);
   std::unique_ptr<view::Printer> out = make_printer(opt, env.out);
   int status = 0;
   if (opt.batch) {
     if (!args.empty()) {
+      out->abandon();
       std::fprintf(env.err, "unexpected argument \"%s\" with -batch\n", args[0].c_str());
       return 1;
     }
@@ -130,6 +132,10 @@ int run(std::vector<std::string> args, Env& env) {
   } else {
     try {
       status = run_command(std::move(args), opt, conn, *out, env, false);
+    } catch (const UsageError& e) {
+      out->abandon();  // a malformed command line: nothing on stdout
+      std::fprintf(env.err, "%s\n", e.what());
+      status = 1;
     } catch (const Error& e) {
       out->finish();  // keep -j output one valid JSON document
       std::fprintf(env.err, "%s\n", e.what());

@@ -25,7 +25,7 @@ class Borrowed : public nl::Transport {
  public:
   explicit Borrowed(nl::Transport& t) : t_(t) {}
   void send(const uint8_t* d, size_t n) override { t_.send(d, n); }
-  size_t recv(uint8_t* b, size_t n) override { return t_.recv(b, n); }
+  size_t recv(uint8_t* b, size_t n, int ms) override { return t_.recv(b, n, ms); }
   uint32_t port_id() const override { return t_.port_id(); }
   void join_group(unsigned g) override { t_.join_group(g); }
 
@@ -294,10 +294,16 @@ TEST_F(RdmaTest, MalformedKernelReplyIsAnErrorNotACrash) {
   mnl_attr_put_u16(h, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
   d.resize(h->nlmsg_len);
   k.inject(d);
-  // The injected reply carries seq 0, so the session skips it as stale; put
-  // the right seq in by answering the next request instead.
+  // The injected reply carries port id 0 and seq 0: not an answer to us
+  // (the kernel sets both), so it is one error line, not believed.
   Result r = run({"dev"});
-  EXPECT_EQ(r.status, 0);  // stale message ignored, real reply printed
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "malformed kernel reply: message for port id 0, ours is 4242\n");
+  EXPECT_EQ(r.out, "");
+  // The session is not left stuck: the next command works.
+  k.reopen();
+  Result r2 = run_on(&k, {"dev"});
+  EXPECT_EQ(r2.status, 0);
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ void show_type(Ctx& c, const res::TypeSpec& t) {
   ResShow s{c, t, {}, {}};
   while (!c.args.empty()) {
     std::string key = c.args.next();
-    if (c.args.empty()) throw Error("filter \"" + key + "\" has no value");
+    if (c.args.empty()) throw UsageError("filter \"" + key + "\" has no value");
     std::string value = c.args.next();
     const res::FilterKey& k = res::find_key(t.keys, key);
     if (k.src == res::Src::kScope)
@@ -131,7 +131,7 @@ void res_show(Ctx& c) {
   }
   // frmr_pools comes last in iproute2's table: "f" and "fr" select it.
   bool frmr = !type && matches(word, "frmr_pools");
-  if (!type && !frmr) throw Error("unknown resource type or device \"" + word + "\"");
+  if (!type && !frmr) throw UsageError("unknown resource type or device \"" + word + "\"");
   no_watch(c);  // object listings run once
   c.args.next();
   if (frmr) return res_show_frmr(c);

@@ -13,16 +13,17 @@ namespace rdma {
 
 void parse_res_scope(const res::TypeSpec& t, const std::string& key, const std::string& value,
                      ResScope& s) {
-  if (s.dev) throw Error("only one dev or link may be given");
+  if (s.dev) throw UsageError("only one dev or link may be given");
   std::string dev = value;
   auto slash = dev.find('/');
   if (slash != std::string::npos) {
     std::string port = dev.substr(slash + 1);
     dev.resize(slash);
     if (key != "link")
-      throw Error("dev takes a device name, not \"" + value + "\" (use link DEV/PORT)");
+      throw UsageError("dev takes a device name, not \"" + value + "\" (use link DEV/PORT)");
     if (!t.per_port && !port.empty())
-      throw Error(std::string(t.name) + " objects belong to a device, not a port: use dev " + dev);
+      throw UsageError(std::string(t.name) + " objects belong to a device, not a port: use dev " +
+                       dev);
     if (port == "-") {
       s.portless = true;
     } else if (!port.empty()) {
@@ -30,12 +31,12 @@ void parse_res_scope(const res::TypeSpec& t, const std::string& key, const std::
       errno = 0;
       unsigned long v = std::strtoul(port.c_str(), &end, 10);
       if (*end || errno || v == 0 || v > UINT32_MAX || !std::isdigit(port[0]))
-        throw Error("invalid port \"" + port +
-                    "\" (expected DEV/PORT with PORT 1 or more, or DEV/-)");
+        throw UsageError("invalid port \"" + port +
+                         "\" (expected DEV/PORT with PORT 1 or more, or DEV/-)");
       s.port = static_cast<uint32_t>(v);
     }
   }
-  if (dev.empty()) throw Error("missing device name in " + key + " \"" + value + "\"");
+  if (dev.empty()) throw UsageError("missing device name in " + key + " \"" + value + "\"");
   s.dev = dev;
 }
 

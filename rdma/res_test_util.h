@@ -41,7 +41,7 @@ class Link : public nl::Transport {
     }
     k_.send(d, n);
   }
-  size_t recv(uint8_t* buf, size_t cap) override {
+  size_t recv(uint8_t* buf, size_t cap, int) override {
     if (!queue_.empty()) {
       std::vector<uint8_t> dg = std::move(queue_.front());
       queue_.erase(queue_.begin());

@@ -42,7 +42,7 @@ void stat_help(Ctx& c) {
 std::string link_arg(Ctx& c) {
   if (c.args.empty()) return "";
   if (!matches(c.args.peek(), "link"))
-    throw Error("unknown parameter \"" + c.args.peek() + "\" (expected \"link DEV[/PORT]\")");
+    throw UsageError("unknown parameter \"" + c.args.peek() + "\" (expected \"link DEV[/PORT]\")");
   c.args.next();
   return c.args.empty() ? "" : c.args.next();
 }

@@ -75,11 +75,11 @@ void mode_supported(Ctx& c) {
 PortRef optional_counters_args(Ctx& c, std::string* list) {
   no_watch(c);
   std::string word = c.args.need("\"link DEV/PORT\"");
-  if (!matches(word, "link")) throw Error("expected \"link DEV/PORT\", not \"" + word + "\"");
+  if (!matches(word, "link")) throw UsageError("expected \"link DEV/PORT\", not \"" + word + "\"");
   std::string spec = c.args.need("DEV/PORT after \"link\"");
   word = c.args.need("\"optional-counters\"");
   if (!matches(word, "optional-counters"))
-    throw Error("expected \"optional-counters\", not \"" + word + "\"");
+    throw UsageError("expected \"optional-counters\", not \"" + word + "\"");
   if (list) *list = c.args.need("the optional counters to enable (NAME[,NAME]...)");
   c.args.done();
   return resolve_ports(c.session(), spec, true).at(0);

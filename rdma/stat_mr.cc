@@ -29,7 +29,8 @@ void stat_mr(Ctx& c) {
     else if (key == "mrn" && !mrn)
       mrn.emplace(key, value);
     else
-      throw Error("unknown or repeated parameter \"" + key + "\" (stat mr takes dev DEV, mrn N)");
+      throw UsageError("unknown or repeated parameter \"" + key +
+                       "\" (stat mr takes dev DEV, mrn N)");
   }
 
   std::vector<nldev::Device> devs;

@@ -18,13 +18,15 @@ std::vector<PortRef> resolve_ports(nl::Session& s, const std::string& spec, bool
     errno = 0;
     unsigned long v = std::strtoul(p.c_str(), &end, 10);
     if (p.empty() || p[0] < '0' || p[0] > '9' || *end || errno || v == 0 || v > UINT32_MAX)
-      throw Error("invalid port \"" + p + "\" in \"" + spec +
-                  "\" (expected DEV/PORT, PORT 1 or more)");
+      throw UsageError("invalid port \"" + p + "\" in \"" + spec +
+                       "\" (expected DEV/PORT, PORT 1 or more)");
     port = static_cast<uint32_t>(v);
   }
+  if (dev.empty() && !spec.empty())
+    throw UsageError("missing device name in \"" + spec + "\" (expected DEV or DEV/PORT)");
   if (need_port && (dev.empty() || !port))
-    throw Error("\"link\" needs DEV/PORT, e.g. rxe0/1" +
-                (spec.empty() ? std::string() : ", not \"" + spec + "\""));
+    throw UsageError("\"link\" needs DEV/PORT, e.g. rxe0/1" +
+                     (spec.empty() ? std::string() : ", not \"" + spec + "\""));
 
   std::vector<nldev::Device> devs;
   if (dev.empty())

@@ -25,8 +25,8 @@ constexpr uint16_t kAttrStatOpcounterEnabled = 104;
 // "DEV/PORT" after a mandatory "link" keyword.
 std::string need_link(Ctx& c) {
   if (c.args.empty() || !matches(c.args.peek(), "link"))
-    throw Error(c.args.empty() ? "missing \"link DEV/PORT\""
-                               : "expected \"link DEV/PORT\", not \"" + c.args.peek() + "\"");
+    throw UsageError(c.args.empty() ? "missing \"link DEV/PORT\""
+                                    : "expected \"link DEV/PORT\", not \"" + c.args.peek() + "\"");
   c.args.next();
   return c.args.need("DEV/PORT after \"link\"");
 }
@@ -34,13 +34,13 @@ std::string need_link(Ctx& c) {
 // "KEY NUMBER": a u32 argument named by its keyword.
 uint32_t keyword_number(Ctx& c, const char* key) {
   if (c.args.empty() || !matches(c.args.peek(), key))
-    throw Error(std::string("missing \"") + key + " N\"" +
-                (c.args.empty() ? "" : ", found \"" + c.args.peek() + "\""));
+    throw UsageError(std::string("missing \"") + key + " N\"" +
+                     (c.args.empty() ? "" : ", found \"" + c.args.peek() + "\""));
   c.args.next();
   std::string v = c.args.need(key);
   uint64_t n;
   if (!stat::NumberFilter(key, v).single(n))
-    throw Error(std::string(key) + " takes one number, not \"" + v + "\"");
+    throw UsageError(std::string(key) + " takes one number, not \"" + v + "\"");
   return static_cast<uint32_t>(n);
 }
 
@@ -114,7 +114,7 @@ void qp_show(Ctx& c) {
     std::string key = c.args.next();
     std::string value = c.args.need(("a value after \"" + key + "\"").c_str());
     auto once = [&](bool given) {
-      if (given) throw Error("filter \"" + key + "\" given twice");
+      if (given) throw UsageError("filter \"" + key + "\" given twice");
     };
     if (key == "cntn") {
       once(f.cntn.has_value());
@@ -130,7 +130,7 @@ void qp_show(Ctx& c) {
       for (char& ch : value) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       f.qp_type = value;
     } else {
-      throw Error("unknown filter \"" + key + "\" (filters: cntn, lqpn, pid, qp-type)");
+      throw UsageError("unknown filter \"" + key + "\" (filters: cntn, lqpn, pid, qp-type)");
     }
   }
 
@@ -231,7 +231,7 @@ void qp_set(Ctx& c) {
   no_watch(c);
   std::string spec = need_link(c);
   std::string word = c.args.need("\"auto\"");
-  if (!matches(word, "auto")) throw Error("expected \"auto\", not \"" + word + "\"");
+  if (!matches(word, "auto")) throw UsageError("expected \"auto\", not \"" + word + "\"");
   std::string crit = c.args.need("\"off\" or criteria (type, pid) after \"auto\"");
   uint32_t mask = 0;
   std::optional<bool> opcnt;
@@ -245,17 +245,17 @@ void qp_set(Ctx& c) {
       else if (one == "pid")
         mask |= RDMA_COUNTER_MASK_PID;
       else
-        throw Error("unknown auto mode criterion \"" + one + "\" (criteria: type, pid)");
+        throw UsageError("unknown auto mode criterion \"" + one + "\" (criteria: type, pid)");
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
     std::string on = c.args.need("\"on\" after the criteria");
     if (!parse_on_off(on, crit.c_str()))
-      throw Error("use \"auto off\" to turn automatic binding off");
+      throw UsageError("use \"auto off\" to turn automatic binding off");
     if (!c.args.empty()) {
       std::string key = c.args.next();
       if (!matches(key, "optional-counters"))
-        throw Error("unknown parameter \"" + key + "\" (expected optional-counters on|off)");
+        throw UsageError("unknown parameter \"" + key + "\" (expected optional-counters on|off)");
       opcnt = parse_on_off(c.args.need("on or off after optional-counters"), "optional-counters");
     }
   }

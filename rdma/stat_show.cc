@@ -131,7 +131,7 @@ void watch(Ctx& c, const std::string& spec) {
 void show_link(Ctx& c) {
   std::string spec = c.args.empty() ? "" : c.args.next();
   c.args.done();
-  if (c.opt.count && !c.opt.watch_s) throw Error("-c COUNT needs -w SECONDS");
+  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s)
     watch(c, spec);
   else

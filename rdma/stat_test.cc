@@ -33,7 +33,7 @@ class Hooked : public nl::Transport {
     if (on_send_ && on_send_(reinterpret_cast<const nlmsghdr*>(d))) return;
     k_.send(d, n);
   }
-  size_t recv(uint8_t* b, size_t n) override { return k_.recv(b, n); }
+  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
   uint32_t port_id() const override { return k_.port_id(); }
   void join_group(unsigned g) override {
     k_.join_group(g);
@@ -180,6 +180,7 @@ std::vector<uint8_t> ack(const nlmsghdr* req) {
   nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
   nlh->nlmsg_type = NLMSG_ERROR;
   nlh->nlmsg_seq = req->nlmsg_seq;
+  nlh->nlmsg_pid = 4242;  // the test kernel's port id, as the kernel sets it
   auto* e = static_cast<nlmsgerr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(nlmsgerr)));
   e->error = 0;
   e->msg = *req;

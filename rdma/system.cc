@@ -45,12 +45,12 @@ void sys_set(Ctx& c) {
     else if (matches(mode, "exclusive"))
       req.u8(RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 0);
     else
-      throw Error("netns takes shared or exclusive, not \"" + mode + "\"");
+      throw UsageError("netns takes shared or exclusive, not \"" + mode + "\"");
   } else if (matches(key, "privileged-qkey")) {
     bool on = parse_on_off(c.args.need("on or off"), "privileged-qkey");
     req.u8(nldev::kAttrPrivilegedQkeyMode, on);
   } else {
-    throw Error("unknown system set parameter \"" + key + "\"");
+    throw UsageError("unknown system set parameter \"" + key + "\"");
   }
   c.args.done();
   c.session().run(req, [](const nlmsghdr*) {});

@@ -7,7 +7,8 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config make \
   libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev libibverbs-dev \
-  linux-libc-dev iproute2 clang-format \
+  linux-libc-dev iproute2 clang-format clang-14 libfuzzer-14-dev \
   dpkg-dev file lintian >/dev/null
 # dpkg-dev: dpkg-buildflags (CI's flags) and dpkg-shlibdeps (the package's
-# Depends); file: CPack's test for ELF files; lintian: the package's check.
+# Depends); file: CPack's test for ELF files; lintian: the package's check;
+# clang-14 and libfuzzer-14-dev: the fuzz targets (-DRDMA_FUZZ=ON).

@@ -35,6 +35,12 @@ constexpr FieldDef kSa[] = {
     hdr::kAttrOffset,  hdr::kCompMask,
 };
 
+std::string hex32(uint64_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", static_cast<unsigned>(v));
+  return buf;
+}
+
 std::string hex16(unsigned v) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%04x", v);
@@ -176,6 +182,12 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
   if (!r.get(hdr::kResponse) || r.get(hdr::kMethod) != expect)
     return malformed("method " + hex16(r.bytes[3]) + " is not a response to " +
                      hex16(request.bytes[3]));
+  // The low 32 bits of the TID are the requester's (the kernel owns the high
+  // ones). A request without one was matched by TID already (Engine).
+  uint64_t want_tid = request.get(hdr::kTid) & 0xffffffffu;
+  uint64_t got_tid = r.get(hdr::kTid) & 0xffffffffu;
+  if (want_tid && got_tid != want_tid)
+    return malformed("transaction id " + hex32(got_tid) + ", expected " + hex32(want_tid));
   if (r.get(hdr::kAttrId) != request.get(hdr::kAttrId))
     return malformed("attribute " + attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
   uint16_t status = r.mgmt_class() == kClassSmiDr ? r.get(hdr::kDrStatus) : r.get(hdr::kStatus);

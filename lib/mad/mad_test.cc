@@ -101,6 +101,41 @@ TEST(Mad, CheckReplyRejectsWrongClassMethodAndAttribute) {
   EXPECT_EQ(error_of(req, r), "malformed reply to NodeInfo from lid 2: base version 2");
 }
 
+TEST(Mad, CheckReplyRejectsAnotherTransaction) {
+  Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
+  req.set(hdr::kTid, 0x1234);
+  std::vector<uint8_t> r = reply_to(req, {});
+  EXPECT_EQ(error_of(req, r), "");
+  // The kernel sets the high 32 bits (its agent's): not ours to compare.
+  r[8] = 0x77;
+  EXPECT_EQ(error_of(req, r), "");
+  r[15] ^= 0x01;
+  EXPECT_EQ(error_of(req, r),
+            "malformed reply to NodeInfo from lid 2: transaction id 0x00001235, expected "
+            "0x00001234");
+}
+
+TEST(Mad, CheckReplyNamesEveryDamage) {
+  // Whatever a reply holds, check_reply returns or names one thing wrong.
+  Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
+  req.set(hdr::kTid, 0x1234);
+  std::vector<uint8_t> good = reply_to(req, std::vector<uint8_t>(40, 7));
+  for (size_t i = 0; i < 64; ++i)
+    for (uint8_t bit = 1; bit; bit <<= 1) {
+      std::vector<uint8_t> r = good;
+      r[i] ^= bit;
+      std::string e = error_of(req, r);
+      if (!e.empty()) {
+        EXPECT_EQ(e.find('\n'), std::string::npos);
+        EXPECT_NE(e.find("NodeInfo from lid 2"), std::string::npos) << e;
+      }
+    }
+  for (size_t n = 0; n < good.size(); ++n) {
+    std::vector<uint8_t> r(good.begin(), good.begin() + n);
+    EXPECT_EQ(error_of(req, r).empty(), n >= 104) << n;
+  }
+}
+
 TEST(Mad, CheckReplyReportsStatus) {
   Mad req = make_smp({false, 2, {}}, kGet, kNodeInfo, 0);
   EXPECT_EQ(error_of(req, reply_to(req, {}, 0x000c)),

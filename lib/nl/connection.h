@@ -14,8 +14,8 @@ namespace rdma::nl {
 class Connection {
  public:
   using Factory = std::function<std::unique_ptr<Transport>()>;
-  explicit Connection(Factory open, std::FILE* trace = nullptr)
-      : open_(std::move(open)), trace_(trace) {}
+  explicit Connection(Factory open, std::FILE* trace = nullptr, int timeout_ms = kDefaultTimeoutMs)
+      : open_(std::move(open)), trace_(trace), timeout_ms_(timeout_ms) {}
 
   // Opens the transport on first use; throws Error if that fails.
   Session& session() {
@@ -23,6 +23,7 @@ class Connection {
       transport_ = open_();
       session_ = std::make_unique<Session>(*transport_);
       session_->set_trace(trace_);
+      session_->set_timeout_ms(timeout_ms_);
     }
     return *session_;
   }
@@ -30,6 +31,7 @@ class Connection {
  private:
   Factory open_;
   std::FILE* trace_;
+  int timeout_ms_;
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<Session> session_;
 };

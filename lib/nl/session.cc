@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lib/error.h"
+#include "lib/nl/nldev.h"
 
 namespace rdma::nl {
 
@@ -68,7 +69,48 @@ std::vector<const nlmsghdr*> split(const uint8_t* p, size_t left, const char* wh
   return out;
 }
 
+// The error of an NLMSG_ERROR or NLMSG_DONE (a negative errno). A value no
+// kernel sends (fuzz_nl_replies: INT_MIN, whose negation overflows) is a
+// damaged reply.
+[[noreturn]] void throw_kernel_error(int err, const nlmsghdr* nlh) {
+  if (err >= 0 || err < -4095)
+    throw Error("malformed kernel reply: error code " + std::to_string(err));
+  throw KernelError(-err, kernel_error_text(-err, nlh));
+}
+
+std::string hex16(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%04x", v);
+  return buf;
+}
+
 }  // namespace
+
+bool reply_type_matches(int cmd, uint16_t type) {
+  if (type == nldev::msg_type(cmd)) return true;
+  int other = -1;
+  switch (cmd) {
+    case RDMA_NLDEV_CMD_PORT_GET:
+      other = RDMA_NLDEV_CMD_GET;
+      break;
+    case RDMA_NLDEV_CMD_STAT_DEL:
+      other = RDMA_NLDEV_CMD_STAT_SET;
+      break;
+    case RDMA_NLDEV_CMD_RES_QP_GET_RAW:
+      other = RDMA_NLDEV_CMD_RES_QP_GET;
+      break;
+    case RDMA_NLDEV_CMD_RES_CQ_GET_RAW:
+      other = RDMA_NLDEV_CMD_RES_CQ_GET;
+      break;
+    case RDMA_NLDEV_CMD_RES_MR_GET_RAW:
+      other = RDMA_NLDEV_CMD_RES_MR_GET;
+      break;
+    case nldev::kCmdResSrqGetRaw:
+      other = RDMA_NLDEV_CMD_RES_SRQ_GET;
+      break;
+  }
+  return other >= 0 && type == nldev::msg_type(other);
+}
 
 std::string kernel_error_text(int err, const nlmsghdr* msg) {
   std::string text = std::strerror(err);
@@ -78,13 +120,36 @@ std::string kernel_error_text(int err, const nlmsghdr* msg) {
 }
 
 Session::Session(Transport& t)
-    : t_(t), seq_(static_cast<uint32_t>(std::time(nullptr))), buf_(kRecvSize) {}
+    : t_(t),
+      first_seq_(static_cast<uint32_t>(std::time(nullptr))),
+      seq_(first_seq_),
+      buf_(kRecvSize) {}
 
-size_t Session::recv_datagram() {
-  size_t n = t_.recv(buf_.data(), buf_.size());
-  if (n == 0) throw Error("malformed kernel reply: the reply ended early");
+size_t Session::recv_datagram(const Request* req, int timeout_ms) {
+  size_t n = t_.recv(buf_.data(), buf_.size(), timeout_ms);
+  if (n == 0) {
+    if (!req) throw Error("the kernel's notifications ended");
+    throw Error("no reply from the kernel within " + std::to_string(timeout_ms) +
+                " ms (a reply message was lost or damaged; --kernel-timeout MS waits longer)");
+  }
   trace_bytes(trace_, '<', buf_.data(), n);
   return n;
+}
+
+void Session::check_header(const Request& req, const nlmsghdr* nlh) const {
+  if (nlh->nlmsg_pid != t_.port_id())
+    throw Error("malformed kernel reply: message for port id " + std::to_string(nlh->nlmsg_pid) +
+                ", ours is " + std::to_string(t_.port_id()));
+  // Earlier requests of this session may have left replies behind (one that
+  // failed mid-dump); anything else is not an answer to us.
+  uint32_t age = seq_ - nlh->nlmsg_seq;
+  if (nlh->nlmsg_seq != req.seq() && (age == 0 || age > seq_ - first_seq_))
+    throw Error("malformed kernel reply: sequence number " + std::to_string(nlh->nlmsg_seq) +
+                ", expected " + std::to_string(req.seq()));
+  if (nlh->nlmsg_seq != req.seq() || nlh->nlmsg_type < NLMSG_MIN_TYPE) return;
+  if (!reply_type_matches(req.cmd(), nlh->nlmsg_type))
+    throw Error("malformed kernel reply: message type " + hex16(nlh->nlmsg_type) +
+                " does not answer a request of type " + hex16(nldev::msg_type(req.cmd())));
 }
 
 void Session::run(Request& req, const MessageFn& on_msg) {
@@ -108,7 +173,8 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
   bool interrupted = false;
   bool got_reply = false;
   for (;;) {
-    for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(), "reply")) {
+    for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(&req, timeout_ms_), "reply")) {
+      check_header(req, nlh);
       // A leftover of an earlier request (e.g. one that failed mid-dump).
       if (nlh->nlmsg_seq != req.seq()) continue;
 
@@ -116,17 +182,20 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
         if (nlh->nlmsg_len < MNL_ALIGN(sizeof(nlmsghdr)) + sizeof(nlmsgerr))
           throw Error("malformed kernel reply: truncated error message");
         auto* e = static_cast<const nlmsgerr*>(mnl_nlmsg_get_payload(nlh));
-        if (e->error != 0) throw KernelError(-e->error, kernel_error_text(-e->error, nlh));
+        if (e->error != 0) throw_kernel_error(e->error, nlh);
         return interrupted ? Outcome::Interrupted : Outcome::Done;  // the ack
       }
       if (nlh->nlmsg_type == NLMSG_DONE) {
         if (nlh->nlmsg_len >= MNL_ALIGN(sizeof(nlmsghdr)) + sizeof(int)) {
-          int err = *static_cast<const int*>(mnl_nlmsg_get_payload(nlh));
-          if (err < 0) throw KernelError(-err, kernel_error_text(-err, nlh));
+          int err;
+          std::memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof err);
+          if (err < 0) throw_kernel_error(err, nlh);
         }
         return interrupted ? Outcome::Interrupted : Outcome::Done;
       }
-      if (nlh->nlmsg_type == NLMSG_NOOP || nlh->nlmsg_type == NLMSG_OVERRUN) continue;
+      if (nlh->nlmsg_type == NLMSG_NOOP) continue;
+      if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
+        throw Error("malformed kernel reply: message type " + hex16(nlh->nlmsg_type));
       if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
       if (interrupted) continue;  // drain to the end, then restart
       if (!dump && got_reply) throw Error("malformed kernel reply: more than one reply message");
@@ -138,7 +207,7 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
 }
 
 void Session::receive_notifications(const MessageFn& on_msg) {
-  for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(), "notification"))
+  for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(nullptr, -1), "notification"))
     if (nlh->nlmsg_type >= NLMSG_MIN_TYPE) on_msg(nlh);
 }
 

@@ -1,5 +1,7 @@
 // Request/reply over a Transport: sequence numbers, multi-part dumps streamed
-// message by message, kernel errors with their extended-ack text.
+// message by message, kernel errors with their extended-ack text. Every wait
+// for the kernel has a deadline, and every reply message is checked before it
+// is believed: its length, sequence number, port id and type.
 #pragma once
 
 #include <libmnl/libmnl.h>
@@ -16,6 +18,10 @@ namespace rdma::nl {
 
 using MessageFn = std::function<void(const nlmsghdr*)>;
 
+// The default deadline of a wait for the kernel. The kernel answers in
+// microseconds; a loaded machine may take a while to schedule it.
+inline constexpr int kDefaultTimeoutMs = 5000;
+
 class Session {
  public:
   explicit Session(Transport& t);
@@ -27,11 +33,16 @@ class Session {
   // malformed reply.
   void run(Request& req, const MessageFn& on_msg);
 
+  // How long to wait for each datagram of a reply (--kernel-timeout MS).
+  void set_timeout_ms(int ms) { timeout_ms_ = ms; }
+  int timeout_ms() const { return timeout_ms_; }
+
   // Writes every message sent and received as "> hex" / "< hex" lines, the
   // format of tests/data/golden (RDMA_NETLINK_TRACE).
   void set_trace(std::FILE* f) { trace_ = f; }
 
-  // Receives the next datagram's messages without a request (monitor).
+  // Receives the next datagram's messages without a request (monitor): it
+  // waits for as long as it takes, events come when they come.
   void receive_notifications(const MessageFn& on_msg);
 
   Transport& transport() { return t_; }
@@ -39,13 +50,22 @@ class Session {
  private:
   enum class Outcome { Done, Interrupted };
   Outcome run_once(Request& req, const MessageFn& on_msg, bool& delivered);
-  size_t recv_datagram();
+  size_t recv_datagram(const Request* req, int timeout_ms);
+  void check_header(const Request& req, const nlmsghdr* nlh) const;
 
   Transport& t_;
+  uint32_t first_seq_;  // requests of this session have seq first_seq_+1 .. seq_
   uint32_t seq_;
+  int timeout_ms_ = kDefaultTimeoutMs;
   std::vector<uint8_t> buf_;
   std::FILE* trace_ = nullptr;
 };
+
+// Whether a message of this type answers a request for nldev command cmd:
+// the kernel answers with the request's command, except for a port doit
+// (RDMA_NLDEV_CMD_GET), a counter delete (STAT_SET) and raw resource requests
+// (the resource's ordinary command).
+bool reply_type_matches(int cmd, uint16_t type);
 
 // "Operation not supported" plus, when the kernel sent one, its ext-ack
 // message: the text users see for a kernel error.

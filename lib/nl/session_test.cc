@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 
+#include <climits>
 #include <cstring>
 #include <deque>
 
@@ -23,7 +24,8 @@ class ScriptedTransport : public Transport {
     std::vector<uint8_t> copy(data, data + len);
     for (auto& d : script_(reinterpret_cast<const nlmsghdr*>(copy.data()))) queue_.push_back(d);
   }
-  size_t recv(uint8_t* buf, size_t cap) override {
+  size_t recv(uint8_t* buf, size_t cap, int timeout_ms) override {
+    last_timeout_ms = timeout_ms;
     if (queue_.empty()) return 0;
     auto d = queue_.front();
     queue_.pop_front();
@@ -34,6 +36,7 @@ class ScriptedTransport : public Transport {
   uint32_t port_id() const override { return 1; }
   void join_group(unsigned) override {}
   int sent = 0;
+  int last_timeout_ms = 0;
 
  private:
   Script script_;
@@ -49,6 +52,7 @@ struct Datagram {
     h->nlmsg_type = type;
     h->nlmsg_flags = flags;
     h->nlmsg_seq = seq;
+    h->nlmsg_pid = 1;  // ScriptedTransport's port id
     return h;
   }
   void end(nlmsghdr* h) { len += MNL_ALIGN(h->nlmsg_len); }
@@ -157,12 +161,118 @@ TEST(Session, TruncatedMessageIsAnError) {
   EXPECT_THROW(names_of(s), Error);
 }
 
+// The error a dump whose reply datagrams went through damage() gives.
+std::string dump_error(const std::function<void(std::vector<uint8_t>&)>& damage, int datagram = 0) {
+  ScriptedTransport t([&](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    std::vector<std::vector<uint8_t>> out{device_msg(seq, 0, "rxe0", NLM_F_MULTI),
+                                          device_msg(seq, 1, "rxe1", NLM_F_MULTI), done_msg(seq)};
+    damage(out[datagram]);
+    return out;
+  });
+  Session s(t);
+  try {
+    names_of(s);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+nlmsghdr* hdr(std::vector<uint8_t>& d) {
+  return reinterpret_cast<nlmsghdr*>(d.data());
+}
+
 TEST(Session, ReplyThatEndsEarlyIsAnErrorNotAHang) {
   ScriptedTransport t([](const nlmsghdr* req) {
     return std::vector<std::vector<uint8_t>>{device_msg(req->nlmsg_seq, 0, "rxe0", NLM_F_MULTI)};
   });
   Session s(t);
-  EXPECT_THROW(names_of(s), Error);
+  s.set_timeout_ms(250);
+  try {
+    names_of(s);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "no reply from the kernel within 250 ms (a reply message was lost or damaged; "
+                 "--kernel-timeout MS waits longer)");
+  }
+  EXPECT_EQ(t.last_timeout_ms, 250);
+}
+
+TEST(Session, EveryWaitHasTheDefaultDeadline) {
+  ScriptedTransport t([](const nlmsghdr* req) {
+    return std::vector<std::vector<uint8_t>>{done_msg(req->nlmsg_seq)};
+  });
+  Session s(t);
+  names_of(s);
+  EXPECT_EQ(t.last_timeout_ms, kDefaultTimeoutMs);
+}
+
+TEST(Session, DamagedDoneMessageIsAnError) {
+  // The message that ends the dump is lost: a deadline, not a hang.
+  EXPECT_NE(dump_error([](auto& d) { d.clear(); }, 2).find("no reply from the kernel"),
+            std::string::npos);
+  // Its length grew past the datagram.
+  EXPECT_EQ(dump_error([](auto& d) { hdr(d)->nlmsg_len += 4; }, 2),
+            "malformed kernel reply: truncated netlink message");
+  // Its length shrank below a header.
+  EXPECT_EQ(dump_error([](auto& d) { hdr(d)->nlmsg_len = 3; }, 2),
+            "malformed kernel reply: truncated netlink message");
+}
+
+TEST(Session, WrongPortIdIsAnError) {
+  EXPECT_EQ(dump_error([](auto& d) { hdr(d)->nlmsg_pid = 7; }, 1),
+            "malformed kernel reply: message for port id 7, ours is 1");
+}
+
+TEST(Session, WrongSequenceNumberIsAnError) {
+  std::string e = dump_error([](auto& d) { hdr(d)->nlmsg_seq += 5; }, 1);
+  EXPECT_EQ(e.find("malformed kernel reply: sequence number "), 0u) << e;
+  EXPECT_NE(e.find(", expected "), std::string::npos) << e;
+  // A number far from ours (a flipped high bit), not an earlier request's.
+  e = dump_error([](auto& d) { hdr(d)->nlmsg_seq ^= 0x80000000u; }, 0);
+  EXPECT_EQ(e.find("malformed kernel reply: sequence number "), 0u) << e;
+}
+
+TEST(Session, WrongMessageTypeIsAnError) {
+  EXPECT_EQ(
+      dump_error([](auto& d) { hdr(d)->nlmsg_type = nldev::msg_type(RDMA_NLDEV_CMD_RES_GET); }),
+      "malformed kernel reply: message type 0x1409 does not answer a request of type "
+      "0x1401");
+  EXPECT_EQ(dump_error([](auto& d) { hdr(d)->nlmsg_type = NLMSG_OVERRUN; }),
+            "malformed kernel reply: message type 0x0004");
+  // A control message of another type than NLMSG_DONE where the dump ends.
+  EXPECT_EQ(dump_error([](auto& d) { hdr(d)->nlmsg_type = 9; }, 2),
+            "malformed kernel reply: message type 0x0009");
+}
+
+TEST(Session, ReplyTypesTheKernelUses) {
+  EXPECT_TRUE(reply_type_matches(RDMA_NLDEV_CMD_GET, nldev::msg_type(RDMA_NLDEV_CMD_GET)));
+  // nldev_port_get_doit answers with RDMA_NLDEV_CMD_GET (6.1 and 6.12 recordings).
+  EXPECT_TRUE(reply_type_matches(RDMA_NLDEV_CMD_PORT_GET, nldev::msg_type(RDMA_NLDEV_CMD_GET)));
+  EXPECT_TRUE(
+      reply_type_matches(RDMA_NLDEV_CMD_STAT_DEL, nldev::msg_type(RDMA_NLDEV_CMD_STAT_SET)));
+  EXPECT_TRUE(reply_type_matches(RDMA_NLDEV_CMD_RES_QP_GET_RAW,
+                                 nldev::msg_type(RDMA_NLDEV_CMD_RES_QP_GET)));
+  EXPECT_FALSE(reply_type_matches(RDMA_NLDEV_CMD_GET, nldev::msg_type(RDMA_NLDEV_CMD_PORT_GET)));
+  EXPECT_FALSE(
+      reply_type_matches(RDMA_NLDEV_CMD_RES_QP_GET, nldev::msg_type(RDMA_NLDEV_CMD_RES_CQ_GET)));
+}
+
+TEST(Session, DamagedAttributeLengthIsAnError) {
+  // The device name attribute (after the 4-byte index attribute's 8 bytes)
+  // claims more bytes than its message holds.
+  std::string e = dump_error([](auto& d) {
+    auto* a = reinterpret_cast<nlattr*>(d.data() + sizeof(nlmsghdr) + 8);
+    a->nla_len = 200;
+  });
+  EXPECT_EQ(e, "malformed kernel reply: attribute RDMA_NLDEV_ATTR_DEV_NAME is truncated");
+  e = dump_error([](auto& d) {
+    auto* a = reinterpret_cast<nlattr*>(d.data() + sizeof(nlmsghdr));
+    a->nla_len = 6;  // DEV_INDEX, a u32, with 2 bytes
+  });
+  EXPECT_EQ(e, "malformed kernel reply: RDMA_NLDEV_ATTR_DEV_INDEX has 2 bytes, expected 4");
 }
 
 TEST(Session, InterruptedDumpIsRetriedWhileNothingWasDelivered) {
@@ -216,6 +326,35 @@ TEST(Session, TraceWritesHexOfBothDirections) {
   ASSERT_EQ(out.substr(0, 2), "> ");
   EXPECT_NE(out.find("\n< "), std::string::npos);
   EXPECT_EQ(out.find_first_not_of("0123456789abcdef<> \n"), std::string::npos);
+}
+
+// fuzz_nl_replies found this: -INT_MIN overflowed (UBSan).
+TEST(Session, ErrorCodesNoKernelSendsAreMalformed) {
+  for (int err : {INT_MIN, -4096, 5}) {
+    ScriptedTransport t([&](const nlmsghdr* req) {
+      auto d = error_msg(req->nlmsg_seq, 0, nullptr);
+      reinterpret_cast<nlmsgerr*>(d.data() + sizeof(nlmsghdr))->error = err;
+      return std::vector<std::vector<uint8_t>>{d};
+    });
+    Session s(t);
+    Request req(RDMA_NLDEV_CMD_SET, Request::kDoit);
+    try {
+      s.run(req, [](const nlmsghdr*) {});
+      FAIL() << err;
+    } catch (const KernelError& e) {
+      FAIL() << err << ": " << e.what();
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), "malformed kernel reply: error code " + std::to_string(err));
+    }
+  }
+  // The same in the message that ends a dump.
+  EXPECT_EQ(dump_error(
+                [](auto& d) {
+                  int v = INT_MIN;
+                  std::memcpy(d.data() + sizeof(nlmsghdr), &v, sizeof v);
+                },
+                2),
+            "malformed kernel reply: error code -2147483648");
 }
 
 }  // namespace

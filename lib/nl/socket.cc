@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -47,7 +48,19 @@ void Socket::send(const uint8_t* data, size_t len) {
     throw Error("cannot send to the kernel: " + errno_text());
 }
 
-size_t Socket::recv(uint8_t* buf, size_t cap) {
+size_t Socket::recv(uint8_t* buf, size_t cap, int timeout_ms) {
+  // The kernel may never send the rest of a reply (a damaged message that
+  // ended a dump, a lost datagram): every wait has a deadline.
+  pollfd p{mnl_socket_get_fd(sock_), POLLIN, 0};
+  for (;;) {
+    int rc = poll(&p, 1, timeout_ms);
+    if (rc == 0) return 0;
+    if (rc < 0) {
+      if (errno == EINTR) continue;
+      throw Error("cannot wait for the kernel: " + errno_text());
+    }
+    break;
+  }
   for (;;) {
     ssize_t n = mnl_socket_recvfrom(sock_, buf, cap);
     if (n >= 0) return static_cast<size_t>(n);

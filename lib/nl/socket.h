@@ -18,7 +18,7 @@ class Socket : public Transport {
   ~Socket() override;
 
   void send(const uint8_t* data, size_t len) override;
-  size_t recv(uint8_t* buf, size_t cap) override;
+  size_t recv(uint8_t* buf, size_t cap, int timeout_ms) override;
   uint32_t port_id() const override;
   void join_group(unsigned group) override;
 

@@ -14,10 +14,10 @@ class Transport {
   // Sends one complete netlink message (nlmsghdr included). Throws Error.
   virtual void send(const uint8_t* data, size_t len) = 0;
   // Receives one datagram (one or more netlink messages) into buf and returns
-  // its length. Returns 0 when no datagram will ever come (a test kernel with
-  // nothing queued); the caller treats that as a reply that ended too early.
-  // Throws Error on a socket error.
-  virtual size_t recv(uint8_t* buf, size_t cap) = 0;
+  // its length. Returns 0 when none came within timeout_ms (-1: no limit), or
+  // none ever will (a test kernel with nothing queued): the caller treats that
+  // as a reply that never came. Throws Error on a socket error.
+  virtual size_t recv(uint8_t* buf, size_t cap, int timeout_ms) = 0;
   // Netlink port id of this end (nlmsg_pid of replies).
   virtual uint32_t port_id() const = 0;
   // Joins a multicast group (RDMA_NL_GROUP_NOTIFY for monitor). Throws Error.

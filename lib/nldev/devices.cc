@@ -13,8 +13,15 @@ std::vector<Device> list_devices(nl::Session& s) {
     nl::Attrs a = nl::Attrs::of_message(nlh);
     if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME))
       throw Error("malformed kernel reply: device without index or name");
-    out.push_back({a.u32(RDMA_NLDEV_ATTR_DEV_INDEX), std::string(a.str(RDMA_NLDEV_ATTR_DEV_NAME)),
-                   a.u32(RDMA_NLDEV_ATTR_PORT_INDEX)});
+    // Views loop over every port: a damaged count (found by fuzz_nl_replies:
+    // 0xffffffff never ended "stat show") must not become billions of ports.
+    uint32_t ports = a.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
+    if (ports > kMaxPorts)
+      throw Error("malformed kernel reply: device " + std::string(a.str(RDMA_NLDEV_ATTR_DEV_NAME)) +
+                  " has " + std::to_string(ports) + " ports (at most " + std::to_string(kMaxPorts) +
+                  ")");
+    out.push_back(
+        {a.u32(RDMA_NLDEV_ATTR_DEV_INDEX), std::string(a.str(RDMA_NLDEV_ATTR_DEV_NAME)), ports});
   });
   return out;
 }

@@ -10,6 +10,10 @@
 
 namespace rdma::nldev {
 
+// More ports than any device has (mlx5 in switchdev mode has one IB port per
+// vport, a few hundred); a larger count is a damaged reply.
+inline constexpr uint32_t kMaxPorts = 65535;
+
 struct Device {
   uint32_t index = 0;
   std::string name;

@@ -12,8 +12,8 @@ namespace rdma::res {
 namespace {
 
 [[noreturn]] void bad_number(std::string_view key, std::string_view value, const char* why) {
-  throw Error("invalid value \"" + std::string(value) + "\" for " + std::string(key) + ": " + why +
-              " (expected numbers and ranges such as 1,4-6,0x10)");
+  throw UsageError("invalid value \"" + std::string(value) + "\" for " + std::string(key) + ": " +
+                   why + " (expected numbers and ranges such as 1,4-6,0x10)");
 }
 
 // One number, decimal or 0x hex, all of `s`.
@@ -74,10 +74,10 @@ bool one_of(std::string_view w, const char* const (&names)[N], std::string& list
 std::string check_word(const FilterKey& k, std::string_view w) {
   std::string list;
   auto reject = [&](const std::string& expected) {
-    throw Error("invalid value \"" + std::string(w) + "\" for " + k.name + " (expected " +
-                expected + ")");
+    throw UsageError("invalid value \"" + std::string(w) + "\" for " + k.name + " (expected " +
+                     expected + ")");
   };
-  if (w.empty()) throw Error(std::string("empty value in the list given for ") + k.name);
+  if (w.empty()) throw UsageError(std::string("empty value in the list given for ") + k.name);
   switch (k.src) {
     case Src::kName:
       if (!k.names->known(w)) reject(k.names->list());
@@ -161,19 +161,19 @@ const FilterKey& find_key(std::span<const FilterKey> keys, const std::string& ke
       if (!list.empty()) list += ", ";
       list += c.name;
     }
-    throw Error("unknown filter \"" + key + "\" (expected one of " + list + ")");
+    throw UsageError("unknown filter \"" + key + "\" (expected one of " + list + ")");
   }
   return *k;
 }
 
 void Filters::add(const FilterKey& key, const std::string& value) {
   const FilterKey* k = &key;
-  if (get(k->name)) throw Error(std::string("filter ") + k->name + " is given twice");
+  if (get(k->name)) throw UsageError(std::string("filter ") + k->name + " is given twice");
   Filter f{k, value, {}, {}};
   if (k->numeric()) {
     f.ranges = parse_numbers(k->name, value);
   } else {
-    if (value.empty()) throw Error(std::string("empty value for ") + k->name);
+    if (value.empty()) throw UsageError(std::string("empty value for ") + k->name);
     for (std::string_view w : split(value)) f.words.push_back(check_word(*k, w));
   }
   filters_.push_back(std::move(f));

@@ -196,7 +196,7 @@ std::vector<uint8_t> TestKernel::dump_part(size_t alloc) {
   return skb.take();
 }
 
-size_t TestKernel::recv(uint8_t* buf, size_t cap) {
+size_t TestKernel::recv(uint8_t* buf, size_t cap, int) {
   std::vector<uint8_t> bytes;
   bool was_dump = false;
   if (!injected_.empty()) {

@@ -45,7 +45,7 @@ class TestKernel : public nl::Transport {
   State state;
 
   void send(const uint8_t* data, size_t len) override;
-  size_t recv(uint8_t* buf, size_t cap) override;
+  size_t recv(uint8_t* buf, size_t cap, int timeout_ms = 0) override;
   uint32_t port_id() const override { return opts.port_id; }
   void join_group(unsigned group) override;
 

@@ -32,6 +32,10 @@ class JsonPrinter : public Printer {
     std::fputc('\n', out_);
     std::fflush(out_);
   }
+  void abandon() override {
+    if (!started_) done_ = true;
+    finish();
+  }
   bool is_json() const override { return true; }
   void detach() override { done_ = true; }
 

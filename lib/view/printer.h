@@ -15,6 +15,9 @@ class Printer {
   virtual void record(const Record& r) = 0;
   // Ends the output (closes the JSON array); safe to call more than once.
   virtual void finish() = 0;
+  // Ends the output after a malformed command line: nothing at all when
+  // nothing was written yet (not even an empty JSON array), else finish().
+  virtual void abandon() { finish(); }
   // Text written as is (text mode) or ignored (JSON): e.g. help.
   virtual bool is_json() const = 0;
   // For commands that write JSON documents of their own (monitor, watch):

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets into tests/fuzz/corpus/NAME.
+
+nl_replies: the recorded kernel replies of tests/data/golden, for the views
+of fuzz_nl_replies.cc's table that were recorded; mad_decode and mad_attrs:
+the MADs captured from ibsim (lib/mad/captured_test.h); cmdline and batch:
+the command lines of tests/vm/corpus*.txt. Run from anywhere; it replaces
+the seeds it wrote before (files named seed-*).
+"""
+import glob
+import hashlib
+import os
+import re
+import struct
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.path.join(ROOT, "tests", "fuzz", "corpus")
+
+
+def write(name, data):
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    h = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(d, "seed-" + h), "wb") as f:
+        f.write(data)
+
+
+def clear(name):
+    for f in glob.glob(os.path.join(OUT, name, "seed-*")):
+        os.remove(f)
+
+
+def views():
+    src = open(os.path.join(ROOT, "tests", "fuzz", "fuzz_nl_replies.cc")).read()
+    table = src.split("kViews[] = {", 1)[1].split("};", 1)[0]
+    return re.findall(r'"([^"]*)"', table)
+
+
+def nl_replies():
+    clear("nl_replies")
+    table = views()
+    n = 0
+    for index in glob.glob(os.path.join(ROOT, "tests", "data", "reference", "*", "INDEX")):
+        kdir = os.path.basename(os.path.dirname(index))
+        for line in open(index):
+            name, cmd = line.rstrip("\n").split("\t", 1)
+            if cmd not in table:
+                continue
+            path = os.path.join(ROOT, "tests", "data", "golden", kdir, name + ".nl")
+            if not os.path.exists(path):
+                continue
+            body = b""
+            for l in open(path):
+                if l.startswith("< ") and len(l) > 3:
+                    b = bytes.fromhex(l[2:].strip())
+                    body += struct.pack("<H", len(b)) + b
+            if body:
+                write("nl_replies", bytes([table.index(cmd), 3]) + body)
+                n += 1
+    return n
+
+
+def captured_mads():
+    src = open(os.path.join(ROOT, "lib", "mad", "captured_test.h")).read()
+    out = []
+    for m in re.finditer(r'inline constexpr const char\* \w+ =\s*((?:"[^"]*"\s*)+);', src):
+        text = "".join(re.findall(r'"([^"]*)"', m.group(1)))
+        out.append(text)
+    return out
+
+
+def mads():
+    clear("mad_decode")
+    clear("mad_attrs")
+    texts = captured_mads()
+    for t in texts:
+        raw = bytes.fromhex(t.replace(" ", ""))
+        write("mad_decode", t.encode())
+        write("mad_decode", raw)
+        # Byte 0 picks the attribute (index into all_attrs()), byte 1 flags.
+        for pick in range(48):
+            write("mad_attrs", bytes([pick, 7]) + raw)
+    return len(texts)
+
+
+def command_lines():
+    lines = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "vm", "corpus*.txt"))):
+        for l in open(path):
+            l = l.strip()
+            if not l or l.startswith("#"):
+                continue
+            l = re.sub(r"^\[[^\]]*\]\s*", "", l)  # [6.12] kernel limits
+            l = re.sub(r"^@\w+\s*", "", l)  # @unpriv
+            lines.append(l)
+    return lines
+
+
+def cmdline_and_batch():
+    clear("cmdline")
+    clear("batch")
+    lines = command_lines()
+    for l in lines:
+        write("cmdline", b"\0".join(w.encode() for w in l.split()))
+    for i in range(0, len(lines), 6):
+        chunk = lines[i:i + 6]
+        text = "# seeds from tests/vm/corpus*.txt\n" + "\n".join(chunk) + "\n"
+        write("batch", bytes([i // 6 % 2]) + text.encode())
+    write("batch", b"\0dev show 'rxe0' # comment\nlink \\\n show \"rxe1/1\"\n\n-j res\n")
+    return len(lines)
+
+
+if __name__ == "__main__":
+    print("nl_replies:", nl_replies(), "recordings")
+    print("mads:", mads(), "captured MADs")
+    print("command lines:", cmdline_and_batch())
