@@ -19,5 +19,6 @@ void cmd_perf(Ctx& c);
 void cmd_sm(Ctx& c);
 void cmd_mad(Ctx& c);
 void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
+void cmd_route(Ctx& c);   // rdma/ib/route.cc
 
 }  // namespace rdma

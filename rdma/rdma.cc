@@ -16,7 +16,7 @@ void usage(std::FILE* f) {
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
-      "                   node | port | perf | sm | mad | fabric | help }\n"
+      "                   node | port | perf | sm | mad | fabric | route | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
       "                    -n[etns] NAME | --timeout MS | --retries N | --window N }\n",
       f);
@@ -40,7 +40,7 @@ constexpr Cmd kObjects[] = {
     {"link", once<cmd_link>},     {"resource", cmd_resource},   {"system", once<cmd_system>},
     {"statistic", cmd_statistic}, {"monitor", cmd_monitor},     {"node", once<cmd_node>},
     {"port", once<cmd_port>},     {"perf", once<cmd_perf>},     {"sm", once<cmd_sm>},
-    {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>},
+    {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>}, {"route", once<cmd_route>},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {

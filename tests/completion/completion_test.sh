@@ -148,7 +148,7 @@ check_log() {
   fi
 }
 
-objects="dev fabric help link mad monitor node perf port resource sm statistic system"
+objects="dev fabric help link mad monitor node perf port resource route sm statistic system"
 check "objects" "rdma " "$objects"
 check "object prefix" "rdma s" "sm statistic system"
 check "object prefix unique" "rdma li" "link"
@@ -242,6 +242,9 @@ check "mad" "rdma mad " "decode get help"
 check "fabric" "rdma fabric " "diff help links list save show topology"
 check "fabric show" "rdma fabric show " "cas from routers switches via"
 check "fabric links" "rdma fabric links a" "all"
+check "route" "rdma route " "help list show trace"
+check "route show" "rdma route show lid 2 " "from lid lids via"
+check "route trace second target" "rdma route trace lid 2 " "dr gid guid lid via"
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
@@ -295,6 +298,7 @@ ib/perf.cc rdma perf
 ib/sm.cc rdma sm
 ib/mad.cc rdma mad
 ib/fabric.cc rdma fabric
+ib/route.cc rdma route
 TABLES
 EOF
 
