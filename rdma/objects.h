@@ -20,5 +20,6 @@ void cmd_sm(Ctx& c);
 void cmd_mad(Ctx& c);
 void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
 void cmd_route(Ctx& c);   // rdma/ib/route.cc
+void cmd_sa(Ctx& c);      // rdma/ib/sa.cc
 
 }  // namespace rdma

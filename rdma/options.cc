@@ -26,10 +26,11 @@ constexpr OptionSpec kOptions[] = {
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
-    // '\1' to '\3': long form only. -t is the timestamp, as in `ip -t monitor`.
+    // '\1' to '\4': long form only. -t is the timestamp, as in `ip -t monitor`.
     {'\2', "timeout", true},
     {'\1', "retries", true},
     {'\3', "window", true},
+    {'\4', "sa", false},
     {'w', "watch", true},
     {'c', "count", true},
     {'t', "timestamp", false},
@@ -111,6 +112,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\3':
       opt.mad_window = parse_count(*arg, "window", 1);
+      break;
+    case '\4':
+      opt.sa = true;
       break;
     case 'w':
       opt.watch_s = parse_count(*arg, "watch", 1);

@@ -16,9 +16,9 @@ void usage(std::FILE* f) {
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
-      "                   node | port | perf | sm | mad | fabric | route | help }\n"
+      "                   node | port | perf | sm | mad | fabric | route | sa | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -p[retty] | -r[aw] |\n"
-      "                    -n[etns] NAME | --timeout MS | --retries N | --window N }\n",
+      "                    -n[etns] NAME | --timeout MS | --retries N | --window N | --sa }\n",
       f);
 }
 
@@ -41,6 +41,7 @@ constexpr Cmd kObjects[] = {
     {"statistic", cmd_statistic}, {"monitor", cmd_monitor},     {"node", once<cmd_node>},
     {"port", once<cmd_port>},     {"perf", once<cmd_perf>},     {"sm", once<cmd_sm>},
     {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>}, {"route", once<cmd_route>},
+    {"sa", once<cmd_sa>},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {

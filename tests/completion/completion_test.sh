@@ -148,9 +148,9 @@ check_log() {
   fi
 }
 
-objects="dev fabric help link mad monitor node perf port resource route sm statistic system"
+objects="dev fabric help link mad monitor node perf port resource route sa sm statistic system"
 check "objects" "rdma " "$objects"
-check "object prefix" "rdma s" "sm statistic system"
+check "object prefix" "rdma s" "sa sm statistic system"
 check "object prefix unique" "rdma li" "link"
 check "dev commands" "rdma dev " "add delete help list set show"
 check "abbreviated object and command" "rdma d s " "mlx5_0 rxe0"
@@ -245,6 +245,10 @@ check "fabric links" "rdma fabric links a" "all"
 check "route" "rdma route " "help list show trace"
 check "route show" "rdma route show lid 2 " "from lid lids via"
 check "route trace second target" "rdma route trace lid 2 " "dr gid guid lid via"
+check "sa" "rdma sa " "help list show"
+check "sa show kinds" "rdma sa show " "lft links nodes paths ports sm switches"
+check "sa show nodes filters" "rdma sa show nodes " "guid lid name port via"
+check "sa show paths mtu" "rdma sa show paths lid 1 lid 2 mtu " "1024 2048 256 4096 512"
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
@@ -299,6 +303,7 @@ ib/sm.cc rdma sm
 ib/mad.cc rdma mad
 ib/fabric.cc rdma fabric
 ib/route.cc rdma route
+ib/sa.cc rdma sa
 TABLES
 EOF
 
