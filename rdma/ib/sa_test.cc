@@ -74,6 +74,20 @@ TEST_F(SaCmd, LinksPathsAndTheSm) {
   EXPECT_EQ(sm[0]["state"], "MASTER");
 }
 
+TEST_F(SaCmd, LftRecordsAreTheSwitchTables) {
+  uint16_t sw = lid_of("sw2");
+  const auto& lft = fabric_.nodes()[fabric_.node("sw2")].lft;
+  nlohmann::json j = json({"sa", "show", "lft", "lid", std::to_string(sw)});
+  ASSERT_EQ(j.size(), (lft.size() + 63) / 64);
+  for (const auto& b : j) {
+    EXPECT_EQ(b["lid"], sw);
+    size_t block = b["block"];
+    ASSERT_EQ(b["port"].size(), 64u);
+    for (size_t i = 0; i < 64; ++i)
+      EXPECT_EQ(b["port"][i], block * 64 + i < lft.size() ? lft[block * 64 + i] : 0xff);
+  }
+}
+
 TEST_F(SaCmd, BadInputIsOneLine) {
   test::Result r = run({"sa", "show", "bogus"});
   EXPECT_EQ(r.status, 1);
