@@ -19,6 +19,8 @@ void cmd_perf(Ctx& c);
 void cmd_sm(Ctx& c);
 void cmd_mad(Ctx& c);
 void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
+void cmd_route(Ctx& c);   // rdma/ib/route.cc
+void cmd_sa(Ctx& c);      // rdma/ib/sa.cc
 // Verbs (libibverbs) views.
 void cmd_gid(Ctx& c);  // gid.cc
 

@@ -27,7 +27,7 @@ constexpr OptionSpec kOptions[] = {
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
-    // '\1' to '\4': long form only. -t is the timestamp, as in `ip -t
+    // '\1' to '\5': long form only. -t is the timestamp, as in `ip -t
     // monitor`. --timeout is per MAD (infiniband-diags' -t); the kernel
     // answers netlink requests in microseconds, so its deadline is another
     // option with another default.
@@ -35,6 +35,7 @@ constexpr OptionSpec kOptions[] = {
     {'\3', "kernel-timeout", true},
     {'\1', "retries", true},
     {'\4', "window", true},
+    {'\5', "sa", false},
     {'w', "watch", true},
     {'c', "count", true},
     {'t', "timestamp", false},
@@ -122,6 +123,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\4':
       opt.mad_window = parse_count(*arg, "window", 1);
+      break;
+    case '\5':
+      opt.sa = true;
       break;
     case 'w':
       opt.watch_s = parse_count(*arg, "watch", 1);

@@ -29,6 +29,8 @@ struct Options {
   int mad_retries = 3;
   // MADs in flight at once (fabric commands send many); see bench/fabric_results.md.
   int mad_window = 32;
+  // --sa: node and port views from the SA's records instead of SMPs.
+  bool sa = false;
   // stat show / res (-w SECONDS, -c COUNT) and monitor (-c events,
   // --timestamp): 0 means not given.
   int watch_s = 0;

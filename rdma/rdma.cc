@@ -16,9 +16,10 @@ void usage(std::FILE* f) {
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
-      "                   node | port | perf | sm | mad | fabric | gid | help }\n"
+      "                   node | port | perf | sm | mad | fabric | route | sa | gid | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
-      "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N }\n",
+      "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
+      "                    --sa }\n",
       f);
 }
 
@@ -40,7 +41,8 @@ constexpr Cmd kObjects[] = {
     {"link", once<cmd_link>},     {"resource", cmd_resource},   {"system", once<cmd_system>},
     {"statistic", cmd_statistic}, {"monitor", cmd_monitor},     {"node", once<cmd_node>},
     {"port", once<cmd_port>},     {"perf", once<cmd_perf>},     {"sm", once<cmd_sm>},
-    {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>}, {"gid", once<cmd_gid>},
+    {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>}, {"route", once<cmd_route>},
+    {"sa", once<cmd_sa>},         {"gid", once<cmd_gid>},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {

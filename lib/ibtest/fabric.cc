@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "lib/error.h"
-#include "lib/ibtest/attrs_extra.h"
+#include "lib/mad/attrs.h"
 
 namespace rdma::ibtest {
 

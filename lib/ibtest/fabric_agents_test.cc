@@ -9,7 +9,6 @@
 #include <set>
 
 #include "lib/error.h"
-#include "lib/ibtest/attrs_extra.h"
 #include "lib/ibtest/fabric.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/engine.h"
@@ -111,25 +110,26 @@ TEST_F(Agents, PmaWithoutAllPortSelectAndBadPorts) {
 }
 
 TEST_F(Agents, SaNodeRecordsInRmppSegments) {
-  std::vector<Mad> segs = sa(kSaGetTable, kNodeRecord);
+  std::vector<Mad> segs = sa(mad::kSaGetTable, mad::kNodeRecord);
   // 6 LIDs x 112 bytes = 672 bytes: 4 segments of 200.
   ASSERT_EQ(segs.size(), 4u);
   for (size_t i = 0; i < segs.size(); ++i) {
     const Mad& s = segs[i];
     EXPECT_EQ(s.get(hdr::kTid), 77u);
     EXPECT_EQ(s.get(hdr::kResponse), 1u);
-    EXPECT_EQ(s.get(hdr::kMethod), kSaGetTable);
+    EXPECT_EQ(s.get(hdr::kMethod), mad::kSaGetTable);
     EXPECT_EQ(s.get(hdr::kStatus), 0u);
     EXPECT_EQ(s.get(hdr::kRmppVersion), 1u);
-    EXPECT_EQ(s.get(hdr::kRmppType), kRmppData);
-    EXPECT_EQ(s.get(kRmppSegment), i + 1);
+    EXPECT_EQ(s.get(hdr::kRmppType), mad::kRmppData);
+    EXPECT_EQ(s.get(mad::hdr::kRmppSegment), i + 1);
     EXPECT_EQ(s.get(hdr::kAttrOffset), 14u);
-    uint64_t flags = kRmppActive | (i == 0 ? kRmppFirst : 0) | (i == 3 ? kRmppLast : 0);
+    uint64_t flags =
+        mad::kRmppActive | (i == 0 ? mad::kRmppFirst : 0) | (i == 3 ? mad::kRmppLast : 0);
     EXPECT_EQ(s.get(hdr::kRmppFlags), flags);
   }
-  EXPECT_EQ(segs[0].get(kRmppPayload), 20u + 672u);
-  EXPECT_EQ(segs[1].get(kRmppPayload), 0u);
-  EXPECT_EQ(segs[3].get(kRmppPayload), 20u + 72u);
+  EXPECT_EQ(segs[0].get(mad::hdr::kRmppPayload), 20u + 672u);
+  EXPECT_EQ(segs[1].get(mad::hdr::kRmppPayload), 0u);
+  EXPECT_EQ(segs[3].get(mad::hdr::kRmppPayload), 20u + 72u);
   // Reassembled: one record per LID, NodeInfo and description inside.
   std::vector<uint8_t> all;
   for (const Mad& s : segs) all.insert(all.end(), s.data().begin(), s.data().end());
@@ -138,11 +138,11 @@ TEST_F(Agents, SaNodeRecordsInRmppSegments) {
     const uint8_t* rec = all.data() + r * 112;
     uint16_t l = rec[0] << 8 | rec[1];
     EXPECT_EQ(l, r + 1);
-    guids.insert(mad::get_bits(std::span(rec + kNodeRecordNodeInfo, 40), 96, 64));
+    guids.insert(mad::get_bits(std::span(rec + mad::kNodeRecordNodeInfo, 40), 96, 64));
   }
   EXPECT_EQ(guids,
             (std::set<uint64_t>{0x100000, 0x200000, 0x200001, 0x100003, 0x100006, 0x100009}));
-  EXPECT_STREQ(reinterpret_cast<const char*>(all.data() + 112 + kNodeRecordNodeDesc), "sw1");
+  EXPECT_STREQ(reinterpret_cast<const char*>(all.data() + 112 + mad::kNodeRecordNodeDesc), "sw1");
 }
 
 TEST(SaLikeIbsim, FirstSegmentOnly) {
@@ -150,66 +150,67 @@ TEST(SaLikeIbsim, FirstSegmentOnly) {
   o.rmpp = RmppMode::FirstOnly;
   FakeFabric f(load_topology(kNet), o);
   f.assign_lids();
-  Mad q = mad::make_gmp(mad::kClassSa, kSaGetTable, kNodeRecord, 0);
+  Mad q = mad::make_gmp(mad::kClassSa, mad::kSaGetTable, mad::kNodeRecord, 0);
   f.send(q, mad::gsi_address(1), 100);
   auto r = f.receive(0);
   ASSERT_TRUE(r);
   Mad m = to_mad(*r);
-  EXPECT_EQ(m.get(hdr::kRmppFlags), uint64_t{kRmppActive | kRmppFirst});
-  EXPECT_EQ(m.get(kRmppPayload), 20u + 672u);
+  EXPECT_EQ(m.get(hdr::kRmppFlags), uint64_t{mad::kRmppActive | mad::kRmppFirst});
+  EXPECT_EQ(m.get(mad::hdr::kRmppPayload), 20u + 672u);
   EXPECT_FALSE(f.receive(0));
 }
 
 TEST_F(Agents, SaGetFiltersByComponentMask) {
   uint16_t hca3 = f.lid(f.node("hca3"), 1);
-  std::vector<Mad> one = sa(mad::kGet, kNodeRecord, 1, [&](Mad& q) {
+  std::vector<Mad> one = sa(mad::kGet, mad::kNodeRecord, 1, [&](Mad& q) {
     q.data()[0] = static_cast<uint8_t>(hca3 >> 8);
     q.data()[1] = static_cast<uint8_t>(hca3);
   });
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].get(hdr::kStatus), 0u);
   EXPECT_EQ(one[0].get(hdr::kRmppVersion), 0u);  // a Get is no RMPP transfer
-  EXPECT_EQ(mad::get_bits(one[0].data().subspan(kNodeRecordNodeInfo), 96, 64), 0x100006u);
-  std::vector<Mad> many = sa(mad::kGet, kNodeRecord);
-  EXPECT_EQ(many[0].get(hdr::kStatus), kSaTooManyRecords);
-  std::vector<Mad> none = sa(mad::kGet, kNodeRecord, 1, [](Mad& q) { q.data()[1] = 99; });
-  EXPECT_EQ(none[0].get(hdr::kStatus), kSaNoRecords);
+  EXPECT_EQ(mad::get_bits(one[0].data().subspan(mad::kNodeRecordNodeInfo), 96, 64), 0x100006u);
+  std::vector<Mad> many = sa(mad::kGet, mad::kNodeRecord);
+  EXPECT_EQ(many[0].get(hdr::kStatus), mad::kSaStatusTooManyRecords);
+  std::vector<Mad> none = sa(mad::kGet, mad::kNodeRecord, 1, [](Mad& q) { q.data()[1] = 99; });
+  EXPECT_EQ(none[0].get(hdr::kStatus), mad::kSaStatusNoRecords);
   // By NodeGUID (component 7): sw2.
-  std::vector<Mad> sw2 = sa(kSaGetTable, kNodeRecord, 1 << 7, [](Mad& q) {
-    mad::set_bits(q.data().subspan(kNodeRecordNodeInfo), 96, 64, 0x200001);
+  std::vector<Mad> sw2 = sa(mad::kSaGetTable, mad::kNodeRecord, 1 << 7, [](Mad& q) {
+    mad::set_bits(q.data().subspan(mad::kNodeRecordNodeInfo), 96, 64, 0x200001);
   });
   ASSERT_EQ(sw2.size(), 1u);
-  EXPECT_EQ(sw2[0].get(kRmppPayload), 20u + 112u);
-  EXPECT_EQ(sw2[0].get(hdr::kRmppFlags), uint64_t{kRmppActive | kRmppFirst | kRmppLast});
+  EXPECT_EQ(sw2[0].get(mad::hdr::kRmppPayload), 20u + 112u);
+  EXPECT_EQ(sw2[0].get(hdr::kRmppFlags),
+            uint64_t{mad::kRmppActive | mad::kRmppFirst | mad::kRmppLast});
 }
 
 std::vector<uint8_t> payload(const std::vector<Mad>& segs) {
   std::vector<uint8_t> all;
   for (const Mad& s : segs) all.insert(all.end(), s.data().begin(), s.data().end());
-  all.resize(segs.at(0).get(kRmppPayload) - 20);
+  all.resize(segs.at(0).get(mad::hdr::kRmppPayload) - 20);
   return all;
 }
 
 TEST_F(Agents, SaPortInfoLinkSwitchLftAndSmRecords) {
   // PortInfoRecord: 4 CA ports, 2 switches x 9 ports.
-  EXPECT_EQ(payload(sa(kSaGetTable, kPortInfoRecord)).size(), (4 + 18) * 72u);
-  std::vector<uint8_t> sw1p3 = payload(sa(kSaGetTable, kPortInfoRecord, 3, [](Mad& q) {
+  EXPECT_EQ(payload(sa(mad::kSaGetTable, mad::kPortInfoRecord)).size(), (4 + 18) * 72u);
+  std::vector<uint8_t> sw1p3 = payload(sa(mad::kSaGetTable, mad::kPortInfoRecord, 3, [](Mad& q) {
     q.data()[1] = 2;
     q.data()[2] = 3;
   }));
   ASSERT_EQ(sw1p3.size(), 72u);
-  EXPECT_EQ(mad::get_bits(std::span(sw1p3).subspan(kPortInfoRecordPortInfo), 260, 4), kActive);
+  EXPECT_EQ(mad::get_bits(std::span(sw1p3).subspan(mad::kPortInfoRecordPortInfo), 260, 4), kActive);
   // LinkRecord: 6 links, each from both ends.
-  std::vector<uint8_t> links = payload(sa(kSaGetTable, kLinkRecord));
+  std::vector<uint8_t> links = payload(sa(mad::kSaGetTable, mad::kLinkRecord));
   EXPECT_EQ(links.size(), 12 * 8u);
-  EXPECT_EQ(payload(sa(kSaGetTable, kSwitchInfoRecord)).size(), 2 * 24u);
-  std::vector<uint8_t> lft = payload(sa(kSaGetTable, kLftRecord));
-  ASSERT_EQ(lft.size(), 2 * 72u);          // one block per switch: LIDs 0..6
-  EXPECT_EQ(lft[kLftRecordBlock + 2], 0);  // sw1's own LID
-  std::vector<Mad> sm = sa(mad::kGet, kSmInfoRecord);
+  EXPECT_EQ(payload(sa(mad::kSaGetTable, mad::kSwitchInfoRecord)).size(), 2 * 24u);
+  std::vector<uint8_t> lft = payload(sa(mad::kSaGetTable, mad::kLftRecord));
+  ASSERT_EQ(lft.size(), 2 * 72u);               // one block per switch: LIDs 0..6
+  EXPECT_EQ(lft[mad::kLftRecordBlock + 2], 0);  // sw1's own LID
+  std::vector<Mad> sm = sa(mad::kGet, mad::kSmInfoRecord);
   ASSERT_EQ(sm.size(), 1u);
   EXPECT_EQ(sm[0].data()[1], 1);
-  EXPECT_EQ(mad::get_bits(sm[0].data().subspan(kSmInfoRecordSmInfo), 0, 64), 0x100001u);
+  EXPECT_EQ(mad::get_bits(sm[0].data().subspan(mad::kSmInfoRecordSmInfo), 0, 64), 0x100001u);
 }
 
 TEST_F(Agents, SaPathRecordAndTheTargetResolution) {
@@ -232,7 +233,7 @@ TEST_F(Agents, SaPathRecordAndTheTargetResolution) {
           [&](Mad& q) { q.set_attr(mad::kPathRecord, "DLID", f.lid(f.node("hca4"), 1)); });
   EXPECT_EQ(pr[0].get_attr(mad::kPathRecord, "Rate"), 2u);  // 1X SDR
   pr = sa(mad::kGet, mad::kPathRecord, 1 << 2, [](Mad& q) { mad::set_bits(q.data(), 128, 64, 7); });
-  EXPECT_EQ(pr[0].get(hdr::kStatus), kSaNoRecords);
+  EXPECT_EQ(pr[0].get(hdr::kStatus), mad::kSaStatusNoRecords);
 }
 
 TEST_F(Agents, SaOnlyAtTheSmsLid) {
@@ -414,14 +415,15 @@ TEST(SaReassembled, OneBufferAsAnRmppAgentGetsIt) {
   o.rmpp = RmppMode::Reassembled;
   FakeFabric f(load_topology(kNet), o);
   f.assign_lids();
-  Mad q = mad::make_gmp(mad::kClassSa, kSaGetTable, kNodeRecord, 0);
+  Mad q = mad::make_gmp(mad::kClassSa, mad::kSaGetTable, mad::kNodeRecord, 0);
   f.send(q, mad::gsi_address(1), 100);
   auto r = f.receive(0);
   ASSERT_TRUE(r);
   ASSERT_EQ(r->bytes.size(), 56u + 6 * 112u);
   Mad head = to_mad(*r);
-  EXPECT_EQ(head.get(kRmppPayload), 20u + 672u);
-  EXPECT_EQ(head.get(hdr::kRmppFlags), uint64_t{kRmppActive | kRmppFirst | kRmppLast});
+  EXPECT_EQ(head.get(mad::hdr::kRmppPayload), 20u + 672u);
+  EXPECT_EQ(head.get(hdr::kRmppFlags),
+            uint64_t{mad::kRmppActive | mad::kRmppFirst | mad::kRmppLast});
   EXPECT_EQ(r->bytes[56 + 5 * 112 + 1], 6);  // the last record's LID
   EXPECT_FALSE(f.receive(0));
 }
@@ -437,22 +439,22 @@ TEST(SaAcked, SegmentsAsTheReceiversAcksOpenTheWindow) {
   o.rmpp = RmppMode::Acked;
   FakeFabric f(load_topology(kNet), o);
   f.assign_lids();
-  Mad q = mad::make_gmp(mad::kClassSa, kSaGetTable, kNodeRecord, 0);
+  Mad q = mad::make_gmp(mad::kClassSa, mad::kSaGetTable, mad::kNodeRecord, 0);
   q.set(hdr::kTid, 9);
   auto segments = [&] {
     std::vector<uint64_t> got;
-    while (auto r = f.receive(0)) got.push_back(to_mad(*r).get(kRmppSegment));
+    while (auto r = f.receive(0)) got.push_back(to_mad(*r).get(mad::hdr::kRmppSegment));
     return got;
   };
-  auto ack = [&](uint32_t seg, uint32_t window_last, uint8_t type = kRmppAck) {
+  auto ack = [&](uint32_t seg, uint32_t window_last, uint8_t type = mad::kRmppAck) {
     Mad a = q;
     a.set(hdr::kResponse, 1);
-    a.set(hdr::kMethod, kSaGetTable);
+    a.set(hdr::kMethod, mad::kSaGetTable);
     a.set(hdr::kRmppVersion, 1);
     a.set(hdr::kRmppType, type);
-    a.set(hdr::kRmppFlags, kRmppActive);
-    a.set(kRmppSegment, seg);
-    a.set(kRmppPayload, window_last);
+    a.set(hdr::kRmppFlags, mad::kRmppActive);
+    a.set(mad::hdr::kRmppSegment, seg);
+    a.set(mad::hdr::kRmppPayload, window_last);
     f.send(a, mad::gsi_address(1), 0);
   };
   f.send(q, mad::gsi_address(1), 100);

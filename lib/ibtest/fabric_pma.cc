@@ -4,7 +4,6 @@
 // clear the counters CounterSelect names.
 #include <algorithm>
 
-#include "lib/ibtest/attrs_extra.h"
 #include "lib/ibtest/fabric.h"
 #include "lib/mad/attrs.h"
 
@@ -55,13 +54,13 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     return std::vector<Mad>{r};
   };
   if (m.get(hdr::kBaseVersion) != 1 || m.get(hdr::kClassVersion) != 1)
-    return fail(kStatusBadVersion);
+    return fail(mad::kStatusBadVersion);
   uint8_t method = static_cast<uint8_t>(m.get(hdr::kMethod));
-  if (method != mad::kGet && method != mad::kSet) return fail(kStatusBadMethod);
+  if (method != mad::kGet && method != mad::kSet) return fail(mad::kStatusBadMethod);
   uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
   auto d = r.data();
   if (attr == mad::kClassPortInfo.id) {
-    if (method != mad::kGet) return fail(kStatusBadMethodAttr);
+    if (method != mad::kGet) return fail(mad::kStatusBadMethodAttr);
     std::fill(d.begin(), d.end(), 0);
     r.set_attr(mad::kClassPortInfo, "BaseVersion", 1);
     r.set_attr(mad::kClassPortInfo, "ClassVersion", 1);
@@ -71,15 +70,15 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     return {r};
   }
   bool ext = attr == mad::kPortCountersExtended.id;
-  if (attr != mad::kPortCounters.id && !ext) return fail(kStatusBadMethodAttr);
+  if (attr != mad::kPortCounters.id && !ext) return fail(mad::kStatusBadMethodAttr);
   const mad::AttrDef& a = ext ? mad::kPortCountersExtended : mad::kPortCounters;
   int sel = static_cast<int>(m.get_attr(a, "PortSelect"));
   std::vector<int> ports;
   if (sel == 0xff) {
-    if (!n.all_port_select) return fail(kStatusBadField);
+    if (!n.all_port_select) return fail(mad::kStatusBadField);
     for (int p = 1; p <= n.num_ports(); ++p) ports.push_back(p);
   } else {
-    if (sel > n.num_ports() || (sel == 0 && !n.is_switch())) return fail(kStatusBadField);
+    if (sel > n.num_ports() || (sel == 0 && !n.is_switch())) return fail(mad::kStatusBadField);
     ports.push_back(sel);
   }
   uint32_t select = static_cast<uint32_t>(m.get_attr(a, "CounterSelect"));

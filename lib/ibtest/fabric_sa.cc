@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "lib/ibtest/attrs_extra.h"
 #include "lib/ibtest/fabric.h"
 #include "lib/mad/attrs.h"
 
@@ -40,7 +39,7 @@ struct Component {
 // as an SA may ignore components it does not index).
 const std::vector<Component>& components(uint16_t attr) {
   static const std::vector<Component> kNode = {
-      {0, 0, 16}, {4, 64 + 16, 8}, {7, 64 + 96, 64}, {8, 64 + 160, 64}};
+      {0, 0, 16}, {4, 32 + 16, 8}, {7, 32 + 96, 64}, {8, 32 + 160, 64}};
   static const std::vector<Component> kPortInfo = {{0, 0, 16}, {1, 16, 8}};
   static const std::vector<Component> kLid = {{0, 0, 16}};
   static const std::vector<Component> kLft = {{0, 0, 16}, {1, 16, 16}};
@@ -64,8 +63,9 @@ const std::vector<Component>& components(uint16_t attr) {
 }
 
 const mad::AttrDef* record_def(uint16_t attr) {
-  for (const mad::AttrDef* a : {&kNodeRecord, &kPortInfoRecord, &kSwitchInfoRecord, &kLftRecord,
-                                &kSmInfoRecord, &kLinkRecord, &mad::kPathRecord})
+  for (const mad::AttrDef* a :
+       {&mad::kNodeRecord, &mad::kPortInfoRecord, &mad::kSwitchInfoRecord, &mad::kLftRecord,
+        &mad::kSmInfoRecord, &mad::kLinkRecord, &mad::kPathRecord})
     if (a->id == attr) return a;
   return nullptr;
 }
@@ -73,7 +73,8 @@ const mad::AttrDef* record_def(uint16_t attr) {
 Mad sa_response(const Mad& m) {
   Mad r = m;
   r.set(hdr::kResponse, 1);
-  r.set(hdr::kMethod, m.get(hdr::kMethod) == mad::kGet ? uint8_t{mad::kGet} : kSaGetTable);
+  r.set(hdr::kMethod,
+        m.get(hdr::kMethod) == mad::kGet ? uint8_t{mad::kGet} : uint8_t{mad::kSaGetTable});
   r.set(hdr::kStatus, 0);
   auto d = r.data();
   std::fill(d.begin(), d.end(), 0);
@@ -90,12 +91,12 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
     return std::vector<Mad>{r};
   };
   if (m.get(hdr::kBaseVersion) != 1 || m.get(hdr::kClassVersion) != 2)
-    return fail(kStatusBadVersion);
+    return fail(mad::kStatusBadVersion);
   uint8_t method = static_cast<uint8_t>(m.get(hdr::kMethod));
-  if (method != mad::kGet && method != kSaGetTable) return fail(kStatusBadMethod);
+  if (method != mad::kGet && method != mad::kSaGetTable) return fail(mad::kStatusBadMethod);
   uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
   const mad::AttrDef* def = record_def(attr);
-  if (!def) return fail(kStatusBadMethodAttr);
+  if (!def) return fail(mad::kStatusBadMethodAttr);
 
   // Every record of the kind, then the filter.
   std::vector<Record> all;
@@ -118,9 +119,11 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
         q.set(hdr::kMethod, mad::kGet);
         q.set(hdr::kAttrId, mad::kNodeInfo.id);
         std::vector<Mad> ni = answer_smp(q, h, false);
-        std::copy_n(ni[0].data().begin(), mad::kNodeInfo.bytes, x.begin() + kNodeRecordNodeInfo);
+        std::copy_n(ni[0].data().begin(), mad::kNodeInfo.bytes,
+                    x.begin() + mad::kNodeRecordNodeInfo);
         const std::string& desc = nodes_[h.node].description;
-        std::memcpy(x.data() + kNodeRecordNodeDesc, desc.data(), std::min<size_t>(desc.size(), 64));
+        std::memcpy(x.data() + mad::kNodeRecordNodeDesc, desc.data(),
+                    std::min<size_t>(desc.size(), 64));
       }
       break;
     case 0x12:  // PortInfoRecord: a CA port by its LID, every port of a switch
@@ -133,7 +136,7 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
           Record& x = rec();
           put16(x, 0, l);
           x[2] = static_cast<uint8_t>(p);
-          put_port_info(std::span(x).subspan(kPortInfoRecordPortInfo), n, p, p);
+          put_port_info(std::span(x).subspan(mad::kPortInfoRecordPortInfo), n, p, p);
         }
       }
       break;
@@ -146,7 +149,7 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
         if (attr == 0x14) {
           Record& x = rec();
           put16(x, 0, l);
-          put_switch_info(std::span(x).subspan(kSwitchInfoRecordSwitchInfo), n);
+          put_switch_info(std::span(x).subspan(mad::kSwitchInfoRecordSwitchInfo), n);
           continue;
         }
         for (size_t b = 0; b * 64 < n.lft.size(); ++b) {
@@ -154,7 +157,7 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
           put16(x, 0, l);
           put16(x, 2, static_cast<uint16_t>(b));
           for (size_t i = 0; i < 64; ++i)
-            x[kLftRecordBlock + i] = b * 64 + i < n.lft.size() ? n.lft[b * 64 + i] : 0xff;
+            x[mad::kLftRecordBlock + i] = b * 64 + i < n.lft.size() ? n.lft[b * 64 + i] : 0xff;
         }
       }
       break;
@@ -162,7 +165,7 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
       Record& x = rec();
       put16(x, 0, sm_lid_);
       Hop h = lids_[sm_lid_];
-      put_sm_info(std::span(x).subspan(kSmInfoRecordSmInfo), nodes_[h.node].ports[h.port].guid,
+      put_sm_info(std::span(x).subspan(mad::kSmInfoRecordSmInfo), nodes_[h.node].ports[h.port].guid,
                   sm_activity_);
       break;
     }
@@ -294,9 +297,9 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
   r.set(hdr::kCompMask, m.get(hdr::kCompMask));
   if (m.get(hdr::kMethod) == mad::kGet) {
     if (found.empty())
-      r.set(hdr::kStatus, kSaNoRecords);
+      r.set(hdr::kStatus, mad::kSaStatusNoRecords);
     else if (found.size() > 1)
-      r.set(hdr::kStatus, kSaTooManyRecords);
+      r.set(hdr::kStatus, mad::kSaStatusTooManyRecords);
     else
       std::copy(found[0].begin(), found[0].end(), r.data().begin());
     return {r};
@@ -312,14 +315,15 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
     bool first = i == 0,
          last = i + 1 == (payload.size() + kSaData - 1) / kSaData || payload.empty();
     s.set(hdr::kRmppVersion, 1);
-    s.set(hdr::kRmppType, kRmppData);
-    s.set(hdr::kRmppFlags, kRmppActive | (first ? kRmppFirst : 0) | (last ? kRmppLast : 0));
-    s.set(kRmppSegment, i + 1);
+    s.set(hdr::kRmppType, mad::kRmppData);
+    s.set(hdr::kRmppFlags,
+          mad::kRmppActive | (first ? mad::kRmppFirst : 0) | (last ? mad::kRmppLast : 0));
+    s.set(mad::hdr::kRmppSegment, i + 1);
     size_t from = i * kSaData,
            len = std::min(kSaData, payload.size() - std::min(from, payload.size()));
     // PayloadLength: the whole transfer in the first segment, what the last
     // holds in the last (SA header counted once), 0 between (13.6.2.3).
-    s.set(kRmppPayload, first ? kSaHeader + payload.size() : last ? kSaHeader + len : 0);
+    s.set(mad::hdr::kRmppPayload, first ? kSaHeader + payload.size() : last ? kSaHeader + len : 0);
     std::copy_n(payload.begin() + from, len, s.data().begin());
     out.push_back(s);
   }
@@ -328,7 +332,7 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
     out.resize(1);  // the initial window is one segment
   }
   if (opt_.rmpp == RmppMode::Reassembled) {
-    out[0].set(hdr::kRmppFlags, kRmppActive | kRmppFirst | kRmppLast);
+    out[0].set(hdr::kRmppFlags, mad::kRmppActive | mad::kRmppFirst | mad::kRmppLast);
     reassembled_.assign(out[0].bytes.begin(), out[0].bytes.begin() + 56);
     reassembled_.insert(reassembled_.end(), payload.begin(), payload.end());
   }
@@ -343,11 +347,12 @@ std::vector<Mad> FakeFabric::rmpp_ack(const Mad& m) {
   if (t == transfers_.end() || m.get(hdr::kRmppVersion) != 1) return {};
   uint64_t type = m.get(hdr::kRmppType);
   std::vector<Mad>& segs = t->second;
-  if (type != kRmppAck) {
+  if (type != mad::kRmppAck) {
     transfers_.erase(t);
     return {};
   }
-  uint64_t acked = m.get(kRmppSegment), last = std::min<uint64_t>(m.get(kRmppPayload), segs.size());
+  uint64_t acked = m.get(mad::hdr::kRmppSegment),
+           last = std::min<uint64_t>(m.get(mad::hdr::kRmppPayload), segs.size());
   std::vector<Mad> out;
   for (uint64_t i = acked; i < last; ++i) out.push_back(segs[i]);
   if (acked >= segs.size()) transfers_.erase(t);

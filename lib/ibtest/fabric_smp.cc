@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "lib/error.h"
-#include "lib/ibtest/attrs_extra.h"
 #include "lib/ibtest/fabric.h"
 #include "lib/mad/attrs.h"
 
@@ -165,7 +164,7 @@ std::vector<Mad> FakeFabric::answer(Mad& m, Hop at, bool directed) {
       // No SA there: the kernel answers an unmatched request itself.
       {
         Mad r = response(m, mad::kGetResp | (m.get(hdr::kMethod) & 0x7f));
-        set_status(r, kStatusBadMethodAttr);
+        set_status(r, mad::kStatusBadMethodAttr);
         return {r};
       }
     default:
@@ -179,11 +178,11 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
   if (m.get(hdr::kResponse)) return {};  // a response is not a request
   Mad r = response(m, mad::kGetResp);
   if (m.get(hdr::kBaseVersion) != 1 || m.get(hdr::kClassVersion) != 1) {
-    set_status(r, kStatusBadVersion);
+    set_status(r, mad::kStatusBadVersion);
     return {r};
   }
   if (method != mad::kGet && method != mad::kSet) {
-    set_status(r, kStatusBadMethod);
+    set_status(r, mad::kStatusBadMethod);
     return {r};
   }
   uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
@@ -198,7 +197,7 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
   };
   // Sets: PortInfo (PortState Down / PhysState Disabled or Polling, what
   // `port set` sends); everything else is read-only here.
-  if (method == mad::kSet && attr != mad::kPortInfo.id) return bad(kStatusBadMethodAttr);
+  if (method == mad::kSet && attr != mad::kPortInfo.id) return bad(mad::kStatusBadMethodAttr);
   switch (attr) {
     case 0x0010: {  // NodeDescription
       size_t len = std::min<size_t>(n.description.size(), 64);
@@ -209,12 +208,12 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       put_node_info(d, n, local);
       return {r};
     case 0x0012:  // SwitchInfo
-      if (!n.is_switch()) return bad(kStatusBadMethodAttr);
+      if (!n.is_switch()) return bad(mad::kStatusBadMethodAttr);
       put_switch_info(d, n);
       return {r};
     case 0x0015: {  // PortInfo
       int p = static_cast<int>(mod & 0xff);
-      if ((mod >> 8) != 0 || p > n.num_ports()) return bad(kStatusBadField);
+      if ((mod >> 8) != 0 || p > n.num_ports()) return bad(mad::kStatusBadField);
       if (!n.is_switch() && p == 0) p = at.port;  // CAs: 0 is the port asked through
       if (method == mad::kSet) {
         uint64_t phys = m.get_attr(mad::kPortInfo, "PortPhysicalState");
@@ -232,7 +231,7 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       return {r};
     }
     case 0x0014: {  // GUIDInfo: block 0 holds the port GUID
-      if (mod != 0) return bad(kStatusBadField);
+      if (mod != 0) return bad(mad::kStatusBadField);
       int p = n.is_switch() ? 0 : at.port;
       for (int i = 0; i < 8; ++i) d[i] = static_cast<uint8_t>(n.ports[p].guid >> (56 - 8 * i));
       return {r};
@@ -241,13 +240,13 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       int p = n.is_switch() ? static_cast<int>(mod >> 16) : at.port;
       uint32_t block = mod & 0xffff;
       uint32_t cap = n.is_switch() && p != 0 ? 64 : (n.is_switch() ? 8 : 64);
-      if (p > n.num_ports() || block * 32 >= cap) return bad(kStatusBadField);
+      if (p > n.num_ports() || block * 32 >= cap) return bad(mad::kStatusBadField);
       if (block == 0) d[0] = d[1] = 0xff;
       return {r};
     }
     case 0x0019: {  // LinearForwardingTable
-      if (!n.is_switch()) return bad(kStatusBadMethodAttr);
-      if (mod >= kLftCap / 64) return bad(kStatusBadField);
+      if (!n.is_switch()) return bad(mad::kStatusBadMethodAttr);
+      if (mod >= kLftCap / 64) return bad(mad::kStatusBadField);
       for (size_t i = 0; i < 64; ++i) {
         size_t lid = mod * 64 + i;
         d[i] = lid < n.lft.size() ? n.lft[lid] : 0xff;
@@ -257,12 +256,12 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
     case 0x0020: {  // SMInfo: only the SM's port has an SM behind it
       const FabricPort& fp = n.ports[at.port];
       if (!sm_lid_ || at.node != attach_node_ || fp.lid != sm_lid_)
-        return bad(kStatusBadMethodAttr);
+        return bad(mad::kStatusBadMethodAttr);
       put_sm_info(d, fp.guid, ++sm_activity_);
       return {r};
     }
     default:
-      return bad(kStatusBadMethodAttr);
+      return bad(mad::kStatusBadMethodAttr);
   }
 }
 

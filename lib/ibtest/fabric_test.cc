@@ -7,7 +7,6 @@
 #include <cerrno>
 
 #include "lib/error.h"
-#include "lib/ibtest/attrs_extra.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
@@ -147,7 +146,7 @@ TEST_F(Fabric, StatusesForWhatAnSmaLacks) {
   ASSERT_TRUE(got);
   Mad reply;
   std::copy(got->bytes.begin(), got->bytes.end(), reply.bytes.begin());
-  EXPECT_EQ(reply.get(hdr::kDrStatus), kStatusBadMethod);
+  EXPECT_EQ(reply.get(hdr::kDrStatus), mad::kStatusBadMethod);
 }
 
 TEST_F(Fabric, SwitchTablesAndDescriptions) {
@@ -160,7 +159,7 @@ TEST_F(Fabric, SwitchTablesAndDescriptions) {
   EXPECT_EQ(pk.get_attr(mad::kPKeyTable, "P_KeyTableBlock"), 0xffffu);
   Mad gi = dr({1, 3, 1}, mad::kGuidInfo);
   EXPECT_EQ(gi.get_attr(mad::kGuidInfo, "GUIDBlock"), 0x100007u);  // hca3 port 1
-  Mad lft = dr({1}, kLinearForwardingTable, 0);
+  Mad lft = dr({1}, mad::kLinearForwardingTable, 0);
   EXPECT_EQ(lft.data()[5], 0xff);  // no SM: empty
 }
 
@@ -185,7 +184,7 @@ TEST_F(Fabric, LidRoutingNeedsTheSm) {
   EXPECT_EQ(pi.get_attr(mad::kPortInfo, "LID"), f.lid(f.node("hca3"), 1));
   // sw1 sends hca3's LID towards sw2 (port 3 or 4), hca2's to port 2.
   uint16_t hca3 = f.lid(f.node("hca3"), 1), hca2 = f.lid(f.node("hca2"), 1);
-  Mad lft = lid(2, kLinearForwardingTable, 0);
+  Mad lft = lid(2, mad::kLinearForwardingTable, 0);
   EXPECT_TRUE(lft.data()[hca3] == 3 || lft.data()[hca3] == 4);
   EXPECT_EQ(lft.data()[hca2], 2);
   EXPECT_EQ(lft.data()[1], 1);

@@ -2,6 +2,7 @@
 // attrs_perf.cc, attrs_sa.cc).
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
 
@@ -19,12 +20,27 @@ extern const AttrDef kPKeyTable;
 extern const AttrDef kSl2VlTable;
 extern const AttrDef kVlArbTable;
 extern const AttrDef kSmInfo;
+// 64 output ports, AttributeModifier = block (LIDs 64*block ...).
+extern const AttrDef kLinearForwardingTable;
 // Performance management.
 extern const AttrDef kClassPortInfo;  // any class; the tables are the same
 extern const AttrDef kPortCounters;
 extern const AttrDef kPortCountersExtended;
 // Subnet administration.
 extern const AttrDef kPathRecord;
+// Records that carry an SMP attribute: their own fields first, the
+// attribute at the byte offset given here.
+extern const AttrDef kNodeRecord;  // LID; NodeInfo at 4, NodeDescription at 44
+inline constexpr size_t kNodeRecordNodeInfo = 4, kNodeRecordNodeDesc = 44;
+extern const AttrDef kPortInfoRecord;  // EndportLID, PortNum; PortInfo at 4
+inline constexpr size_t kPortInfoRecordPortInfo = 4;
+extern const AttrDef kSwitchInfoRecord;  // LID; SwitchInfo at 4
+inline constexpr size_t kSwitchInfoRecordSwitchInfo = 4;
+extern const AttrDef kLftRecord;  // LID, BlockNum; 64 ports at 8
+inline constexpr size_t kLftRecordBlock = 8;
+extern const AttrDef kSmInfoRecord;  // LID; SMInfo at 4
+inline constexpr size_t kSmInfoRecordSmInfo = 4;
+extern const AttrDef kLinkRecord;  // FromLID, FromPort, ToPort, ToLID
 
 // Every attribute `rdma mad get` knows, in help order.
 std::span<const AttrDef* const> all_attrs();

@@ -124,6 +124,9 @@ constexpr FieldDef kSmInfoFields[] = {
     {"SMState", "state", 164, 4, Fmt::SmState},
 };
 
+// 64 output ports; AttributeModifier = block (LIDs 64*block ...).
+constexpr FieldDef kLftFields[] = {{"Port", "port", 0, 8, Fmt::Uint, kShow, 64}};
+
 }  // namespace
 
 const AttrDef kNodeDescription{"NodeDescription", 0x0010, kClassSmiLid, 64, kNodeDescriptionFields};
@@ -135,5 +138,6 @@ const AttrDef kPKeyTable{"P_KeyTable", 0x0016, kClassSmiLid, 64, kPKeyTableField
 const AttrDef kSl2VlTable{"SLtoVLMappingTable", 0x0017, kClassSmiLid, 8, kSl2VlFields};
 const AttrDef kVlArbTable{"VLArbitrationTable", 0x0018, kClassSmiLid, 64, kVlArbFields};
 const AttrDef kSmInfo{"SMInfo", 0x0020, kClassSmiLid, 21, kSmInfoFields};
+const AttrDef kLinearForwardingTable{"LinearForwardingTable", 0x0019, kClassSmiLid, 64, kLftFields};
 
 }  // namespace rdma::mad

@@ -92,10 +92,12 @@ void Engine::on_receive(const Received& r) {
   // Checked where it arrives: a reply with our TID that does not answer the
   // request (class, method, attribute) or carries an error status ends it.
   Mad reply;
-  if (std::optional<Failure> failure = verify_reply(f.q.mad, r.bytes, f.q.what, reply))
+  if (std::optional<Failure> failure = verify_reply(f.q.mad, r.bytes, f.q.what, reply)) {
     finish(key, nullptr, &*failure);
-  else
+  } else {
+    if (f.q.whole) *f.q.whole = r.bytes;
     finish(key, &reply, nullptr);
+  }
 }
 
 void Engine::expire(Clock::time_point now) {

@@ -45,6 +45,9 @@ struct Query {
   Address to;
   std::string what;  // for messages: "NodeInfo from lid 4"
   Done done;
+  // When set, a good reply's bytes as received: longer than one MAD when the
+  // kernel reassembled an RMPP transfer (an SA table).
+  std::vector<uint8_t>* whole = nullptr;
 };
 
 class Engine {

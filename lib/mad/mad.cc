@@ -166,8 +166,11 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
   };
   // A reply may end after its attribute (opensm's SA replies under ibsim
   // do); it must hold the header and the whole attribute.
+  // A table may hold no record at all.
   const AttrDef* a = attr_by_id(request.mgmt_class(), request.get(hdr::kAttrId));
-  size_t need = a ? data_offset(request.mgmt_class()) + a->bytes : kMadBytes;
+  size_t need = request.get(hdr::kMethod) == kSaGetTable ? data_offset(kClassSa)
+                : a ? data_offset(request.mgmt_class()) + a->bytes
+                    : kMadBytes;
   if (reply.size() < need)
     return malformed(std::to_string(reply.size()) + " bytes, need " + std::to_string(need));
   r.bytes.fill(0);

@@ -24,7 +24,23 @@ enum Method : uint8_t {
   kGet = 0x01,
   kSet = 0x02,
   kGetResp = 0x81,
+  // SA (15.2.2): every record that matches, in RMPP segments when long.
+  kSaGetTable = 0x12,
+  kSaGetTableResp = 0x92,
 };
+
+// MAD statuses (13.4.7) and the SA's class-specific ones (15.2.1.1, the
+// high byte).
+inline constexpr uint16_t kStatusBadVersion = 1 << 2;
+inline constexpr uint16_t kStatusBadMethod = 2 << 2;
+inline constexpr uint16_t kStatusBadMethodAttr = 3 << 2;
+inline constexpr uint16_t kStatusBadField = 7 << 2;
+inline constexpr uint16_t kSaStatusNoRecords = 3 << 8;
+inline constexpr uint16_t kSaStatusTooManyRecords = 4 << 8;
+
+// RMPP (13.6.2.1): types and flags.
+inline constexpr uint8_t kRmppData = 1, kRmppAck = 2;
+inline constexpr uint8_t kRmppActive = 1, kRmppFirst = 2, kRmppLast = 4;
 
 namespace hdr {
 // Common MAD header (IBA 13.4.3).
@@ -54,6 +70,8 @@ inline constexpr FieldDef kRmppVersion{"RMPPVersion", "rmpp_version", 192, 8};
 inline constexpr FieldDef kRmppType{"RMPPType", "rmpp_type", 200, 8};
 inline constexpr FieldDef kRmppFlags{"RMPPFlags", "rmpp_flags", 213, 3, Fmt::Hex};
 inline constexpr FieldDef kRmppStatus{"RMPPStatus", "rmpp_status", 216, 8};
+inline constexpr FieldDef kRmppSegment{"SegmentNumber", "segment", 224, 32};
+inline constexpr FieldDef kRmppPayload{"PayloadLength", "paylen_newwin", 256, 32};
 inline constexpr FieldDef kSmKey{"SM_Key", "sm_key", 288, 64, Fmt::Hex};
 inline constexpr FieldDef kAttrOffset{"AttributeOffset", "attr_offset", 352, 16};
 inline constexpr FieldDef kCompMask{"ComponentMask", "comp_mask", 384, 64, Fmt::Hex};

@@ -18,9 +18,10 @@ namespace {
 struct AgentSpec {
   uint8_t mgmt_class;
   uint8_t version;
+  uint8_t rmpp_version;  // 1: the kernel runs RMPP and hands over whole tables
 };
 constexpr AgentSpec kAgents[] = {
-    {kClassSmiLid, 1}, {kClassSmiDr, 1}, {kClassSa, 2}, {kClassPerf, 1}};
+    {kClassSmiLid, 1, 0}, {kClassSmiDr, 1, 0}, {kClassSa, 2, 1}, {kClassPerf, 1, 0}};
 
 }  // namespace
 
@@ -34,7 +35,7 @@ UmadTransport::UmadTransport(const std::string& ca, int port)
     throw Error("cannot open the umad device of " + name_ + ": " + std::strerror(-port_id_) +
                 " (is ib_umad loaded, and are you root?)");
   for (const AgentSpec& a : kAgents) {
-    int id = umad_lib().register_agent(port_id_, a.mgmt_class, a.version, 0, nullptr);
+    int id = umad_lib().register_agent(port_id_, a.mgmt_class, a.version, a.rmpp_version, nullptr);
     if (id < 0) {
       umad_lib().close_port(port_id_);
       throw Error("cannot register a MAD agent for class " + std::to_string(a.mgmt_class) + " on " +
@@ -71,13 +72,19 @@ std::optional<Received> UmadTransport::receive(int timeout_ms) {
   std::vector<uint8_t> buf(umad_lib().size() + kMadBytes);
   int len = kMadBytes;
   int rc = umad_lib().recv(port_id_, buf.data(), &len, 0);
+  if (rc == -ENOSPC && len > static_cast<int>(kMadBytes)) {
+    // A reassembled RMPP transfer: len is its size; it waits for a buffer
+    // that holds it.
+    buf.assign(umad_lib().size() + len, 0);
+    rc = umad_lib().recv(port_id_, buf.data(), &len, 0);
+  }
   if (rc < 0) {
     if (rc == -ETIMEDOUT || rc == -EWOULDBLOCK) return std::nullopt;
     throw Error("cannot receive a MAD on " + name_ + ": " + std::strerror(-rc));
   }
   Received r;
   const uint8_t* m = static_cast<const uint8_t*>(umad_lib().get_mad(buf.data()));
-  size_t got = len < 0 ? 0 : std::min<size_t>(len, kMadBytes);
+  size_t got = len < 0 ? 0 : std::min<size_t>(len, buf.size() - umad_lib().size());
   r.bytes.assign(m, m + got);
   r.status = umad_lib().status(buf.data());
   r.slid = ntohs(umad_lib().get_mad_addr(buf.data())->lid);

@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -13,9 +14,32 @@ namespace {
 
 void node_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma node show TARGET [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n",
+      "Usage: rdma [--sa] node show TARGET [via DEV/PORT]\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs.\n",
       c.help_out);
+}
+
+// --sa: the NodeRecord (and SwitchInfoRecord) of the target's LID.
+void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
+  std::vector<uint8_t> node = s.sa_records(t, mad::kNodeRecord).front();
+  uint16_t lid = static_cast<uint16_t>(mad::get_bits(node, 0, 16));
+  auto info =
+      std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
+  view::Record rec;
+  add_target(rec, {false, lid, {}});
+  mad::decode(mad::kNodeInfo, info, c.opt.details, rec);
+  if (ib::NodeInfo::from(info).is_switch()) {
+    mad::Target at;
+    at.lid = lid;
+    std::vector<uint8_t> sw = s.sa_records(at, mad::kSwitchInfoRecord).front();
+    mad::decode(mad::kSwitchInfo,
+                std::span<const uint8_t>(sw).subspan(mad::kSwitchInfoRecordSwitchInfo),
+                c.opt.details, rec);
+  }
+  mad::decode(mad::kNodeDescription,
+              std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeDesc), c.opt.details, rec);
+  c.out.record(rec);
 }
 
 void node_show(Ctx& c) {
@@ -23,6 +47,7 @@ void node_show(Ctx& c) {
   w.done();
   if (!w.target) throw Error("missing target (lid N, guid G, gid G or dr PATH)");
   MadSession s(c, w.via);
+  if (c.opt.sa) return node_show_sa(c, s, *w.target);
   mad::Route r = s.route(w.target);
   mad::Mad info = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
   mad::Mad desc = s.smp(r, mad::kGet, mad::kNodeDescription, 0);

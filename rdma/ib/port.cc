@@ -3,6 +3,7 @@
 // per-port tables.
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/port_tables.h"
 #include "rdma/ib/session.h"
@@ -17,10 +18,31 @@ constexpr unsigned kPhysDisabled = 3;
 
 void port_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma port show TARGET [port N] [ pkeys | guids | sl2vl | vlarb ] [via DEV/PORT]\n"
+      "Usage: rdma [--sa] port show TARGET [port N] [ pkeys | guids | sl2vl | vlarb ] [via "
+      "DEV/PORT]\n"
       "       rdma port set TARGET port N { enable | disable | reset } [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n",
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",
       c.help_out);
+}
+
+// --sa: the PortInfoRecord of the target's LID: the port asked for, or the
+// one a CA's LID is on (a switch: port 0), as an SMP would be answered.
+void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uint8_t> port) {
+  std::vector<std::vector<uint8_t>> recs = s.sa_records(t, mad::kPortInfoRecord, port);
+  const std::vector<uint8_t>* pick = &recs.front();
+  if (!port) {
+    // A switch has a record per port: port 0 carries its LID.
+    for (const auto& r : recs)
+      if (mad::get_bits(r, 16, 8) == 0) pick = &r;
+  }
+  auto pi = std::span<const uint8_t>(*pick).subspan(mad::kPortInfoRecordPortInfo);
+  view::Record rec;
+  add_target(rec, {false, static_cast<uint16_t>(mad::get_bits(*pick, 0, 16)), {}});
+  unsigned n = static_cast<unsigned>(mad::get_bits(*pick, 16, 8));
+  rec.add("port", "port " + std::to_string(n) + " ", n);
+  mad::decode(mad::kPortInfo, pi, c.opt.details, rec);
+  c.out.record(rec);
 }
 
 void port_show(Ctx& c) {
@@ -38,6 +60,10 @@ void port_show(Ctx& c) {
       throw Error("unknown port show argument \"" + k + "\"");
   }
   MadSession s(c, w.via);
+  if (c.opt.sa) {
+    if (!table.empty()) throw Error("--sa shows PortInfo; the " + table + " table needs SMPs");
+    return port_show_sa(c, s, *w.target, port);
+  }
   mad::Route route = s.route(w.target);
   if (table.empty()) {
     view::Record rec;

@@ -3,7 +3,10 @@
 #include <cstdio>
 
 #include "lib/error.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 #include "lib/mad/describe.h"
+#include "lib/mad/sa.h"
 
 namespace rdma {
 
@@ -88,6 +91,55 @@ mad::Mad MadSession::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const
   if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
   return engine_->call(m, mad::gsi_address(lid),
                        std::string(a.name) + " from lid " + std::to_string(lid));
+}
+
+uint16_t MadSession::sa_lid(const mad::Target& t) {
+  if (!local_.sm_lid)
+    throw Error("no subnet manager: local port " + local_.ca + "/" + std::to_string(local_.port) +
+                " has no SM LID to ask (--sa)");
+  switch (t.kind) {
+    case mad::Target::Kind::Lid:
+      return t.lid;
+    case mad::Target::Kind::Dr:
+      throw Error("--sa asks the SA, which knows LIDs and GUIDs, not directed routes (" + t.text +
+                  ")");
+    case mad::Target::Kind::Guid:
+    case mad::Target::Kind::Gid:
+      break;
+  }
+  uint64_t guid = t.kind == mad::Target::Kind::Guid ? t.guid : mad::get_bits(t.gid, 64, 64);
+  std::vector<uint8_t> none(mad::kNodeRecord.bytes);
+  mad::SaTable all = mad::get_table(*engine_, local_.sm_lid, mad::kNodeRecord, 0, none);
+  for (const auto& r : all.records) {
+    auto ni = std::span(r).subspan(mad::kNodeRecordNodeInfo);
+    // A port GUID names that port's LID; a node GUID its first record's.
+    if (mad::get_bits(ni, 160, 64) == guid) return static_cast<uint16_t>(mad::get_bits(r, 0, 16));
+  }
+  for (const auto& r : all.records)
+    if (mad::get_bits(std::span(r).subspan(mad::kNodeRecordNodeInfo), 96, 64) == guid)
+      return static_cast<uint16_t>(mad::get_bits(r, 0, 16));
+  throw Error("cannot resolve " + t.text + ": the SA has no such node or port");
+}
+
+std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,
+                                                         const mad::AttrDef& rec,
+                                                         std::optional<uint8_t> port) {
+  uint16_t lid = sa_lid(t);
+  std::vector<uint8_t> example(rec.bytes);
+  mad::set_bits(example, 0, 16, lid);
+  uint64_t mask = 1;  // the LID
+  if (port) {
+    mad::set_bits(example, 16, 8, *port);
+    mask |= 2;
+  }
+  std::vector<std::vector<uint8_t>> out;
+  for (auto& r : mad::get_table(*engine_, local_.sm_lid, rec, mask, example).records)
+    if (mad::get_bits(r, 0, 16) == lid && (!port || mad::get_bits(r, 16, 8) == *port))
+      out.push_back(std::move(r));
+  if (out.empty())
+    throw Error("the SA has no " + std::string(rec.name) + " for lid " + std::to_string(lid) +
+                (port ? " port " + std::to_string(*port) : std::string()));
+  return out;
 }
 
 void add_target(view::Record& r, const mad::Route& route) {

@@ -48,6 +48,12 @@ class MadSession {
                const mad::Mad* body = nullptr);
   mad::Mad gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,
                uint32_t mod, const mad::Mad* body = nullptr);
+  // --sa: the records of type rec whose LID (and port, when given) match,
+  // from the SA (a GetTable). The target is a LID, or a GUID or GID found
+  // in the NodeRecords; a directed route is an Error.
+  std::vector<std::vector<uint8_t>> sa_records(const mad::Target& t, const mad::AttrDef& rec,
+                                               std::optional<uint8_t> port = std::nullopt);
+  uint16_t sa_lid(const mad::Target& t);
 
  private:
   mad::LocalPort local_;

@@ -2,6 +2,7 @@
 // LID by default) or of any port that runs one.
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -12,15 +13,29 @@ namespace {
 
 void sm_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma sm show [TARGET] [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n",
+      "Usage: rdma [--sa] sm show [TARGET] [via DEV/PORT]\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "--sa reads the SA's SMInfoRecord instead of an SMP.\n",
       c.help_out);
+}
+
+// --sa: the SMInfoRecord of the SM's LID (or the target's).
+void sm_show_sa(Ctx& c, MadSession& s, const std::optional<mad::Target>& t) {
+  mad::Target at;
+  at.lid = s.local().sm_lid;
+  std::vector<uint8_t> r = s.sa_records(t ? *t : at, mad::kSmInfoRecord).front();
+  view::Record rec;
+  add_target(rec, {false, static_cast<uint16_t>(mad::get_bits(r, 0, 16)), {}});
+  mad::decode(mad::kSmInfo, std::span<const uint8_t>(r).subspan(mad::kSmInfoRecordSmInfo),
+              c.opt.details, rec);
+  c.out.record(rec);
 }
 
 void sm_show(Ctx& c) {
   MadWords w(c);
   w.done();
   MadSession s(c, w.via);
+  if (c.opt.sa) return sm_show_sa(c, s, w.target);
   mad::Route r = s.route(w.target);
   mad::Mad info = s.smp(r, mad::kGet, mad::kSmInfo, 0);
   view::Record rec;

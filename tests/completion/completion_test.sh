@@ -148,9 +148,9 @@ check_log() {
   fi
 }
 
-objects="dev fabric gid help link mad monitor node perf port resource sm statistic system"
+objects="dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
 check "objects" "rdma " "$objects"
-check "object prefix" "rdma s" "sm statistic system"
+check "object prefix" "rdma s" "sa sm statistic system"
 check "object prefix unique" "rdma li" "link"
 check "dev commands" "rdma dev " "add delete help limits list set show"
 check "dev limits DEV" "rdma dev limits " "mlx5_0 rxe0"
@@ -266,6 +266,13 @@ check "mad" "rdma mad " "decode get help"
 check "fabric" "rdma fabric " "diff help links list save show topology"
 check "fabric show" "rdma fabric show " "cas from routers switches via"
 check "fabric links" "rdma fabric links a" "all"
+check "route" "rdma route " "help list show trace"
+check "route show" "rdma route show lid 2 " "from lid lids via"
+check "route trace second target" "rdma route trace lid 2 " "dr gid guid lid via"
+check "sa" "rdma sa " "help list show"
+check "sa show kinds" "rdma sa show " "lft links nodes paths ports sm switches"
+check "sa show nodes filters" "rdma sa show nodes " "guid lid name port via"
+check "sa show paths mtu" "rdma sa show paths lid 1 lid 2 mtu " "1024 2048 256 4096 512"
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
@@ -319,6 +326,8 @@ ib/perf.cc rdma perf
 ib/sm.cc rdma sm
 ib/mad.cc rdma mad
 ib/fabric.cc rdma fabric
+ib/route.cc rdma route
+ib/sa.cc rdma sa
 TABLES
 EOF
 

@@ -18,7 +18,7 @@ PASS=0
 FAIL=0
 
 missing=()
-for t in ibsim opensm smpquery perfquery sminfo ibaddr ibportstate ibnetdiscover python3; do
+for t in ibsim opensm smpquery perfquery sminfo ibaddr ibportstate ibnetdiscover ibroute ibtracert saquery python3; do
   command -v "$t" >/dev/null || missing+=("$t")
 done
 [ -f "$UMAD2SIM" ] || missing+=("$UMAD2SIM")

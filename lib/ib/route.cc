@@ -1,0 +1,127 @@
+#include "lib/ib/route.h"
+
+#include <algorithm>
+#include <set>
+
+#include "lib/error.h"
+#include "lib/ib/records.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/target.h"
+#include "lib/view/fields.h"
+
+namespace rdma::ib {
+
+namespace {
+
+std::string switch_name(const Fabric& f, uint32_t node) {
+  const Node& n = f.nodes[node];
+  return "switch " + view::guid_text(n.info.node_guid) + " (\"" + n.description + "\")";
+}
+
+}  // namespace
+
+Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
+  std::string where = mad::route_text(r);
+  mad::Mad ni = e.call(mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
+                       "NodeInfo from " + where);
+  NodeInfo info = NodeInfo::from(ni.data());
+  if (!info.is_switch()) throw Error(where + " is not a switch; only switches forward by LID");
+  mad::Mad si = e.call(mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
+                       "SwitchInfo from " + where);
+  Lft t;
+  t.top = SwitchInfo::from(si.data()).linear_fdb_top;
+  t.first = lo;
+  if (lo > t.top || lo > hi) return t;
+  uint16_t last = std::min(hi, t.top);
+  t.ports.assign(size_t{last} - lo + 1, kNoPort);
+  std::optional<mad::Failure> failed;
+  for (uint32_t block = lo / 64; block <= last / 64u; ++block) {
+    std::string what = "LinearForwardingTable block " + std::to_string(block) + " from " + where;
+    e.submit({mad::make_smp(r, mad::kGet, mad::kLinearForwardingTable, block), mad::smp_address(r),
+              what, [&, block](const mad::Mad* reply, const mad::Failure* f) {
+                if (!reply) {
+                  if (!failed) failed = *f;
+                  return;
+                }
+                auto d = reply->data();
+                for (uint32_t i = 0; i < 64; ++i) {
+                  uint32_t lid = block * 64 + i;
+                  if (lid >= lo && lid <= last) t.ports[lid - lo] = d[i];
+                }
+              }});
+  }
+  e.run();
+  if (failed) throw mad::MadError(*failed);
+  return t;
+}
+
+uint8_t lft_port(mad::Engine& e, const mad::Route& r, uint16_t lid) {
+  mad::Mad m = e.call(
+      mad::make_smp(r, mad::kGet, mad::kLinearForwardingTable, lid / 64), mad::smp_address(r),
+      "LinearForwardingTable block " + std::to_string(lid / 64) + " from " + mad::route_text(r));
+  return m.data()[lid % 64];
+}
+
+std::map<uint16_t, PortRef> lid_owners(const Fabric& f) {
+  std::map<uint16_t, PortRef> out;
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    const Node& node = f.nodes[n];
+    for (const Port& p : node.ports) {
+      if (!p.info || !p.info->lid || (node.is_switch() && p.num != 0)) continue;
+      uint32_t count = node.is_switch() ? 1 : 1u << p.info->lmc;
+      for (uint32_t i = 0; i < count && p.info->lid + i < 0xc000; ++i)
+        out.emplace(static_cast<uint16_t>(p.info->lid + i), PortRef{n, p.num});
+    }
+  }
+  return out;
+}
+
+std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLookup& lookup) {
+  std::map<uint16_t, PortRef> owners = lid_owners(f);
+  auto dst = owners.find(dlid);
+  if (dst == owners.end()) throw Error("no port in the fabric has LID " + std::to_string(dlid));
+  std::vector<Hop> hops;
+  std::set<uint32_t> seen;
+  PortRef at = src;
+  uint8_t in = 0;
+  while (true) {
+    const Node& n = f.nodes[at.node];
+    Hop h{at, in, 0};
+    if (at.node == dst->second.node && (n.is_switch() || at.port == dst->second.port)) {
+      hops.push_back(h);
+      return hops;
+    }
+    uint8_t out = at.port;
+    if (n.is_switch()) {
+      if (!seen.insert(at.node).second)
+        throw Error("loop in the forwarding tables: LID " + std::to_string(dlid) +
+                    " comes back to " + switch_name(f, at.node));
+      out = lookup(at.node, dlid);
+      if (out == kNoPort || out == 0 || out > n.info.num_ports)
+        throw Error(
+            "hole in the forwarding tables: " + switch_name(f, at.node) + " has no route to LID " +
+            std::to_string(dlid) +
+            (out == kNoPort || out == 0 ? std::string() : " (port " + std::to_string(out) + ")"));
+    } else if (!hops.empty()) {
+      throw Error("LID " + std::to_string(dlid) + " is routed into " +
+                  node_type_name(n.info.node_type) + std::string(" ") +
+                  view::guid_text(n.info.node_guid) + " (\"" + n.description +
+                  "\"), which does not forward");
+    }
+    h.out_port = out;
+    hops.push_back(h);
+    const Port* p = n.port(out);
+    if (!p || !p->peer)
+      throw Error("hole in the forwarding tables: " +
+                  (n.is_switch()
+                       ? switch_name(f, at.node)
+                       : "port " + std::to_string(out) + " of \"" + n.description + "\"") +
+                  " sends LID " + std::to_string(dlid) + " out of port " + std::to_string(out) +
+                  ", which has no link");
+    in = p->peer->port;
+    at = *p->peer;
+    if (f.nodes[at.node].is_switch()) at.port = 0;
+  }
+}
+
+}  // namespace rdma::ib

@@ -1,0 +1,57 @@
+// Unicast forwarding: a switch's linear forwarding table read block by block
+// (LinearForwardingTable SMPs, 64 LIDs each, up to LinearFDBTop), what sits
+// at each LID of a fabric, and a trace from one port to a LID through the
+// switches' tables (as ibroute and ibtracert).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/ib/fabric.h"
+#include "lib/mad/engine.h"
+#include "lib/mad/mad.h"
+
+namespace rdma::ib {
+
+inline constexpr uint8_t kNoPort = 0xff;  // an LFT entry that forwards nowhere
+
+struct Lft {
+  uint16_t top = 0;            // LinearFDBTop: the highest LID the table holds
+  uint16_t first = 0;          // the LID of ports[0]
+  std::vector<uint8_t> ports;  // out port by LID from first; kNoPort: none
+};
+
+// LIDs [lo, min(hi, LinearFDBTop)] of the switch at r: its SwitchInfo, then
+// the blocks in parallel (the engine's window). Throws Error (MadError for
+// a failed query) naming the switch.
+Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi);
+
+// The out port for one LID: the one block holding it. Throws Error.
+uint8_t lft_port(mad::Engine& e, const mad::Route& r, uint16_t lid);
+
+// Who answers at each LID of the fabric: a switch's port 0 LID, each CA
+// and router port's LID with its LMC range.
+std::map<uint16_t, PortRef> lid_owners(const Fabric& f);
+
+// One hop of a trace: the node, the port the packet came in by (0 at the
+// source) and the port it leaves by (0 at the destination).
+struct Hop {
+  PortRef node;  // node index, and the port that carries the node's LID
+  uint8_t in_port = 0;
+  uint8_t out_port = 0;
+};
+
+// Reads one LFT entry of a switch (the fabric's node index) for a LID;
+// the seam lets tests and callers choose how the switch is reached.
+using LftLookup = std::function<uint8_t(uint32_t node, uint16_t lid)>;
+
+// The hops from the port src to the port that answers at dlid, through the
+// switches' tables. Throws Error naming the switch on a loop, a hole (no
+// entry, or an out port with no link) or a CA in the middle.
+std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLookup& lookup);
+
+}  // namespace rdma::ib

@@ -1,0 +1,65 @@
+#include "lib/mad/sa.h"
+
+#include <algorithm>
+
+#include "lib/error.h"
+#include "lib/mad/mad.h"
+
+namespace rdma::mad {
+
+namespace {
+
+constexpr size_t kSaHeaderBytes = 20;  // SM_Key .. ComponentMask, counted in PayloadLength
+
+}  // namespace
+
+SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec) {
+  size_t start = data_offset(kClassSa);
+  if (reply.size() < start)
+    throw Error("malformed " + std::string(rec.name) + " table: " + std::to_string(reply.size()) +
+                " bytes");
+  auto get = [&](const FieldDef& f) { return get_bits(reply, f.bit, f.width); };
+  size_t stride = get(hdr::kAttrOffset) * 8;
+  size_t have = reply.size() - start;
+  size_t announced = have;
+  if ((get(hdr::kRmppFlags) & kRmppActive) && (get(hdr::kRmppFlags) & kRmppFirst)) {
+    uint64_t len = get(hdr::kRmppPayload);
+    announced = len > kSaHeaderBytes ? len - kSaHeaderBytes : 0;
+  }
+  SaTable t;
+  if (stride == 0) return t;  // no record
+  if (stride < rec.bytes)
+    throw Error("malformed " + std::string(rec.name) + " table: records of " +
+                std::to_string(stride) + " bytes, need " + std::to_string(rec.bytes));
+  size_t count = std::min(announced, have) / stride;
+  for (size_t i = 0; i < count; ++i) {
+    auto r = reply.subspan(start + i * stride, stride);
+    t.records.emplace_back(r.begin(), r.end());
+  }
+  if (announced > have) t.missing = announced / stride - count;
+  return t;
+}
+
+SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
+                  std::span<const uint8_t> example) {
+  Mad q = make_gmp(kClassSa, kSaGetTable, rec, 0);
+  q.set(hdr::kCompMask, mask);
+  std::copy_n(example.begin(), std::min<size_t>(example.size(), q.data().size()), q.data().begin());
+  std::vector<uint8_t> whole;
+  std::optional<Failure> failure;
+  e.submit({q, gsi_address(sa_lid),
+            std::string(rec.name) + " table from the SA at lid " + std::to_string(sa_lid),
+            [&](const Mad*, const Failure* f) {
+              if (f) failure = *f;
+            },
+            &whole});
+  e.run();
+  if (failure) {
+    // An SA answers an empty table with "no records" too.
+    if (failure->kind == Failure::Kind::Status && (failure->status >> 8) == kSaNoRecords) return {};
+    throw MadError(*failure);
+  }
+  return split_table(whole, rec);
+}
+
+}  // namespace rdma::mad

@@ -1,0 +1,34 @@
+// Subnet administration queries (IBA 15.4): a GetTable for one record type,
+// filtered by the ComponentMask, and the records of its reply — one MAD, or
+// the whole RMPP transfer as the kernel reassembles it for an agent
+// registered with RMPP (umad_transport.cc).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lib/mad/engine.h"
+#include "lib/mad/field.h"
+
+namespace rdma::mad {
+
+struct SaTable {
+  std::vector<std::vector<uint8_t>> records;  // each the record's bytes
+  // Records the SA said it sent (PayloadLength) but the reply lacks: an SA
+  // or transport without RMPP gave only the first MAD.
+  size_t missing = 0;
+};
+
+// The records of a GetTableResp of rec (its AttributeOffset is the stride).
+// Throws Error for a reply too short for its header.
+SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec);
+
+// Every record of type rec whose components selected by mask equal those
+// of example (a record's bytes, rec.bytes long), from the SA at sa_lid.
+// Throws MadError (timeout, bad status) or Error.
+SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
+                  std::span<const uint8_t> example);
+
+}  // namespace rdma::mad

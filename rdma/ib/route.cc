@@ -1,0 +1,230 @@
+// rdma route { show | trace }: a switch's unicast forwarding table, and the
+// hops from one port to another through the switches' tables (ibroute and
+// ibtracert). What sits at a LID comes from discovery or a saved fabric.
+#include "lib/ib/route.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "lib/error.h"
+#include "lib/ib/cache.h"
+#include "lib/ib/discover.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
+#include "lib/view/fields.h"
+#include "rdma/ib/session.h"
+#include "rdma/objects.h"
+
+namespace rdma {
+
+namespace {
+
+void route_help(Ctx& c) {
+  std::fputs(
+      "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma route trace [ SRC ] DST [via DEV/PORT]\n"
+      "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "SRC is the local port when only DST is given.\n",
+      c.help_out);
+}
+
+struct RouteWords {
+  std::vector<mad::Target> targets;
+  std::vector<std::string> rest;
+  std::string via, from;
+};
+
+// Up to max_targets targets first, then the command's words.
+RouteWords route_words(Ctx& c, size_t max_targets) {
+  std::vector<std::string> all;
+  while (!c.args.empty()) all.push_back(c.args.next());
+  RouteWords w;
+  for (size_t i = 0; i < all.size();) {
+    if (all[i] == "via" || all[i] == "from") {
+      if (i + 1 >= all.size())
+        throw Error("\"" + all[i] + "\" needs " + (all[i] == "via" ? "DEV/PORT" : "FILE"));
+      (all[i] == "via" ? w.via : w.from) = all[i + 1];
+      i += 2;
+      continue;
+    }
+    // Targets first; after them, the command's own words.
+    if (w.rest.empty() && w.targets.size() < max_targets) {
+      if (std::optional<mad::Target> t = mad::parse_target(all, i)) {
+        w.targets.push_back(*t);
+        continue;
+      }
+    }
+    w.rest.push_back(all[i++]);
+  }
+  return w;
+}
+
+ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
+  ib::Discovery d = ib::discover(s.engine());
+  for (const std::string& warning : d.warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!d.warnings.empty()) c.status = 1;
+  return std::move(d.fabric);
+}
+
+// "lid 4": the range 4-4; "lids 1-20".
+void parse_range(const RouteWords& w, uint16_t& lo, uint16_t& hi) {
+  lo = 0;
+  hi = 0xbfff;
+  if (w.rest.empty()) return;
+  const std::string& k = w.rest[0];
+  if (w.rest.size() < 2) throw Error("\"" + k + "\" needs a value");
+  if (w.rest.size() > 2) throw Error("unexpected argument \"" + w.rest[2] + "\"");
+  if (k == "lid") {
+    lo = hi = mad::parse_lid(w.rest[1]);
+  } else if (k == "lids") {
+    const std::string& v = w.rest[1];
+    size_t dash = v.find('-');
+    if (dash == std::string::npos) throw Error("invalid LID range \"" + v + "\" (expected A-B)");
+    lo = mad::parse_lid(v.substr(0, dash));
+    hi = mad::parse_lid(v.substr(dash + 1));
+    if (lo > hi)
+      throw Error("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
+                  v.substr(dash + 1));
+  } else {
+    throw Error("unknown route show argument \"" + k + "\" (lid or lids)");
+  }
+}
+
+void add_str(view::Record& r, const std::string& key, const std::string& v) {
+  r.add(key, key + " " + v + " ", v);
+}
+void add_num(view::Record& r, const std::string& key, uint64_t v) {
+  r.add(key, key + " " + std::to_string(v) + " ", v);
+}
+void add_desc(view::Record& r, const std::string& key, const std::string& v) {
+  r.add(key, key + " \"" + v + "\" ", v);
+}
+
+// What answers at a port: type, node and port GUID, description.
+void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
+  const ib::Node& n = f.nodes[p.node];
+  const char* type = ib::node_type_name(n.info.node_type);
+  add_str(r, "type", type ? type : "unknown");
+  add_str(r, "node_guid", view::guid_text(n.info.node_guid));
+  uint64_t pg = n.is_switch() ? n.info.port_guid : n.ports[p.port].guid;
+  add_str(r, "port_guid", view::guid_text(pg));
+  add_desc(r, "description", n.description);
+}
+
+void route_show(Ctx& c) {
+  RouteWords w = route_words(c, 1);
+  if (w.targets.empty()) throw Error("missing switch (lid N, guid G, gid G or dr PATH)");
+  uint16_t lo, hi;
+  parse_range(w, lo, hi);
+  MadSession s(c, w.via);
+  mad::Route r = s.route(w.targets[0]);
+  ib::Lft t = ib::read_lft(s.engine(), r, lo, hi);
+  ib::Fabric f = w.from.empty() ? discover_fabric(c, s) : ib::load_fabric(w.from);
+  std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
+  view::Record rec;
+  for (size_t i = 0; i < t.ports.size(); ++i) {
+    if (t.ports[i] == ib::kNoPort) continue;
+    uint16_t lid = static_cast<uint16_t>(t.first + i);
+    rec.clear();
+    add_num(rec, "lid", lid);
+    add_num(rec, "port", t.ports[i]);
+    auto o = owners.find(lid);
+    if (o != owners.end()) add_node(rec, f, o->second);
+    c.out.record(rec);
+  }
+}
+
+// Where a target is in the fabric: the node and port (a switch: port 0)
+// and the LID packets to it carry. Found in the discovered fabric, not by
+// LID routing, so that broken tables do not hide the destination.
+ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uint16_t& lid) {
+  auto lid_at = [&](ib::PortRef p) -> uint16_t {
+    const ib::Port* port = f.nodes[p.node].port(p.port);
+    return port && port->info ? port->info->lid : 0;
+  };
+  std::optional<ib::PortRef> found;
+  if (t.kind == mad::Target::Kind::Lid) {
+    std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
+    auto it = owners.find(t.lid);
+    if (it == owners.end()) throw Error("no port in the fabric has LID " + std::to_string(t.lid));
+    lid = t.lid;
+    return it->second;
+  }
+  if (t.kind == mad::Target::Kind::Dr) {
+    mad::Route r{true, 0, t.path};
+    ib::NodeInfo ni = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
+    auto it = f.by_guid.find(ni.node_guid);
+    if (it != f.by_guid.end())
+      found = ib::PortRef{it->second, f.nodes[it->second].is_switch() ? uint8_t{0} : ni.local_port};
+  } else {
+    uint64_t g = t.kind == mad::Target::Kind::Guid ? t.guid : mad::get_bits(t.gid, 64, 64);
+    for (uint32_t n = 0; n < f.nodes.size() && !found; ++n) {
+      const ib::Node& node = f.nodes[n];
+      if (node.info.node_guid == g || (node.is_switch() && node.info.port_guid == g)) {
+        uint8_t p = 0;
+        if (!node.is_switch())  // a CA by node GUID: its first port with a LID
+          for (const ib::Port& port : node.ports)
+            if (port.num && port.info && port.info->lid) {
+              p = port.num;
+              break;
+            }
+        found = ib::PortRef{n, p};
+      }
+      for (const ib::Port& port : node.ports)
+        if (!found && !node.is_switch() && port.num && port.guid == g)
+          found = ib::PortRef{n, port.num};
+    }
+  }
+  if (!found) throw Error(t.text + " is not in the discovered fabric");
+  lid = lid_at(*found);
+  if (!lid) throw Error(t.text + " has no LID (is a subnet manager running?)");
+  return *found;
+}
+
+void route_trace(Ctx& c) {
+  RouteWords w = route_words(c, 2);
+  if (!w.from.empty())
+    throw Error("route trace reads the live forwarding tables; no \"from FILE\"");
+  if (!w.rest.empty()) throw Error("unexpected argument \"" + w.rest[0] + "\"");
+  if (w.targets.empty()) throw Error("missing destination (lid N, guid G, gid G or dr PATH)");
+  MadSession s(c, w.via);
+  ib::Fabric f = discover_fabric(c, s);
+  if (f.nodes.empty()) throw Error("the local node does not answer");
+  uint16_t slid = 0, dlid = 0;
+  ib::PortRef src{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};
+  if (w.targets.size() == 2) src = locate(s, f, w.targets[0], slid);
+  ib::PortRef dst = locate(s, f, w.targets.back(), dlid);
+  (void)dst;
+  std::vector<ib::Hop> hops = ib::trace(f, src, dlid, [&](uint32_t node, uint16_t lid) {
+    return ib::lft_port(s.engine(), {true, 0, f.nodes[node].path}, lid);
+  });
+  view::Record rec;
+  for (size_t i = 0; i < hops.size(); ++i) {
+    const ib::Hop& h = hops[i];
+    const ib::Node& n = f.nodes[h.node.node];
+    rec.clear();
+    add_num(rec, "hop", i);
+    add_num(rec, "in_port", h.in_port);
+    add_num(rec, "out_port", h.out_port);
+    const ib::Port* p = n.port(h.node.port);
+    uint16_t lid = p && p->info ? p->info->lid : 0;
+    add_num(rec, "lid", lid);
+    add_node(rec, f, h.node);
+    c.out.record(rec);
+  }
+}
+
+}  // namespace
+
+void cmd_route(Ctx& c) {
+  static constexpr Cmd kTable[] = {{nullptr, route_help},
+                                   {"show", route_show},
+                                   {"list", route_show},
+                                   {"trace", route_trace},
+                                   {"help", route_help}};
+  dispatch(c, kTable, "route command");
+}
+
+}  // namespace rdma

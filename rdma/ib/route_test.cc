@@ -1,0 +1,119 @@
+// rdma route show / trace against the fabric double on the fabric suite's
+// topology (tests/ibsim/fabric.net: three switch levels, parallel links).
+#include <gtest/gtest.h>
+
+#include "rdma/ib/fabric_fixture.h"
+
+namespace rdma {
+namespace {
+
+class RouteCmd : public test::OnFakeFabric {
+ protected:
+  RouteCmd() : OnFakeFabric("fabric.net") {}
+  std::string lid_of(const char* node, int port = 0) {
+    return std::to_string(fabric_.lid(fabric_.node(node), port));
+  }
+};
+
+TEST_F(RouteCmd, ShowGivesEveryProgrammedLidWithWhatSitsThere) {
+  for (const char* sw : {"s1", "s2", "s3"}) {
+    const ibtest::FabricNode& n = fabric_.nodes()[fabric_.node(sw)];
+    nlohmann::json j = json({"route", "show", "lid", lid_of(sw)});
+    size_t programmed = 0;
+    for (size_t lid = 1; lid < n.lft.size(); ++lid)
+      if (n.lft[lid] != 0xff) ++programmed;
+    ASSERT_EQ(j.size(), programmed) << sw;
+    ASSERT_GT(programmed, 8u);
+    for (const auto& e : j) {
+      uint16_t lid = e["lid"];
+      EXPECT_EQ(e["port"], n.lft.at(lid)) << sw << " lid " << lid;
+      // The owner of the LID, as the double assigned it.
+      bool found = false;
+      for (const ibtest::FabricNode& o : fabric_.nodes())
+        for (size_t p = 0; p < o.ports.size(); ++p)
+          if (o.ports[p].lid == lid && (p == 0) == o.is_switch()) {
+            found = true;
+            EXPECT_EQ(e["node_guid"], guid(o.node_guid));
+            EXPECT_EQ(e["description"], o.description);
+            EXPECT_EQ(e["type"], o.is_switch() ? "switch" : "ca");
+          }
+      EXPECT_TRUE(found) << "lid " << lid;
+    }
+  }
+}
+
+TEST_F(RouteCmd, ShowOneLidAndARangeAsText) {
+  std::string h4 = lid_of("h4", 1);
+  const auto& s1 = fabric_.nodes()[fabric_.node("s1")];
+  test::Result r = run({"route", "show", "lid", lid_of("s1"), "lid", h4});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "lid " + h4 + " port " + std::to_string(s1.lft[std::stoi(h4)]) +
+                       " type ca node_guid " + guid(fabric_.nodes()[fabric_.node("h4")].node_guid) +
+                       " port_guid " + guid(fabric_.nodes()[fabric_.node("h4")].ports[1].guid) +
+                       " description \"h4\" \n");
+  EXPECT_EQ(json({"route", "show", "lid", lid_of("s1"), "lids", "1-3"}).size(), 3u);
+}
+
+TEST_F(RouteCmd, ShowRefusesBadInput) {
+  test::Result r = run({"route", "show", "lid", lid_of("h1", 1)});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid " + lid_of("h1", 1) + " is not a switch; only switches forward by LID\n");
+  r = run({"route", "show", "lid", lid_of("s1"), "lids", "9-3"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("invalid LID range \"9-3\""), std::string::npos) << r.err;
+  r = run({"route", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("missing switch"), std::string::npos) << r.err;
+}
+
+TEST_F(RouteCmd, TraceFollowsTheTables) {
+  // h1 (on s1) to h5 (behind s2 and s3).
+  nlohmann::json j = json({"route", "trace", "lid", lid_of("h5", 1)});
+  ASSERT_EQ(j.size(), 5u);
+  std::vector<std::string> names;
+  for (const auto& h : j) names.push_back(h["description"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"h1", "s1", "s2", "s3", "h5"}));
+  EXPECT_EQ(j[0]["in_port"], 0);
+  EXPECT_EQ(j[0]["out_port"], 1);
+  EXPECT_EQ(j[0]["node_guid"], guid(fabric_.nodes()[fabric_.node("h1")].node_guid));
+  uint16_t dlid = fabric_.lid(fabric_.node("h5"), 1);
+  for (int i = 1; i <= 3; ++i) {
+    const auto& sw = fabric_.nodes()[fabric_.node(names[i])];
+    EXPECT_EQ(j[i]["out_port"], sw.lft[dlid]) << names[i];
+    // Came in by the port the previous hop's link ends on.
+    const auto& prev = fabric_.nodes()[fabric_.node(names[i - 1])];
+    EXPECT_EQ(j[i]["in_port"], prev.ports[j[i - 1]["out_port"].get<int>()].peer_port);
+  }
+  EXPECT_EQ(j[4]["in_port"], 1);  // h5 port 1 on s3 port 2
+  EXPECT_EQ(j[4]["out_port"], 0);
+  // Two targets: from h4 to h2; the same with the source spelled out.
+  nlohmann::json k = json({"route", "trace", "lid", lid_of("h4", 1), "lid", lid_of("h2", 1)});
+  ASSERT_EQ(k.size(), 4u);
+  EXPECT_EQ(k[0]["description"], "h4");
+  EXPECT_EQ(k[3]["description"], "h2");
+  EXPECT_EQ(json({"route", "trace", "lid", lid_of("h1", 1), "lid", lid_of("h5", 1)}), j);
+}
+
+TEST_F(RouteCmd, TraceNamesTheSwitchWithAHoleOrALoop) {
+  uint16_t dlid = fabric_.lid(fabric_.node("h5"), 1);
+  auto& s2 = fabric_.nodes()[fabric_.node("s2")];
+  uint8_t saved = s2.lft[dlid];
+  s2.lft[dlid] = 0xff;
+  test::Result r = run({"route", "trace", "lid", std::to_string(dlid)});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "hole in the forwarding tables: switch " + guid(s2.node_guid) +
+                       " (\"s2\") has no route to LID " + std::to_string(dlid) + "\n");
+  s2.lft[dlid] = 3;  // back to s1, which sends it to s2 again
+  r = run({"route", "trace", "lid", std::to_string(dlid)});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("loop in the forwarding tables: LID " + std::to_string(dlid) +
+                       " comes back to switch "),
+            std::string::npos)
+      << r.err;
+  s2.lft[dlid] = saved;
+  EXPECT_EQ(run({"route", "trace", "lid", std::to_string(dlid)}).status, 0);
+}
+
+}  // namespace
+}  // namespace rdma
