@@ -30,7 +30,7 @@ void gid_show(Ctx& c) {
       dev = w;
       f.port = split_port(dev);
     } else {
-      throw Error("unknown gid show parameter \"" + w + "\"");
+      throw UsageError("unknown gid show parameter \"" + w + "\"");
     }
   }
   std::vector<nldev::Device> devs = devices_named(c, dev);

@@ -74,7 +74,7 @@ void link_show(Ctx& c) {
 void link_status(Ctx& c) {
   std::string dev = c.args.empty() ? "" : c.args.next();
   c.args.done();
-  uint32_t port = split_port(dev);
+  uint32_t port = dev.empty() ? 0 : split_port(dev);
   std::vector<nldev::Device> devs = devices_named(c, dev);
   for (const nldev::Device& d : devs)
     if (port > d.ports)

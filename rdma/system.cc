@@ -24,7 +24,7 @@ void sys_show(Ctx& c) {
   if (!c.args.empty()) {
     std::string word = c.args.next();
     if (!matches(word, "netns") && !matches(word, "privileged-qkey") && !matches(word, "monitor"))
-      throw Error("unknown system parameter \"" + word + "\"");
+      throw UsageError("unknown system parameter \"" + word + "\"");
   }
   c.args.done();
   nl::Request req(RDMA_NLDEV_CMD_SYS_GET, nl::Request::kDoit);

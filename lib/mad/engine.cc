@@ -91,8 +91,12 @@ void Engine::on_receive(const Received& r) {
   if (!get_bits(r.bytes, hdr::kResponse.bit, 1)) return;  // a request, not ours to answer
   // Checked where it arrives: a reply with our TID that does not answer the
   // request (class, method, attribute) or carries an error status ends it.
+  // The TID matched one of the query's tries, maybe an earlier one than the
+  // current: check the rest against the request as that try sent it.
+  Mad request = f.q.mad;
+  request.set(hdr::kTid, r.bytes.size() >= 16 ? get_bits(r.bytes, hdr::kTid.bit, 64) : 0);
   Mad reply;
-  if (std::optional<Failure> failure = verify_reply(f.q.mad, r.bytes, f.q.what, reply)) {
+  if (std::optional<Failure> failure = verify_reply(request, r.bytes, f.q.what, reply)) {
     finish(key, nullptr, &*failure);
   } else {
     if (f.q.whole) *f.q.whole = r.bytes;

@@ -49,7 +49,7 @@ FabricWords words(Ctx& c) {
     }
   }
   if (!w.from.empty() && !w.via.empty())
-    throw Error("\"from FILE\" reads a saved fabric: \"via\" has no port to leave from");
+    throw UsageError("\"from FILE\" reads a saved fabric: \"via\" has no port to leave from");
   return w;
 }
 
@@ -77,7 +77,7 @@ ib::Fabric fabric_of(Ctx& c, const FabricWords& w) {
 }
 
 void unexpected(const std::vector<std::string>& rest, size_t from) {
-  if (rest.size() > from) throw Error("unexpected argument \"" + rest[from] + "\"");
+  if (rest.size() > from) throw UsageError("unexpected argument \"" + rest[from] + "\"");
 }
 
 void fabric_show(Ctx& c) {
@@ -92,7 +92,7 @@ void fabric_show(Ctx& c) {
     else if (matches(k, "routers"))
       type = static_cast<int>(ib::NodeType::Router);
     else
-      throw Error("unknown fabric show argument \"" + k + "\" (switches, cas or routers)");
+      throw UsageError("unknown fabric show argument \"" + k + "\" (switches, cas or routers)");
   }
   unexpected(w.rest, 1);
   ib::Fabric f = fabric_of(c, w);
@@ -110,7 +110,7 @@ void fabric_links(Ctx& c) {
   bool all = false;
   if (!w.rest.empty()) {
     if (!matches(w.rest[0], "all"))
-      throw Error("unknown fabric links argument \"" + w.rest[0] + "\" (all)");
+      throw UsageError("unknown fabric links argument \"" + w.rest[0] + "\" (all)");
     all = true;
   }
   unexpected(w.rest, 1);
@@ -134,7 +134,7 @@ void fabric_links(Ctx& c) {
 void fabric_topology(Ctx& c) {
   FabricWords w = words(c);
   unexpected(w.rest, 0);
-  if (c.out.is_json()) throw Error("fabric topology is ibnetdiscover's text format; no JSON");
+  if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
   ib::Fabric f = fabric_of(c, w);
   std::fflush(c.help_out);
   ib::write_topology(f, c.help_out);
@@ -142,7 +142,7 @@ void fabric_topology(Ctx& c) {
 
 void fabric_save(Ctx& c) {
   FabricWords w = words(c);
-  if (w.rest.empty()) throw Error("missing FILE to save the fabric to");
+  if (w.rest.empty()) throw UsageError("missing FILE to save the fabric to");
   unexpected(w.rest, 1);
   ib::Fabric f = fabric_of(c, w);
   ib::save_fabric(f, w.rest[0]);
@@ -152,7 +152,7 @@ void fabric_save(Ctx& c) {
 void fabric_diff(Ctx& c) {
   try {
     FabricWords w = words(c);
-    if (w.rest.empty()) throw Error("missing FILE to compare the fabric with");
+    if (w.rest.empty()) throw UsageError("missing FILE to compare the fabric with");
     unexpected(w.rest, 1);
     ib::Fabric before = ib::load_fabric(w.rest[0]);
     ib::Fabric now = fabric_of(c, w);

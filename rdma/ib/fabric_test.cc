@@ -216,8 +216,12 @@ TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
     Result r = run(k.args);
     EXPECT_EQ(r.status, 1) << k.args[1];
     EXPECT_EQ(r.err, k.err);
-    EXPECT_EQ(r.out, k.args[0] == "-j" ? "[]\n" : "");
+    // A usage error prints nothing on stdout, not even -j's "[]"; a file
+    // that cannot be read is no usage error: -j keeps its one document.
+    EXPECT_EQ(r.out, "") << k.args[1];
   }
+  Result missing = run({"-j", "fabric", "show", "from", "/nonexistent/f"});
+  EXPECT_EQ(missing.out, "[]\n");
   EXPECT_EQ(fabric_.stats().received[0x81], 0u);  // no MAD for a bad line
 }
 
