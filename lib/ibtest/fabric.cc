@@ -56,8 +56,10 @@ FakeFabric::FakeFabric(const Topology& t, FabricOptions o) : opt_(std::move(o)),
       fp.speed_enabled = tp.speed_enabled;
       fp.speed_ext_enabled = tp.speed_ext_enabled;
       fp.speed_ext_supported = tp.speed_ext_enabled ? 15 : 0;
+      if (n.is_switch()) fp.guid_cap = p == 0 ? 1 : 0;
     }
     if (n.is_switch()) {  // port 0, the switch's own: always up (ibsim's smaport)
+      n.partition_cap = 8;
       n.ports[0].state = kActive;
       n.ports[0].phys = kLinkUp;
     }

@@ -13,6 +13,7 @@
 // timeout_ms of real time.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -70,6 +71,18 @@ struct FabricPort {
   uint16_t sm_lid = 0;
   uint64_t guid = 0;
   std::map<std::string, uint64_t, std::less<>> counters;  // PMA, by IBA name
+  // The SMA's port tables. P_KeyTable entries (the capacity is the node's,
+  // entries past the vector read 0); GUIDInfo: entry 0 is guid, then
+  // alias_guids, up to guid_cap (PortInfo GUIDCap: CAs 32, switch port 0 1,
+  // external ports 0); VLArbitrationTable entries up to PortInfo's caps.
+  std::vector<uint16_t> pkeys{0xffff};  // the default full-member key
+  uint8_t guid_cap = 32;
+  std::vector<uint64_t> alias_guids;
+  uint8_t vlarb_low_cap = 8, vlarb_high_cap = 8;
+  struct VlArb {
+    uint8_t vl = 0, weight = 0;
+  };
+  std::vector<VlArb> vlarb_low, vlarb_high;
 };
 
 struct FabricNode {
@@ -80,6 +93,15 @@ struct FabricNode {
   uint16_t device_id = 0;
   bool enhanced_port0 = false;
   bool all_port_select = true;    // PMA ClassPortInfo capability
+  bool extended_counters = true;  // PMA PortCountersExtended (else status 0x0c)
+  // NodeInfo PartitionCap: a CA port's or a switch's port 0 P_KeyTable
+  // (ibsim's 64 and 8); SwitchInfo PartitionEnforcementCap: a switch's
+  // external ports'.
+  uint16_t partition_cap = 64;
+  uint16_t partition_enforcement_cap = 64;
+  // SLtoVLMappingTable: a switch's by (input port << 8 | output port), a
+  // CA's one table at 0; a table not set maps every SL to VL0.
+  std::map<uint16_t, std::array<uint8_t, 16>> sl2vl;
   std::vector<FabricPort> ports;  // [0]: a switch's port 0 (unused on CAs)
   std::vector<uint8_t> lft;       // switches: output port by LID, 0xff none
   int num_ports() const { return static_cast<int>(ports.size()) - 1; }

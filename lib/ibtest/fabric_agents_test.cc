@@ -109,6 +109,24 @@ TEST_F(Agents, PmaWithoutAllPortSelectAndBadPorts) {
                Error);
 }
 
+TEST_F(Agents, PmaWithoutPortCountersExtended) {
+  int sw1 = f.node("sw1");
+  uint16_t l = f.lid(sw1);
+  f.nodes()[sw1].extended_counters = false;
+  Mad cpi = pma(l, mad::kGet, mad::kClassPortInfo, 0);
+  EXPECT_EQ(cpi.get_attr(mad::kClassPortInfo, "CapabilityMask") & (1 << 9), 0u);
+  Mad q = mad::make_gmp(mad::kClassPerf, mad::kGet, mad::kPortCountersExtended, 0);
+  q.set_attr(mad::kPortCountersExtended, "PortSelect", 1);
+  try {
+    engine.call(q, mad::gsi_address(l), "pma");
+    ADD_FAILURE() << "answered";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("status 0x000c"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(pma(l, mad::kGet, mad::kPortCounters, 1).get_attr(mad::kPortCounters, "PortSelect"),
+            1u);
+}
+
 TEST_F(Agents, SaNodeRecordsInRmppSegments) {
   std::vector<Mad> segs = sa(mad::kSaGetTable, mad::kNodeRecord);
   // 6 LIDs x 112 bytes = 672 bytes: 4 segments of 200.

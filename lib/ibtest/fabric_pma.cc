@@ -65,12 +65,14 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     r.set_attr(mad::kClassPortInfo, "BaseVersion", 1);
     r.set_attr(mad::kClassPortInfo, "ClassVersion", 1);
     r.set_attr(mad::kClassPortInfo, "CapabilityMask",
-               kCapExtendedWidth | (n.all_port_select ? mad::kPmaCapAllPortSelect : 0));
+               (n.extended_counters ? kCapExtendedWidth : 0) |
+                   (n.all_port_select ? mad::kPmaCapAllPortSelect : 0));
     r.set_attr(mad::kClassPortInfo, "RespTimeValue", 18);
     return {r};
   }
   bool ext = attr == mad::kPortCountersExtended.id;
-  if (attr != mad::kPortCounters.id && !ext) return fail(mad::kStatusBadMethodAttr);
+  if ((attr != mad::kPortCounters.id && !ext) || (ext && !n.extended_counters))
+    return fail(mad::kStatusBadMethodAttr);
   const mad::AttrDef& a = ext ? mad::kPortCountersExtended : mad::kPortCounters;
   int sel = static_cast<int>(m.get_attr(a, "PortSelect"));
   std::vector<int> ports;

@@ -9,6 +9,7 @@
 #include "lib/error.h"
 #include "lib/ibtest/fabric.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 
 namespace rdma::ibtest {
 
@@ -65,7 +66,7 @@ void put_node_info(std::span<uint8_t> d, const FabricNode& n, int port) {
   set("SystemImageGUID", n.sys_guid);
   set("NodeGUID", n.node_guid);
   set("PortGUID", n.ports[n.is_switch() ? 0 : port].guid);
-  set("PartitionCap", n.is_switch() ? 8 : 64);  // ibsim's
+  set("PartitionCap", n.partition_cap);
   set("DeviceID", n.device_id);
   set("Revision", 0xa1);
   set("LocalPortNum", port);
@@ -91,7 +92,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   bool sm = !sw_ext && base.sm_lid && base.lid == base.sm_lid;
   set("CapabilityMask", (sw_ext ? 0 : n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0));
   set("M_KeyLeasePeriod", sw_ext ? 0 : 0x0ff9);
-  set("GUIDCap", sw_ext ? 0 : n.is_switch() ? 1 : 32);
+  set("GUIDCap", sw_ext ? 0 : base.guid_cap);
   set("SubnetTimeOut", sw_ext ? 0 : 31);
   set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
   set("CapabilityMask2", n.is_switch() ? 0 : 0x0030);
@@ -123,8 +124,8 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("VLCap", 4);        // VL0-7
   set("MTUCap", 4);
   set("VLHighLimit", 0);
-  set("VLArbitrationHighCap", 8);
-  set("VLArbitrationLowCap", 8);
+  set("VLArbitrationHighCap", fp.vlarb_high_cap);
+  set("VLArbitrationLowCap", fp.vlarb_low_cap);
   set("OperationalVLs", fp.state >= kInit ? 4 : 1);
   std::copy_n(tmp.data().begin(), mad::kPortInfo.bytes, d.begin());
 }
@@ -137,7 +138,7 @@ void put_switch_info(std::span<uint8_t> d, const FabricNode& n) {
   set("MulticastFDBCap", 1024);
   set("LinearFDBTop", n.lft.empty() ? 0 : n.lft.size() - 1);
   set("LifeTimeValue", 0);
-  set("PartitionEnforcementCap", 64);
+  set("PartitionEnforcementCap", n.partition_enforcement_cap);
   set("EnhancedPort0", n.enhanced_port0);
   std::copy_n(tmp.data().begin(), mad::kSwitchInfo.bytes, d.begin());
 }
@@ -230,18 +231,55 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       put_port_info(d, n, p, local);
       return {r};
     }
-    case 0x0014: {  // GUIDInfo: block 0 holds the port GUID
-      if (mod != 0) return bad(mad::kStatusBadField);
-      int p = n.is_switch() ? 0 : at.port;
-      for (int i = 0; i < 8; ++i) d[i] = static_cast<uint8_t>(n.ports[p].guid >> (56 - 8 * i));
+    case 0x0014: {  // GUIDInfo: blocks of 8 up to GUIDCap; entry 0 is the port GUID
+      const FabricPort& fp = n.ports[n.is_switch() ? 0 : at.port];
+      if (mod * 8 >= fp.guid_cap) return bad(mad::kStatusBadField);
+      for (uint32_t i = 0; i < 8; ++i) {
+        uint32_t e = mod * 8 + i;
+        uint64_t g = e == 0 ? fp.guid : e - 1 < fp.alias_guids.size() ? fp.alias_guids[e - 1] : 0;
+        mad::set_bits(d, i * 64, 64, g);
+      }
       return {r};
     }
-    case 0x0016: {  // P_KeyTable: the default full-member key, capacity 64 (CAs) / 8
+    case 0x0016: {  // P_KeyTable: port << 16 (switches) | block of 32
       int p = n.is_switch() ? static_cast<int>(mod >> 16) : at.port;
       uint32_t block = mod & 0xffff;
-      uint32_t cap = n.is_switch() && p != 0 ? 64 : (n.is_switch() ? 8 : 64);
-      if (p > n.num_ports() || block * 32 >= cap) return bad(mad::kStatusBadField);
-      if (block == 0) d[0] = d[1] = 0xff;
+      if (p > n.num_ports()) return bad(mad::kStatusBadField);
+      uint32_t cap = n.is_switch() && p != 0 ? n.partition_enforcement_cap : n.partition_cap;
+      if (block * 32 >= cap) return bad(mad::kStatusBadField);
+      const std::vector<uint16_t>& keys = n.ports[p].pkeys;
+      for (uint32_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i)
+        mad::set_bits(d, i * 16, 16, keys[block * 32 + i]);
+      return {r};
+    }
+    case 0x0017: {  // SLtoVLMappingTable: input port << 8 | output port (switches)
+      uint16_t key = 0;
+      if (n.is_switch()) {
+        int in = static_cast<int>((mod >> 8) & 0xff), out = static_cast<int>(mod & 0xff);
+        if ((mod >> 16) != 0 || in > n.num_ports() || out > n.num_ports())
+          return bad(mad::kStatusBadField);
+        key = static_cast<uint16_t>(mod & 0xffff);
+      }
+      auto it = n.sl2vl.find(key);
+      if (it != n.sl2vl.end())
+        for (unsigned sl = 0; sl < 16; ++sl) mad::set_bits(d, sl * 4, 4, it->second[sl]);
+      return {r};
+    }
+    case 0x0018: {  // VLArbitrationTable: block (1-2 low, 3-4 high) << 16 | port
+      uint32_t block = mod >> 16;
+      int p = n.is_switch() ? static_cast<int>(mod & 0xff) : at.port;
+      if (block < 1 || block > 4 || p > n.num_ports() ||
+          (n.is_switch() && p == 0 && !n.enhanced_port0))
+        return bad(mad::kStatusBadField);
+      const FabricPort& fp = n.ports[p];
+      bool high = block >= 3;
+      uint32_t first = (block - 1) % 2 * 32;
+      if (first >= (high ? fp.vlarb_high_cap : fp.vlarb_low_cap)) return bad(mad::kStatusBadField);
+      const std::vector<FabricPort::VlArb>& t = high ? fp.vlarb_high : fp.vlarb_low;
+      for (uint32_t i = 0; i < 32 && first + i < t.size(); ++i) {
+        mad::set_bits(d, i * 16 + 4, 4, t[first + i].vl);
+        mad::set_bits(d, i * 16 + 8, 8, t[first + i].weight);
+      }
       return {r};
     }
     case 0x0019: {  // LinearForwardingTable

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cerrno>
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 #include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/engine.h"
@@ -134,8 +136,8 @@ TEST_F(Fabric, StatusesForWhatAnSmaLacks) {
             "dr query failed: status 0x000c (method/attribute combination not supported)");
   EXPECT_EQ(dr_error({}, mad::kSmInfo),
             "dr query failed: status 0x000c (method/attribute combination not supported)");
-  EXPECT_EQ(dr_error({1}, mad::kVlArbTable),
-            "dr query failed: status 0x000c (method/attribute combination not supported)");
+  EXPECT_EQ(dr_error({1}, mad::kVlArbTable),  // block 0: none
+            "dr query failed: status 0x001c (invalid attribute or attribute modifier value)");
   // Set of a read-only attribute; a method nobody has.
   mad::Route r{true, 0, {1}};
   Mad set = mad::make_smp(r, mad::kSet, mad::kNodeInfo, 0);
@@ -161,6 +163,93 @@ TEST_F(Fabric, SwitchTablesAndDescriptions) {
   EXPECT_EQ(gi.get_attr(mad::kGuidInfo, "GUIDBlock"), 0x100007u);  // hca3 port 1
   Mad lft = dr({1}, mad::kLinearForwardingTable, 0);
   EXPECT_EQ(lft.data()[5], 0xff);  // no SM: empty
+}
+
+// P_KeyTable: the capacity is NodeInfo's PartitionCap on a CA port and a
+// switch's port 0, SwitchInfo's PartitionEnforcementCap on external ports.
+TEST_F(Fabric, PkeyTablesPerPortUpToTheirCapacities) {
+  int sw1 = f.node("sw1"), hca1 = f.node("hca1");
+  EXPECT_EQ(dr({1}, mad::kNodeInfo).get_attr(mad::kNodeInfo, "PartitionCap"), 8u);
+  EXPECT_EQ(dr({}, mad::kNodeInfo).get_attr(mad::kNodeInfo, "PartitionCap"), 64u);
+  f.nodes()[sw1].partition_enforcement_cap = 40;
+  f.nodes()[hca1].partition_cap = 40;
+  EXPECT_EQ(dr({1}, mad::kSwitchInfo).get_attr(mad::kSwitchInfo, "PartitionEnforcementCap"), 40u);
+  EXPECT_EQ(dr({}, mad::kNodeInfo).get_attr(mad::kNodeInfo, "PartitionCap"), 40u);
+  std::vector<uint16_t> keys;
+  for (uint16_t i = 0; i < 40; ++i) keys.push_back(static_cast<uint16_t>(0x8300 | i));
+  f.nodes()[sw1].ports[3].pkeys = keys;
+  Mad b1 = dr({1}, mad::kPKeyTable, 3 << 16 | 1);  // entries 32-63 of port 3
+  EXPECT_EQ(mad::get_bits(b1.data(), 0, 16), 0x8320u);
+  EXPECT_EQ(mad::get_bits(b1.data(), 7 * 16, 16), 0x8327u);
+  EXPECT_EQ(mad::get_bits(b1.data(), 8 * 16, 16), 0u);  // past the table
+  EXPECT_EQ(dr({1}, mad::kPKeyTable, 4 << 16).get_attr(mad::kPKeyTable, "P_KeyTableBlock"),
+            0xffffu);  // another port: its own table
+  const std::string bad =
+      "dr query failed: status 0x001c (invalid attribute or attribute modifier value)";
+  EXPECT_EQ(dr_error({1}, mad::kPKeyTable, 3 << 16 | 2), bad);  // 64 > 40
+  EXPECT_EQ(dr_error({1}, mad::kPKeyTable, 1), bad);            // port 0: 8
+  EXPECT_EQ(dr_error({1}, mad::kPKeyTable, 9 << 16), bad);      // no port 9
+  EXPECT_EQ(dr({}, mad::kPKeyTable, 1).get_attr(mad::kPKeyTable, "P_KeyTableBlock"), 0u);
+  EXPECT_EQ(dr_error({}, mad::kPKeyTable, 2), bad);  // a CA: 40
+}
+
+TEST_F(Fabric, GuidInfoBlocksUpToGuidCap) {
+  int hca1 = f.node("hca1");
+  FabricPort& p = f.nodes()[hca1].ports[1];
+  p.guid_cap = 10;
+  p.alias_guids = {0x5001, 0x5002, 0x5003, 0x5004, 0x5005, 0x5006, 0x5007, 0x5008, 0x5009};
+  EXPECT_EQ(dr({}, mad::kPortInfo, 1).get_attr(mad::kPortInfo, "GUIDCap"), 10u);
+  Mad b0 = dr({}, mad::kGuidInfo, 0), b1 = dr({}, mad::kGuidInfo, 1);
+  EXPECT_EQ(mad::get_bits(b0.data(), 0, 64), 0x100001u);  // the port GUID
+  EXPECT_EQ(mad::get_bits(b0.data(), 7 * 64, 64), 0x5007u);
+  EXPECT_EQ(mad::get_bits(b1.data(), 64, 64), 0x5009u);
+  EXPECT_EQ(mad::get_bits(b1.data(), 2 * 64, 64), 0u);
+  EXPECT_NE(dr_error({}, mad::kGuidInfo, 2), "");
+  // A switch: GUIDCap 1 on port 0, none on external ports.
+  EXPECT_EQ(dr({1}, mad::kPortInfo, 0).get_attr(mad::kPortInfo, "GUIDCap"), 1u);
+  EXPECT_EQ(dr({1}, mad::kPortInfo, 3).get_attr(mad::kPortInfo, "GUIDCap"), 0u);
+  EXPECT_EQ(dr({1}, mad::kGuidInfo).get_attr(mad::kGuidInfo, "GUIDBlock"), 0x200000u);
+  EXPECT_NE(dr_error({1}, mad::kGuidInfo, 1), "");
+}
+
+TEST_F(Fabric, Sl2vlPerInputAndOutputPortOnSwitchesOneTableOnCas) {
+  int sw1 = f.node("sw1"), hca1 = f.node("hca1");
+  std::array<uint8_t, 16> t{};
+  for (uint8_t sl = 0; sl < 16; ++sl) t[sl] = sl % 8;
+  f.nodes()[sw1].sl2vl[2 << 8 | 5] = t;
+  f.nodes()[hca1].sl2vl[0] = {15, 14};
+  Mad m = dr({1}, mad::kSl2VlTable, 2 << 8 | 5);
+  for (unsigned sl = 0; sl < 16; ++sl) EXPECT_EQ(mad::get_bits(m.data(), sl * 4, 4), sl % 8);
+  Mad other = dr({1}, mad::kSl2VlTable, 5 << 8 | 2);  // not set: every SL to VL0
+  EXPECT_EQ(mad::get_bits(other.data(), 7 * 4, 4), 0u);
+  EXPECT_NE(dr_error({1}, mad::kSl2VlTable, 9 << 8 | 1), "");
+  Mad ca = dr({}, mad::kSl2VlTable);
+  EXPECT_EQ(mad::get_bits(ca.data(), 0, 4), 15u);
+  EXPECT_EQ(mad::get_bits(ca.data(), 4, 4), 14u);
+}
+
+TEST_F(Fabric, VlArbitrationLowAndHighBlocksUpToPortInfosCaps) {
+  int sw1 = f.node("sw1");
+  FabricPort& p = f.nodes()[sw1].ports[3];
+  p.vlarb_low_cap = 40;
+  p.vlarb_high_cap = 8;
+  for (uint8_t i = 0; i < 40; ++i) p.vlarb_low.push_back({static_cast<uint8_t>(i % 8), i});
+  p.vlarb_high = {{7, 200}};
+  Mad pi = dr({1}, mad::kPortInfo, 3);
+  EXPECT_EQ(pi.get_attr(mad::kPortInfo, "VLArbitrationLowCap"), 40u);
+  EXPECT_EQ(pi.get_attr(mad::kPortInfo, "VLArbitrationHighCap"), 8u);
+  Mad low2 = dr({1}, mad::kVlArbTable, 2 << 16 | 3);  // entries 32-63
+  EXPECT_EQ(mad::get_bits(low2.data(), 4, 4), 0u);    // entry 32: VL 0
+  EXPECT_EQ(mad::get_bits(low2.data(), 8, 8), 32u);
+  EXPECT_EQ(mad::get_bits(low2.data(), 7 * 16 + 4, 4), 7u);
+  EXPECT_EQ(mad::get_bits(low2.data(), 7 * 16 + 8, 8), 39u);
+  Mad high = dr({1}, mad::kVlArbTable, 3 << 16 | 3);
+  EXPECT_EQ(mad::get_bits(high.data(), 4, 4), 7u);
+  EXPECT_EQ(mad::get_bits(high.data(), 8, 8), 200u);
+  EXPECT_NE(dr_error({1}, mad::kVlArbTable, 4 << 16 | 3), "");  // high 32-63 > cap 8
+  EXPECT_NE(dr_error({1}, mad::kVlArbTable, 1 << 16 | 0), "");  // a base port 0 has none
+  EXPECT_NE(dr_error({1}, mad::kVlArbTable, 1 << 16 | 9), "");
+  EXPECT_EQ(dr({}, mad::kVlArbTable, 1 << 16).data()[0], 0);  // a CA's: its own port
 }
 
 TEST_F(Fabric, LidRoutingNeedsTheSm) {

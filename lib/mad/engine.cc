@@ -75,7 +75,8 @@ void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
 }
 
 void Engine::on_receive(const Received& r) {
-  if (trace) trace("<", r.bytes);
+  // A send's failure report (umad's timeout) holds our request, not a reply.
+  if (trace && !r.status) trace("<", r.bytes);
   if (r.bytes.size() < 16) return;  // no TID to match; the request times out
   uint32_t tid = tid_of(r.bytes);
   auto alias = tids_.find(tid);

@@ -1,5 +1,5 @@
-// The MAD commands run in-process over a fake transport: what they send,
-// what they print, and their errors.
+// The MAD commands run in-process against the fabric double: what they
+// send, what they print, and their errors.
 #include <nlohmann/json.hpp>
 
 #include "rdma/ib/test_util.h"
@@ -70,6 +70,7 @@ TEST_F(MadCmd, DirectedRouteAndVia) {
 }
 
 TEST_F(MadCmd, PerfShowSelectsThePort) {
+  fabric_->set_counter(fabric_->node("sw1"), 3, "SymbolErrorCounter", 17);
   Result r = run_rdma({"perf", "show", "lid", "2", "port", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lid 2: port 3 symbol_errors 17 "), std::string::npos) << r.out;
@@ -94,8 +95,9 @@ TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run_rdma({"node", "show", "lid", "0"}).err,
             "invalid LID \"0\" (expected 1-49151, decimal or 0x hex)\n");
   EXPECT_EQ(run_rdma({"mad", "get", "Bogus", "lid", "2"}).status, 1);
-  sm_lid_ = 0;
-  EXPECT_EQ(run_rdma({"sm", "show"}).err, "no subnet manager: local port ibsim0/1 has no SM LID\n");
+  no_sm();
+  EXPECT_EQ(run_rdma({"sm", "show"}).err,
+            "no subnet manager: local port fabric0/1 has no SM LID\n");
 }
 
 TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
@@ -107,6 +109,7 @@ TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
   EXPECT_EQ(set.get(mad::hdr::kAttrMod), 4u);
   EXPECT_EQ(set.get_attr(mad::kPortInfo, "PortPhysicalState"), 3u);
   EXPECT_EQ(set.get_attr(mad::kPortInfo, "PortState"), 0u);
+  EXPECT_EQ(node("sw1").ports[4].phys, ibtest::kDisabled);
 }
 
 TEST_F(MadCmd, PortSetResetDisablesThenPolls) {
@@ -119,6 +122,7 @@ TEST_F(MadCmd, PortSetResetDisablesThenPolls) {
   EXPECT_EQ(sent_[3].get(mad::hdr::kMethod), mad::kSet);
   EXPECT_EQ(sent_[3].get_attr(mad::kPortInfo, "PortPhysicalState"), 2u);
   EXPECT_EQ(sent_[3].get(mad::hdr::kAttrMod), 4u);
+  EXPECT_EQ(node("sw1").ports[4].phys, ibtest::kLinkUp);  // re-enabled: the link trains again
 }
 
 // Only RoCE ports (the VM suite's rxe0/rxe1): every command says so in one

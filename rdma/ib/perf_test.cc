@@ -2,7 +2,6 @@
 // one query per port where it has not, and what a reset writes.
 #include <nlohmann/json.hpp>
 
-#include "lib/mad/bits.h"
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -10,28 +9,19 @@ namespace {
 
 using mad::Mad;
 
-// LID 2 is the captured 8-port switch; its PMA has AllPortSelect when
-// all_ports_, and PortCountersExtended unless no_extended_.
+// LID 2 is sw1, an 8-port switch: each port's SymbolErrorCounter is its
+// number. Its PMA has AllPortSelect and PortCountersExtended unless a test
+// turns them off in the double.
 class Perf : public madtest::MadCmd {
  protected:
   void SetUp() override {
     MadCmd::SetUp();
-    responder_ = [this](const Mad& m,
-                        const mad::Address& a) -> std::optional<std::vector<uint8_t>> {
-      if (m.mgmt_class() != mad::kClassPerf) return answer(m, a);
-      uint16_t id = m.get(mad::hdr::kAttrId);
-      std::vector<uint8_t> d(m.data().begin(), m.data().end());
-      if (id == mad::kClassPortInfo.id) {
-        std::fill(d.begin(), d.end(), 0);
-        mad::set_bits(d, 16, 16, all_ports_ ? mad::kPmaCapAllPortSelect : 0);
-      } else if (id == mad::kPortCountersExtended.id && no_extended_) {
-        return mad::reply_to(m, d, 0x0c);
-      } else if (id == mad::kPortCounters.id) {
-        d[5] = m.data()[1];  // SymbolErrorCounter: the port selected
-      }
-      return mad::reply_to(m, d);
-    };
+    for (int p = 1; p <= 8; ++p) {
+      fabric_->set_counter(sw1(), p, "SymbolErrorCounter", p);
+      fabric_->set_counter(sw1(), p, "PortXmitData", 1000 + p);
+    }
   }
+  int sw1() const { return fabric_->node("sw1"); }
 
   std::vector<Mad> pma(uint16_t id) const {
     std::vector<Mad> out;
@@ -39,21 +29,18 @@ class Perf : public madtest::MadCmd {
       if (m.mgmt_class() == mad::kClassPerf && m.get(mad::hdr::kAttrId) == id) out.push_back(m);
     return out;
   }
-
-  bool all_ports_ = true;
-  bool no_extended_ = false;
 };
 
 TEST_F(Perf, PortAllUsesAllPortSelectWhereThePmaHasIt) {
   madtest::Result r = run_rdma({"perf", "show", "lid", "2", "port", "all"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("lid 2: port all symbol_errors 255 ", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("lid 2: port all symbol_errors 36 ", 0), 0u) << r.out;  // 1+...+8
   ASSERT_EQ(pma(mad::kPortCounters.id).size(), 1u);
   EXPECT_EQ(pma(mad::kPortCounters.id)[0].get_attr(mad::kPortCounters, "PortSelect"), 0xffu);
 }
 
 TEST_F(Perf, PortAllAsksEachPortWhereThePmaLacksAllPortSelect) {
-  all_ports_ = false;
+  node("sw1").all_port_select = false;
   madtest::Result r = run_rdma({"-j", "perf", "show", "lid", "2", "port", "all"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
@@ -70,7 +57,7 @@ TEST_F(Perf, ExtendedReadsPortCountersExtended) {
   ASSERT_EQ(pma(mad::kPortCountersExtended.id).size(), 1u);
   EXPECT_EQ(
       pma(mad::kPortCountersExtended.id)[0].get_attr(mad::kPortCountersExtended, "PortSelect"), 3u);
-  EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("xmit_data"));
+  EXPECT_EQ(nlohmann::json::parse(r.out)[0]["xmit_data"], 1003);
 }
 
 TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {
@@ -87,14 +74,18 @@ TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {
   EXPECT_EQ(ext[0].get(mad::hdr::kMethod), mad::kSet);
   EXPECT_EQ(ext[0].get_attr(mad::kPortCountersExtended, "PortSelect"), 4u);
   EXPECT_EQ(ext[0].get_attr(mad::kPortCountersExtended, "CounterSelect"), 0xffu);
+  EXPECT_EQ(fabric_->counter(sw1(), 4, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fabric_->counter(sw1(), 4, "PortXmitData"), 0u);
+  EXPECT_EQ(fabric_->counter(sw1(), 3, "SymbolErrorCounter"), 3u);  // another port: kept
 }
 
 TEST_F(Perf, ResetAllWithoutExtendedCounters) {
-  no_extended_ = true;
+  node("sw1").extended_counters = false;
   madtest::Result r = run_rdma({"perf", "reset", "lid", "2", "port", "all"});
   ASSERT_EQ(r.status, 0) << r.err;  // "not supported" for the extended ones: nothing to reset
   ASSERT_EQ(pma(mad::kPortCounters.id).size(), 1u);
   EXPECT_EQ(pma(mad::kPortCounters.id)[0].get_attr(mad::kPortCounters, "PortSelect"), 0xffu);
+  for (int p = 1; p <= 8; ++p) EXPECT_EQ(fabric_->counter(sw1(), p, "SymbolErrorCounter"), 0u);
 }
 
 TEST_F(Perf, DefaultPortIsTheLidsOwnOnACaAndPort1OnASwitch) {

@@ -1,11 +1,11 @@
-// port show ... {pkeys|guids|sl2vl|vlarb} against a fake fabric: which
+// port show ... {pkeys|guids|sl2vl|vlarb} against the fabric double: which
 // blocks and ports are asked for, every entry printed, and the ports that
 // have no such table refused before any table MAD is sent.
 #include "rdma/ib/port_tables.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 
-#include "lib/mad/bits.h"
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -13,76 +13,55 @@ namespace {
 
 using mad::Mad;
 
-std::vector<uint8_t> attr(const mad::AttrDef& a,
-                          std::initializer_list<std::pair<const char*, uint64_t>> values) {
-  std::vector<uint8_t> d(64);
-  for (auto& [name, v] : values) {
-    const mad::FieldDef* f = mad::find_field(a, name);
-    EXPECT_NE(f, nullptr) << name;
-    mad::set_bits(d, f->bit, f->width, v);
-  }
-  return d;
-}
-
 // Entry i of a table, distinct per block, port and index.
 uint16_t pkey_of(unsigned port, unsigned i) {
   return static_cast<uint16_t>(0x8000 | (port << 8) | i);
 }
 
-// LID 2: an 8-port switch with a base port 0; LID 3: a 2-port CA reached on
-// its port 1. Every table entry tells where it came from.
+// LID 2: sw1, an 8-port switch with a base port 0; LID 3: hca2, a 2-port CA
+// reached on its port 1. The double's tables are set so that every entry
+// tells where it came from.
 class Tables : public madtest::MadCmd {
  protected:
   void SetUp() override {
     MadCmd::SetUp();
-    responder_ = [this](const Mad& m, const mad::Address& a) { return fabric(m, a); };
+    ibtest::FabricNode& sw = node("sw1");
+    ibtest::FabricNode& ca = node("hca2");
+    sw.partition_enforcement_cap = 40;  // port 0 keeps NodeInfo's 8
+    ca.partition_cap = 40;
+    for (unsigned p = 0; p <= 8; ++p) {
+      ibtest::FabricPort& fp = sw.ports[p];
+      fill_pkeys(fp, p, p == 0 ? 8 : 40);
+      // VLArbitrationTable entry i of block b (1-2 low, 3 high): VL i % 8,
+      // weight b * 40 + i + the port.
+      fp.vlarb_low_cap = 40;
+      fp.vlarb_high_cap = 8;
+      fp.vlarb_low.clear();
+      fp.vlarb_high.clear();
+      for (unsigned e = 0; e < 40; ++e) fp.vlarb_low.push_back(vlarb(1 + e / 32, e % 32, p));
+      for (unsigned e = 0; e < 8; ++e) fp.vlarb_high.push_back(vlarb(3, e, p));
+      // SLtoVLMappingTable (in, out): SL -> (in + out + SL) % 16.
+      for (unsigned out = 0; out <= 8; ++out) sw.sl2vl[p << 8 | out] = sl2vl(p + out);
+    }
+    ibtest::FabricPort& cp = ca.ports[1];
+    fill_pkeys(cp, 1, 40);
+    cp.guid_cap = 10;
+    cp.alias_guids.clear();
+    for (uint64_t i = 1; i < 10; ++i) cp.alias_guids.push_back(0x1000 + i);
+    ca.sl2vl[0] = sl2vl(0);
   }
 
-  std::optional<std::vector<uint8_t>> fabric(const Mad& m, const mad::Address& a) {
-    bool sw = a.lid == 2;
-    if (a.lid != 2 && a.lid != 3) return std::nullopt;
-    uint32_t mod = static_cast<uint32_t>(m.get(mad::hdr::kAttrMod));
-    std::vector<uint8_t> d(64);
-    switch (m.get(mad::hdr::kAttrId)) {
-      case 0x0011:  // NodeInfo
-        d = attr(mad::kNodeInfo, {{"NodeType", sw ? 2 : 1},
-                                  {"NumPorts", sw ? 8 : 2},
-                                  {"PartitionCap", sw ? 8 : 40},
-                                  {"LocalPortNum", sw ? 0 : 1}});
-        break;
-      case 0x0012:  // SwitchInfo
-        if (!sw) return mad::reply_to(m, d, 0x0c);
-        d = attr(mad::kSwitchInfo, {{"PartitionEnforcementCap", 40}, {"EnhancedPort0", 0}});
-        break;
-      case 0x0015:  // PortInfo
-        d = attr(mad::kPortInfo, {{"LocalPortNum", mod},
-                                  {"GUIDCap", sw ? 1 : 10},
-                                  {"VLArbitrationLowCap", 40},
-                                  {"VLArbitrationHighCap", 8}});
-        break;
-      case 0x0016:  // P_KeyTable: block in bits 0-15, port (switches) in 16-31
-        for (unsigned i = 0; i < 32; ++i) {
-          unsigned port = sw ? mod >> 16 : 1;
-          mad::set_bits(d, i * 16, 16, pkey_of(port, (mod & 0xffff) * 32 + i));
-        }
-        break;
-      case 0x0014:  // GUIDInfo: block
-        for (unsigned i = 0; i < 8; ++i) mad::set_bits(d, i * 64, 64, 0x1000 + mod * 8 + i);
-        break;
-      case 0x0017:  // SLtoVLMappingTable: input port << 8 | output port
-        for (unsigned sl = 0; sl < 16; ++sl)
-          mad::set_bits(d, sl * 4, 4, ((mod >> 8) + (mod & 0xff) + sl) % 16);
-        break;
-      case 0x0018:  // VLArbitrationTable: block << 16 | port
-        for (unsigned i = 0; i < 32; ++i) {
-          mad::set_bits(d, i * 16 + 4, 4, i % 8);
-          mad::set_bits(d, i * 16 + 8, 8, (mod >> 16) * 40 + i + (mod & 0xff));
-        }
-        break;
-      default:
-        return mad::reply_to(m, d, 0x0c);
-    }
-    return mad::reply_to(m, d);
+  static void fill_pkeys(ibtest::FabricPort& fp, unsigned port, unsigned n) {
+    fp.pkeys.clear();
+    for (unsigned i = 0; i < n; ++i) fp.pkeys.push_back(pkey_of(port, i));
+  }
+  static ibtest::FabricPort::VlArb vlarb(unsigned block, unsigned i, unsigned port) {
+    return {static_cast<uint8_t>(i % 8), static_cast<uint8_t>(block * 40 + i + port)};
+  }
+  static std::array<uint8_t, 16> sl2vl(unsigned add) {
+    std::array<uint8_t, 16> t{};
+    for (unsigned sl = 0; sl < 16; ++sl) t[sl] = static_cast<uint8_t>((add + sl) % 16);
+    return t;
   }
 
   // The modifiers of the sent MADs of one attribute.
@@ -161,7 +140,7 @@ TEST_F(Tables, CaGuidsReadEveryBlockUpToTheCap) {
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["capacity"], 10);
   ASSERT_EQ(j[0]["guids"].size(), 10u);
-  EXPECT_EQ(j[0]["guids"][0], "0000:0000:0000:1000");
+  EXPECT_EQ(j[0]["guids"][0], "0000:0000:0010:0004");  // hca2 port 1's own GUID
   EXPECT_EQ(j[0]["guids"][9], "0000:0000:0000:1009");
   EXPECT_EQ(mods_of(0x0014), (std::vector<uint32_t>{0, 1}));
 }
@@ -172,7 +151,7 @@ TEST_F(Tables, OnlySwitchPort0HasGuids) {
   EXPECT_EQ(r.err, "lid 2 is a switch: only its port 0 has GUIDs (port 4 has none)\n");
   auto j = json({"port", "show", "lid", "2", "guids"});
   ASSERT_EQ(j.size(), 1u);
-  EXPECT_EQ(j[0]["guids"], nlohmann::json::array({"0000:0000:0000:1000"}));
+  EXPECT_EQ(j[0]["guids"], nlohmann::json::array({"0000:0000:0020:0000"}));  // sw1's port GUID
 }
 
 TEST_F(Tables, SwitchSl2vlHasARecordPerInputPort) {

@@ -1,71 +1,86 @@
-// The MAD commands run in-process: a fake local port and a fake
-// transport whose answers a test chooses; what was sent, printed and said.
+// The MAD commands run in-process against the fabric double (lib/ibtest):
+// the suite's fabric (tests/ibsim/net) after the SM's sweep, seen from hca1
+// port 1 (LID 1). The sweep gives sw1 LID 2, hca2 LID 3, sw2 LID 4, hca3
+// LID 5 and hca4 LID 6; LID 9 is nobody's. What was sent, printed and said.
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/ibtest/fabric.h"
+#include "lib/ibtest/topology.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/captured_test.h"
-#include "lib/mad/describe.h"
-#include "lib/mad/fake_transport.h"
-#include "rdma/ib/session.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
 
 namespace rdma::madtest {
 
-using mad::FakeTransport;
 using mad::Mad;
 
 using test::Result;
 
-class MadCmd : public ::testing::Test {
- protected:
-  // The fabric the commands reach: a fake local port (ibsim's hca1) and a
-  // transport answering through responder_ or answer(). Tests may replace
-  // access_'s parts.
-  void SetUp() override { access_ = default_access(); }
-  mad::Access default_access() {
-    return {
-        [this](const std::string& via) {
-          via_ = via;
-          return mad::captured::hca1_port(sm_lid_);
-        },
-        [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-          return std::make_unique<FakeTransport>(
-              [this](const Mad& m, const mad::Address& a) -> std::optional<std::vector<uint8_t>> {
-                sent_.push_back(m);
-                return responder_ ? responder_(m, a) : answer(m, a);
-              });
-        }};
+// Alters the fabric's replies before the program sees them: for what no
+// fabric, healthy or sick, sends (a truncated MAD, a reply of another
+// class or attribute).
+using Spoiler = std::function<void(std::vector<uint8_t>& reply)>;
+
+// The program's transport: the test's fabric (the program owns its
+// transport, the test keeps the fabric), every MAD sent recorded, each
+// reply passed through spoil when set.
+class SpoilingTransport : public mad::Transport {
+ public:
+  SpoilingTransport(mad::Transport& fabric, std::vector<Mad>& sent, const Spoiler& spoil)
+      : fabric_(fabric), sent_(sent), spoil_(spoil) {}
+  void send(const Mad& m, const mad::Address& a, int timeout_ms) override {
+    sent_.push_back(m);
+    fabric_.send(m, a, timeout_ms);
+  }
+  std::optional<mad::Received> receive(int timeout_ms) override {
+    std::optional<mad::Received> r = fabric_.receive(timeout_ms);
+    if (r && r->status == 0 && spoil_) spoil_(r->bytes);
+    return r;
   }
 
-  // A switch at LID 2 (NodeInfo captured from ibsim); nothing else answers.
-  std::optional<std::vector<uint8_t>> answer(const Mad& m, const mad::Address& a) {
-    if (a.lid != 2 && a.lid != mad::kPermissiveLid) return std::nullopt;
-    uint16_t attr = m.get(mad::hdr::kAttrId);
-    std::vector<uint8_t> data(64);
-    if (attr == mad::kNodeInfo.id && m.mgmt_class() != mad::kClassPerf) {
-      std::vector<uint8_t> captured = mad::parse_hex(mad::captured::kSwitchNodeInfo);
-      data.assign(captured.begin() + 64, captured.begin() + 128);
-    } else if (attr == mad::kNodeDescription.id) {
-      std::strcpy(reinterpret_cast<char*>(data.data()), "sw1");
-    } else if (attr == mad::kPortCounters.id && m.mgmt_class() == mad::kClassPerf) {
-      data = std::vector<uint8_t>(m.data().begin(), m.data().end());
-      data[4] = 0;
-      data[5] = 17;  // SymbolErrorCounter
-    }
-    return mad::reply_to(m, data);
+ private:
+  mad::Transport& fabric_;
+  std::vector<Mad>& sent_;
+  const Spoiler& spoil_;
+};
+
+inline std::string suite_net() {
+  return std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+}
+
+class MadCmd : public ::testing::Test {
+ protected:
+  // Tests may replace access_'s parts, or the fabric (no_sm()).
+  void SetUp() override {
+    fabric_ = std::make_unique<ibtest::FakeFabric>(ibtest::load_topology(suite_net()));
+    fabric_->assign_lids();
+    access_ = default_access();
   }
+  mad::Access default_access() {
+    return {[this](const std::string& via) {
+              via_ = via;
+              return fabric_->local_port();
+            },
+            [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
+              return std::make_unique<SpoilingTransport>(*fabric_, sent_, spoil_);
+            }};
+  }
+
+  // The same fabric before any subnet manager has swept it: no LIDs.
+  void no_sm() {
+    fabric_ = std::make_unique<ibtest::FakeFabric>(ibtest::load_topology(suite_net()));
+  }
+  ibtest::FabricNode& node(const char* id) { return fabric_->nodes()[fabric_->node(id)]; }
 
   // Runs the program; input, when given, is its standard input.
   Result run_rdma(std::vector<std::string> args, std::string input = "") {
@@ -75,12 +90,11 @@ class MadCmd : public ::testing::Test {
         access_);
   }
 
+  std::unique_ptr<ibtest::FakeFabric> fabric_;
   mad::Access access_;
-  // Answers instead of answer() when set.
-  FakeTransport::Responder responder_;
+  Spoiler spoil_;
   std::vector<Mad> sent_;
   std::string via_;
-  uint16_t sm_lid_ = 1;
 };
 
 }  // namespace rdma::madtest
