@@ -1,14 +1,23 @@
 // rdma fabric { show | links | topology | save | diff }: the whole subnet,
 // discovered by directed route (lib/ib/discover.h) or read from a file
 // saved earlier (`from FILE`, lib/ib/cache.h).
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include "lib/error.h"
 #include "lib/ib/cache.h"
+#include "lib/ib/degraded.h"
 #include "lib/ib/diff.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/errors.h"
 #include "lib/ib/records.h"
 #include "lib/ib/topology.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
+#include "lib/mad/format.h"
+#include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -19,12 +28,17 @@ namespace {
 void fabric_help(Ctx& c) {
   std::fputs(
       "Usage: rdma fabric show [ switches | cas | routers ] [ from FILE ] [via DEV/PORT]\n"
-      "       rdma fabric links [ all ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric links [ all | degraded | down ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric errors [ counters LIST ] [ threshold NAME=N ]... [ thresholds FILE ]\n"
+      "                          [ data ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric errors reset [ all ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
-      "flight, how long each waits and how often it is sent again.\n",
+      "flight, how long each waits and how often it is sent again.\n"
+      "LIST := NAME[,NAME]... error counters by IBA name (SymbolErrorCounter) or as\n"
+      "perf show prints them (symbol_errors).\n",
       c.help_out);
 }
 
@@ -36,7 +50,7 @@ struct FabricWords {
   std::string via;
 };
 
-FabricWords words(Ctx& c) {
+FabricWords words(Ctx& c, bool sends_mads = false) {
   FabricWords w;
   while (!c.args.empty()) {
     std::string k = c.args.next();
@@ -48,7 +62,7 @@ FabricWords words(Ctx& c) {
       w.rest.push_back(k);
     }
   }
-  if (!w.from.empty() && !w.via.empty())
+  if (!sends_mads && !w.from.empty() && !w.via.empty())
     throw UsageError("\"from FILE\" reads a saved fabric: \"via\" has no port to leave from");
   return w;
 }
@@ -56,9 +70,10 @@ FabricWords words(Ctx& c) {
 // The fabric: read from the file, or discovered from the local port. A
 // sick fabric gives what was found, a warning line per problem and a
 // non-zero exit status; -d adds what the discovery cost.
-ib::Fabric fabric_of(Ctx& c, const FabricWords& w) {
+ib::Fabric fabric_of(Ctx& c, const FabricWords& w, MadSession* session = nullptr) {
   if (!w.from.empty()) return ib::load_fabric(w.from);
-  MadSession s(c, w.via);
+  std::optional<MadSession> own;
+  MadSession& s = session ? *session : own.emplace(c, w.via);
   ib::Discovery d = ib::discover(s.engine());
   for (const std::string& warning : d.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
@@ -105,27 +120,50 @@ void fabric_show(Ctx& c) {
   }
 }
 
+// `links`: every link once; `all` adds the ports with no peer; `degraded`
+// the links below what both ends support; `down` the ports down.
 void fabric_links(Ctx& c) {
   FabricWords w = words(c);
-  bool all = false;
+  enum { Links, All, Degraded, Down } what = Links;
   if (!w.rest.empty()) {
-    if (!matches(w.rest[0], "all"))
-      throw UsageError("unknown fabric links argument \"" + w.rest[0] + "\" (all)");
-    all = true;
+    if (matches(w.rest[0], "all"))
+      what = All;
+    else if (matches(w.rest[0], "degraded"))
+      what = Degraded;
+    else if (matches(w.rest[0], "down"))
+      what = Down;
+    else
+      throw UsageError("unknown fabric links argument \"" + w.rest[0] +
+                       "\" (all, degraded or down)");
   }
   unexpected(w.rest, 1);
   ib::Fabric f = fabric_of(c, w);
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     for (const ib::Port& p : f.nodes[n].ports) {
-      if (p.peer) {
+      std::optional<ib::LinkBest> low;
+      if (what == Down) {
+        // Down or polling: a port that could carry a link and does not.
+        if (p.num == 0 || !p.info || p.info->state != ib::kPortDown) continue;
+      } else if (p.peer) {
         // Each link once, from its end found first.
         if (p.peer->node < n || (p.peer->node == n && p.peer->port < p.num)) continue;
-      } else if (!all || p.num == 0 || !p.info) {
+        if (what == Degraded) {
+          const ib::Port& q = f.at(*p.peer);
+          if (!p.info || !q.info || !(low = ib::degraded(*p.info, *q.info))) continue;
+        }
+      } else if (what != All || p.num == 0 || !p.info) {
         continue;  // `all`: the ports with no peer too (switch port 0 is no link)
       }
       rec.clear();
       ib::port_record(f, {n, p.num}, c.opt.details, rec);
+      if (low) {
+        std::string w = mad::value_text(mad::Fmt::Width, low->width);
+        std::string sp = low->speed_ext ? mad::value_text(mad::Fmt::SpeedExt, low->speed_ext)
+                                        : mad::value_text(mad::Fmt::Speed, low->speed);
+        rec.add("could_be_width", "could_be_width " + w + " ", w);
+        rec.add("could_be_speed", "could_be_speed " + sp + " ", sp);
+      }
       c.out.record(rec);
     }
   }
@@ -169,13 +207,124 @@ void fabric_diff(Ctx& c) {
   }
 }
 
+std::string after_equals(const std::string& s, size_t eq, const char* what) {
+  std::string v = s.substr(eq + 1);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+  if (v.empty() || *end || errno || v[0] == '-')
+    throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
+  return std::to_string(n);
+}
+
+// The words of `fabric errors`: counters, thresholds, data.
+ib::SweepOptions sweep_options(const std::vector<std::string>& rest, size_t from) {
+  ib::SweepOptions o;
+  for (size_t i = from; i < rest.size(); ++i) {
+    const std::string& k = rest[i];
+    auto value = [&](const char* what) {
+      if (i + 1 >= rest.size())
+        throw UsageError(std::string("missing ") + what + " after \"" + k + "\"");
+      return rest[++i];
+    };
+    if (matches(k, "counters")) {
+      std::string list = value("LIST");
+      o.counters.clear();
+      size_t b = 0;
+      while (b <= list.size()) {
+        size_t e = list.find(',', b);
+        if (e == std::string::npos) e = list.size();
+        std::string name = list.substr(b, e - b);
+        const mad::FieldDef* f = ib::error_counter(name);
+        if (!f) throw UsageError("unknown error counter \"" + name + "\"");
+        o.counters.push_back(f);
+        b = e + 1;
+      }
+    } else if (k == "threshold") {
+      std::string t = value("NAME=N");
+      size_t eq = t.find('=');
+      if (eq == std::string::npos)
+        throw UsageError("invalid threshold \"" + t + "\" (expected NAME=N)");
+      o.thresholds.set(t.substr(0, eq), std::stoull(after_equals(t, eq, "threshold")));
+    } else if (k == "thresholds") {
+      o.thresholds.load(value("FILE"));
+    } else if (matches(k, "data")) {
+      o.extended = true;
+    } else {
+      throw UsageError("unknown fabric errors argument \"" + k + "\"");
+    }
+  }
+  return o;
+}
+
+// One port listed by `fabric errors`: where it is, then the counters
+// checked by the names perf show prints; with data the traffic counters
+// (PortCountersExtended's 64-bit ones where the PMA has them).
+void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
+                   view::Record& rec) {
+  const ib::Node& n = f.nodes[c.port.node];
+  rec.add("node_guid", "node_guid " + view::guid_text(n.info.node_guid) + " ",
+          view::guid_text(n.info.node_guid));
+  rec.add("description", "description \"" + n.description + "\" ", n.description);
+  rec.add("port", "port " + std::to_string(c.port.port) + " ", c.port.port);
+  rec.add("lid", "lid " + std::to_string(c.lid) + " ", c.lid);
+  std::vector<mad::FieldDef> fields;
+  for (const mad::FieldDef* d : o.counters) fields.push_back(*d);
+  if (o.extended && c.ext.empty())
+    for (const mad::FieldDef* d : ib::data_counters()) fields.push_back(*d);
+  mad::decode_fields(fields, c.pc, 0, rec);
+  if (o.extended && !c.ext.empty()) {
+    std::vector<mad::FieldDef> ext;
+    for (const mad::FieldDef& d : mad::kPortCountersExtended.fields)
+      if (d.level == mad::kShow) ext.push_back(d);
+    mad::decode_fields(ext, c.ext, 0, rec);
+  }
+}
+
+void fabric_errors_reset(Ctx& c, const FabricWords& w) {
+  bool all = false;
+  for (size_t i = 1; i < w.rest.size(); ++i) {
+    if (!matches(w.rest[i], "all"))
+      throw UsageError("unknown fabric errors reset argument \"" + w.rest[i] + "\" (all)");
+    all = true;
+  }
+  MadSession s(c, w.via);
+  ib::Fabric f = fabric_of(c, w, &s);
+  std::vector<std::string> warnings = ib::clear_counters(s.engine(), f, all);
+  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!warnings.empty()) c.status = 1;
+}
+
+// Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
+// did not answer (as ibqueryerrors).
+void fabric_errors(Ctx& c) {
+  FabricWords w = words(c, true);
+  if (!w.rest.empty() && w.rest[0] == "reset") return fabric_errors_reset(c, w);
+  ib::SweepOptions o = sweep_options(w.rest, 0);
+  MadSession s(c, w.via);
+  ib::Fabric f = fabric_of(c, w, &s);
+  ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+  for (const std::string& warning : sweep.warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (c.opt.details)
+    std::fprintf(c.err, "errors: %zu nodes checked, %zu ports checked, %zu over threshold\n",
+                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size());
+  view::Record rec;
+  for (const ib::PortCounters& p : sweep.ports) {
+    rec.clear();
+    errors_record(f, p, o, rec);
+    c.out.record(rec);
+  }
+  if (!sweep.warnings.empty() || !sweep.ports.empty()) c.status = 1;
+}
+
 }  // namespace
 
 void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
       {nullptr, fabric_show},  {"show", fabric_show},         {"list", fabric_show},
       {"links", fabric_links}, {"topology", fabric_topology}, {"save", fabric_save},
-      {"diff", fabric_diff},   {"help", fabric_help},
+      {"diff", fabric_diff},   {"errors", fabric_errors},     {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }

@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "lib/error.h"
 #include "lib/ibtest/topology.h"
+#include "lib/mad/attrs.h"
 #include "rdma/test_util.h"
 
 namespace rdma {
@@ -204,7 +207,7 @@ TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
   } cases[] = {
       {{"fabric", "show", "bogus"},
        "unknown fabric show argument \"bogus\" (switches, cas or routers)\n"},
-      {{"fabric", "links", "x"}, "unknown fabric links argument \"x\" (all)\n"},
+      {{"fabric", "links", "x"}, "unknown fabric links argument \"x\" (all, degraded or down)\n"},
       {{"fabric", "save"}, "missing FILE to save the fabric to\n"},
       {{"fabric", "show", "from"}, "missing FILE after \"from\"\n"},
       {{"fabric", "show", "switches", "cas"}, "unexpected argument \"cas\"\n"},
@@ -256,6 +259,142 @@ TEST_F(FabricCmd, ADamagedCacheFileIsOneLine) {
   std::fclose(f);
   r = run({"fabric", "show", "from", file});
   EXPECT_EQ(r.err, file + ":1: not a line of an rdma fabric file (not JSON)\n");
+}
+
+}  // namespace
+}  // namespace rdma
+
+namespace rdma {
+namespace {
+
+TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
+  EXPECT_EQ(run({"fabric", "errors"}).out, "");
+  EXPECT_EQ(run({"fabric", "errors"}).status, 0);
+  fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
+  Result r = run({"-j", "fabric", "errors"});
+  EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as ibqueryerrors
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& p : j) by[p["description"]] = p;
+  EXPECT_EQ(by["sw2"]["port"], 3);
+  EXPECT_EQ(by["sw2"]["symbol_errors"], 17);
+  EXPECT_EQ(by["sw2"]["lid"], fabric_.lid(fabric_.node("sw2")));
+  EXPECT_EQ(by["hca2"]["rcv_errors"], 4);
+  EXPECT_EQ(by["hca2"]["xmit_wait"], 0);
+  EXPECT_FALSE(by["hca2"].contains("xmit_data"));
+  char guid[32];
+  std::snprintf(guid, sizeof guid, "%016llx",
+                static_cast<unsigned long long>(fabric_.nodes()[fabric_.node("hca2")].node_guid));
+  std::string g = guid;
+  EXPECT_EQ(by["hca2"]["node_guid"],
+            g.substr(0, 4) + ":" + g.substr(4, 4) + ":" + g.substr(8, 4) + ":" + g.substr(12, 4));
+  // Text: the same keys and values.
+  Result t = run({"fabric", "errors", "counters", "symbol_errors"});
+  EXPECT_NE(t.out.find("port 3 lid " + std::to_string(fabric_.lid(fabric_.node("sw2"))) +
+                       " symbol_errors 17"),
+            std::string::npos)
+      << t.out;
+  EXPECT_EQ(t.out.find("rcv_errors"), std::string::npos) << t.out;
+}
+
+TEST_F(FabricCmd, ErrorsThresholdsDataAndBadWords) {
+  fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(fabric_.node("sw2"), 3, "PortXmitData", 1ull << 33);
+  EXPECT_EQ(run({"fabric", "errors", "threshold", "SymbolErrorCounter=17"}).out, "");
+  nlohmann::json j = nlohmann::json::parse(
+      run({"-j", "fabric", "errors", "threshold", "symbol_errors=16", "data"}).out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["xmit_data"], 1ull << 33);  // PortCountersExtended: 64 bits
+  for (std::vector<std::string> bad : {
+           std::vector<std::string>{"fabric", "errors", "threshold", "Bogus=1"},
+           {"fabric", "errors", "threshold", "SymbolErrorCounter=x"},
+           {"fabric", "errors", "threshold"},
+           {"fabric", "errors", "counters", "symbol_errors,nope"},
+           {"fabric", "errors", "thresholds", "/nonexistent"},
+           {"fabric", "errors", "frobnicate"},
+           {"fabric", "errors", "reset", "some"},
+       }) {
+    Result r = run(bad);
+    EXPECT_EQ(r.status, 1) << bad.back();
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST_F(FabricCmd, ErrorsFromASavedFabricAndASilentPma) {
+  std::string file = tmp("errors.json");
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  fabric_.set_counter(fabric_.node("hca3"), 1, "LinkDownedCounter", 1);
+  uint64_t smps = fabric_.stats().received[mad::kClassSmiDr];
+  fabric_.drop({{fabric_.node("hca4"), mad::kClassPerf, -1}, 1.0});
+  Result r = run({"-j", "fabric", "errors", "from", file});
+  EXPECT_EQ(fabric_.stats().received[mad::kClassSmiDr], smps);  // no discovery
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("warning: no reply to ClassPortInfo from lid"), std::string::npos) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["description"], "hca3");
+  EXPECT_EQ(j[0]["link_downed"], 1);
+}
+
+TEST_F(FabricCmd, ErrorsResetClearsErrorsOrEverything) {
+  int sw2 = fabric_.node("sw2");
+  fabric_.set_counter(sw2, 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(sw2, 3, "PortXmitData", 100);
+  fabric_.set_counter(fabric_.node("hca3"), 1, "PortRcvErrors", 2);
+  Result r = run({"fabric", "errors", "reset"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(fabric_.counter(sw2, 3, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fabric_.counter(fabric_.node("hca3"), 1, "PortRcvErrors"), 0u);
+  EXPECT_EQ(fabric_.counter(sw2, 3, "PortXmitData"), 100u);
+  EXPECT_EQ(run({"fabric", "errors", "reset", "all"}).status, 0);
+  EXPECT_EQ(fabric_.counter(sw2, 3, "PortXmitData"), 0u);
+}
+
+}  // namespace
+}  // namespace rdma
+
+namespace rdma {
+namespace {
+
+TEST_F(FabricCmd, LinksDegradedAndDown) {
+  // Every port supports 4X QDR here; the double trains links at 4X QDR.
+  for (auto& n : fabric_.nodes())
+    for (auto& p : n.ports) {
+      p.width_supported = ibtest::kWidth4x | ibtest::kWidth1x;
+      p.speed_supported = 7;
+      if (p.peer_node >= 0) p.speed_active = 4;
+    }
+  EXPECT_EQ(run({"fabric", "links", "degraded"}).out, "");
+  fabric_.set_link_active(fabric_.node("sw2"), 1, ibtest::kWidth1x, 4);  // to hca3
+  fabric_.set_link_active(fabric_.node("sw1"), 2, ibtest::kWidth4x, 1);  // to hca2, SDR
+  nlohmann::json j = json({"fabric", "links", "degraded"});
+  ASSERT_EQ(j.size(), 2u) << j.dump();
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& l : j)
+    by[l["description"].get<std::string>() + "/" + l["peer_description"].get<std::string>()] = l;
+  ASSERT_TRUE(by.count("sw1/hca2")) << j.dump();
+  ASSERT_TRUE(by.count("sw2/hca3")) << j.dump();
+  EXPECT_EQ(by["sw2/hca3"]["could_be_width"], "4X");
+  EXPECT_EQ(by["sw2/hca3"]["width"], "1X");
+  EXPECT_EQ(by["sw1/hca2"]["could_be_speed"], "10.0");
+  // down: the switches' unconnected ports 5-8 (discovery reads a CA's
+  // arrival port only), then sw2 port 2 unlinked (hca4 is then not reached).
+  size_t down = json({"fabric", "links", "down"}).size();
+  EXPECT_EQ(down, 8u);
+  fabric_.unlink(fabric_.node("sw2"), 2);
+  nlohmann::json d = json({"fabric", "links", "down"});
+  ASSERT_EQ(d.size(), down + 1);
+  size_t sw2_port2 = 0;
+  for (const auto& p : d) sw2_port2 += p["description"] == "sw2" && p["port"] == 2;
+  EXPECT_EQ(sw2_port2, 1u);
+  Result r = run({"fabric", "links", "sideways"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("all, degraded or down"), std::string::npos);
 }
 
 }  // namespace

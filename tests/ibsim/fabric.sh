@@ -79,6 +79,73 @@ else
 fi
 sim 'ReLink "s2"[4]'
 
+# Error counters: PerformanceSet on switch and CA ports; the ports listed
+# equal ibqueryerrors' (same counters, same values); reset clears them.
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=17'
+sim 'PerformanceSet "s3"[2] PortCounters.PortXmitDiscards=5'
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=4'
+sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=2'
+sleep 0.5
+run ibqueryerrors >qe.txt 2>qe.err
+run "$RDMA" -j fabric errors >errors.json 2>errors.err
+rc=$?
+if out=$(python3 "$HERE/errors_compare.py" qe.txt errors.json 2>&1) && [ "$rc" -eq 1 ]; then
+  ok "fabric errors = ibqueryerrors ($out)"
+else
+  bad "fabric errors vs ibqueryerrors: exit $rc: $out $(cat qe.err errors.err)"
+fi
+expect "fabric errors text: the counter by perf show's name" 1 '^node_guid [0-9a-f:]+ description "s2" port 3 lid [0-9]+ symbol_errors 17 ' \
+  fabric errors
+expect "fabric errors threshold: over means greater" 1 'description "h2" port 1 .*rcv_errors 4' \
+  fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5
+n=$(run "$RDMA" fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5 2>/dev/null | grep -c .)
+if [ "$n" -eq 2 ]; then ok "fabric errors threshold: 2 ports left"; else bad "fabric errors threshold: $n ports"; fi
+run "$RDMA" fabric save errsaved.json 2>/dev/null
+run "$RDMA" -j fabric errors from errsaved.json >errors2.json 2>/dev/null
+if python3 "$HERE/errors_compare.py" qe.txt errors2.json >/dev/null 2>&1; then
+  ok "fabric errors from FILE = ibqueryerrors"
+else
+  bad "fabric errors from FILE: $(cat errors2.json)"
+fi
+expect "fabric errors reset" 0 '^$' fabric errors reset
+expect "after reset: nothing listed, exit 0" 0 '^$' fabric errors
+run ibqueryerrors >qe2.txt 2>/dev/null
+if grep -q "0 ports have errors beyond threshold" qe2.txt; then
+  ok "after reset: ibqueryerrors finds nothing"
+else
+  bad "after reset: ibqueryerrors: $(grep '##' qe2.txt)"
+fi
+
+# Degraded links: ibsim trains every link at 4X SDR while its ports
+# support 12X QDR, so iblinkinfo says "Could be" on each; the links (by LID
+# and port, both ends) and the widths and speeds they could run at agree.
+run iblinkinfo >li.txt 2>/dev/null
+run "$RDMA" -j fabric links degraded >deg.json 2>deg.err
+if out=$(python3 - li.txt deg.json <<'PY' 2>&1
+import json, re, sys
+diags = set()
+for line in open(sys.argv[1]):
+    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \".*\" \(Could be (\S+) Could be (\S+) Gbps\)", line)
+    if m:
+        a, b = (int(m[1]), int(m[2])), (int(m[3]), int(m[4]))
+        diags.add((min(a, b), max(a, b), m[5], m[6]))
+ours = set()
+for l in json.load(open(sys.argv[2])):
+    a, b = (l["lid"], l["port"]), (l["peer_lid"], l["peer_port"])
+    ours.add((min(a, b), max(a, b), l["could_be_width"], l["could_be_speed"]))
+if not diags or diags != ours:
+    sys.exit(f"iblinkinfo {sorted(diags)}, rdma {sorted(ours)}")
+print(f"{len(ours)} links")
+PY
+); then
+  ok "fabric links degraded = iblinkinfo's \"Could be\" ($out)"
+else
+  bad "fabric links degraded: $out $(cat deg.err)"
+fi
+n=$(run "$RDMA" fabric links down 2>/dev/null | grep -c 'state DOWN')
+m=$(grep -c 'Down/ *Polling' li.txt)
+if [ "$n" -gt 0 ] && [ "$n" -eq "$m" ]; then ok "fabric links down: $n ports, as iblinkinfo"; else bad "fabric links down: $n, iblinkinfo $m"; fi
+
 # A sick node: ibsim drops h4's NodeInfo. The rest is listed, one warning
 # names the route and the attribute, exit 1, and the time is one
 # timeout x tries, not one per query.

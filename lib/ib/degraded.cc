@@ -1,0 +1,55 @@
+#include "lib/ib/degraded.h"
+
+namespace rdma::ib {
+
+namespace {
+
+// The highest bit of mask, as a mask; widths compare by lanes, not by bit.
+uint8_t best_width(uint8_t mask) {
+  uint8_t best = 0;
+  for (uint8_t bit = 1; bit && bit <= 16; bit <<= 1)
+    if ((mask & bit) && width_lanes(bit) > width_lanes(best)) best = bit;
+  return best;
+}
+
+uint8_t top_bit(uint8_t mask) {
+  uint8_t best = 0;
+  for (unsigned bit = 1; bit < 256; bit <<= 1)
+    if (mask & bit) best = static_cast<uint8_t>(bit);
+  return best;
+}
+
+}  // namespace
+
+unsigned width_lanes(uint8_t width) {
+  switch (width) {
+    case 1:
+      return 1;
+    case 2:
+      return 4;
+    case 4:
+      return 8;
+    case 8:
+      return 12;
+    case 16:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+std::optional<LinkBest> degraded(const PortInfo& a, const PortInfo& b) {
+  LinkBest l;
+  l.width = best_width(a.width_supported & b.width_supported);
+  l.speed = top_bit(a.speed_supported & b.speed_supported);
+  l.speed_ext = top_bit(a.speed_ext_supported & b.speed_ext_supported);
+  l.width_low = l.width && width_lanes(a.width_active) < width_lanes(l.width);
+  if (l.speed_ext)
+    l.speed_low = top_bit(a.speed_ext_active) < l.speed_ext;
+  else
+    l.speed_low = l.speed && top_bit(a.speed_active) < l.speed;
+  if (!l.width_low && !l.speed_low) return std::nullopt;
+  return l;
+}
+
+}  // namespace rdma::ib

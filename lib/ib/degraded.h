@@ -1,0 +1,28 @@
+// Links running below what both ends support: iblinkinfo's "could be".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "lib/ib/smp.h"
+
+namespace rdma::ib {
+
+// The best width and speed both ends of a link support (PortInfo's
+// LinkWidthSupported, LinkSpeedSupported and LinkSpeedExtSupported).
+struct LinkBest {
+  uint8_t width = 0;       // one LinkWidth bit
+  uint8_t speed = 0;       // one LinkSpeed bit
+  uint8_t speed_ext = 0;   // one LinkSpeedExt bit; 0: not both ends have one
+  bool width_low = false;  // the active width is below width
+  bool speed_low = false;  // the active speed is below speed (or speed_ext)
+};
+
+// What a and b could run at, and whether the link (as a sees it) runs
+// lower; nullopt when it does not.
+std::optional<LinkBest> degraded(const PortInfo& a, const PortInfo& b);
+
+// Lanes of a LinkWidth value (1x 1, 2x 2, 4x 4, 8x 8, 12x 12), 0 unknown.
+unsigned width_lanes(uint8_t width);
+
+}  // namespace rdma::ib

@@ -1,0 +1,299 @@
+#include "lib/ib/errors.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+
+#include "lib/error.h"
+#include "lib/ib/port_select.h"
+#include "lib/ib/records.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
+
+namespace rdma::ib {
+
+namespace {
+
+// ClassPortInfo CapabilityMask bits (IBA 16.1.3.1 table 208).
+constexpr uint64_t kCapExtendedWidth = 1 << 9;         // PortCountersExtended, all 8 counters
+constexpr uint64_t kCapExtendedWidthNoIetf = 1 << 10;  // PortCountersExtended, 4 counters
+
+std::vector<const mad::FieldDef*> fields(std::initializer_list<const char*> names) {
+  std::vector<const mad::FieldDef*> out;
+  for (const char* n : names) out.push_back(mad::find_field(mad::kPortCounters, n));
+  return out;
+}
+
+// Where a node's PMA answers and what it can do.
+struct Pma {
+  uint16_t lid = 0;
+  bool answered = false;
+  bool all_port_select = false;
+  bool extended = false;
+};
+
+// The LID each node's PMA is asked at: a switch's port 0, a CA's first
+// port with a LID (each CA port is then asked at its own LID).
+uint16_t node_lid(const Node& n) {
+  if (n.is_switch()) return n.ports.empty() || !n.ports[0].info ? 0 : n.ports[0].info->lid;
+  for (const Port& p : n.ports)
+    if (p.num && p.info && p.info->lid) return p.info->lid;
+  return 0;
+}
+
+// The ports of a node the PMA has counters for: a switch's external ports
+// (and port 0 when it is enhanced), a CA's ports with a LID.
+std::vector<uint8_t> pma_ports(const Node& n) {
+  std::vector<uint8_t> out;
+  for (const Port& p : n.ports) {
+    if (!p.info) continue;
+    if (n.is_switch()) {
+      if (p.num == 0 && !(n.sw && n.sw->enhanced_port0)) continue;
+    } else if (p.num == 0 || !p.info->lid) {
+      continue;
+    }
+    out.push_back(p.num);
+  }
+  return out;
+}
+
+uint16_t port_address(const Fabric& f, PortRef r) {
+  return port_lid(f, r);
+}
+
+// Asks every node's PMA for ClassPortInfo, then calls next(node index, pma)
+// for those that answered (the callback may submit more; the engine runs
+// until all is done).
+class PmaWalk {
+ public:
+  PmaWalk(mad::Engine& e, const Fabric& f, std::vector<std::string>& warnings)
+      : e_(e), f_(f), warnings_(warnings), pmas_(f.nodes.size()) {}
+
+  void run(const std::function<void(uint32_t, const Pma&)>& next) {
+    for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
+      Pma& pma = pmas_[n];
+      pma.lid = node_lid(f_.nodes[n]);
+      if (!pma.lid) continue;  // no LID (no SM, or no port up): no PMA to ask
+      mad::Mad m = mad::make_gmp(mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
+      e_.submit({std::move(m), mad::gsi_address(pma.lid),
+                 "ClassPortInfo from lid " + std::to_string(pma.lid) + " (\"" +
+                     f_.nodes[n].description + "\")",
+                 [this, n, next](const mad::Mad* reply, const mad::Failure* fail) {
+                   if (!reply) {
+                     warnings_.push_back(fail->message);
+                     return;
+                   }
+                   Pma& p = pmas_[n];
+                   uint64_t caps = reply->get_attr(mad::kClassPortInfo, "CapabilityMask");
+                   p.answered = true;
+                   p.all_port_select = (caps & mad::kPmaCapAllPortSelect) != 0;
+                   p.extended = (caps & (kCapExtendedWidth | kCapExtendedWidthNoIetf)) != 0;
+                   next(n, p);
+                 }});
+    }
+    e_.run();
+  }
+
+  // Submits a PortCounters(Extended) Get or Set at lid for port (0xff: all).
+  void counters(uint16_t lid, uint8_t port, const mad::AttrDef& a, uint8_t method, uint32_t select,
+                uint32_t select2, const std::string& node,
+                std::function<void(const mad::Mad&)> done) {
+    mad::Mad m = mad::make_gmp(mad::kClassPerf, method, a, 0);
+    m.set_attr(a, "PortSelect", port);
+    if (method == mad::kSet) {
+      m.set_attr(a, "CounterSelect", select);
+      if (&a == &mad::kPortCounters) m.set_attr(a, "CounterSelect2", select2);
+    }
+    std::string what = std::string(method == mad::kSet ? "clearing " : "") + a.name + " port " +
+                       (port == kAllPorts ? std::string("all") : std::to_string(port)) +
+                       " from lid " + std::to_string(lid) + " (\"" + node + "\")";
+    bool optional = &a == &mad::kPortCountersExtended;
+    e_.submit({std::move(m), mad::gsi_address(lid), what,
+               [this, done, optional](const mad::Mad* reply, const mad::Failure* fail) {
+                 if (!reply) {
+                   // A PMA without PortCountersExtended says so: not a problem.
+                   if (!(optional && fail->unsupported())) warnings_.push_back(fail->message);
+                   return;
+                 }
+                 done(*reply);
+               }});
+  }
+
+ private:
+  mad::Engine& e_;
+  const Fabric& f_;
+  std::vector<std::string>& warnings_;
+  std::vector<Pma> pmas_;
+};
+
+std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
+  auto d = m.data();
+  return {d.begin(), d.begin() + std::min<size_t>(a.bytes, d.size())};
+}
+
+}  // namespace
+
+const std::vector<const mad::FieldDef*>& error_counters() {
+  static const std::vector<const mad::FieldDef*> v = fields({
+      "SymbolErrorCounter",
+      "LinkErrorRecoveryCounter",
+      "LinkDownedCounter",
+      "PortRcvErrors",
+      "PortRcvRemotePhysicalErrors",
+      "PortRcvSwitchRelayErrors",
+      "PortXmitDiscards",
+      "PortXmitConstraintErrors",
+      "PortRcvConstraintErrors",
+      "LocalLinkIntegrityErrors",
+      "ExcessiveBufferOverrunErrors",
+      "VL15Dropped",
+      "PortXmitWait",
+  });
+  return v;
+}
+
+const std::vector<const mad::FieldDef*>& data_counters() {
+  static const std::vector<const mad::FieldDef*> v =
+      fields({"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"});
+  return v;
+}
+
+const mad::FieldDef* error_counter(std::string_view name) {
+  for (const mad::FieldDef* f : error_counters())
+    if (name == f->name || name == f->label) return f;
+  return nullptr;
+}
+
+void Thresholds::set(std::string_view name, uint64_t v) {
+  const mad::FieldDef* f = error_counter(name);
+  if (!f) throw Error("unknown error counter \"" + std::string(name) + "\"");
+  by_name_[f->name] = v;
+}
+
+uint64_t Thresholds::of(const mad::FieldDef& f) const {
+  auto it = by_name_.find(f.name);
+  return it == by_name_.end() ? 0 : it->second;
+}
+
+void Thresholds::load(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw Error("cannot read thresholds from \"" + file + "\"");
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos || line[b] == '#') continue;
+    size_t eq = line.find('=');
+    std::string where = file + ":" + std::to_string(n);
+    if (eq == std::string::npos) throw Error(where + ": expected NAME=VALUE");
+    std::string name = line.substr(b, eq - b);
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
+    std::string val = line.substr(eq + 1);
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(val.c_str(), &end, 0);
+    while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
+    if (val.empty() || *end || errno || val.find('-') != std::string::npos)
+      throw Error(where + ": invalid value \"" + val + "\"");
+    try {
+      set(name, v);
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+  }
+}
+
+uint64_t PortCounters::get(const mad::FieldDef& f) const {
+  return mad::get_bits(pc, f.bit, f.width);
+}
+
+bool over_threshold(const PortCounters& c, const SweepOptions& o) {
+  for (const mad::FieldDef* f : o.counters)
+    if (c.get(*f) > o.thresholds.of(*f)) return true;
+  return false;
+}
+
+ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) {
+  ErrorSweep out;
+  // Results by node and port, so the list comes in fabric order whatever
+  // the order of the replies.
+  std::vector<std::vector<std::unique_ptr<PortCounters>>> got(f.nodes.size());
+  PmaWalk walk(e, f, out.warnings);
+
+  std::function<void(uint32_t, uint8_t, const Pma&)> port_query;
+  port_query = [&](uint32_t n, uint8_t port, const Pma& pma) {
+    PortRef ref{n, port};
+    uint16_t lid = port_address(f, ref);
+    ++out.ports_checked;
+    walk.counters(lid, port, mad::kPortCounters, mad::kGet, 0, 0, f.nodes[n].description,
+                  [&, ref, lid, pma](const mad::Mad& reply) {
+                    auto c = std::make_unique<PortCounters>();
+                    c->port = ref;
+                    c->lid = lid;
+                    c->pc = attr_bytes(reply, mad::kPortCounters);
+                    if (!o.every_port && !over_threshold(*c, o)) return;
+                    PortCounters* kept = c.get();
+                    auto& slot = got[ref.node];
+                    if (slot.size() <= ref.port) slot.resize(ref.port + 1u);
+                    slot[ref.port] = std::move(c);
+                    if (o.extended && pma.extended)
+                      walk.counters(lid, ref.port, mad::kPortCountersExtended, mad::kGet, 0, 0,
+                                    f.nodes[ref.node].description, [kept](const mad::Mad& r) {
+                                      kept->ext = attr_bytes(r, mad::kPortCountersExtended);
+                                    });
+                  });
+  };
+
+  walk.run([&](uint32_t n, const Pma& pma) {
+    ++out.nodes_checked;
+    const Node& node = f.nodes[n];
+    std::vector<uint8_t> ports = pma_ports(node);
+    if (node.is_switch() && pma.all_port_select && !o.every_port) {
+      // The sum first; port by port only when it shows a counter over.
+      walk.counters(pma.lid, kAllPorts, mad::kPortCounters, mad::kGet, 0, 0, node.description,
+                    [&, n, pma, ports](const mad::Mad& reply) {
+                      PortCounters sum;
+                      sum.pc = attr_bytes(reply, mad::kPortCounters);
+                      if (!over_threshold(sum, o)) {
+                        out.ports_checked += ports.size();
+                        return;
+                      }
+                      for (uint8_t p : ports) port_query(n, p, pma);
+                    });
+      return;
+    }
+    for (uint8_t p : ports) port_query(n, p, pma);
+  });
+
+  for (auto& node : got)
+    for (auto& p : node)
+      if (p) out.ports.push_back(std::move(*p));
+  return out;
+}
+
+std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all) {
+  std::vector<std::string> warnings;
+  PmaWalk walk(e, f, warnings);
+  // CounterSelect bits 0-11 are the error counters, 12-15 the traffic
+  // counters; CounterSelect2 bit 0 is PortXmitWait. PortCountersExtended
+  // holds traffic counters only.
+  uint32_t select = all ? 0xffff : 0x0fff;
+  walk.run([&](uint32_t n, const Pma& pma) {
+    const Node& node = f.nodes[n];
+    std::vector<uint8_t> ports = pma_ports(node);
+    if (node.is_switch() && pma.all_port_select) ports = {kAllPorts};
+    for (uint8_t p : ports) {
+      uint16_t lid = p == kAllPorts ? pma.lid : port_address(f, {n, p});
+      walk.counters(lid, p, mad::kPortCounters, mad::kSet, select, 1, node.description,
+                    [](const mad::Mad&) {});
+      if (all && pma.extended)
+        walk.counters(lid, p, mad::kPortCountersExtended, mad::kSet, 0xff, 0, node.description,
+                      [](const mad::Mad&) {});
+    }
+  });
+  return warnings;
+}
+
+}  // namespace rdma::ib

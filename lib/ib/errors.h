@@ -1,0 +1,80 @@
+// The fabric's error sweep, as ibqueryerrors does it: the PMA counters of
+// every port of every node, by LID, many queries in flight through the
+// engine. A switch whose PMA has AllPortSelect is asked once for the sum
+// of its ports, and port by port only when the sum is over a threshold.
+// A PMA that does not answer, or answers an error status, is one warning
+// and the sweep goes on.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/ib/fabric.h"
+#include "lib/mad/engine.h"
+#include "lib/mad/field.h"
+
+namespace rdma::ib {
+
+// The error counters ibqueryerrors checks (PortCounters fields), in its order.
+const std::vector<const mad::FieldDef*>& error_counters();
+// The traffic counters (`data`): PortCounters' 32-bit ones.
+const std::vector<const mad::FieldDef*>& data_counters();
+// A PortCounters error counter by IBA name ("SymbolErrorCounter") or by the
+// name `perf show` prints ("symbol_errors"); nullptr when there is none.
+const mad::FieldDef* error_counter(std::string_view name);
+
+// Thresholds by IBA name; a counter is over when its value is greater.
+// Unset ones are ibqueryerrors' default, 0.
+class Thresholds {
+ public:
+  // Throws Error naming the counter when it is not an error counter.
+  void set(std::string_view name, uint64_t v);
+  // ibqueryerrors' threshold file: NAME=VALUE lines, '#' comments. Throws
+  // Error naming the file and line for what it cannot read.
+  void load(const std::string& file);
+  uint64_t of(const mad::FieldDef& f) const;
+
+ private:
+  std::map<std::string, uint64_t, std::less<>> by_name_;
+};
+
+struct SweepOptions {
+  std::vector<const mad::FieldDef*> counters = error_counters();  // the ones checked
+  Thresholds thresholds;
+  bool extended = false;    // also PortCountersExtended of the ports kept, where supported
+  bool every_port = false;  // keep every port, not only those over a threshold (rates)
+};
+
+// What one port's PMA answered: the attributes' bytes.
+struct PortCounters {
+  PortRef port;
+  uint16_t lid = 0;
+  std::vector<uint8_t> pc;   // PortCounters
+  std::vector<uint8_t> ext;  // PortCountersExtended; empty: not asked or not supported
+  uint64_t get(const mad::FieldDef& f) const;  // a PortCounters field
+};
+
+struct ErrorSweep {
+  std::vector<PortCounters> ports;  // kept ports, in node and port order
+  std::vector<std::string> warnings;
+  size_t nodes_checked = 0;  // PMAs that answered ClassPortInfo
+  size_t ports_checked = 0;
+};
+
+// True when a checked counter of c is over its threshold.
+bool over_threshold(const PortCounters& c, const SweepOptions& o);
+
+// The sweep over f (discovered or loaded: only LIDs and PortInfo are used).
+ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o);
+
+// Clears the counters of every port of f, as ibclearerrors (the error
+// counters and PortXmitWait) or, with all, ibclearcounters too (every
+// counter, PortCountersExtended where supported): one Set per switch whose
+// PMA has AllPortSelect, else one per port. Returns one warning per PMA
+// that refused or was silent.
+std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all);
+
+}  // namespace rdma::ib

@@ -1,0 +1,192 @@
+// The error sweep against the fabric double: counters set on switch and CA
+// ports are found (and only those), AllPortSelect saves the per-port
+// queries of clean switches, thresholds, sick PMAs, clearing.
+#include "lib/ib/errors.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "lib/error.h"
+#include "lib/ib/discover.h"
+#include "lib/ibtest/fabric.h"
+#include "lib/ibtest/topology.h"
+#include "lib/mad/attrs.h"
+
+namespace rdma::ib {
+namespace {
+
+using ibtest::FakeFabric;
+
+const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+
+class Errors : public ::testing::Test {
+ protected:
+  Errors() : fake_(ibtest::load_topology(kNet)), e_(fake_, {100, 1, 16}) {
+    fake_.assign_lids();
+    fabric_ = discover(e_).fabric;
+  }
+  // (description, port) of each port listed.
+  std::set<std::pair<std::string, int>> listed(const ErrorSweep& s) {
+    std::set<std::pair<std::string, int>> out;
+    for (const PortCounters& c : s.ports)
+      out.insert({fabric_.nodes[c.port.node].description, c.port.port});
+    return out;
+  }
+  uint64_t pma_queries() { return fake_.stats().received[mad::kClassPerf]; }
+
+  FakeFabric fake_;
+  mad::Engine e_;
+  Fabric fabric_;
+};
+
+TEST_F(Errors, ACleanFabricListsNothingAndAsksEachSwitchOnce) {
+  uint64_t before = pma_queries();
+  ErrorSweep s = sweep_errors(e_, fabric_, {});
+  EXPECT_TRUE(s.ports.empty());
+  EXPECT_TRUE(s.warnings.empty());
+  EXPECT_EQ(s.nodes_checked, 6u);
+  // ClassPortInfo of 6 nodes, one sum per switch, 4 CA ports with a LID.
+  EXPECT_EQ(pma_queries() - before, 6u + 2u + 4u);
+}
+
+TEST_F(Errors, CountersOnSwitchAndCaPortsAreListedWithTheirValues) {
+  fake_.set_counter(fake_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fake_.set_counter(fake_.node("hca2"), 1, "PortRcvErrors", 4);
+  fake_.set_counter(fake_.node("sw1"), 1, "PortXmitWait", 9);
+  ErrorSweep s = sweep_errors(e_, fabric_, {});
+  EXPECT_EQ(listed(s),
+            (std::set<std::pair<std::string, int>>{{"sw2", 3}, {"hca2", 1}, {"sw1", 1}}));
+  for (const PortCounters& c : s.ports) {
+    const std::string& d = fabric_.nodes[c.port.node].description;
+    if (d == "sw2") {
+      EXPECT_EQ(c.get(*error_counter("symbol_errors")), 17u);
+      EXPECT_EQ(c.lid, fake_.lid(fake_.node("sw2")));
+    }
+    if (d == "hca2") {
+      EXPECT_EQ(c.get(*error_counter("PortRcvErrors")), 4u);
+      EXPECT_EQ(c.lid, fake_.lid(fake_.node("hca2"), 1));
+    }
+  }
+  // Fabric order: sw1 (discovered before sw2 and hca2) first.
+  EXPECT_EQ(fabric_.nodes[s.ports[0].port.node].description, "sw1");
+}
+
+TEST_F(Errors, WithoutAllPortSelectEveryPortIsAsked) {
+  for (auto& n : fake_.nodes()) n.all_port_select = false;
+  fake_.set_counter(fake_.node("sw2"), 4, "LinkDownedCounter", 2);
+  uint64_t before = pma_queries();
+  ErrorSweep s = sweep_errors(e_, fabric_, {});
+  EXPECT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"sw2", 4}}));
+  // 6 ClassPortInfo, 8 ports per switch, 4 CA ports with a LID.
+  EXPECT_EQ(pma_queries() - before, 6u + 16u + 4u);
+  EXPECT_EQ(s.ports_checked, 20u);
+}
+
+TEST_F(Errors, ThresholdsAndTheCountersChecked) {
+  fake_.set_counter(fake_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fake_.set_counter(fake_.node("hca3"), 1, "VL15Dropped", 3);
+  SweepOptions o;
+  o.thresholds.set("SymbolErrorCounter", 17);  // over means greater
+  EXPECT_EQ(listed(sweep_errors(e_, fabric_, o)),
+            (std::set<std::pair<std::string, int>>{{"hca3", 1}}));
+  o.thresholds.set("symbol_errors", 16);
+  o.counters = {error_counter("SymbolErrorCounter")};
+  EXPECT_EQ(listed(sweep_errors(e_, fabric_, o)),
+            (std::set<std::pair<std::string, int>>{{"sw2", 3}}));
+  EXPECT_THROW(o.thresholds.set("PortXmitData", 1), Error);
+}
+
+TEST_F(Errors, ThresholdFileInIbqueryerrorsFormat) {
+  std::string path = ::testing::TempDir() + "rdma-thresholds";
+  {
+    std::ofstream f(path);
+    f << "# comment\n\nSymbolErrorCounter=10\nPortXmitWait = 0x100\n";
+  }
+  Thresholds t;
+  t.load(path);
+  EXPECT_EQ(t.of(*error_counter("SymbolErrorCounter")), 10u);
+  EXPECT_EQ(t.of(*error_counter("PortXmitWait")), 256u);
+  EXPECT_EQ(t.of(*error_counter("VL15Dropped")), 0u);
+  {
+    std::ofstream f(path);
+    f << "SymbolErrorCounter=10\nBogus=1\n";
+  }
+  try {
+    t.load(path);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: unknown error counter \"Bogus\""), std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+  EXPECT_THROW(t.load(path), Error);
+}
+
+TEST_F(Errors, ExtendedCountersOfThePortsListed) {
+  fake_.set_counter(fake_.node("hca3"), 1, "SymbolErrorCounter", 1);
+  fake_.set_counter(fake_.node("hca3"), 1, "PortXmitData", 1ull << 40);
+  SweepOptions o;
+  o.extended = true;
+  ErrorSweep s = sweep_errors(e_, fabric_, o);
+  ASSERT_EQ(s.ports.size(), 1u);
+  ASSERT_FALSE(s.ports[0].ext.empty());
+  const mad::FieldDef* xd = mad::find_field(mad::kPortCountersExtended, "PortXmitData");
+  EXPECT_EQ(mad::get_bits(s.ports[0].ext, xd->bit, xd->width), 1ull << 40);
+  // The 32-bit counter saturates.
+  EXPECT_EQ(s.ports[0].get(*mad::find_field(mad::kPortCounters, "PortXmitData")), 0xffffffffu);
+}
+
+TEST_F(Errors, EveryPortForRates) {
+  SweepOptions o;
+  o.every_port = true;
+  ErrorSweep s = sweep_errors(e_, fabric_, o);
+  EXPECT_EQ(s.ports.size(), 20u);  // 16 switch ports, 4 CA ports with a LID
+}
+
+TEST_F(Errors, ASilentPmaIsOneWarningAndTheSweepGoesOn) {
+  fake_.set_counter(fake_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fake_.drop({{fake_.node("hca2"), mad::kClassPerf, -1}, 1.0});
+  ErrorSweep s = sweep_errors(e_, fabric_, {});
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("ClassPortInfo from lid"), std::string::npos) << s.warnings[0];
+  EXPECT_NE(s.warnings[0].find("hca2"), std::string::npos) << s.warnings[0];
+  EXPECT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"sw2", 3}}));
+  EXPECT_EQ(s.nodes_checked, 5u);
+}
+
+TEST_F(Errors, APmaAnsweringAnErrorStatusIsAWarning) {
+  // A saved fabric that gives hca4 (one port) a second port: its PMA
+  // answers PortCounters port 2 with a bad-field status.
+  fake_.set_counter(fake_.node("hca1"), 1, "SymbolErrorCounter", 1);
+  Fabric f = fabric_;
+  Node& h4 = f.nodes[f.by_guid.at(fake_.nodes()[fake_.node("hca4")].node_guid)];
+  h4.ports.resize(3);
+  h4.ports[2].num = 2;
+  h4.ports[2].info = h4.ports[1].info;
+  ErrorSweep s = sweep_errors(e_, f, {});
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("PortCounters port 2"), std::string::npos) << s.warnings[0];
+  EXPECT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"hca1", 1}}));
+}
+
+TEST_F(Errors, ClearErrorsKeepsTrafficClearAllDoesNot) {
+  int sw2 = fake_.node("sw2"), hca3 = fake_.node("hca3");
+  fake_.set_counter(sw2, 3, "SymbolErrorCounter", 17);
+  fake_.set_counter(sw2, 3, "PortXmitWait", 5);
+  fake_.set_counter(sw2, 3, "PortXmitData", 100);
+  fake_.set_counter(hca3, 1, "PortRcvErrors", 4);
+  EXPECT_TRUE(clear_counters(e_, fabric_, false).empty());
+  EXPECT_EQ(fake_.counter(sw2, 3, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fake_.counter(sw2, 3, "PortXmitWait"), 0u);
+  EXPECT_EQ(fake_.counter(hca3, 1, "PortRcvErrors"), 0u);
+  EXPECT_EQ(fake_.counter(sw2, 3, "PortXmitData"), 100u);
+  EXPECT_TRUE(clear_counters(e_, fabric_, true).empty());
+  EXPECT_EQ(fake_.counter(sw2, 3, "PortXmitData"), 0u);
+  EXPECT_TRUE(sweep_errors(e_, fabric_, {}).ports.empty());
+}
+
+}  // namespace
+}  // namespace rdma::ib

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Compares the ports ibqueryerrors lists with those `rdma -j fabric errors` lists.
+
+  errors_compare.py IBQUERYERRORS_OUTPUT RDMA_JSON
+Prints what both list; exits 1 when the sets of (description, port) differ
+or a listed counter differs from ibqueryerrors' value.
+"""
+import json
+import re
+import sys
+
+# rdma's JSON keys for ibqueryerrors' counter names.
+KEYS = {
+    "SymbolErrorCounter": "symbol_errors",
+    "LinkErrorRecoveryCounter": "link_error_recovery",
+    "LinkDownedCounter": "link_downed",
+    "PortRcvErrors": "rcv_errors",
+    "PortRcvRemotePhysicalErrors": "rcv_remote_physical_errors",
+    "PortRcvSwitchRelayErrors": "rcv_switch_relay_errors",
+    "PortXmitDiscards": "xmit_discards",
+    "PortXmitConstraintErrors": "xmit_constraint_errors",
+    "PortRcvConstraintErrors": "rcv_constraint_errors",
+    "LocalLinkIntegrityErrors": "local_link_integrity_errors",
+    "ExcessiveBufferOverrunErrors": "excessive_buffer_overrun_errors",
+    "VL15Dropped": "vl15_dropped",
+    "PortXmitWait": "xmit_wait",
+}
+
+diags = {}
+node = None
+for line in open(sys.argv[1]):
+    m = re.match(r'^Errors for (?:0x[0-9a-f]+ )?"(.*)"$', line.rstrip("\n"))
+    if m:
+        node = m.group(1)
+        continue
+    m = re.match(r"^\s+GUID 0x[0-9a-f]+ port (\d+):(.*)$", line)
+    if m:
+        counters = {k: int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(2))}
+        diags[(node, int(m.group(1)))] = counters
+
+ours = {(p["description"], p["port"]): p for p in json.load(open(sys.argv[2]))}
+if set(diags) != set(ours):
+    print(f"ibqueryerrors lists {sorted(diags)}, rdma {sorted(ours)}")
+    sys.exit(1)
+for port, counters in diags.items():
+    for name, value in counters.items():
+        if ours[port].get(KEYS.get(name, name)) != value:
+            print(f"{port}: {name} {value} in ibqueryerrors, {ours[port].get(KEYS.get(name))} in rdma")
+            sys.exit(1)
+print(f"{len(diags)} ports: " + ", ".join(f"{d}/{p}" for d, p in sorted(diags)))
