@@ -13,7 +13,7 @@
 #include "lib/error.h"
 #include "lib/ibtest/topology.h"
 #include "lib/mad/attrs.h"
-#include "rdma/test_util.h"
+#include "rdma/ib/fabric_fixture.h"
 
 namespace rdma {
 namespace {
@@ -21,43 +21,8 @@ namespace {
 using ibtest::FakeFabric;
 using test::Result;
 
-// Hands the test's fabric to the program (which owns its transport).
-class Borrowed : public mad::Transport {
- public:
-  explicit Borrowed(mad::Transport& t) : t_(t) {}
-  void send(const mad::Mad& m, const mad::Address& a, int timeout) override {
-    t_.send(m, a, timeout);
-  }
-  std::optional<mad::Received> receive(int timeout) override { return t_.receive(timeout); }
-
- private:
-  mad::Transport& t_;
-};
-
-class FabricCmd : public ::testing::Test {
+class FabricCmd : public test::OnFakeFabric {
  protected:
-  FabricCmd() : fabric_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
-    fabric_.assign_lids();
-  }
-
-  Result run(std::vector<std::string> args) {
-    mad::Access access{[this](const std::string&) { return fabric_.local_port(); },
-                       [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-                         return std::make_unique<Borrowed>(fabric_);
-                       }};
-    return test::run_program(
-        std::move(args),
-        []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); }, "",
-        access);
-  }
-
-  nlohmann::json json(std::vector<std::string> args) {
-    args.insert(args.begin(), "-j");
-    Result r = run(std::move(args));
-    EXPECT_EQ(r.status, 0) << r.err;
-    return nlohmann::json::parse(r.out);
-  }
-
   std::string tmp(const char* name) {
     std::string p = ::testing::TempDir() + "rdma-fabric-" + name;
     files_.push_back(p);
@@ -67,7 +32,6 @@ class FabricCmd : public ::testing::Test {
     for (const std::string& f : files_) std::remove(f.c_str());
   }
 
-  FakeFabric fabric_;
   std::vector<std::string> files_;
 };
 
@@ -81,11 +45,7 @@ TEST_F(FabricCmd, ShowListsEveryNodeOnce) {
     const auto& node = fabric_.nodes()[idx];
     EXPECT_EQ(n["type"], node.is_switch() ? "switch" : "ca");
     EXPECT_EQ(n["ports"], node.num_ports());
-    char guid[32];
-    uint64_t g = node.node_guid;
-    std::snprintf(guid, sizeof guid, "%04x:%04x:%04x:%04x", unsigned(g >> 48),
-                  unsigned(g >> 32 & 0xffff), unsigned(g >> 16 & 0xffff), unsigned(g & 0xffff));
-    EXPECT_EQ(n["node_guid"], guid);
+    EXPECT_EQ(n["node_guid"], guid(node.node_guid));
     ASSERT_EQ(n["lids"].size(), 1u);
     EXPECT_EQ(n["lids"][0], fabric_.lid(idx, node.is_switch() ? 0 : 1));
   }
