@@ -17,7 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!cur.empty()) args.push_back(cur);
   if (!rdma::fuzz::safe_to_run(args)) return 0;
-  rdma::fuzz::no_mad_ports();
   rdma::Env env;
   env.out = rdma::fuzz::null_file();
   env.err = rdma::fuzz::null_file();

@@ -136,7 +136,6 @@ class FuzzKernel : public rdma::nl::Transport {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2) return 0;
-  rdma::fuzz::no_mad_ports();
   rdma::Env env;
   env.out = rdma::fuzz::null_file();
   env.err = rdma::fuzz::null_file();

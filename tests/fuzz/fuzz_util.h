@@ -1,6 +1,7 @@
-// Shared by the libFuzzer targets (tests/fuzz/fuzz_*.cc): a null output, an
-// in-memory stdin and a MAD layer that has no port, so a target never
-// touches the host (no umad, no netns, no sleeping -w).
+// Shared by the libFuzzer targets (tests/fuzz/fuzz_*.cc): a null output and
+// an in-memory stdin, so a target never touches the host (no netns, no
+// sleeping -w). MAD commands fail at once: an Env's MAD access (Env::mad)
+// is empty unless set, and the targets set none, so no umad port is opened.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,6 @@
 
 #include "lib/error.h"
 #include "lib/mad/transport.h"
-#include "rdma/mad_session.h"
 #include "rdma/options.h"
 #include "rdma/rdma.h"
 
@@ -20,19 +20,6 @@ namespace rdma::fuzz {
 inline std::FILE* null_file() {
   static std::FILE* f = std::fopen("/dev/null", "w");
   return f;
-}
-
-// MAD commands fail at once, as on a machine without InfiniBand ports.
-inline void no_mad_ports() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  mad_hooks().find_port = [](const std::string&) -> mad::LocalPort {
-    throw Error("no InfiniBand port (fuzzer)");
-  };
-  mad_hooks().open = [](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-    throw Error("no InfiniBand port (fuzzer)");
-  };
 }
 
 // Whether a command line may run in-process: not one that waits by design
