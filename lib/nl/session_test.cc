@@ -30,7 +30,7 @@ class ScriptedTransport : public Transport {
     auto d = queue_.front();
     queue_.pop_front();
     size_t n = std::min(cap, d.size());
-    std::memcpy(buf, d.data(), n);
+    if (n) std::memcpy(buf, d.data(), n);  // an empty datagram has no data()
     return n;
   }
   uint32_t port_id() const override { return 1; }
