@@ -15,7 +15,11 @@
 # `dev` (strace).
 #
 # usage: bench/startup_vm.sh [--kernel 6.1|6.12] [--rdma PATH] [--starts N] [--rounds R]
-#                            [--also NAME=PATH]...
+#                            [--also NAME=PATH]... [--no-aslr]
+# --no-aslr turns address space randomization off in the VM (diagnostic:
+# QEMU's TCG finds the code it translated for an earlier process only at
+# the same virtual address, so a randomized PIE and its libraries are
+# translated anew at every start).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 KERNEL=6.12
@@ -23,7 +27,8 @@ RDMA=$HERE/../build/rdma
 STARTS=50
 ROUNDS=5
 ALSO=()
-usage() { sed -n '18,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+ASLR=2
+usage() { sed -n '18,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --kernel) KERNEL=$2; shift 2 ;;
@@ -31,6 +36,7 @@ while [ $# -gt 0 ]; do
         --starts) STARTS=$2; shift 2 ;;
         --rounds) ROUNDS=$2; shift 2 ;;
         --also) ALSO+=("$2"); shift 2 ;;
+        --no-aslr) ASLR=0; shift ;;
         *) usage ;;
     esac
 done
@@ -71,7 +77,8 @@ echo "PROGS=("
 for p in "${PROGS[@]}"; do echo "  '$p'"; done
 echo ")"
 cat <<EOS
-echo "clock \$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo $ASLR > /proc/sys/kernel/randomize_va_space
+echo "clock \$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) randomize_va_space \$(cat /proc/sys/kernel/randomize_va_space)"
 # Both print the same objects (the text differs only as differences.txt
 # allows: ours shows the protocol in dev); show the line counts.
 for args in dev link; do
