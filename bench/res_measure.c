@@ -2,18 +2,18 @@
  * "WALL_SECONDS MAXRSS_KB USER_SECONDS SYSTEM_SECONDS MINOR_FAULTS" (wall
  * clock, peak resident set size, the CPU time spent in the program and in
  * the kernel for it: the kernel's share is what a dump costs anyway, and the
- * page faults: under QEMU's TCG each page a start touches costs it). The wall
+ * page faults: the pages a start touches). The wall
  * clock is printed to the microsecond: a short command's start under QEMU's
  * TCG takes ~30 ms, and a millisecond grid would round its differences away. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s CMD [ARGS...]\n", argv[0]);
     return 2;
