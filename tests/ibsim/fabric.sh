@@ -199,6 +199,9 @@ fi
 # OpenMetrics and Prometheus text: read by prometheus_client's parsers,
 # the same samples and values as -j. Debian's python3-prometheus-client is
 # in /usr/bin/python3's path (a python3 of pyenv's first on PATH lacks it).
+# The traffic counters count the MADs of the commands themselves.
+traffic="xmit_data rcv_data xmit_pkts rcv_pkts unicast_xmit_pkts unicast_rcv_pkts"
+traffic+=" multicast_xmit_pkts multicast_rcv_pkts"
 pyprom=python3
 python3 -c 'import prometheus_client' 2>/dev/null || pyprom=/usr/bin/python3
 s2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
@@ -211,7 +214,8 @@ for fmt in openmetrics prometheus; do
   run "$RDMA" --$fmt fabric errors data >om.txt 2>om.err
   rc=$?
   if out=$($pyprom "$HERE/metrics_compare.py" $fmt om.txt om.json rdma_ib_port_ \
-    node_guid=node_guid description=description port=port -ignore lid 2>&1) && [ "$rc" -eq 1 ]; then
+    node_guid=node_guid description=description port=port -ignore lid -rising $traffic 2>&1) &&
+    [ "$rc" -eq 1 ]; then
     ok "fabric errors --$fmt parsed = -j ($out)"
   else
     bad "fabric errors --$fmt: exit $rc: $out $(cat om.err)"
@@ -219,7 +223,7 @@ for fmt in openmetrics prometheus; do
   run "$RDMA" -j perf show lid "$s2lid" port all >pm.json 2>/dev/null
   run "$RDMA" --$fmt perf show lid "$s2lid" port all >pm.txt 2>pm.err
   if out=$($pyprom "$HERE/metrics_compare.py" $fmt pm.txt pm.json rdma_ib_port_ port=port \
-    -const node_guid description 2>&1); then
+    -const node_guid description -rising $traffic 2>&1); then
     ok "perf show --$fmt parsed = -j ($out)"
   else
     bad "perf show --$fmt: $out $(cat pm.err)"

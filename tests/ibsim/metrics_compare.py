@@ -6,7 +6,10 @@ of the family PREFIX + key, labelled by the JSON keys given, with the same
 value, and there is no other sample.
 
 Usage: metrics_compare.py openmetrics|prometheus METRICS JSON PREFIX
-           KEY=LABEL... [-ignore KEY...] [-const LABEL...]
+           KEY=LABEL... [-ignore KEY...] [-const LABEL...] [-rising KEY...]
+-rising names counters that move on their own (the traffic counters count
+the MADs of the commands themselves): read after the JSON, their samples
+must be at least the JSON values.
 Prints "N samples in F families"; exits non-zero with the difference."""
 import json
 import sys
@@ -19,12 +22,14 @@ from prometheus_client.parser import \
 
 def main():
     fmt, metrics, doc, prefix = sys.argv[1:5]
-    labels, ignore, const, mode = {}, set(), [], None
+    labels, ignore, const, rising, mode = {}, set(), [], set(), None
     for a in sys.argv[5:]:
-        if a in ("-ignore", "-const"):
+        if a in ("-ignore", "-const", "-rising"):
             mode = a
         elif mode == "-ignore":
             ignore.add(a)
+        elif mode == "-rising":
+            rising.add(a)
         elif mode == "-const":
             const.append(a)
         else:
@@ -59,8 +64,11 @@ def main():
             want[(k, where)] = v
     if not want:
         sys.exit("nothing to compare: the JSON has no counters")
-    diff = {k: (want.get(k), got.get(k)) for k in set(want) | set(got)
-            if k not in got or k not in want or got[k] != want[k]}
+    def same(k):
+        if k not in got or k not in want:
+            return False
+        return got[k] >= want[k] if k[0] in rising else got[k] == want[k]
+    diff = {k: (want.get(k), got.get(k)) for k in set(want) | set(got) if not same(k)}
     if diff:
         sys.exit("JSON vs %s differ: %s" % (fmt, sorted(diff.items())[:10]))
     print(f"{len(got)} samples in {families} families")
