@@ -302,9 +302,10 @@ check_same() { # NAME GOT EXPECTED
 }
 check_same "objects in rdma/rdma.cc order" "$_rdma_objects" "$(table_names "$ROOT/rdma/rdma.cc")"
 # {'V', "version", false} -> V:version, {'\1', "retries", true} -> -:retries=
+# (a fourth member, the shortest prefix, is dropped)
 options=$(awk '/kOptions\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$ROOT/rdma/options.cc" |
-  grep -oE "\{'[^']*', *\"[a-z-]+\", *(true|false)\}" |
-  sed -E -e "s/^\{'\\\\[0-9]+'/{'-'/" \
+  grep -oE "\{'[^']*', *\"[a-z-]+\", *(true|false)(, *[0-9]+)?\}" |
+  sed -E -e "s/^\{'\\\\[0-9]+'/{'-'/" -e 's/, *[0-9]+\}$/}/' \
     -e "s/^\{'(.)', *\"([a-z-]+)\", *(true|false)\}$/\1:\2 \3/" -e 's/ true$/=/' -e 's/ false$//' |
   tr '\n' ' ' | sed 's/ $//')
 # shellcheck disable=SC2086
