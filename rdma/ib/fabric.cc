@@ -42,7 +42,7 @@ void fabric_help(Ctx& c) {
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
       "flight, how long each waits and how often it is sent again. fabric errors\n"
-      "takes -w SECONDS [-c COUNT] (rates per second) and --openmetrics.\n"
+      "takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n"
       "LIST := NAME[,NAME]... error counters by IBA name (SymbolErrorCounter) or as\n"
       "perf show prints them (symbol_errors).\n",
       c.help_out);

@@ -23,7 +23,7 @@ void perf_help(Ctx& c) {
       "Usage: rdma perf show TARGET [ port N | port all ] [ extended ] [via DEV/PORT]\n"
       "       rdma perf reset TARGET [ port N | port all ] [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n"
-      "show takes -w SECONDS [-c COUNT] (rates per second) and --openmetrics.\n",
+      "show takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n",
       c.help_out);
 }
 
