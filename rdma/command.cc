@@ -65,7 +65,33 @@ bool parse_on_off(const std::string& word, const char* keyword) {
 
 void no_watch(const Ctx& c) {
   if (c.opt.watch_s || c.opt.count)
-    throw UsageError("-w and -c apply to \"statistic show\" and the \"resource\" summary only");
+    throw UsageError(
+        "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+        "\"fabric errors\" only");
+  no_openmetrics(c);
+}
+
+void no_openmetrics(const Ctx& c) {
+  if (c.opt.exposition != Options::Exposition::None)
+    throw UsageError(
+        "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\" and "
+        "\"fabric errors\" only");
+}
+
+void no_metrics_watch(const Ctx& c) {
+  if (c.opt.exposition != Options::Exposition::None && (c.opt.watch_s || c.opt.count))
+    throw UsageError(
+        "--openmetrics and --prometheus show the counters once (Prometheus computes rates): no "
+        "-w");
+}
+
+std::unique_ptr<view::Printer> openmetrics_output(Ctx& c, view::MetricsSpec spec) {
+  if (c.opt.exposition == Options::Exposition::None) return nullptr;
+  no_metrics_watch(c);
+  spec.format = c.opt.exposition == Options::Exposition::OpenMetrics
+                    ? view::MetricsFormat::OpenMetrics
+                    : view::MetricsFormat::Prometheus;
+  return view::make_openmetrics_printer(c.help_out, std::move(spec));
 }
 
 void refuse_in_json_batch(const Ctx& c, const char* what) {

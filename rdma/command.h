@@ -11,6 +11,7 @@
 
 #include "lib/mad/access.h"
 #include "lib/nl/connection.h"
+#include "lib/view/openmetrics.h"
 #include "lib/view/printer.h"
 #include "rdma/options.h"
 
@@ -66,6 +67,15 @@ void refuse_in_json_batch(const Ctx& c, const char* what);
 // For commands that run once: -w/-c given to them is an error, not ignored.
 void no_watch(const Ctx& c);
 void own_json_output(Ctx& c, const char* what);
+// --openmetrics or --prometheus given to a command that has no counters to
+// expose: Error.
+void no_openmetrics(const Ctx& c);
+// --openmetrics or --prometheus with -w: Error.
+void no_metrics_watch(const Ctx& c);
+// With --openmetrics or --prometheus, the printer a counter view writes to
+// instead of c.out (which then writes nothing); finish() writes the
+// document. nullptr without the options; Error with -w.
+std::unique_ptr<view::Printer> openmetrics_output(Ctx& c, view::MetricsSpec spec);
 
 // An error with an exit status of its own (fabric diff: 2, as diff(1)).
 class ExitError : public Error {

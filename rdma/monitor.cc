@@ -120,6 +120,7 @@ void monitor_show(Ctx& c) {
   if (c.opt.watch_s)
     throw UsageError("-w does not apply to monitor (-c COUNT stops after COUNT events)");
   refuse_in_json_batch(c, "monitor");
+  no_openmetrics(c);
   std::optional<DevFilter> filter;
   if (!c.args.empty()) {
     std::string key = c.args.next();

@@ -14,6 +14,8 @@ struct OptionSpec {
   char short_name;
   const char* long_name;
   bool takes_arg;
+  // The shortest prefix that selects it: "-op" stays -o -p, not --openmetrics.
+  size_t min_prefix = 2;
 };
 
 constexpr OptionSpec kOptions[] = {
@@ -27,7 +29,7 @@ constexpr OptionSpec kOptions[] = {
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
-    // '\1' to '\5': long form only. -t is the timestamp, as in `ip -t
+    // '\1' to '\7': long form only. -t is the timestamp, as in `ip -t
     // monitor`. --timeout is per MAD (infiniband-diags' -t); the kernel
     // answers netlink requests in microseconds, so its deadline is another
     // option with another default.
@@ -39,6 +41,8 @@ constexpr OptionSpec kOptions[] = {
     {'w', "watch", true},
     {'c', "count", true},
     {'t', "timestamp", false},
+    {'\6', "openmetrics", false, 3},
+    {'\7', "prometheus", false, 5},
 };
 
 const OptionSpec* by_short(char c) {
@@ -58,7 +62,7 @@ const OptionSpec* by_long(std::string_view given) {
   for (const OptionSpec& o : kOptions) {
     std::string_view name = o.long_name;
     if (name == word) return &o;
-    if (name.starts_with(word)) {
+    if (name.starts_with(word) && word.size() >= o.min_prefix) {
       if (found) return nullptr;
       found = &o;
     }
@@ -135,6 +139,12 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case 't':
       opt.timestamp = true;
+      break;
+    case '\6':
+      opt.exposition = Options::Exposition::OpenMetrics;
+      break;
+    case '\7':
+      opt.exposition = Options::Exposition::Prometheus;
       break;
   }
 }

@@ -3,6 +3,7 @@
 // (-json, -details, ...) work too.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ struct Options {
   int watch_s = 0;
   int count = 0;
   bool timestamp = false;
+  // --openmetrics, --prometheus: the counter views (statistic show, perf
+  // show, fabric errors) as OpenMetrics text (Prometheus scrapes it) or the
+  // older Prometheus text format (what node_exporter's textfile collector
+  // reads).
+  enum class Exposition : uint8_t { None, OpenMetrics, Prometheus };
+  Exposition exposition = Exposition::None;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

@@ -19,7 +19,8 @@ void usage(std::FILE* f) {
       "                   node | port | perf | sm | mad | fabric | route | sa | gid | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
-      "                    --sa }\n",
+      "                    --sa | --openmetrics | --prometheus | -w[atch] SECONDS |\n"
+      "                    -c[ount] COUNT }\n",
       f);
 }
 
@@ -29,7 +30,8 @@ void cmd_help(Ctx& c) {
 
 // Order matters: a prefix selects the first match ("s" is system), as in
 // iproute2; objects iproute2 lacks come after its own.
-// Objects whose commands all run once refuse -w/-c up front.
+// Objects whose commands all run once refuse -w/-c (and --openmetrics) up
+// front; the others refuse them command by command.
 template <Handler fn>
 void once(Ctx& c) {
   no_watch(c);
@@ -37,11 +39,11 @@ void once(Ctx& c) {
 }
 
 constexpr Cmd kObjects[] = {
-    {nullptr, cmd_help},          {"help", cmd_help},           {"dev", once<cmd_dev>},
-    {"link", once<cmd_link>},     {"resource", cmd_resource},   {"system", once<cmd_system>},
-    {"statistic", cmd_statistic}, {"monitor", cmd_monitor},     {"node", once<cmd_node>},
-    {"port", once<cmd_port>},     {"perf", once<cmd_perf>},     {"sm", once<cmd_sm>},
-    {"mad", once<cmd_mad>},       {"fabric", once<cmd_fabric>}, {"route", once<cmd_route>},
+    {nullptr, cmd_help},          {"help", cmd_help},         {"dev", once<cmd_dev>},
+    {"link", once<cmd_link>},     {"resource", cmd_resource}, {"system", once<cmd_system>},
+    {"statistic", cmd_statistic}, {"monitor", cmd_monitor},   {"node", once<cmd_node>},
+    {"port", once<cmd_port>},     {"perf", cmd_perf},         {"sm", once<cmd_sm>},
+    {"mad", once<cmd_mad>},       {"fabric", cmd_fabric},     {"route", once<cmd_route>},
     {"sa", once<cmd_sa>},         {"gid", once<cmd_gid>},
 };
 
@@ -74,8 +76,11 @@ int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env&
       if (!read_batch_line(in, lineno, line)) break;
       // Options on a line apply to that line only; output mode stays global.
       Options line_opt = parse_options(line.words);
-      if (line_opt.batch || line_opt.netns || line_opt.kernel_timeout_ms)
-        throw Error("-batch, -netns and --kernel-timeout are not allowed inside a batch file");
+      if (line_opt.batch || line_opt.netns || line_opt.kernel_timeout_ms ||
+          line_opt.exposition != Options::Exposition::None)
+        throw Error(
+            "-batch, -netns, --kernel-timeout, --openmetrics and --prometheus are not allowed "
+            "inside a batch file");
       line_opt.json = opt.json;
       line_opt.pretty = opt.pretty;
       line_opt.details = std::max(line_opt.details, opt.details);
@@ -113,6 +118,14 @@ int run(std::vector<std::string> args, Env& env) {
   if (opt.help) {
     usage(env.out);
     return 0;
+  }
+  // One document per run: OpenMetrics is not JSON, and a batch's lines would
+  // each write their own.
+  if (opt.exposition != Options::Exposition::None && (opt.json || opt.batch)) {
+    std::fprintf(env.err,
+                 "--openmetrics and --prometheus are output formats of their own: not with -j "
+                 "or -b\n");
+    return 1;
   }
   try {
     if (opt.netns) nl::enter_netns(*opt.netns);

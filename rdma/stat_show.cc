@@ -43,8 +43,12 @@ void add_link(const PortCounters& pc, view::Record& r) {
   r.add("port", std::to_string(pc.key.port) + " ", pc.key.port);
 }
 
-// One record per port, as iproute2 6.7+ prints it.
+// One record per port, as iproute2 6.7+ prints it; with --openmetrics a
+// counter family per counter, labelled by device and port.
 void show_once(Ctx& c, const std::string& spec) {
+  std::unique_ptr<view::Printer> metrics = openmetrics_output(
+      c, {"rdma_stat_", "RDMA port counter", {{"ifname", "device"}, {"port", "port"}}, {}, {}});
+  view::Printer& out = metrics ? *metrics : c.out;
   view::Record r;
   for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
     PortCounters pc;
@@ -57,8 +61,9 @@ void show_once(Ctx& c, const std::string& spec) {
     r.clear();
     add_link(pc, r);
     stat::add_counters(pc.counters, r);
-    c.out.record(r);
+    out.record(r);
   }
+  if (metrics) metrics->finish();
 }
 
 // Counters with their rate: "\n    name value (rate/s) " in text, and a
@@ -132,6 +137,7 @@ void show_link(Ctx& c) {
   std::string spec = c.args.empty() ? "" : c.args.next();
   c.args.done();
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+  no_metrics_watch(c);
   if (c.opt.watch_s)
     watch(c, spec);
   else

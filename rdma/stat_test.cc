@@ -147,7 +147,50 @@ TEST(StatShow, BadArgumentsChangeNothingAndSayWhat) {
   EXPECT_EQ(r.out, "[]\n");  // still one valid JSON document
   EXPECT_EQ(run_on(k, {"-c", "2", "stat"}).err, "-c COUNT needs -w SECONDS\n");
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp"}).err,
-            "-w and -c apply to \"statistic show\" and the \"resource\" summary only\n");
+            "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+            "\"fabric errors\" only\n");
+}
+
+TEST(StatShow, OpenMetricsOneFamilyPerCounterLabelledByDeviceAndPort) {
+  TestKernel k;
+  number(k);
+  Result r = run_on(k, {"--openmetrics", "stat", "show"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("# HELP rdma_stat_sent_pkts RDMA port counter sent_pkts\n"
+                        "# TYPE rdma_stat_sent_pkts counter\n"
+                        "rdma_stat_sent_pkts_total{device=\"rxe0\",port=\"1\"} 1\n"
+                        "rdma_stat_sent_pkts_total{device=\"rxe1\",port=\"1\"} 0\n"
+                        "# HELP rdma_stat_rcvd_pkts ",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("rdma_stat_rdma_recvs_total{device=\"rxe0\",port=\"1\"} 15\n"),
+            std::string::npos);
+  EXPECT_EQ(r.out.substr(r.out.size() - 6), "# EOF\n");
+  Result p = run_on(k, {"--prometheus", "stat", "show", "link", "rxe0/1"});
+  EXPECT_EQ(p.out.rfind("# HELP rdma_stat_sent_pkts_total RDMA port counter sent_pkts\n"
+                        "# TYPE rdma_stat_sent_pkts_total counter\n"
+                        "rdma_stat_sent_pkts_total{device=\"rxe0\",port=\"1\"} 1\n",
+                        0),
+            0u)
+      << p.out;
+  EXPECT_EQ(p.out.find("# EOF"), std::string::npos);
+  // Not with -j, -w, or commands without counters; an error writes nothing.
+  for (std::vector<std::string> bad : {
+           std::vector<std::string>{"--openmetrics", "-j", "stat", "show"},
+           {"--openmetrics", "-w", "1", "stat", "show"},
+           {"--openmetrics", "stat", "qp"},
+           {"--prometheus", "dev"},
+           {"--openmetrics", "res"},
+           {"--openmetrics", "stat", "show", "link", "rxe9"},
+       }) {
+    Result b = run_on(k, bad);
+    EXPECT_EQ(b.status, 1) << bad.back();
+    EXPECT_EQ(b.out, "") << bad.back();
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  }
+  // -op is still -o -p.
+  EXPECT_EQ(run_on(k, {"-op", "stat", "show", "link", "rxe0/1"}).status, 0);
 }
 
 TEST(StatShow, EmptyCounterSet) {
@@ -375,7 +418,8 @@ TEST(ResWatch, OneDeviceSummaryRepeatsToo) {
 TEST(ResWatch, ListingsAndOtherObjectsRefuseWatch) {
   TestKernel k;
   const std::string msg =
-      "-w and -c apply to \"statistic show\" and the \"resource\" summary only\n";
+      "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+      "\"fabric errors\" only\n";
   for (std::vector<std::string> args :
        std::vector<std::vector<std::string>>{{"-w", "1", "res", "show", "qp"},
                                              {"-c", "1", "res", "show", "cq", "dev", "rxe0"},

@@ -21,12 +21,6 @@ namespace {
 constexpr uint64_t kCapExtendedWidth = 1 << 9;         // PortCountersExtended, all 8 counters
 constexpr uint64_t kCapExtendedWidthNoIetf = 1 << 10;  // PortCountersExtended, 4 counters
 
-std::vector<const mad::FieldDef*> fields(std::initializer_list<const char*> names) {
-  std::vector<const mad::FieldDef*> out;
-  for (const char* n : names) out.push_back(mad::find_field(mad::kPortCounters, n));
-  return out;
-}
-
 // Where a node's PMA answers and what it can do.
 struct Pma {
   uint16_t lid = 0;
@@ -72,8 +66,12 @@ class PmaWalk {
   PmaWalk(mad::Engine& e, const Fabric& f, std::vector<std::string>& warnings)
       : e_(e), f_(f), warnings_(warnings), pmas_(f.nodes.size()) {}
 
+  // Asks the PMA of this node only.
+  void only(std::optional<uint32_t> node) { only_ = node; }
+
   void run(const std::function<void(uint32_t, const Pma&)>& next) {
     for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
+      if (only_ && n != *only_) continue;
       Pma& pma = pmas_[n];
       pma.lid = node_lid(f_.nodes[n]);
       if (!pma.lid) continue;  // no LID (no SM, or no port up): no PMA to ask
@@ -127,6 +125,7 @@ class PmaWalk {
   const Fabric& f_;
   std::vector<std::string>& warnings_;
   std::vector<Pma> pmas_;
+  std::optional<uint32_t> only_;
 };
 
 std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
@@ -136,28 +135,26 @@ std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
 
 }  // namespace
 
+// CounterSelect's order (lib/mad/attrs.h): the twelve error counters, then
+// PortXmitWait; the four traffic counters after them.
 const std::vector<const mad::FieldDef*>& error_counters() {
-  static const std::vector<const mad::FieldDef*> v = fields({
-      "SymbolErrorCounter",
-      "LinkErrorRecoveryCounter",
-      "LinkDownedCounter",
-      "PortRcvErrors",
-      "PortRcvRemotePhysicalErrors",
-      "PortRcvSwitchRelayErrors",
-      "PortXmitDiscards",
-      "PortXmitConstraintErrors",
-      "PortRcvConstraintErrors",
-      "LocalLinkIntegrityErrors",
-      "ExcessiveBufferOverrunErrors",
-      "VL15Dropped",
-      "PortXmitWait",
-  });
+  static const std::vector<const mad::FieldDef*> v = [] {
+    std::vector<const mad::FieldDef*> out;
+    for (const char* n : mad::port_counters_select().first(12))
+      out.push_back(mad::find_field(mad::kPortCounters, n));
+    out.push_back(mad::find_field(mad::kPortCounters, "PortXmitWait"));
+    return out;
+  }();
   return v;
 }
 
 const std::vector<const mad::FieldDef*>& data_counters() {
-  static const std::vector<const mad::FieldDef*> v =
-      fields({"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"});
+  static const std::vector<const mad::FieldDef*> v = [] {
+    std::vector<const mad::FieldDef*> out;
+    for (const char* n : mad::port_counters_select().subspan(12))
+      out.push_back(mad::find_field(mad::kPortCounters, n));
+    return out;
+  }();
   return v;
 }
 
@@ -273,9 +270,11 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
   return out;
 }
 
-std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all) {
+std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all,
+                                        const ClearSelect& only) {
   std::vector<std::string> warnings;
   PmaWalk walk(e, f, warnings);
+  walk.only(only.node);
   // CounterSelect bits 0-11 are the error counters, 12-15 the traffic
   // counters; CounterSelect2 bit 0 is PortXmitWait. PortCountersExtended
   // holds traffic counters only.
@@ -283,7 +282,10 @@ std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool al
   walk.run([&](uint32_t n, const Pma& pma) {
     const Node& node = f.nodes[n];
     std::vector<uint8_t> ports = pma_ports(node);
-    if (node.is_switch() && pma.all_port_select) ports = {kAllPorts};
+    if (only.port)
+      ports = {*only.port};
+    else if (node.is_switch() && pma.all_port_select)
+      ports = {kAllPorts};
     for (uint8_t p : ports) {
       uint16_t lid = p == kAllPorts ? pma.lid : port_address(f, {n, p});
       walk.counters(lid, p, mad::kPortCounters, mad::kSet, select, 1, node.description,

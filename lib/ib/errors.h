@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,11 +71,19 @@ bool over_threshold(const PortCounters& c, const SweepOptions& o);
 // The sweep over f (discovered or loaded: only LIDs and PortInfo are used).
 ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o);
 
-// Clears the counters of every port of f, as ibclearerrors (the error
+// The ports clear_counters clears: every port of every node, or of one node
+// (an index into Fabric::nodes), or one port of it.
+struct ClearSelect {
+  std::optional<uint32_t> node;
+  std::optional<uint8_t> port;  // with node
+};
+
+// Clears the counters of the ports selected, as ibclearerrors (the error
 // counters and PortXmitWait) or, with all, ibclearcounters too (every
 // counter, PortCountersExtended where supported): one Set per switch whose
-// PMA has AllPortSelect, else one per port. Returns one warning per PMA
-// that refused or was silent.
-std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all);
+// PMA has AllPortSelect (unless one port is selected), else one per port.
+// Returns one warning per PMA that refused or was silent.
+std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all,
+                                        const ClearSelect& only = {});
 
 }  // namespace rdma::ib

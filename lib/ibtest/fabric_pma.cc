@@ -14,31 +14,6 @@ namespace hdr = mad::hdr;
 
 namespace {
 
-// CounterSelect bit i clears kSelect[i] (PortCounters; CounterSelect2 bit 0
-// is PortXmitWait) or kSelectExt[i] (PortCountersExtended).
-const char* const kSelect[] = {
-    "SymbolErrorCounter",
-    "LinkErrorRecoveryCounter",
-    "LinkDownedCounter",
-    "PortRcvErrors",
-    "PortRcvRemotePhysicalErrors",
-    "PortRcvSwitchRelayErrors",
-    "PortXmitDiscards",
-    "PortXmitConstraintErrors",
-    "PortRcvConstraintErrors",
-    "LocalLinkIntegrityErrors",
-    "ExcessiveBufferOverrunErrors",
-    "VL15Dropped",
-    "PortXmitData",
-    "PortRcvData",
-    "PortXmitPkts",
-    "PortRcvPkts",
-};
-const char* const kSelectExt[] = {
-    "PortXmitData",        "PortRcvData",        "PortXmitPkts",          "PortRcvPkts",
-    "PortUnicastXmitPkts", "PortUnicastRcvPkts", "PortMulticastXmitPkts", "PortMulticastRcvPkts",
-};
-
 constexpr uint16_t kCapExtendedWidth = 1 << 9;  // PortCountersExtended supported
 
 }  // namespace
@@ -89,11 +64,13 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     for (int p : ports) {
       auto& c = n.ports[p].counters;
       if (ext) {
-        for (size_t i = 0; i < std::size(kSelectExt); ++i)
-          if (select & (1u << i)) c.erase(kSelectExt[i]);
+        auto names = mad::port_counters_ext_select();
+        for (size_t i = 0; i < names.size(); ++i)
+          if (select & (1u << i)) c.erase(names[i]);
       } else {
-        for (size_t i = 0; i < std::size(kSelect); ++i)
-          if (select & (1u << i)) c.erase(kSelect[i]);
+        auto names = mad::port_counters_select();
+        for (size_t i = 0; i < names.size(); ++i)
+          if (select & (1u << i)) c.erase(names[i]);
         if (select2 & 1) c.erase("PortXmitWait");
       }
     }

@@ -26,6 +26,11 @@ extern const AttrDef kLinearForwardingTable;
 extern const AttrDef kClassPortInfo;  // any class; the tables are the same
 extern const AttrDef kPortCounters;
 extern const AttrDef kPortCountersExtended;
+// The counters a PortCounters Set clears, by CounterSelect bit (IBA
+// 16.1.3.5): bits 0-11 the error counters, 12-15 the traffic counters
+// (CounterSelect2 bit 0 is PortXmitWait); and PortCountersExtended's.
+std::span<const char* const> port_counters_select();
+std::span<const char* const> port_counters_ext_select();
 // Subnet administration.
 extern const AttrDef kPathRecord;
 // Records that carry an SMP attribute: their own fields first, the

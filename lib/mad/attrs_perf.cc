@@ -69,6 +69,43 @@ constexpr FieldDef kPortCountersExtendedFields[] = {
 
 }  // namespace
 
+namespace {
+
+// CounterSelect bit i of a PortCounters Set clears the counter at index i:
+// the twelve error counters (ibqueryerrors checks them, in this order), then
+// the four traffic counters. CounterSelect2 bit 0 is PortXmitWait.
+constexpr const char* kCounterSelectNames[] = {
+    "SymbolErrorCounter",
+    "LinkErrorRecoveryCounter",
+    "LinkDownedCounter",
+    "PortRcvErrors",
+    "PortRcvRemotePhysicalErrors",
+    "PortRcvSwitchRelayErrors",
+    "PortXmitDiscards",
+    "PortXmitConstraintErrors",
+    "PortRcvConstraintErrors",
+    "LocalLinkIntegrityErrors",
+    "ExcessiveBufferOverrunErrors",
+    "VL15Dropped",
+    "PortXmitData",
+    "PortRcvData",
+    "PortXmitPkts",
+    "PortRcvPkts",
+};
+constexpr const char* kCounterSelectExtNames[] = {
+    "PortXmitData",        "PortRcvData",        "PortXmitPkts",          "PortRcvPkts",
+    "PortUnicastXmitPkts", "PortUnicastRcvPkts", "PortMulticastXmitPkts", "PortMulticastRcvPkts",
+};
+
+}  // namespace
+
+std::span<const char* const> port_counters_select() {
+  return kCounterSelectNames;
+}
+std::span<const char* const> port_counters_ext_select() {
+  return kCounterSelectExtNames;
+}
+
 const AttrDef kClassPortInfo{"ClassPortInfo", 0x0001, kClassPerf, 72, kClassPortInfoFields};
 const AttrDef kPortCounters{"PortCounters", 0x0012, kClassPerf, 44, kPortCountersFields};
 const AttrDef kPortCountersExtended{"PortCountersExtended", 0x001d, kClassPerf, 72,

@@ -2,6 +2,7 @@
 // discovered by directed route (lib/ib/discover.h) or read from a file
 // saved earlier (`from FILE`, lib/ib/cache.h).
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -12,14 +13,17 @@
 #include "lib/ib/diff.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/errors.h"
+#include "lib/ib/rates.h"
 #include "lib/ib/records.h"
 #include "lib/ib/topology.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/format.h"
+#include "lib/mad/target.h"
 #include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
+#include "rdma/stat_watch.h"
 
 namespace rdma {
 
@@ -31,12 +35,14 @@ void fabric_help(Ctx& c) {
       "       rdma fabric links [ all | degraded | down ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric errors [ counters LIST ] [ threshold NAME=N ]... [ thresholds FILE ]\n"
       "                          [ data ] [ from FILE ] [via DEV/PORT]\n"
-      "       rdma fabric errors reset [ all ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
+      "                                [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
-      "flight, how long each waits and how often it is sent again.\n"
+      "flight, how long each waits and how often it is sent again. fabric errors\n"
+      "takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n"
       "LIST := NAME[,NAME]... error counters by IBA name (SymbolErrorCounter) or as\n"
       "perf show prints them (symbol_errors).\n",
       c.help_out);
@@ -260,14 +266,18 @@ ib::SweepOptions sweep_options(const std::vector<std::string>& rest, size_t from
 // One port listed by `fabric errors`: where it is, then the counters
 // checked by the names perf show prints; with data the traffic counters
 // (PortCountersExtended's 64-bit ones where the PMA has them).
-void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
-                   view::Record& rec) {
+void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
   rec.add("node_guid", "node_guid " + view::guid_text(n.info.node_guid) + " ",
           view::guid_text(n.info.node_guid));
   rec.add("description", "description \"" + n.description + "\" ", n.description);
   rec.add("port", "port " + std::to_string(c.port.port) + " ", c.port.port);
   rec.add("lid", "lid " + std::to_string(c.lid) + " ", c.lid);
+}
+
+void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
+                   view::Record& rec) {
+  errors_where(f, c, rec);
   std::vector<mad::FieldDef> fields;
   for (const mad::FieldDef* d : o.counters) fields.push_back(*d);
   if (o.extended && c.ext.empty())
@@ -281,50 +291,168 @@ void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::Swe
   }
 }
 
+// `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
+// or by its node or port GUID, in the fabric discovered or loaded.
 void fabric_errors_reset(Ctx& c, const FabricWords& w) {
   bool all = false;
+  std::optional<uint16_t> lid;
+  std::optional<uint64_t> guid;
+  std::optional<uint8_t> port;
   for (size_t i = 1; i < w.rest.size(); ++i) {
-    if (!matches(w.rest[i], "all"))
-      throw UsageError("unknown fabric errors reset argument \"" + w.rest[i] + "\" (all)");
-    all = true;
+    const std::string& k = w.rest[i];
+    auto value = [&](const char* what) {
+      if (i + 1 >= w.rest.size())
+        throw UsageError(std::string("missing ") + what + " after \"" + k + "\"");
+      return w.rest[++i];
+    };
+    if (matches(k, "all"))
+      all = true;
+    else if (k == "lid")
+      lid = mad::parse_lid(value("LID"));
+    else if (k == "guid")
+      guid = mad::parse_guid(value("GUID"));
+    else if (matches(k, "port"))
+      port = parse_port(value("port number"));
+    else
+      throw UsageError("unknown fabric errors reset argument \"" + k +
+                       "\" (all, lid LID, guid GUID or port N)");
   }
+  if (lid && guid) throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
+  if (port && !lid && !guid) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
   MadSession s(c, w.via);
   ib::Fabric f = fabric_of(c, w, &s);
-  std::vector<std::string> warnings = ib::clear_counters(s.engine(), f, all);
+  ib::ClearSelect only;
+  if (lid || guid) {
+    for (uint32_t n = 0; n < f.nodes.size() && !only.node; ++n) {
+      const ib::Node& node = f.nodes[n];
+      if (guid && node.info.node_guid == *guid) only.node = n;
+      for (const ib::Port& p : node.ports)
+        if ((lid && p.info && p.info->lid == *lid && (p.num == 0 || !node.is_switch())) ||
+            (guid && p.guid == *guid))
+          only.node = n;
+    }
+    std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + view::guid_text(*guid);
+    if (!only.node) throw Error("no node with " + what + " in the fabric");
+    if (port) {
+      const ib::Node& node = f.nodes[*only.node];
+      const ib::Port* p = node.port(*port);
+      if (!p || !p->info || (!node.is_switch() && (*port == 0 || !p->info->lid)))
+        throw Error("node \"" + node.description + "\" has no port " + std::to_string(*port) +
+                    " with counters");
+      only.port = port;
+    }
+  }
+  std::vector<std::string> warnings = ib::clear_counters(s.engine(), f, all, only);
   for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (!warnings.empty()) c.status = 1;
+}
+
+void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep) {
+  for (const std::string& warning : sweep.warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (c.opt.details)
+    std::fprintf(c.err, "errors: %zu nodes checked, %zu ports checked, %zu over threshold\n",
+                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size());
+  if (!sweep.warnings.empty()) c.status = 1;
+}
+
+// -w SECONDS: a sweep of every port each interval (the fabric discovered
+// or loaded once), listing the ports over a threshold or whose counters
+// moved, each counter with its rate per second since the sweep before
+// (lib/ib/rates.h). Text: an empty line between intervals; JSON: one
+// document per interval.
+void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o) {
+  using Clock = std::chrono::steady_clock;
+  o.every_port = true;  // a port's first reading must be there when it starts to move
+  own_json_output(c, "-w");
+  ib::CounterRates rates;
+  std::optional<Clock::time_point> last;
+  bool listed = false;
+  view::Record rec;
+  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
+    Clock::time_point start = Clock::now();
+    ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+    // Over the time between the sweeps' starts: a slow sweep (dead nodes)
+    // delays the next one, and the rate stays true.
+    double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
+    last = start;
+    sweep_warnings(c, sweep);
+    std::unique_ptr<view::Printer> doc;
+    view::Printer* out = &c.out;
+    if (c.out.is_json()) {
+      doc = view::make_json_printer(c.help_out, c.opt.pretty);
+      out = doc.get();
+    }
+    for (const ib::PortCounters& p : sweep.ports) {
+      std::vector<ib::CounterRate> r = rates.update(
+          {f.nodes[p.port.node].info.node_guid, p.port.port}, ib::sweep_readings(p, o), seconds);
+      if (!ib::over_threshold(p, o) && !ib::moved(r)) continue;
+      rec.clear();
+      errors_where(f, p, rec);
+      ib::add_counter_rates(r, rec);
+      out->record(rec);
+      listed = true;
+    }
+    rates.end_interval();
+    if (doc)
+      doc->finish();
+    else if (n + 1 != c.opt.count)
+      std::fputc('\n', c.help_out);
+    std::fflush(c.help_out);
+  });
+  if (listed) c.status = 1;
 }
 
 // Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
 // did not answer (as ibqueryerrors).
 void fabric_errors(Ctx& c) {
   FabricWords w = words(c, true);
-  if (!w.rest.empty() && w.rest[0] == "reset") return fabric_errors_reset(c, w);
+  if (!w.rest.empty() && w.rest[0] == "reset") {
+    no_watch(c);
+    return fabric_errors_reset(c, w);
+  }
   ib::SweepOptions o = sweep_options(w.rest, 0);
+  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
+  no_metrics_watch(c);
+  std::unique_ptr<view::Printer> metrics = openmetrics_output(
+      c, {"rdma_ib_port_",
+          "InfiniBand PMA counter",
+          {{"node_guid", "node_guid"}, {"description", "description"}, {"port", "port"}},
+          {},
+          {"lid"}});
   MadSession s(c, w.via);
   ib::Fabric f = fabric_of(c, w, &s);
+  if (c.opt.watch_s) return errors_watch(c, s, f, o);
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
-  for (const std::string& warning : sweep.warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (c.opt.details)
-    std::fprintf(c.err, "errors: %zu nodes checked, %zu ports checked, %zu over threshold\n",
-                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size());
+  sweep_warnings(c, sweep);
+  view::Printer& out = metrics ? *metrics : c.out;
   view::Record rec;
   for (const ib::PortCounters& p : sweep.ports) {
     rec.clear();
     errors_record(f, p, o, rec);
-    c.out.record(rec);
+    out.record(rec);
   }
-  if (!sweep.warnings.empty() || !sweep.ports.empty()) c.status = 1;
+  if (metrics) metrics->finish();
+  if (!sweep.ports.empty()) c.status = 1;
+}
+
+// The commands without -w or --openmetrics refuse them.
+template <Handler fn>
+void once(Ctx& c) {
+  no_watch(c);
+  fn(c);
 }
 
 }  // namespace
 
 void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, fabric_show},  {"show", fabric_show},         {"list", fabric_show},
-      {"links", fabric_links}, {"topology", fabric_topology}, {"save", fabric_save},
-      {"diff", fabric_diff},   {"errors", fabric_errors},     {"help", fabric_help},
+      {nullptr, once<fabric_show>},        {"show", once<fabric_show>},
+      {"list", once<fabric_show>},         {"links", once<fabric_links>},
+      {"topology", once<fabric_topology>}, {"save", once<fabric_save>},
+      {"diff", once<fabric_diff>},         {"errors", fabric_errors},
+      {"help", once<fabric_help>},
   };
   dispatch(c, kTable, "fabric command");
 }

@@ -359,3 +359,95 @@ TEST_F(FabricCmd, LinksDegradedAndDown) {
 
 }  // namespace
 }  // namespace rdma
+
+namespace rdma {
+namespace {
+
+TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
+  fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
+  fabric_.nodes()[fabric_.node("hca2")].description = "hca \"2\"\\x";
+  nlohmann::json j = nlohmann::json::parse(run({"-j", "fabric", "errors"}).out);
+  Result r = run({"--openmetrics", "fabric", "errors"});
+  EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as without the option
+  for (const auto& p : j) {
+    std::string desc = p["description"];
+    std::string esc;
+    for (char ch : desc)
+      esc += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+    std::string labels = "{node_guid=\"" + p["node_guid"].get<std::string>() + "\",description=\"" +
+                         esc + "\",port=\"" + p["port"].dump() + "\"}";
+    for (const char* k : {"symbol_errors", "rcv_errors", "xmit_wait"})
+      EXPECT_NE(r.out.find("rdma_ib_port_" + std::string(k) + "_total" + labels + " " +
+                           p[k].dump() + "\n"),
+                std::string::npos)
+          << k << " " << labels << "\n"
+          << r.out;
+  }
+  EXPECT_EQ(r.out.find("lid"), std::string::npos);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13 * (2 + 2) + 1);
+  for (std::vector<std::string> bad : {
+           std::vector<std::string>{"--openmetrics", "fabric", "show"},
+           {"--openmetrics", "-w", "1", "fabric", "errors"},
+           {"--openmetrics", "fabric", "errors", "reset"},
+           {"-c", "2", "fabric", "errors"},
+           {"-w", "1", "fabric", "links"},
+       }) {
+    Result b = run(bad);
+    EXPECT_EQ(b.status, 1) << bad[1];
+    EXPECT_EQ(b.out, "");
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  }
+}
+
+TEST_F(FabricCmd, ErrorsWatchGivesRatesPerIntervalAndListsPortsThatMove) {
+  fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  Result r = run({"-j", "-w", "1", "-c", "2", "fabric", "errors"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  size_t nl = r.out.find('\n');
+  ASSERT_NE(nl, std::string::npos) << r.out;
+  nlohmann::json first = nlohmann::json::parse(r.out.substr(0, nl));
+  nlohmann::json second = nlohmann::json::parse(r.out.substr(nl + 1));
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0]["symbol_errors"], 17);
+  EXPECT_FALSE(first[0].contains("rate"));
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0]["rate"]["symbol_errors"], 0);
+  // Text: the intervals apart by an empty line, each counter with its rate.
+  Result t = run({"-w", "1", "-c", "2", "fabric", "errors", "counters", "symbol_errors"});
+  EXPECT_NE(t.out.find("symbol_errors 17 \n\n"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("symbol_errors 17 (0/s) \n"), std::string::npos) << t.out;
+}
+
+TEST_F(FabricCmd, ErrorsResetOfOneNodeOrOnePort) {
+  int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
+  fabric_.set_counter(sw2, 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(sw2, 4, "SymbolErrorCounter", 5);
+  fabric_.set_counter(hca3, 1, "PortRcvErrors", 2);
+  std::string lid = std::to_string(fabric_.lid(sw2));
+  Result r = run({"fabric", "errors", "reset", "lid", lid, "port", "3"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fabric_.counter(sw2, 3, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fabric_.counter(sw2, 4, "SymbolErrorCounter"), 5u);
+  EXPECT_EQ(fabric_.counter(hca3, 1, "PortRcvErrors"), 2u);
+  EXPECT_EQ(run({"fabric", "errors", "reset", "guid", guid(fabric_.nodes()[sw2].node_guid)}).status,
+            0);
+  EXPECT_EQ(fabric_.counter(sw2, 4, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fabric_.counter(hca3, 1, "PortRcvErrors"), 2u);
+  for (std::vector<std::string> bad : {
+           std::vector<std::string>{"fabric", "errors", "reset", "port", "1"},
+           {"fabric", "errors", "reset", "lid", "999"},
+           {"fabric", "errors", "reset", "lid", lid, "port", "77"},
+           {"fabric", "errors", "reset", "lid", lid, "guid", "0x1"},
+           {"fabric", "errors", "reset", "lid"},
+       }) {
+    Result b = run(bad);
+    EXPECT_EQ(b.status, 1) << bad.back();
+    EXPECT_EQ(b.out, "");
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  }
+  EXPECT_EQ(fabric_.counter(hca3, 1, "PortRcvErrors"), 2u);
+}
+
+}  // namespace
+}  // namespace rdma

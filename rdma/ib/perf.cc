@@ -1,11 +1,18 @@
 // rdma perf show TARGET [port N|all] [extended], rdma perf reset TARGET
-// [port N|all]: PortCounters and PortCountersExtended from the target's PMA.
+// [port N|all]: PortCounters and PortCountersExtended from the target's PMA;
+// show also with rates (-w SECONDS [-c COUNT]) and as OpenMetrics.
+#include <chrono>
+
 #include "lib/error.h"
 #include "lib/ib/port_select.h"
+#include "lib/ib/rates.h"
+#include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
+#include "rdma/stat_watch.h"
 
 namespace rdma {
 
@@ -15,7 +22,8 @@ void perf_help(Ctx& c) {
   std::fputs(
       "Usage: rdma perf show TARGET [ port N | port all ] [ extended ] [via DEV/PORT]\n"
       "       rdma perf reset TARGET [ port N | port all ] [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n",
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "show takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n",
       c.help_out);
 }
 
@@ -47,8 +55,10 @@ PerfArgs parse(MadWords& w, bool allow_extended) {
 
 // The ports a command covers (lib/ib/port_select.h); `port all` asks the
 // PMA whether it has AllPortSelect.
-std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs& a) {
+std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs& a,
+                              ib::NodeInfo* info = nullptr) {
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
+  if (info) *info = node;
   bool all_port_select = false;
   if (a.all) {
     mad::Mad cpi = s.gmp(r.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
@@ -65,25 +75,103 @@ mad::Route lid_route(MadSession& s, const std::optional<mad::Target>& t) {
   return s.route(t);
 }
 
+mad::Mad read_counters(MadSession& s, const mad::Route& r, const mad::AttrDef& attr, uint8_t port) {
+  mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kGet, attr, 0);
+  body.set_attr(attr, "PortSelect", port);
+  return s.gmp(r.lid, mad::kClassPerf, mad::kGet, attr, 0, &body);
+}
+
+void add_port(view::Record& rec, const mad::Route& route, uint8_t port) {
+  add_target(rec, route);
+  if (port == ib::kAllPorts)
+    rec.add("port", "port all ", "all");
+  else
+    rec.add("port", "port " + std::to_string(port) + " ", port);
+}
+
+// -w SECONDS: the counters each interval with their rates per second
+// (lib/ib/rates.h); text with an empty line between intervals, JSON one
+// document per interval.
+void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrDef& attr,
+                const std::vector<uint8_t>& ports) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<const mad::FieldDef*> fields;
+  for (const mad::FieldDef& f : attr.fields)
+    if (f.level == mad::kShow) fields.push_back(&f);
+  own_json_output(c, "-w");
+  ib::CounterRates rates;
+  std::optional<Clock::time_point> last;
+  view::Record rec;
+  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
+    Clock::time_point start = Clock::now();
+    double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
+    last = start;
+    std::unique_ptr<view::Printer> doc;
+    view::Printer* out = &c.out;
+    if (c.out.is_json()) {
+      doc = view::make_json_printer(c.help_out, c.opt.pretty);
+      out = doc.get();
+    }
+    try {
+      for (uint8_t port : ports) {
+        mad::Mad reply = read_counters(s, route, attr, port);
+        rec.clear();
+        add_port(rec, route, port);
+        ib::add_counter_rates(rates.update({0, port}, ib::readings(fields, reply.data()), seconds),
+                              rec);
+        out->record(rec);
+      }
+    } catch (...) {
+      if (doc) doc->finish();  // what was read, as one valid document
+      throw;
+    }
+    rates.end_interval();
+    if (doc)
+      doc->finish();
+    else if (n + 1 != c.opt.count)
+      std::fputc('\n', c.help_out);
+    std::fflush(c.help_out);
+  });
+}
+
 void perf_show(Ctx& c) {
   MadWords w(c);
   PerfArgs a = parse(w, true);
+  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
+  no_metrics_watch(c);
   MadSession s(c, w.via);
   a.route = lid_route(s, w.target);
   const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
-  for (uint8_t port : ports_of(s, a.route, a)) {
-    mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kGet, attr, 0);
-    body.set_attr(attr, "PortSelect", port);
-    mad::Mad reply = s.gmp(a.route.lid, mad::kClassPerf, mad::kGet, attr, 0, &body);
-    view::Record rec;
-    add_target(rec, a.route);
-    if (port == ib::kAllPorts)
-      rec.add("port", "port all ", "all");
-    else
-      rec.add("port", "port " + std::to_string(port) + " ", port);
-    mad::decode(attr, reply.data(), c.opt.details, rec);
-    c.out.record(rec);
+  ib::NodeInfo node;
+  std::vector<uint8_t> ports = ports_of(s, a.route, a, &node);
+  if (c.opt.watch_s) return perf_watch(c, s, a.route, attr, ports);
+  std::unique_ptr<view::Printer> metrics;
+  if (c.opt.exposition != Options::Exposition::None) {
+    // The labels fabric errors gives the same counters: the node's GUID and
+    // description (one SMP more), and the port.
+    std::string desc;
+    mad::Mad nd = s.smp(a.route, mad::kGet, mad::kNodeDescription, 0);
+    for (uint8_t ch : nd.data().first(64)) {
+      if (!ch) break;
+      desc += static_cast<char>(ch);
+    }
+    metrics = openmetrics_output(
+        c, {"rdma_ib_port_",
+            "InfiniBand PMA counter",
+            {{"port", "port"}},
+            {{"node_guid", view::guid_text(node.node_guid)}, {"description", desc}},
+            {"port_select", "counter_select", "counter_select2"}});
   }
+  view::Printer& out = metrics ? *metrics : c.out;
+  for (uint8_t port : ports) {
+    mad::Mad reply = read_counters(s, a.route, attr, port);
+    view::Record rec;
+    add_port(rec, a.route, port);
+    mad::decode(attr, reply.data(), c.opt.details, rec);
+    out.record(rec);
+  }
+  if (metrics) metrics->finish();
 }
 
 void perf_reset(Ctx& c) {
@@ -109,12 +197,19 @@ void perf_reset(Ctx& c) {
   }
 }
 
+// The commands without -w or --openmetrics refuse them.
+template <Handler fn>
+void once(Ctx& c) {
+  no_watch(c);
+  fn(c);
+}
+
 }  // namespace
 
 void cmd_perf(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, perf_help},  {"show", perf_show}, {"list", perf_show},
-      {"reset", perf_reset}, {"help", perf_help},
+      {nullptr, once<perf_help>},  {"show", perf_show},       {"list", perf_show},
+      {"reset", once<perf_reset>}, {"help", once<perf_help>},
   };
   dispatch(c, kTable, "perf command");
 }

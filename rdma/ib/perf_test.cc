@@ -95,3 +95,56 @@ TEST_F(Perf, DefaultPortIsTheLidsOwnOnACaAndPort1OnASwitch) {
 
 }  // namespace
 }  // namespace rdma
+
+namespace rdma {
+namespace {
+
+class PerfMore : public Perf {};
+
+TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
+  madtest::Result r = run_rdma({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_port_symbol_errors counter\n"
+                       "rdma_ib_port_symbol_errors_total{node_guid=\""),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("description=\"sw1\",port=\"3\"} 3\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("port_select"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - 6), "# EOF\n");
+  // -d adds PortSelect and CounterSelect: configuration, not counters.
+  EXPECT_EQ(
+      run_rdma({"-d", "--openmetrics", "perf", "show", "lid", "2", "port", "3"}).out.find("select"),
+      std::string::npos);
+}
+
+TEST_F(PerfMore, WatchPrintsOneJsonDocumentPerIntervalWithRates) {
+  madtest::Result r =
+      run_rdma({"-j", "-w", "1", "-c", "2", "perf", "show", "lid", "2", "port", "3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t nl = r.out.find('\n');
+  ASSERT_NE(nl, std::string::npos);
+  auto first = nlohmann::json::parse(r.out.substr(0, nl));
+  auto second = nlohmann::json::parse(r.out.substr(nl + 1));
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0]["symbol_errors"], 3);
+  EXPECT_FALSE(first[0].contains("rate"));
+  EXPECT_EQ(second[0]["rate"]["symbol_errors"], 0);
+}
+
+TEST_F(PerfMore, WatchAndOpenMetricsMisuseIsOneLine) {
+  for (std::vector<std::string> bad : {
+           std::vector<std::string>{"-c", "2", "perf", "show", "lid", "2"},
+           {"--openmetrics", "-w", "1", "perf", "show", "lid", "2"},
+           {"-w", "1", "perf", "reset", "lid", "2"},
+           {"--openmetrics", "perf", "reset", "lid", "2"},
+           {"-j", "--openmetrics", "perf", "show", "lid", "2"},
+       }) {
+    madtest::Result r = run_rdma(bad);
+    EXPECT_EQ(r.status, 1) << bad[0];
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace rdma

@@ -201,6 +201,9 @@ check "after -w SECONDS" "rdma -w 2 stat show " "help link mr"
 check "after --retries N" "rdma --retries 3 --timeout 500 d" "dev"
 check "--kernel-timeout by prefix" "rdma --ke" "--kernel-timeout"
 check "after --kernel-timeout MS" "rdma --kernel-timeout 500 d" "dev"
+check "--openmetrics by prefix" "rdma --ope" "--openmetrics"
+check "--prometheus by prefix" "rdma --prom" "--prometheus"
+check "after --openmetrics" "rdma --openmetrics f" "fabric"
 check "after -c COUNT clustered" "rdma -jc5 stat " "help list mode mr qp set show unset"
 check "--timestamp takes no value" "rdma --timestamp m" "mad monitor"
 check "-n netns names" "rdma -n " "blue red"
@@ -275,7 +278,8 @@ check "sa show nodes filters" "rdma sa show nodes " "guid lid name port via"
 check "sa show paths mtu" "rdma sa show paths lid 1 lid 2 mtu " "1024 2048 256 4096 512"
 check "fabric links d" "rdma fabric links d" "degraded down"
 check "fabric errors" "rdma fabric errors " "counters data from reset threshold thresholds via"
-check "fabric errors reset" "rdma fabric errors reset " "all from via"
+check "fabric errors reset" "rdma fabric errors reset " "all from guid lid port via"
+check "fabric errors reset port N" "rdma fabric errors reset lid 4 port " ""
 check "fabric errors counters" "rdma fabric errors counters symbol" "symbol_errors"
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
@@ -298,9 +302,10 @@ check_same() { # NAME GOT EXPECTED
 }
 check_same "objects in rdma/rdma.cc order" "$_rdma_objects" "$(table_names "$ROOT/rdma/rdma.cc")"
 # {'V', "version", false} -> V:version, {'\1', "retries", true} -> -:retries=
+# (a fourth member, the shortest prefix, is dropped)
 options=$(awk '/kOptions\[\] = \{/ { on = 1 } on { print } on && /};/ { exit }' "$ROOT/rdma/options.cc" |
-  grep -oE "\{'[^']*', *\"[a-z-]+\", *(true|false)\}" |
-  sed -E -e "s/^\{'\\\\[0-9]+'/{'-'/" \
+  grep -oE "\{'[^']*', *\"[a-z-]+\", *(true|false)(, *[0-9]+)?\}" |
+  sed -E -e "s/^\{'\\\\[0-9]+'/{'-'/" -e 's/, *[0-9]+\}$/}/' \
     -e "s/^\{'(.)', *\"([a-z-]+)\", *(true|false)\}$/\1:\2 \3/" -e 's/ true$/=/' -e 's/ false$//' |
   tr '\n' ' ' | sed 's/ $//')
 # shellcheck disable=SC2086

@@ -116,6 +116,121 @@ else
   bad "after reset: ibqueryerrors: $(grep '##' qe2.txt)"
 fi
 
+# Rates: -w sweeps every 3 s; PerformanceSet between the sweeps. The
+# first sweep (after the reset) lists nothing, the second the ports set with
+# their rate per second over the time between the sweeps, the third a
+# counter set lower as a reset (no rate).
+# wait_lines FILE N: until FILE has N lines (at most 10 s).
+wait_lines() {
+  local i
+  for i in $(seq 100); do
+    [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+run "$RDMA" -j -w 3 -c 3 fabric errors >rates.json 2>rates.err &
+rates_pid=$!
+wait_lines rates.json 1
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=12'
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=6'
+wait_lines rates.json 2
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=2'
+wait "$rates_pid"
+rc=$?
+if out=$(python3 - rates.json <<'PY' 2>&1
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+if len(docs) != 3:
+    sys.exit(f"{len(docs)} documents")
+if docs[0]:
+    sys.exit(f"first sweep lists {docs[0]}")
+by = {(p["description"], p["port"]): p for p in docs[1]}
+if set(by) != {("s2", 3), ("h2", 1)}:
+    sys.exit(f"second sweep lists {sorted(by)}")
+s2, h2 = by[("s2", 3)], by[("h2", 1)]
+# 12 and 6 over about 3 s (the time between the sweeps' starts)
+if not (s2["symbol_errors"] == 12 and 3.4 <= s2["rate"]["symbol_errors"] <= 4.6 and
+        h2["rcv_errors"] == 6 and 1.7 <= h2["rate"]["rcv_errors"] <= 2.3 and
+        s2["rate"]["rcv_errors"] == 0):
+    sys.exit(f"second sweep: {s2} {h2}")
+by = {(p["description"], p["port"]): p for p in docs[2]}
+s2 = by.get(("s2", 3), {})
+if s2.get("reset") != ["symbol_errors"] or "symbol_errors" in s2.get("rate", {}):
+    sys.exit(f"third sweep: {docs[2]}")
+if by[("h2", 1)]["rate"]["rcv_errors"] != 0:
+    sys.exit(f"third sweep h2: {by[('h2', 1)]}")
+s2, h2 = docs[1][0], docs[1][1]
+if s2["description"] != "s2":
+    s2, h2 = h2, s2
+print("%.2f/s, %.2f/s, then a reset" % (s2["rate"]["symbol_errors"], h2["rate"]["rcv_errors"]))
+PY
+) && [ "$rc" -eq 1 ]; then
+  ok "fabric errors -w: rates over two intervals, a reset flagged ($out)"
+else
+  bad "fabric errors -w: exit $rc: $out $(cat rates.err)"
+fi
+
+# perf show -w: one port, the same way.
+h2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
+  python3 -c 'import json,sys; print([n["lids"][0] for n in json.load(sys.stdin) if n["description"] == "h2"][0])')
+run "$RDMA" -j -w 2 -c 2 perf show lid "$h2lid" >prates.json 2>prates.err &
+rates_pid=$!
+wait_lines prates.json 1
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=16'
+wait "$rates_pid"
+rc=$?
+if out=$(python3 - prates.json <<'PY' 2>&1
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+if len(docs) != 2 or "rate" in docs[0][0]:
+    sys.exit(f"documents: {docs}")
+p = docs[1][0]
+if not (p["rcv_errors"] == 16 and 4.0 <= p["rate"]["rcv_errors"] <= 6.0):
+    sys.exit(f"second reading: {p}")
+print("%.2f/s" % p["rate"]["rcv_errors"])
+PY
+) && [ "$rc" -eq 0 ]; then
+  ok "perf show -w: the rate after PerformanceSet ($out)"
+else
+  bad "perf show -w: exit $rc: $out $(cat prates.err)"
+fi
+
+# OpenMetrics and Prometheus text: read by prometheus_client's parsers,
+# the same samples and values as -j. Debian's python3-prometheus-client is
+# in /usr/bin/python3's path (a python3 of pyenv's first on PATH lacks it).
+# The traffic counters count the MADs of the commands themselves.
+traffic="xmit_data rcv_data xmit_pkts rcv_pkts unicast_xmit_pkts unicast_rcv_pkts"
+traffic+=" multicast_xmit_pkts multicast_rcv_pkts"
+pyprom=python3
+python3 -c 'import prometheus_client' 2>/dev/null || pyprom=/usr/bin/python3
+s2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
+  python3 -c 'import json,sys; print([n["lids"][0] for n in json.load(sys.stdin) if n["description"] == "s2"][0])')
+sim 'PerformanceSet "s3"[2] PortCounters.PortXmitDiscards=5'
+sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=2'
+sleep 0.5
+run "$RDMA" -j fabric errors data >om.json 2>/dev/null
+for fmt in openmetrics prometheus; do
+  run "$RDMA" --$fmt fabric errors data >om.txt 2>om.err
+  rc=$?
+  if out=$($pyprom "$HERE/metrics_compare.py" $fmt om.txt om.json rdma_ib_port_ \
+    node_guid=node_guid description=description port=port -ignore lid -rising $traffic 2>&1) &&
+    [ "$rc" -eq 1 ]; then
+    ok "fabric errors --$fmt parsed = -j ($out)"
+  else
+    bad "fabric errors --$fmt: exit $rc: $out $(cat om.err)"
+  fi
+  run "$RDMA" -j perf show lid "$s2lid" port all >pm.json 2>/dev/null
+  run "$RDMA" --$fmt perf show lid "$s2lid" port all >pm.txt 2>pm.err
+  if out=$($pyprom "$HERE/metrics_compare.py" $fmt pm.txt pm.json rdma_ib_port_ port=port \
+    -const node_guid description -rising $traffic 2>&1); then
+    ok "perf show --$fmt parsed = -j ($out)"
+  else
+    bad "perf show --$fmt: $out $(cat pm.err)"
+  fi
+done
+run "$RDMA" fabric errors reset >/dev/null 2>&1
+
 # Degraded links: ibsim trains every link at 4X SDR while its ports
 # support 12X QDR, so iblinkinfo says "Could be" on each; the links (by LID
 # and port, both ends) and the widths and speeds they could run at agree.

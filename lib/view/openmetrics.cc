@@ -1,0 +1,129 @@
+#include "lib/view/openmetrics.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rdma::view {
+
+namespace {
+
+class OpenMetricsPrinter : public Printer {
+ public:
+  OpenMetricsPrinter(std::FILE* out, MetricsSpec spec) : out_(out), spec_(std::move(spec)) {}
+
+  void record(const Record& r) override {
+    std::string labels;
+    auto label = [&](std::string_view name, std::string_view value) {
+      labels += labels.empty() ? "{" : ",";
+      labels += metric_name(name);
+      labels += "=\"";
+      labels += escape_label_value(value);
+      labels += '"';
+    };
+    for (const auto& [name, value] : spec_.constant_labels) label(name, value);
+    for (const auto& [key, name] : spec_.labels)
+      for (const Field& f : r)
+        if (f.key == key)
+          label(name, f.value.is_string() ? f.value.get<std::string>() : f.value.dump());
+    if (!labels.empty()) labels += '}';
+    for (const Field& f : r) {
+      if (f.key.empty() || !f.value.is_number_integer() || is_label(f.key) ||
+          std::find(spec_.ignore.begin(), spec_.ignore.end(), f.key) != spec_.ignore.end())
+        continue;
+      auto [it, fresh] = index_.try_emplace(f.key, families_.size());
+      if (fresh) families_.push_back({spec_.prefix + metric_name(f.key), f.key, {}});
+      Family& fam = families_[it->second];
+      fam.samples += fam.name + "_total" + labels + " " + f.value.dump() + "\n";
+    }
+  }
+
+  void finish() override {
+    if (done_) return;
+    done_ = true;
+    const bool om = spec_.format == MetricsFormat::OpenMetrics;
+    for (const Family& f : families_) {
+      // OpenMetrics names the family without the _total of its samples.
+      std::string name = om ? f.name : f.name + "_total";
+      std::string help = spec_.help + " " + f.key;
+      std::string head = "# HELP " + name + " " +
+                         (om ? escape_label_value(help) : escape_prometheus_help(help)) +
+                         "\n# TYPE " + name + " counter\n";
+      std::fwrite(head.data(), 1, head.size(), out_);
+      std::fwrite(f.samples.data(), 1, f.samples.size(), out_);
+    }
+    if (om) std::fputs("# EOF\n", out_);
+    std::fflush(out_);
+  }
+  // A command line refused before any output: no document at all.
+  void abandon() override {
+    if (families_.empty()) done_ = true;
+    finish();
+  }
+  void detach() override { done_ = true; }
+  bool is_json() const override { return false; }
+
+ private:
+  struct Family {
+    std::string name;
+    std::string key;
+    std::string samples;
+  };
+  bool is_label(const std::string& key) const {
+    for (const auto& l : spec_.labels)
+      if (l.first == key) return true;
+    return false;
+  }
+
+  std::FILE* out_;
+  MetricsSpec spec_;
+  std::vector<Family> families_;  // in the order first seen
+  std::map<std::string, size_t, std::less<>> index_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+std::string metric_name(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+      c = '_';
+  if (!out.empty() && out[0] >= '0' && out[0] <= '9') out.insert(0, 1, '_');
+  return out;
+}
+
+std::string escape_label_value(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string escape_prometheus_help(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::unique_ptr<Printer> make_openmetrics_printer(std::FILE* out, MetricsSpec spec) {
+  return std::make_unique<OpenMetricsPrinter>(out, std::move(spec));
+}
+
+}  // namespace rdma::view
