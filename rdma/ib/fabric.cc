@@ -307,8 +307,11 @@ void fabric_errors(Ctx& c) {
   for (const std::string& warning : sweep.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (c.opt.details)
-    std::fprintf(c.err, "errors: %zu nodes checked, %zu ports checked, %zu over threshold\n",
-                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size());
+    std::fprintf(c.err,
+                 "errors: %zu nodes checked, %zu ports checked, %zu over threshold; "
+                 "MADs sent %llu in all\n",
+                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size(),
+                 static_cast<unsigned long long>(s.engine().stats().sent));
   view::Record rec;
   for (const ib::PortCounters& p : sweep.ports) {
     rec.clear();
