@@ -5,8 +5,9 @@
 # Live: `ibqueryerrors` vs `rdma fabric errors` (each discovers, then
 # sweeps); cached: `ibqueryerrors --load-cache` (ibnetdiscover --cache) vs
 # `rdma fabric errors from FILE` (rdma fabric save). The four take turns,
-# RUNS rounds; wall time (median, min-max) and peak RSS (median), ratios
-# ours/theirs; MADs sent (ibqueryerrors counted by bench/umad_count.c, rdma
+# RUNS rounds; wall time (median, min-max), CPU seconds of the tool and of
+# ibsim during its run, peak RSS (medians); ratios ours/theirs (cpu_x: tool
+# and ibsim together); MADs sent (ibqueryerrors counted by bench/umad_count.c, rdma
 # by its own -d line). Every row must list the ports the counters were set
 # on, no more and no fewer: the script fails when one does not.
 #
@@ -52,16 +53,25 @@ cd "$WORK" || exit 1
 cc -shared -fPIC -O2 -o umad_count.so "$HERE/umad_count.c" -ldl || exit 1
 
 sim() { LD_PRELOAD=$UMAD2SIM "$@"; }
-# One timed run of a tool: "wall rss ports warnings" appended to
-# $1.times, where ports is how many lines of its output match $2 and
-# warnings how many PMAs it says failed.
+# One timed run of a tool: "wall rss ports warnings cpu sim_cpu" appended
+# to $1.times: ports is how many lines of its output match $2, warnings
+# how many PMAs it says failed, cpu the tool's user+system seconds and
+# sim_cpu ibsim's over the run (the load-independent part of the cost: on
+# a busy machine wall time is mostly waiting for a CPU).
 timed() {
   local out=$1 pattern=$2
   shift 2
-  sim /usr/bin/time -f "%e %M" -o "$out.t" "$@" >"$out.out" 2>"$out.err"
+  local sim0 sim1 ports
+  sim0=$(cpu_ticks "$IBSIM_PID")
+  sim /usr/bin/time -f "%e %M %U %S" -o "$out.t" "$@" >"$out.out" 2>"$out.err"
+  sim1=$(cpu_ticks "$IBSIM_PID")
+  ports=$(grep -c "$pattern" "$out.out")
+  # A run that lists another number of ports is kept for a look.
+  [ "$ports" = "$expect" ] || { cp "$out.out" "$out.bad.out" && cp "$out.err" "$out.bad.err"; }
   # Both tools exit 1 when they list a port: time then says so first.
-  echo "$(tail -n 1 "$out.t") $(grep -c "$pattern" "$out.out") \
-    $(grep -c '^warning: \|query failed\|^ibwarn: .*\(fail\|time\)' "$out.err")" >>"$out.times"
+  tail -n 1 "$out.t" | awk -v p="$ports" -v s="$((sim1 - sim0))" -v w="$(
+    grep -c '^warning: \|query failed\|^ibwarn: .*\(fail\|time\)' "$out.err")" \
+    '{printf "%s %s %s %s %.2f %.2f\n", $1, $2, p, w, $3 + $4, s / 100}' >>"$out.times"
 }
 QE='^ *GUID .* port [0-9]*:'
 OURS='^node_guid'
@@ -69,7 +79,7 @@ OURS='^node_guid'
 # median min max of column $2 of file $1 (a line per run)
 stats() { sort -n -k "$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)], v[1], v[NR]}'; }
 ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
-row() { printf '%-6s %-30s %7s %11s %9s %6s %5s %8s %7s %6s\n' "$@"; }
+row() { printf '%-6s %-30s %7s %11s %5s %5s %9s %6s %5s %8s %7s %6s %6s\n' "$@"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 FAILED=0
@@ -119,7 +129,7 @@ for n in "${@:-100 1000}"; do
     2>"ibnd$n.err"
   sim "$RDMA" fabric save "saved$n.json" 2>/dev/null
   echo "# $n nodes ($(cat "gen$n.txt")); $settled; load before: $(load)"
-  row nodes tool wall_s min-max rss_kib ports warn mads wall_x rss_x
+  row nodes tool wall_s min-max cpu sim rss_kib ports warn mads wall_x cpu_x rss_x
   for _ in $(seq "$RUNS"); do
     timed "qe$n" "$QE" ibqueryerrors
     timed "rdma$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors
@@ -138,18 +148,27 @@ for n in "${@:-100 1000}"; do
     IFS=: read -r ref ours ref_name ours_name <<<"$pair"
     read -r ref_wall ref_min ref_max < <(stats "$ref$n.times" 1)
     read -r ref_rss _ < <(stats "$ref$n.times" 2)
+    read -r ref_cpu _ < <(stats "$ref$n.times" 5)
+    read -r ref_sim _ < <(stats "$ref$n.times" 6)
     ref_ports=$(awk '{print $3}' "$ref$n.times" | sort -u | paste -sd/)
     ref_warn=$(awk '{print $4}' "$ref$n.times" | sort -u | paste -sd/)
     read -r wall min max < <(stats "$ours$n.times" 1)
     read -r rss _ < <(stats "$ours$n.times" 2)
+    read -r cpu _ < <(stats "$ours$n.times" 5)
+    read -r simc _ < <(stats "$ours$n.times" 6)
     ports=$(awk '{print $3}' "$ours$n.times" | sort -u | paste -sd/)
     warn=$(awk '{print $4}' "$ours$n.times" | sort -u | paste -sd/)
-    row "$n" "$ref_name" "$ref_wall" "$ref_min-$ref_max" "$ref_rss" "$ref_ports" "$ref_warn" \
-      "$(umad "$ref$n.count")" 1.00 1.00
-    row "$n" "$ours_name" "$wall" "$min-$max" "$rss" "$ports" "$warn" "$(mads "$ours$n.err")" \
-      "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")"
-    for p in "$ref_ports" "$ports"; do
-      [ "$p" = "$expect" ] || { echo "!! $p ports listed, expected $expect"; FAILED=1; }
+    row "$n" "$ref_name" "$ref_wall" "$ref_min-$ref_max" "$ref_cpu" "$ref_sim" "$ref_rss" \
+      "$ref_ports" "$ref_warn" "$(umad "$ref$n.count")" 1.00 1.00 1.00
+    row "$n" "$ours_name" "$wall" "$min-$max" "$cpu" "$simc" "$rss" "$ports" "$warn" \
+      "$(mads "$ours$n.err")" "$(ratio "$wall" "$ref_wall")" \
+      "$(ratio "$(echo "$cpu + $simc" | bc)" "$(echo "$ref_cpu + $ref_sim" | bc)")" \
+      "$(ratio "$rss" "$ref_rss")"
+    for p in "$ref_ports:$ref" "$ports:$ours"; do
+      [ "${p%%:*}" = "$expect" ] && continue
+      echo "!! ${p%%:*} ports listed, expected $expect; a bad run's stderr:"
+      tail -n 5 "${p#*:}$n.bad.err"
+      FAILED=1
     done
   done
   echo "# discovery MADs: ibnetdiscover $(umad "ibnd$n.err"); load after: $(load)"
