@@ -4,24 +4,36 @@
 # (the PMAs are asked by LID), a few counters set with PerformanceSet.
 # Live: `ibqueryerrors` vs `rdma fabric errors` (each discovers, then
 # sweeps); cached: `ibqueryerrors --load-cache` (ibnetdiscover --cache) vs
-# `rdma fabric errors from FILE` (rdma fabric save). Wall time and peak RSS,
-# median of 3, ratios ours/theirs; both must list the same number of ports.
+# `rdma fabric errors from FILE` (rdma fabric save). The four take turns,
+# RUNS rounds; wall time (median, min-max), CPU seconds of the tool and of
+# ibsim during its run, peak RSS (medians); ratios ours/theirs (cpu_x: tool
+# and ibsim together); MADs sent (ibqueryerrors counted by bench/umad_count.c, rdma
+# by its own -d line). Every row must list the ports the counters were set
+# on, no more and no fewer: the script fails when one does not.
 #
-#   bench/errors_ibsim.sh [--rdma PATH] [--window N] [SIZES...]   # default: 100 1000
+# The fabric is made quiet first: opensm's first sweep done (it prints
+# SUBNET UP, or at 5,000 nodes in ibsim it may stall for good after
+# configuring the ports: then when it has been idle for 5 s), every counter
+# cleared (ibsim raises PortXmitDiscards and PortRcvSwitchRelayErrors
+# itself on MADs it drops while the SM sweeps), then the counters set.
+#
+#   bench/errors_ibsim.sh [--rdma PATH] [--window N] [--runs N] [SIZES...]   # default: 100 1000
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 RDMA=$HERE/../build/rdma
 WINDOW=32
+RUNS=3
 while [ $# -gt 0 ]; do
   case $1 in
     --rdma) RDMA=$2; shift 2 ;;
     --window) WINDOW=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
     *) break ;;
   esac
 done
 RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
-for t in ibsim opensm sminfo ibqueryerrors ibnetdiscover python3 /usr/bin/time "$RDMA"; do
+for t in ibsim opensm sminfo ibqueryerrors ibnetdiscover python3 cc /usr/bin/time "$RDMA"; do
   command -v "$t" >/dev/null || { echo "missing: $t (tests/ibsim/setup.sh, build rdma)"; exit 1; }
 done
 WORK=$(mktemp -d /tmp/rdma-errors-bench.XXXXXX)
@@ -38,20 +50,40 @@ stop() {
 }
 trap 'stop; cd / && rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
+cc -shared -fPIC -O2 -o umad_count.so "$HERE/umad_count.c" -ldl || exit 1
 
+sim() { LD_PRELOAD=$UMAD2SIM "$@"; }
+# One timed run of a tool: "wall rss ports warnings cpu sim_cpu" appended
+# to $1.times: ports is how many lines of its output match $2, warnings
+# how many PMAs it says failed, cpu the tool's user+system seconds and
+# sim_cpu ibsim's over the run (the load-independent part of the cost: on
+# a busy machine wall time is mostly waiting for a CPU).
 timed() {
-  local out=$1
-  shift
-  for i in 1 2 3; do
-    LD_PRELOAD=$UMAD2SIM /usr/bin/time -f "%e %M" -o "$out.t$i" "$@" >"$out.out" 2>"$out.err"
-  done
+  local out=$1 pattern=$2
+  shift 2
+  local sim0 sim1 ports
+  sim0=$(cpu_ticks "$IBSIM_PID")
+  sim /usr/bin/time -f "%e %M %U %S" -o "$out.t" "$@" >"$out.out" 2>"$out.err"
+  sim1=$(cpu_ticks "$IBSIM_PID")
+  ports=$(grep -c "$pattern" "$out.out")
+  # A run that lists another number of ports is kept for a look.
+  [ "$ports" = "$expect" ] || { cp "$out.out" "$out.bad.out" && cp "$out.err" "$out.bad.err"; }
   # Both tools exit 1 when they list a port: time then says so first.
-  for i in 1 2 3; do tail -n 1 "$out.t$i"; done | sort -n | sed -n 2p >"$out"
+  tail -n 1 "$out.t" | awk -v p="$ports" -v s="$((sim1 - sim0))" -v w="$(
+    grep -c '^warning: \|query failed\|^ibwarn: .*\(fail\|time\)' "$out.err")" \
+    '{printf "%s %s %s %s %.2f %.2f\n", $1, $2, p, w, $3 + $4, s / 100}' >>"$out.times"
 }
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
-row() { printf '%-6s %-28s %8s %9s %6s %8s %8s\n' "$@"; }
+QE='^ *GUID .* port [0-9]*:'
+OURS='^node_guid'
 
-row nodes tool wall_s rss_kib ports wall_x rss_x
+# median min max of column $2 of file $1 (a line per run)
+stats() { sort -n -k "$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)], v[1], v[NR]}'; }
+ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
+row() { printf '%-6s %-30s %7s %11s %5s %5s %9s %6s %5s %8s %7s %6s %6s\n' "$@"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
+FAILED=0
+
 for n in "${@:-100 1000}"; do
   python3 "$HERE/fattree.py" --nodes "$n" >"ft$n.net" 2>"gen$n.txt" || exit 1
   flags=$(python3 "$HERE/fattree.py" --nodes "$n" --ibsim-flags)
@@ -61,40 +93,85 @@ for n in "${@:-100 1000}"; do
   IBSIM_PID=$!
   exec 3>ctl
   for _ in $(seq 300); do grep -q "simulator ready" "ibsim$n.log" && break; sleep 0.2; done
-  LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm$n.log" -s 0 >opensm.out 2>&1 </dev/null &
+  LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm$n.log" -s 0 >"opensm$n.out" 2>&1 </dev/null &
   OSM_PID=$!
   for _ in $(seq 600); do
-    LD_PRELOAD=$UMAD2SIM sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
+    sim sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
     sleep 0.5
   done
-  sleep 2  # the first sweep's LIDs and tables in place
-  # Errors on a switch port and on two HCA ports (the fat tree's names).
+  # The first sweep done: SUBNET UP, or opensm idle for 5 s (see above).
+  last=-1 idle=0 t0=$SECONDS
+  while ! grep -q "SUBNET UP" "opensm$n.out" && [ $idle -lt 5 ] && [ $((SECONDS - t0)) -lt 900 ]; do
+    sleep 1
+    now=$(cpu_ticks "$OSM_PID")
+    if [ "$now" = "$last" ]; then idle=$((idle + 1)); else idle=0; fi
+    last=$now
+  done
+  settled="opensm $(grep -q "SUBNET UP" "opensm$n.out" && echo "SUBNET UP" || echo "idle") after $((SECONDS - t0)) s"
+  # Every counter to zero (ibsim raised some while opensm swept), then the
+  # errors: on a switch port and on two HCA ports (the fat tree's names).
+  # (ibqueryerrors -k -K: infiniband-diags 44 has no ibclearcounters.)
+  sim ibqueryerrors -k -K >"clear$n.out" 2>&1
+  grep -q "^## Summary" "clear$n.out" || { echo "clearing the counters failed:"; cat "clear$n.out"; exit 1; }
+  mark=$(wc -l <"ibsim$n.log")
   sw=$(sed -n 's/^Switch\s.*"\(.*\)".*/\1/p' "ft$n.net" | sed -n 2p)
   mapfile -t cas < <(sed -n 's/^Hca\s.*"\(.*\)".*/\1/p' "ft$n.net" | sed -n '3p;7p')
   echo "PerformanceSet \"$sw\"[1] PortCounters.SymbolErrorCounter=3" >&3
   for ca in "${cas[@]}"; do echo "PerformanceSet \"$ca\"[1] PortCounters.PortRcvErrors=2" >&3; done
+  expect=$((1 + ${#cas[@]}))
   sleep 1
+  if tail -n "+$((mark + 1))" "ibsim$n.log" | grep '^#'; then
+    echo "ibsim refused a PerformanceSet line"
+    exit 1
+  fi
 
-  timed "qe$n" ibqueryerrors
-  ref_ports=$(grep -c '^ *GUID .* port [0-9]*:' "qe$n.out")
-  read -r ref_wall ref_rss <"qe$n"
-  row "$n" ibqueryerrors "$ref_wall" "$ref_rss" "$ref_ports" 1.00 1.00
-  timed "rdma$n" "$RDMA" --window "$WINDOW" fabric errors
-  ports=$(grep -c '^node_guid' "rdma$n.out")
-  read -r wall rss <"rdma$n"
-  row "$n" "rdma fabric errors w$WINDOW" "$wall" "$rss" "$ports" "$(ratio "$wall" "$ref_wall")" \
-    "$(ratio "$rss" "$ref_rss")"
-
-  LD_PRELOAD=$UMAD2SIM ibnetdiscover --cache "cache$n.ibnd" >/dev/null 2>&1
-  LD_PRELOAD=$UMAD2SIM "$RDMA" fabric save "saved$n.json" 2>/dev/null
-  timed "qec$n" ibqueryerrors --load-cache "cache$n.ibnd"
-  ref_ports=$(grep -c '^ *GUID .* port [0-9]*:' "qec$n.out")
-  read -r ref_wall ref_rss <"qec$n"
-  row "$n" "ibqueryerrors --load-cache" "$ref_wall" "$ref_rss" "$ref_ports" 1.00 1.00
-  timed "from$n" "$RDMA" --window "$WINDOW" fabric errors from "saved$n.json"
-  ports=$(grep -c '^node_guid' "from$n.out")
-  read -r wall rss <"from$n"
-  row "$n" "rdma fabric errors from FILE" "$wall" "$rss" "$ports" "$(ratio "$wall" "$ref_wall")" \
-    "$(ratio "$rss" "$ref_rss")"
+  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibnetdiscover --cache "cache$n.ibnd" >/dev/null \
+    2>"ibnd$n.err"
+  sim "$RDMA" fabric save "saved$n.json" 2>/dev/null
+  echo "# $n nodes ($(cat "gen$n.txt")); $settled; load before: $(load)"
+  row nodes tool wall_s min-max cpu sim rss_kib ports warn mads wall_x cpu_x rss_x
+  for _ in $(seq "$RUNS"); do
+    timed "qe$n" "$QE" ibqueryerrors
+    timed "rdma$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors
+    timed "qec$n" "$QE" ibqueryerrors --load-cache "cache$n.ibnd"
+    timed "from$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors from "saved$n.json"
+  done
+  # MADs: ibqueryerrors once more under umad_count; rdma's -d lines (the
+  # discovery's, then the sweep's).
+  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibqueryerrors >/dev/null 2>"qe$n.count"
+  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibqueryerrors --load-cache "cache$n.ibnd" \
+    >/dev/null 2>"qec$n.count"
+  umad() { sed -n 's/^umad_count: \([0-9]*\) sent$/\1/p' "$1"; }
+  mads() { sed -n 's/^errors: .*MADs sent \([0-9]*\).*/\1/p' "$1"; }
+  for pair in "qe:rdma:ibqueryerrors:rdma fabric errors w$WINDOW" \
+    "qec:from:ibqueryerrors --load-cache:rdma fabric errors from FILE"; do
+    IFS=: read -r ref ours ref_name ours_name <<<"$pair"
+    read -r ref_wall ref_min ref_max < <(stats "$ref$n.times" 1)
+    read -r ref_rss _ < <(stats "$ref$n.times" 2)
+    read -r ref_cpu _ < <(stats "$ref$n.times" 5)
+    read -r ref_sim _ < <(stats "$ref$n.times" 6)
+    ref_ports=$(awk '{print $3}' "$ref$n.times" | sort -u | paste -sd/)
+    ref_warn=$(awk '{print $4}' "$ref$n.times" | sort -u | paste -sd/)
+    read -r wall min max < <(stats "$ours$n.times" 1)
+    read -r rss _ < <(stats "$ours$n.times" 2)
+    read -r cpu _ < <(stats "$ours$n.times" 5)
+    read -r simc _ < <(stats "$ours$n.times" 6)
+    ports=$(awk '{print $3}' "$ours$n.times" | sort -u | paste -sd/)
+    warn=$(awk '{print $4}' "$ours$n.times" | sort -u | paste -sd/)
+    row "$n" "$ref_name" "$ref_wall" "$ref_min-$ref_max" "$ref_cpu" "$ref_sim" "$ref_rss" \
+      "$ref_ports" "$ref_warn" "$(umad "$ref$n.count")" 1.00 1.00 1.00
+    row "$n" "$ours_name" "$wall" "$min-$max" "$cpu" "$simc" "$rss" "$ports" "$warn" \
+      "$(mads "$ours$n.err")" "$(ratio "$wall" "$ref_wall")" \
+      "$(ratio "$(echo "$cpu + $simc" | bc)" "$(echo "$ref_cpu + $ref_sim" | bc)")" \
+      "$(ratio "$rss" "$ref_rss")"
+    for p in "$ref_ports:$ref" "$ports:$ours"; do
+      [ "${p%%:*}" = "$expect" ] && continue
+      echo "!! ${p%%:*} ports listed, expected $expect; a bad run's stderr:"
+      tail -n 5 "${p#*:}$n.bad.err"
+      FAILED=1
+    done
+  done
+  echo "# discovery MADs: ibnetdiscover $(umad "ibnd$n.err"); load after: $(load)"
   stop
 done
+exit $FAILED

@@ -5,6 +5,8 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
 
 #include "lib/error.h"
 
@@ -59,6 +61,146 @@ S from_row(const InJson& j, Fields fields, const char* what) {
 constexpr auto kNodeInfo = [](auto& s, auto&& g) { node_info_fields(s, g); };
 constexpr auto kPortInfo = [](auto& s, auto&& g) { port_info_fields(s, g); };
 constexpr auto kSwitchInfo = [](auto& s, auto&& g) { switch_info_fields(s, g); };
+
+// The fast path of load_fabric: a node or link line exactly as
+// write_fabric writes it (key order, no spaces, plain ASCII strings),
+// read without building a JSON document, which is most of what loading a
+// large fabric costs. Anything else - another layout, an escape, a value
+// out of range, a line that is not ours - is left to the JSON reader, so
+// what a file means and every error message stay as they were.
+class FastLine {
+ public:
+  explicit FastLine(const std::string& text) : p_(text.data()), end_(text.data() + text.size()) {
+    if (end_ > p_ && end_[-1] == '\n') --end_;
+  }
+
+  // Adds the node or link to f and returns true, or returns false having
+  // changed nothing.
+  bool read(Fabric& f) {
+    if (lit("{\"node\":")) return node(f);
+    if (lit("{\"link\":")) return link(f);
+    return false;
+  }
+
+ private:
+  bool node(Fabric& f) {
+    std::vector<uint64_t> ni, path, si, pi;
+    std::string description;
+    NodeInfo info;
+    if (!lit("{\"node_info\":") || !nums(ni) || !row(ni, kNodeInfo, info)) return false;
+    if (f.by_guid.count(info.node_guid)) return false;
+    if (!lit(",\"description\":") || !str(description)) return false;
+    if (!lit(",\"path\":") || !nums(path)) return false;
+    std::optional<SwitchInfo> sw;
+    if (lit(",\"switch_info\":")) {
+      if (!nums(si) || !row(si, kSwitchInfo, sw.emplace())) return false;
+    }
+    struct PortLine {
+      uint8_t num;
+      uint64_t guid;
+      std::optional<PortInfo> info;
+    };
+    std::vector<PortLine> ports;
+    if (!lit(",\"ports\":[")) return false;
+    while (!lit("]")) {
+      if (!ports.empty() && !lit(",")) return false;
+      uint64_t num = 0, guid = 0;
+      if (!lit("[") || !number(num) || num > info.num_ports || !lit(",") || !number(guid) ||
+          !lit(","))
+        return false;
+      PortLine& pl = ports.emplace_back(PortLine{static_cast<uint8_t>(num), guid, {}});
+      if (!lit("null") && (!nums(pi) || !row(pi, kPortInfo, pl.info.emplace()))) return false;
+      if (!lit("]")) return false;
+    }
+    if (!lit("}}") || p_ != end_) return false;
+    std::vector<uint8_t> route;
+    for (uint64_t h : path) {
+      if (h > 0xff) return false;
+      route.push_back(static_cast<uint8_t>(h));
+    }
+    Node& n = f.nodes[f.add(info, std::move(route))];
+    n.description = std::move(description);
+    n.sw = sw;
+    for (PortLine& pl : ports) {
+      n.ports[pl.num].guid = pl.guid;
+      if (pl.info) n.ports[pl.num].info = pl.info;
+    }
+    return true;
+  }
+
+  bool link(Fabric& f) {
+    std::vector<uint64_t> v;
+    if (!nums(v) || v.size() != 4 || !lit("}") || p_ != end_) return false;
+    for (size_t i = 0; i < 4; i += 2)
+      if (v[i] >= f.nodes.size() || v[i + 1] >= f.nodes[v[i]].ports.size()) return false;
+    f.connect({static_cast<uint32_t>(v[0]), static_cast<uint8_t>(v[1])},
+              {static_cast<uint32_t>(v[2]), static_cast<uint8_t>(v[3])});
+    return true;
+  }
+
+  template <typename S, typename Fields>
+  static bool row(const std::vector<uint64_t>& v, Fields fields, S& s) {
+    size_t i = 0;
+    bool ok = true;
+    fields(s, [&](const char*, auto& x) {
+      using T = std::remove_reference_t<decltype(x)>;
+      if (i >= v.size() || v[i] > std::numeric_limits<T>::max()) {
+        ok = false;
+      } else {
+        x = static_cast<T>(v[i]);
+      }
+      ++i;
+    });
+    return ok && i == v.size();
+  }
+
+  bool lit(std::string_view s) {
+    if (static_cast<size_t>(end_ - p_) < s.size() || std::memcmp(p_, s.data(), s.size()) != 0)
+      return false;
+    p_ += s.size();
+    return true;
+  }
+
+  // A JSON unsigned integer that fits 64 bits (no sign, fraction or
+  // leading zero).
+  bool number(uint64_t& v) {
+    if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
+    if (*p_ == '0' && p_ + 1 < end_ && p_[1] >= '0' && p_[1] <= '9') return false;
+    v = 0;
+    for (; p_ < end_ && *p_ >= '0' && *p_ <= '9'; ++p_) {
+      uint64_t d = static_cast<uint64_t>(*p_ - '0');
+      if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) return false;
+      v = v * 10 + d;
+    }
+    return p_ == end_ || (*p_ != '.' && *p_ != 'e' && *p_ != 'E');
+  }
+
+  bool nums(std::vector<uint64_t>& out) {
+    out.clear();
+    if (!lit("[")) return false;
+    if (lit("]")) return true;
+    do {
+      if (!number(out.emplace_back())) return false;
+    } while (lit(","));
+    return lit("]");
+  }
+
+  // A string of printable ASCII with no escapes.
+  bool str(std::string& out) {
+    if (!lit("\"")) return false;
+    const char* b = p_;
+    while (p_ < end_ && *p_ != '"') {
+      if (*p_ == '\\' || *p_ < 0x20 || *p_ > 0x7e) return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out.assign(b, p_++);
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+};
 
 }  // namespace
 
@@ -116,6 +258,10 @@ Fabric load_fabric(const std::string& path) {
     text += buf;
     if (text.back() != '\n' && !std::feof(in.get())) continue;  // a long line goes on
     ++lineno;
+    if (header && FastLine(text).read(f)) {
+      text.clear();
+      continue;
+    }
     InJson j;
     try {
       j = InJson::parse(text);

@@ -69,12 +69,19 @@ class PmaWalk {
   // Asks the PMA of this node only.
   void only(std::optional<uint32_t> node) { only_ = node; }
 
-  void run(const std::function<void(uint32_t, const Pma&)>& next) {
+  // needs_caps(node) false: no ClassPortInfo, next runs at once with a
+  // Pma that has not answered (its first query is the liveness check).
+  void run(const std::function<void(uint32_t, const Pma&)>& next,
+           const std::function<bool(const Node&)>& needs_caps = {}) {
     for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
       if (only_ && n != *only_) continue;
       Pma& pma = pmas_[n];
       pma.lid = node_lid(f_.nodes[n]);
       if (!pma.lid) continue;  // no LID (no SM, or no port up): no PMA to ask
+      if (needs_caps && !needs_caps(f_.nodes[n])) {
+        next(n, pma);
+        continue;
+      }
       mad::Mad m = mad::make_gmp(mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
       e_.submit({std::move(m), mad::gsi_address(pma.lid),
                  "ClassPortInfo from lid " + std::to_string(pma.lid) + " (\"" +
@@ -98,7 +105,8 @@ class PmaWalk {
   // Submits a PortCounters(Extended) Get or Set at lid for port (0xff: all).
   void counters(uint16_t lid, uint8_t port, const mad::AttrDef& a, uint8_t method, uint32_t select,
                 uint32_t select2, const std::string& node,
-                std::function<void(const mad::Mad&)> done) {
+                std::function<void(const mad::Mad&)> done,
+                std::function<void(const mad::Failure&)> failed = {}) {
     mad::Mad m = mad::make_gmp(mad::kClassPerf, method, a, 0);
     m.set_attr(a, "PortSelect", port);
     if (method == mad::kSet) {
@@ -110,10 +118,11 @@ class PmaWalk {
                        " from lid " + std::to_string(lid) + " (\"" + node + "\")";
     bool optional = &a == &mad::kPortCountersExtended;
     e_.submit({std::move(m), mad::gsi_address(lid), what,
-               [this, done, optional](const mad::Mad* reply, const mad::Failure* fail) {
+               [this, done, failed, optional](const mad::Mad* reply, const mad::Failure* fail) {
                  if (!reply) {
                    // A PMA without PortCountersExtended says so: not a problem.
                    if (!(optional && fail->unsupported())) warnings_.push_back(fail->message);
+                   if (failed) failed(*fail);
                    return;
                  }
                  done(*reply);
@@ -219,50 +228,80 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
   std::vector<std::vector<std::unique_ptr<PortCounters>>> got(f.nodes.size());
   PmaWalk walk(e, f, out.warnings);
 
-  std::function<void(uint32_t, uint8_t, const Pma&)> port_query;
-  port_query = [&](uint32_t n, uint8_t port, const Pma& pma) {
+  // One port's PortCounters (and PortCountersExtended when kept and asked
+  // for); then(failure or nullptr) once the PortCounters query has ended.
+  using Then = std::function<void(const mad::Failure*)>;
+  auto port_query = [&](uint32_t n, uint8_t port, const Pma& pma, Then then) {
     PortRef ref{n, port};
     uint16_t lid = port_address(f, ref);
     ++out.ports_checked;
-    walk.counters(lid, port, mad::kPortCounters, mad::kGet, 0, 0, f.nodes[n].description,
-                  [&, ref, lid, pma](const mad::Mad& reply) {
-                    auto c = std::make_unique<PortCounters>();
-                    c->port = ref;
-                    c->lid = lid;
-                    c->pc = attr_bytes(reply, mad::kPortCounters);
-                    if (!o.every_port && !over_threshold(*c, o)) return;
-                    PortCounters* kept = c.get();
-                    auto& slot = got[ref.node];
-                    if (slot.size() <= ref.port) slot.resize(ref.port + 1u);
-                    slot[ref.port] = std::move(c);
-                    if (o.extended && pma.extended)
-                      walk.counters(lid, ref.port, mad::kPortCountersExtended, mad::kGet, 0, 0,
-                                    f.nodes[ref.node].description, [kept](const mad::Mad& r) {
-                                      kept->ext = attr_bytes(r, mad::kPortCountersExtended);
-                                    });
-                  });
+    walk.counters(
+        lid, port, mad::kPortCounters, mad::kGet, 0, 0, f.nodes[n].description,
+        [&, ref, lid, pma, then](const mad::Mad& reply) {
+          auto c = std::make_unique<PortCounters>();
+          c->port = ref;
+          c->lid = lid;
+          c->pc = attr_bytes(reply, mad::kPortCounters);
+          if (then) then(nullptr);
+          if (!o.every_port && !over_threshold(*c, o)) return;
+          PortCounters* kept = c.get();
+          auto& slot = got[ref.node];
+          if (slot.size() <= ref.port) slot.resize(ref.port + 1u);
+          slot[ref.port] = std::move(c);
+          if (o.extended && pma.extended)
+            walk.counters(lid, ref.port, mad::kPortCountersExtended, mad::kGet, 0, 0,
+                          f.nodes[ref.node].description, [kept](const mad::Mad& r) {
+                            kept->ext = attr_bytes(r, mad::kPortCountersExtended);
+                          });
+        },
+        [then](const mad::Failure& fail) {
+          if (then) then(&fail);
+        });
   };
 
-  walk.run([&](uint32_t n, const Pma& pma) {
-    ++out.nodes_checked;
-    const Node& node = f.nodes[n];
-    std::vector<uint8_t> ports = pma_ports(node);
-    if (node.is_switch() && pma.all_port_select && !o.every_port) {
-      // The sum first; port by port only when it shows a counter over.
-      walk.counters(pma.lid, kAllPorts, mad::kPortCounters, mad::kGet, 0, 0, node.description,
-                    [&, n, pma, ports](const mad::Mad& reply) {
-                      PortCounters sum;
-                      sum.pc = attr_bytes(reply, mad::kPortCounters);
-                      if (!over_threshold(sum, o)) {
-                        out.ports_checked += ports.size();
-                        return;
-                      }
-                      for (uint8_t p : ports) port_query(n, p, pma);
-                    });
-      return;
-    }
-    for (uint8_t p : ports) port_query(n, p, pma);
-  });
+  // A CA's PMA is not asked for ClassPortInfo unless PortCountersExtended
+  // is wanted (AllPortSelect is for switches): its first port's
+  // PortCounters is the check that it answers, and its other ports are
+  // asked after that one, so a silent CA is still one warning.
+  std::function<void(uint32_t, const Pma&, std::shared_ptr<std::vector<uint8_t>>, size_t)>
+      ca_ports =
+          [&](uint32_t n, const Pma& pma, std::shared_ptr<std::vector<uint8_t>> ports, size_t i) {
+            port_query(n, (*ports)[i], pma, [&, n, pma, ports, i](const mad::Failure* fail) {
+              if (i == 0) {
+                if (fail && fail->kind == mad::Failure::Kind::Timeout) return;  // silent PMA
+                ++out.nodes_checked;
+              }
+              if (i + 1 < ports->size()) ca_ports(n, pma, ports, i + 1);
+            });
+          };
+
+  walk.run(
+      [&](uint32_t n, const Pma& pma) {
+        const Node& node = f.nodes[n];
+        std::vector<uint8_t> ports = pma_ports(node);
+        if (!pma.answered) {  // a CA, not asked for ClassPortInfo
+          if (!ports.empty())
+            ca_ports(n, pma, std::make_shared<std::vector<uint8_t>>(std::move(ports)), 0);
+          return;
+        }
+        ++out.nodes_checked;
+        if (node.is_switch() && pma.all_port_select && !o.every_port) {
+          // The sum first; port by port only when it shows a counter over.
+          walk.counters(pma.lid, kAllPorts, mad::kPortCounters, mad::kGet, 0, 0, node.description,
+                        [&, n, pma, ports](const mad::Mad& reply) {
+                          PortCounters sum;
+                          sum.pc = attr_bytes(reply, mad::kPortCounters);
+                          if (!over_threshold(sum, o)) {
+                            out.ports_checked += ports.size();
+                            return;
+                          }
+                          for (uint8_t p : ports) port_query(n, p, pma, nullptr);
+                        });
+          return;
+        }
+        for (uint8_t p : ports) port_query(n, p, pma, nullptr);
+      },
+      [&](const Node& node) { return node.is_switch() || o.extended; });
 
   for (auto& node : got)
     for (auto& p : node)

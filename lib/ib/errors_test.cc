@@ -48,8 +48,21 @@ TEST_F(Errors, ACleanFabricListsNothingAndAsksEachSwitchOnce) {
   EXPECT_TRUE(s.ports.empty());
   EXPECT_TRUE(s.warnings.empty());
   EXPECT_EQ(s.nodes_checked, 6u);
-  // ClassPortInfo of 6 nodes, one sum per switch, 4 CA ports with a LID.
-  EXPECT_EQ(pma_queries() - before, 6u + 2u + 4u);
+  // ClassPortInfo of the 2 switches (AllPortSelect), one sum per switch, 4
+  // CA ports with a LID: the CAs' ClassPortInfo is not needed.
+  EXPECT_EQ(pma_queries() - before, 2u + 2u + 4u);
+  EXPECT_EQ(s.ports_checked, 20u);
+}
+
+TEST_F(Errors, DataAsksTheCasForClassPortInfoToo) {
+  fake_.set_counter(fake_.node("hca3"), 1, "SymbolErrorCounter", 1);
+  uint64_t before = pma_queries();
+  SweepOptions o;
+  o.extended = true;
+  ErrorSweep s = sweep_errors(e_, fabric_, o);
+  EXPECT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"hca3", 1}}));
+  // 6 ClassPortInfo, 2 sums, 4 CA ports, PortCountersExtended of the one listed.
+  EXPECT_EQ(pma_queries() - before, 6u + 2u + 4u + 1u);
 }
 
 TEST_F(Errors, CountersOnSwitchAndCaPortsAreListedWithTheirValues) {
@@ -80,8 +93,8 @@ TEST_F(Errors, WithoutAllPortSelectEveryPortIsAsked) {
   uint64_t before = pma_queries();
   ErrorSweep s = sweep_errors(e_, fabric_, {});
   EXPECT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"sw2", 4}}));
-  // 6 ClassPortInfo, 8 ports per switch, 4 CA ports with a LID.
-  EXPECT_EQ(pma_queries() - before, 6u + 16u + 4u);
+  // 2 ClassPortInfo (switches), 8 ports per switch, 4 CA ports with a LID.
+  EXPECT_EQ(pma_queries() - before, 2u + 16u + 4u);
   EXPECT_EQ(s.ports_checked, 20u);
 }
 
@@ -151,10 +164,27 @@ TEST_F(Errors, ASilentPmaIsOneWarningAndTheSweepGoesOn) {
   fake_.drop({{fake_.node("hca2"), mad::kClassPerf, -1}, 1.0});
   ErrorSweep s = sweep_errors(e_, fabric_, {});
   ASSERT_EQ(s.warnings.size(), 1u);
-  EXPECT_NE(s.warnings[0].find("ClassPortInfo from lid"), std::string::npos) << s.warnings[0];
+  EXPECT_NE(s.warnings[0].find("PortCounters port 1 from lid"), std::string::npos) << s.warnings[0];
   EXPECT_NE(s.warnings[0].find("hca2"), std::string::npos) << s.warnings[0];
   EXPECT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"sw2", 3}}));
   EXPECT_EQ(s.nodes_checked, 5u);
+}
+
+TEST_F(Errors, ASilentCaWithTwoPortsIsStillOneWarning) {
+  // A saved fabric that gives hca2 a second port with a LID: its ports are
+  // asked one after the other, so the second is not asked once the first
+  // found the PMA silent.
+  Fabric f = fabric_;
+  Node& h2 = f.nodes[f.by_guid.at(fake_.nodes()[fake_.node("hca2")].node_guid)];
+  h2.ports[2].info = h2.ports[1].info;
+  fake_.drop({{fake_.node("hca2"), mad::kClassPerf, -1}, 1.0});
+  uint64_t before = pma_queries();
+  ErrorSweep s = sweep_errors(e_, f, {});
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("PortCounters port 1"), std::string::npos) << s.warnings[0];
+  EXPECT_EQ(s.nodes_checked, 5u);
+  // 2 ClassPortInfo, 2 sums, 3 CA ports and hca2's port 1 twice (1 retry).
+  EXPECT_EQ(pma_queries() - before, 2u + 2u + 3u + 2u);
 }
 
 TEST_F(Errors, APmaAnsweringAnErrorStatusIsAWarning) {

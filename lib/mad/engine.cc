@@ -43,6 +43,7 @@ void Engine::send(Flight& f) {
   ++f.tries;
   ++stats_.sent;
   f.deadline = Clock::now() + std::chrono::milliseconds(c_.timeout_ms);
+  deadlines_.emplace_back(f.deadline, f.tids.front());
   if (trace) trace(">", f.q.mad.bytes);
   t_.send(f.q.mad, f.q.to, c_.timeout_ms);
 }
@@ -86,7 +87,10 @@ void Engine::on_receive(const Received& r) {
   if (r.status) {
     // umad gave our own send back: no reply within the timeout. Only the
     // current try's report counts.
-    if (tid == f.tids.back()) f.deadline = Clock::now();
+    if (tid == f.tids.back()) {
+      f.deadline = Clock::now();
+      deadlines_.emplace_front(f.deadline, key);  // due now: expire() runs next
+    }
     return;
   }
   if (!get_bits(r.bytes, hdr::kResponse.bit, 1)) return;  // a request, not ours to answer
@@ -106,11 +110,12 @@ void Engine::on_receive(const Received& r) {
 }
 
 void Engine::expire(Clock::time_point now) {
-  std::vector<uint32_t> due;
-  for (auto& [key, f] : flights_)
-    if (f.deadline <= now) due.push_back(key);
-  for (uint32_t key : due) {
-    Flight& f = flights_.at(key);
+  while (!deadlines_.empty() && deadlines_.front().first <= now) {
+    auto [deadline, key] = deadlines_.front();
+    deadlines_.pop_front();
+    auto it = flights_.find(key);
+    if (it == flights_.end() || it->second.deadline != deadline) continue;  // stale
+    Flight& f = it->second;
     if (f.tries <= c_.retries) {
       retry(key, f);
       continue;
@@ -122,6 +127,14 @@ void Engine::expire(Clock::time_point now) {
   }
 }
 
+void Engine::drop_stale_deadlines() {
+  while (!deadlines_.empty()) {
+    auto it = flights_.find(deadlines_.front().second);
+    if (it != flights_.end() && it->second.deadline == deadlines_.front().first) return;
+    deadlines_.pop_front();
+  }
+}
+
 void Engine::run() {
   size_t window = std::max<size_t>(c_.window, 1);
   while (!pending_.empty() || !flights_.empty()) {
@@ -130,8 +143,9 @@ void Engine::run() {
       pending_.pop_front();
       start(std::move(q));
     }
-    Clock::time_point next = Clock::time_point::max();
-    for (auto& [tid, f] : flights_) next = std::min(next, f.deadline);
+    drop_stale_deadlines();
+    Clock::time_point next =
+        deadlines_.empty() ? Clock::time_point::max() : deadlines_.front().first;
     auto now = Clock::now();
     int wait =
         next <= now

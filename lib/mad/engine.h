@@ -83,6 +83,7 @@ class Engine {
   void retry(uint32_t key, Flight& f);
   void on_receive(const Received& r);
   void expire(Clock::time_point now);
+  void drop_stale_deadlines();
   void finish(uint32_t key, const Mad* reply, const Failure* failure);
 
   Transport& t_;
@@ -95,6 +96,11 @@ class Engine {
   // a late reply to any try still answers the query.
   std::map<uint32_t, Flight> flights_;  // by the first try's TID
   std::map<uint32_t, uint32_t> tids_;   // every try's TID -> flights_ key
+  // (deadline, flights_ key) of every try in the order sent: every try
+  // waits the same timeout, so the earliest is at the front and neither
+  // finding nor expiring it walks all the flights. An entry whose flight is
+  // gone or has a newer deadline is stale and skipped.
+  std::deque<std::pair<Clock::time_point, uint32_t>> deadlines_;
 };
 
 }  // namespace rdma::mad

@@ -347,12 +347,15 @@ void fabric_errors_reset(Ctx& c, const FabricWords& w) {
   if (!warnings.empty()) c.status = 1;
 }
 
-void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep) {
+void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, uint64_t mads_sent) {
   for (const std::string& warning : sweep.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (c.opt.details)
-    std::fprintf(c.err, "errors: %zu nodes checked, %zu ports checked, %zu over threshold\n",
-                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size());
+    std::fprintf(c.err,
+                 "errors: %zu nodes checked, %zu ports checked, %zu over threshold; "
+                 "MADs sent %llu in all\n",
+                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size(),
+                 static_cast<unsigned long long>(mads_sent));
   if (!sweep.warnings.empty()) c.status = 1;
 }
 
@@ -376,7 +379,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
     // delays the next one, and the rate stays true.
     double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
     last = start;
-    sweep_warnings(c, sweep);
+    sweep_warnings(c, sweep, s.engine().stats().sent);
     std::unique_ptr<view::Printer> doc;
     view::Printer* out = &c.out;
     if (c.out.is_json()) {
@@ -425,7 +428,7 @@ void fabric_errors(Ctx& c) {
   ib::Fabric f = fabric_of(c, w, &s);
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
-  sweep_warnings(c, sweep);
+  sweep_warnings(c, sweep, s.engine().stats().sent);
   view::Printer& out = metrics ? *metrics : c.out;
   view::Record rec;
   for (const ib::PortCounters& p : sweep.ports) {
