@@ -39,7 +39,7 @@ PerfArgs parse(MadWords& w, bool allow_extended) {
     } else if (allow_extended && matches(k, "extended")) {
       a.extended = true;
     } else {
-      throw Error("unknown perf argument \"" + k + "\"");
+      throw UsageError("unknown perf argument \"" + k + "\"");
     }
   }
   return a;
@@ -58,18 +58,19 @@ std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs
   return ib::perf_ports(node, a.port, a.all, all_port_select);
 }
 
-mad::Route lid_route(MadSession& s, const std::optional<mad::Target>& t) {
-  if (!t) throw Error("missing target (lid N, guid G or gid G)");
+// The target as a word: given, and not a directed route.
+void check_lid_target(const std::optional<mad::Target>& t) {
+  if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
   if (t->kind == mad::Target::Kind::Dr)
-    throw Error("perf needs a LID target: the PMA is not reachable by directed route");
-  return s.route(t);
+    throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
 }
 
 void perf_show(Ctx& c) {
   MadWords w(c);
   PerfArgs a = parse(w, true);
+  check_lid_target(w.target);
   MadSession s(c, w.via);
-  a.route = lid_route(s, w.target);
+  a.route = s.route(w.target);
   const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
   for (uint8_t port : ports_of(s, a.route, a)) {
     mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kGet, attr, 0);
@@ -89,8 +90,9 @@ void perf_show(Ctx& c) {
 void perf_reset(Ctx& c) {
   MadWords w(c);
   PerfArgs a = parse(w, false);
+  check_lid_target(w.target);
   MadSession s(c, w.via);
-  a.route = lid_route(s, w.target);
+  a.route = s.route(w.target);
   for (uint8_t port : ports_of(s, a.route, a)) {
     mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCounters, 0);
     body.set_attr(mad::kPortCounters, "PortSelect", port);
