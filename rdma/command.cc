@@ -11,6 +11,8 @@ namespace rdma {
 
 std::string Args::need(const char* what) {
   if (empty()) throw UsageError(std::string("missing ") + what);
+  // No name, number or keyword this tool takes is empty: '' is a mistake.
+  if (peek().empty()) throw UsageError(std::string("empty ") + what);
   return next();
 }
 

@@ -84,6 +84,14 @@ class ExitError : public Error {
   int status;
 };
 
+// A malformed command line of such a command: nothing on stdout, as any
+// UsageError, but its own exit status (fabric diff's 1 means "different").
+class ExitUsageError : public UsageError {
+ public:
+  ExitUsageError(int status, const std::string& msg) : UsageError(msg), status(status) {}
+  int status;
+};
+
 using Handler = void (*)(Ctx&);
 
 struct Cmd {

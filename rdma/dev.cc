@@ -52,8 +52,10 @@ void dev_show(Ctx& c) {
 
 // What the device can do (ibv_devinfo -v): verbs, not netlink.
 void dev_limits(Ctx& c) {
-  std::string name = c.args.empty() ? "" : c.args.next();
+  bool given = !c.args.empty();
+  std::string name = given ? c.args.next() : "";
   c.args.done();
+  if (given && name.empty()) throw UsageError("empty device name");
   view::Record r;
   each_verbs_device(c, devices_named(c, name), [&](const nldev::Device& d, verbs::Device& v) {
     verbs::limits_record(d.name, v, r);

@@ -72,8 +72,10 @@ void link_show(Ctx& c) {
 // netlink's port view lacks. A command of its own, so that `link show`
 // stays iproute2's.
 void link_status(Ctx& c) {
-  std::string dev = c.args.empty() ? "" : c.args.next();
+  bool given = !c.args.empty();
+  std::string dev = given ? c.args.next() : "";
   c.args.done();
+  if (given && dev.empty()) throw UsageError("empty device name");
   uint32_t port = dev.empty() ? 0 : split_port(dev);
   std::vector<nldev::Device> devs = devices_named(c, dev);
   for (const nldev::Device& d : devs)

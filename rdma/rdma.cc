@@ -150,7 +150,8 @@ int run(std::vector<std::string> args, Env& env) {
     } catch (const UsageError& e) {
       out->abandon();  // a malformed command line: nothing on stdout
       std::fprintf(env.err, "%s\n", e.what());
-      status = 1;
+      const auto* exit = dynamic_cast<const ExitUsageError*>(&e);
+      status = exit ? exit->status : 1;
     } catch (const Error& e) {
       out->finish();  // keep -j output one valid JSON document
       std::fprintf(env.err, "%s\n", e.what());

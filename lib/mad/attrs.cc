@@ -47,17 +47,18 @@ const AttrDef& attr_by_number(std::string_view word) {
   std::string w(word);
   char* end = nullptr;
   unsigned long id = std::strtoul(w.c_str(), &end, 0);
-  if (*end || id > 0xffff) throw Error("invalid attribute id \"" + w + "\"");
+  if (*end || id > 0xffff) throw UsageError("invalid attribute id \"" + w + "\"");
   std::vector<const AttrDef*> found;
   for (const AttrDef* a : kAll)
     if (a->id == id && a->mgmt_class != kClassSa) found.push_back(a);
   char hex[8];
   std::snprintf(hex, sizeof hex, "0x%04lx", id);
-  if (found.empty()) throw Error("unknown attribute id " + std::string(hex));
+  if (found.empty()) throw UsageError("unknown attribute id " + std::string(hex));
   if (found.size() > 1) {
     std::string names;
     for (const AttrDef* a : found) names += std::string(names.empty() ? "" : " and ") + a->name;
-    throw Error("attribute id " + std::string(hex) + " is " + names + "; name the one you mean");
+    throw UsageError("attribute id " + std::string(hex) + " is " + names +
+                     "; name the one you mean");
   }
   return *found[0];
 }
@@ -73,7 +74,7 @@ const AttrDef& find_attr(std::string_view word) {
     if (abbreviates(word, a->name)) return *a;
   std::string names;
   for (const AttrDef* a : kAll) names += std::string(names.empty() ? "" : ", ") + a->name;
-  throw Error("unknown attribute \"" + std::string(word) + "\" (known: " + names + ")");
+  throw UsageError("unknown attribute \"" + std::string(word) + "\" (known: " + names + ")");
 }
 
 const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id) {

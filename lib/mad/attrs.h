@@ -51,8 +51,8 @@ extern const AttrDef kLinkRecord;  // FromLID, FromPort, ToPort, ToLID
 std::span<const AttrDef* const> all_attrs();
 
 // The attribute whose name the word abbreviates (case-blind), or whose id
-// the word is (decimal or 0x hex; SMP and PMA attributes, one only), or an
-// Error listing the names.
+// the word is (decimal or 0x hex; SMP and PMA attributes, one only), or a
+// UsageError listing the names (the word is one the user typed).
 const AttrDef& find_attr(std::string_view word);
 
 // The attribute with this id in this class (directed route SMPs count as

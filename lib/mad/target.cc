@@ -46,8 +46,9 @@ void put_gid(std::span<uint8_t> attr, const FieldDef& f, const std::array<uint8_
 uint16_t parse_lid(const std::string& s) {
   uint64_t v = 0;
   if (!parse_number(s, 0xffff, v) || v == 0)
-    throw Error("invalid LID \"" + s + "\" (expected 1-49151, decimal or 0x hex)");
-  if (v >= 0xc000) throw Error("LID " + s + " is a multicast LID; a target needs a unicast LID");
+    throw UsageError("invalid LID \"" + s + "\" (expected 1-49151, decimal or 0x hex)");
+  if (v >= 0xc000)
+    throw UsageError("LID " + s + " is a multicast LID; a target needs a unicast LID");
   return static_cast<uint16_t>(v);
 }
 
@@ -62,13 +63,14 @@ uint64_t parse_guid(const std::string& s) {
     if (hex.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos)
       return std::strtoull(hex.c_str(), nullptr, 16);
   }
-  throw Error("invalid GUID \"" + s + "\" (expected 0x0002c90300a1b2c3 or 0002:c903:00a1:b2c3)");
+  throw UsageError("invalid GUID \"" + s +
+                   "\" (expected 0x0002c90300a1b2c3 or 0002:c903:00a1:b2c3)");
 }
 
 std::array<uint8_t, 16> parse_gid(const std::string& s) {
   std::array<uint8_t, 16> g{};
   if (inet_pton(AF_INET6, s.c_str(), g.data()) != 1)
-    throw Error("invalid GID \"" + s + "\" (expected IPv6 form, e.g. fe80::2:c903:a1:b2c3)");
+    throw UsageError("invalid GID \"" + s + "\" (expected IPv6 form, e.g. fe80::2:c903:a1:b2c3)");
   return g;
 }
 
@@ -82,16 +84,16 @@ std::vector<uint8_t> parse_path(const std::string& s) {
         s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     uint64_t v = 0;
     if (!parse_number(part, 255, v) || (v == 0 && !first))
-      throw Error("invalid directed route \"" + s +
-                  "\" (expected output ports like 0,1,4: 0 is the local port, then 1-255)");
+      throw UsageError("invalid directed route \"" + s +
+                       "\" (expected output ports like 0,1,4: 0 is the local port, then 1-255)");
     if (!(first && v == 0)) path.push_back(static_cast<uint8_t>(v));
     first = false;
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   if (path.size() > kMaxHops)
-    throw Error("directed route \"" + s + "\" has " + std::to_string(path.size()) +
-                " hops (at most " + std::to_string(kMaxHops) + ")");
+    throw UsageError("directed route \"" + s + "\" has " + std::to_string(path.size()) +
+                     " hops (at most " + std::to_string(kMaxHops) + ")");
   return path;
 }
 
@@ -99,7 +101,7 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
   if (i >= w.size()) return std::nullopt;
   const std::string& key = w[i];
   auto value = [&](const char* what) -> const std::string& {
-    if (i + 1 >= w.size()) throw Error("\"" + key + "\" needs " + what);
+    if (i + 1 >= w.size()) throw UsageError("\"" + key + "\" needs " + what);
     return w[i + 1];
   };
   Target t;

@@ -24,11 +24,11 @@ struct Target {
 };
 
 // Parses a target starting at words[i] and advances i past it; nullopt
-// (i unchanged) when words[i] starts no target. Throws Error for a
-// malformed value.
+// (i unchanged) when words[i] starts no target. Throws UsageError for a
+// malformed value: these are words of a command line.
 std::optional<Target> parse_target(const std::vector<std::string>& words, size_t& i);
 
-// Value parsers, each throwing an Error that names the bad word.
+// Value parsers, each throwing a UsageError that names the bad word.
 uint16_t parse_lid(const std::string& s);                 // decimal or 0x hex, unicast
 uint64_t parse_guid(const std::string& s);                // 0x... or xxxx:xxxx:xxxx:xxxx
 std::array<uint8_t, 16> parse_gid(const std::string& s);  // IPv6 form

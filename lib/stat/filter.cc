@@ -23,8 +23,8 @@ bool parse_u32(const std::string& s, uint64_t& v) {
 
 NumberFilter::NumberFilter(const std::string& key, const std::string& value) {
   auto bad = [&] {
-    return Error("invalid " + key + " \"" + value +
-                 "\" (expected numbers or ranges, e.g. 3 or 1-4,7)");
+    return UsageError("invalid " + key + " \"" + value +
+                      "\" (expected numbers or ranges, e.g. 3 or 1-4,7)");
   };
   size_t start = 0;
   for (;;) {

@@ -29,7 +29,7 @@ const char* gid_type_name(uint32_t t) {
 uint32_t parse_gid_type(const std::string& word) {
   for (uint32_t t : {IBV_GID_TYPE_IB, IBV_GID_TYPE_ROCE_V1, IBV_GID_TYPE_ROCE_V2})
     if (word == gid_type_name(t)) return t;
-  throw Error("unknown GID type \"" + word + "\" (ib, roce-v1 or roce-v2)");
+  throw UsageError("unknown GID type \"" + word + "\" (ib, roce-v1 or roce-v2)");
 }
 
 std::string gid_text(const uint8_t (&raw)[16]) {

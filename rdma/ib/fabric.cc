@@ -63,7 +63,7 @@ FabricWords words(Ctx& c, bool sends_mads = false) {
     if (k == "from") {
       w.from = c.args.need("FILE after \"from\"");
     } else if (k == "via") {
-      w.via = c.args.need("DEV/PORT after \"via\"");
+      w.via = check_via(c.args.need("DEV/PORT after \"via\""));
     } else {
       w.rest.push_back(k);
     }
@@ -208,6 +208,8 @@ void fabric_diff(Ctx& c) {
       c.out.record(rec);
     }
     if (!changes.empty()) c.status = 1;
+  } catch (const UsageError& e) {
+    throw ExitUsageError(2, e.what());
   } catch (const Error& e) {
     throw ExitError(2, e.what());
   }

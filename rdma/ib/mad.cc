@@ -31,17 +31,18 @@ uint32_t parse_mod(const std::string& s) {
   char* end = nullptr;
   unsigned long long v = std::strtoull(s.c_str(), &end, 0);
   if (s.empty() || s[0] == '-' || *end || v > UINT32_MAX)
-    throw Error("invalid attribute modifier \"" + s + "\" (expected a number, decimal or 0x hex)");
+    throw UsageError("invalid attribute modifier \"" + s +
+                     "\" (expected a number, decimal or 0x hex)");
   return static_cast<uint32_t>(v);
 }
 
 void mad_get(Ctx& c) {
   const mad::AttrDef& a = mad::find_attr(c.args.need("attribute"));
   if (a.mgmt_class == mad::kClassSa)
-    throw Error(std::string(a.name) +
-                " is an SA record; rdma mad get reads SMP and PMA attributes");
+    throw UsageError(std::string(a.name) +
+                     " is an SA record; rdma mad get reads SMP and PMA attributes");
   MadWords w(c);
-  if (!w.target) throw Error("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   uint32_t mod = 0;
   std::optional<uint8_t> port;
   while (!w.empty()) {
@@ -51,16 +52,18 @@ void mad_get(Ctx& c) {
     else if (matches(k, "port"))
       port = parse_port(w.need("port number"));
     else
-      throw Error("unknown mad get argument \"" + k + "\"");
+      throw UsageError("unknown mad get argument \"" + k + "\"");
   }
+  bool smp = a.mgmt_class == mad::kClassSmiLid;
+  if (smp && port) throw UsageError("\"port\" is for PMA attributes; SMPs take \"mod N\"");
+  if (!smp && w.target->kind == mad::Target::Kind::Dr)
+    throw UsageError(std::string(a.name) + " needs a LID target (a PMA attribute)");
   MadSession s(c, w.via);
   mad::Route r = s.route(w.target);
   mad::Mad reply;
-  if (a.mgmt_class == mad::kClassSmiLid) {
-    if (port) throw Error("\"port\" is for PMA attributes; SMPs take \"mod N\"");
+  if (smp) {
     reply = s.smp(r, mad::kGet, a, mod);
   } else {
-    if (r.directed) throw Error(std::string(a.name) + " needs a LID target (a PMA attribute)");
     mad::Mad body = mad::make_gmp(a.mgmt_class, mad::kGet, a, mod);
     if (port && mad::find_field(a, "PortSelect")) body.set_attr(a, "PortSelect", *port);
     reply = s.gmp(r.lid, a.mgmt_class, mad::kGet, a, mod, &body);

@@ -45,7 +45,7 @@ void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
 void node_show(Ctx& c) {
   MadWords w(c);
   w.done();
-  if (!w.target) throw Error("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   MadSession s(c, w.via);
   if (c.opt.sa) return node_show_sa(c, s, *w.target);
   mad::Route r = s.route(w.target);

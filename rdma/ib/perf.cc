@@ -47,7 +47,7 @@ PerfArgs parse(MadWords& w, bool allow_extended) {
     } else if (allow_extended && matches(k, "extended")) {
       a.extended = true;
     } else {
-      throw Error("unknown perf argument \"" + k + "\"");
+      throw UsageError("unknown perf argument \"" + k + "\"");
     }
   }
   return a;
@@ -68,11 +68,11 @@ std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs
   return ib::perf_ports(node, a.port, a.all, all_port_select);
 }
 
-mad::Route lid_route(MadSession& s, const std::optional<mad::Target>& t) {
-  if (!t) throw Error("missing target (lid N, guid G or gid G)");
+// The target as a word: given, and not a directed route.
+void check_lid_target(const std::optional<mad::Target>& t) {
+  if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
   if (t->kind == mad::Target::Kind::Dr)
-    throw Error("perf needs a LID target: the PMA is not reachable by directed route");
-  return s.route(t);
+    throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
 }
 
 mad::Mad read_counters(MadSession& s, const mad::Route& r, const mad::AttrDef& attr, uint8_t port) {
@@ -137,11 +137,12 @@ void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrD
 void perf_show(Ctx& c) {
   MadWords w(c);
   PerfArgs a = parse(w, true);
+  check_lid_target(w.target);
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
   MadSession s(c, w.via);
-  a.route = lid_route(s, w.target);
+  a.route = s.route(w.target);
   const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
   ib::NodeInfo node;
   std::vector<uint8_t> ports = ports_of(s, a.route, a, &node);
@@ -177,8 +178,9 @@ void perf_show(Ctx& c) {
 void perf_reset(Ctx& c) {
   MadWords w(c);
   PerfArgs a = parse(w, false);
+  check_lid_target(w.target);
   MadSession s(c, w.via);
-  a.route = lid_route(s, w.target);
+  a.route = s.route(w.target);
   for (uint8_t port : ports_of(s, a.route, a)) {
     mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCounters, 0);
     body.set_attr(mad::kPortCounters, "PortSelect", port);

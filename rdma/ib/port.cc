@@ -47,7 +47,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
 
 void port_show(Ctx& c) {
   MadWords w(c);
-  if (!w.target) throw Error("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   std::optional<uint8_t> port;
   std::string table;
   while (!w.empty()) {
@@ -57,13 +57,12 @@ void port_show(Ctx& c) {
     else if (k == "pkeys" || k == "guids" || k == "sl2vl" || k == "vlarb")
       table = k;
     else
-      throw Error("unknown port show argument \"" + k + "\"");
+      throw UsageError("unknown port show argument \"" + k + "\"");
   }
+  if (c.opt.sa && !table.empty())
+    throw UsageError("--sa shows PortInfo; the " + table + " table needs SMPs");
   MadSession s(c, w.via);
-  if (c.opt.sa) {
-    if (!table.empty()) throw Error("--sa shows PortInfo; the " + table + " table needs SMPs");
-    return port_show_sa(c, s, *w.target, port);
-  }
+  if (c.opt.sa) return port_show_sa(c, s, *w.target, port);
   mad::Route route = s.route(w.target);
   if (table.empty()) {
     view::Record rec;
@@ -90,7 +89,7 @@ void set_phys(MadSession& s, const mad::Route& r, uint8_t port, unsigned phys) {
 
 void port_set(Ctx& c) {
   MadWords w(c);
-  if (!w.target) throw Error("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   std::optional<uint8_t> port;
   std::string action;
   while (!w.empty()) {
@@ -100,10 +99,10 @@ void port_set(Ctx& c) {
     else if (k == "enable" || k == "disable" || k == "reset")
       action = k;
     else
-      throw Error("unknown port set argument \"" + k + "\"");
+      throw UsageError("unknown port set argument \"" + k + "\"");
   }
-  if (!port) throw Error("missing \"port N\"");
-  if (action.empty()) throw Error("missing action: enable, disable or reset");
+  if (!port) throw UsageError("missing \"port N\"");
+  if (action.empty()) throw UsageError("missing action: enable, disable or reset");
   MadSession s(c, w.via);
   mad::Route r = s.route(w.target);
   if (action == "disable" || action == "reset") set_phys(s, r, *port, kPhysDisabled);

@@ -43,8 +43,8 @@ RouteWords route_words(Ctx& c, size_t max_targets) {
   for (size_t i = 0; i < all.size();) {
     if (all[i] == "via" || all[i] == "from") {
       if (i + 1 >= all.size())
-        throw Error("\"" + all[i] + "\" needs " + (all[i] == "via" ? "DEV/PORT" : "FILE"));
-      (all[i] == "via" ? w.via : w.from) = all[i + 1];
+        throw UsageError("\"" + all[i] + "\" needs " + (all[i] == "via" ? "DEV/PORT" : "FILE"));
+      (all[i] == "via" ? w.via : w.from) = all[i] == "via" ? check_via(all[i + 1]) : all[i + 1];
       i += 2;
       continue;
     }
@@ -74,21 +74,22 @@ void parse_range(const RouteWords& w, uint16_t& lo, uint16_t& hi) {
   hi = 0xbfff;
   if (w.rest.empty()) return;
   const std::string& k = w.rest[0];
-  if (w.rest.size() < 2) throw Error("\"" + k + "\" needs a value");
-  if (w.rest.size() > 2) throw Error("unexpected argument \"" + w.rest[2] + "\"");
+  if (w.rest.size() < 2) throw UsageError("\"" + k + "\" needs a value");
+  if (w.rest.size() > 2) throw UsageError("unexpected argument \"" + w.rest[2] + "\"");
   if (k == "lid") {
     lo = hi = mad::parse_lid(w.rest[1]);
   } else if (k == "lids") {
     const std::string& v = w.rest[1];
     size_t dash = v.find('-');
-    if (dash == std::string::npos) throw Error("invalid LID range \"" + v + "\" (expected A-B)");
+    if (dash == std::string::npos)
+      throw UsageError("invalid LID range \"" + v + "\" (expected A-B)");
     lo = mad::parse_lid(v.substr(0, dash));
     hi = mad::parse_lid(v.substr(dash + 1));
     if (lo > hi)
-      throw Error("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
-                  v.substr(dash + 1));
+      throw UsageError("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
+                       v.substr(dash + 1));
   } else {
-    throw Error("unknown route show argument \"" + k + "\" (lid or lids)");
+    throw UsageError("unknown route show argument \"" + k + "\" (lid or lids)");
   }
 }
 
@@ -115,7 +116,7 @@ void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
 
 void route_show(Ctx& c) {
   RouteWords w = route_words(c, 1);
-  if (w.targets.empty()) throw Error("missing switch (lid N, guid G, gid G or dr PATH)");
+  if (w.targets.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
   uint16_t lo, hi;
   parse_range(w, lo, hi);
   MadSession s(c, w.via);
@@ -186,9 +187,9 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
 void route_trace(Ctx& c) {
   RouteWords w = route_words(c, 2);
   if (!w.from.empty())
-    throw Error("route trace reads the live forwarding tables; no \"from FILE\"");
-  if (!w.rest.empty()) throw Error("unexpected argument \"" + w.rest[0] + "\"");
-  if (w.targets.empty()) throw Error("missing destination (lid N, guid G, gid G or dr PATH)");
+    throw UsageError("route trace reads the live forwarding tables; no \"from FILE\"");
+  if (!w.rest.empty()) throw UsageError("unexpected argument \"" + w.rest[0] + "\"");
+  if (w.targets.empty()) throw UsageError("missing destination (lid N, guid G, gid G or dr PATH)");
   MadSession s(c, w.via);
   ib::Fabric f = discover_fabric(c, s);
   if (f.nodes.empty()) throw Error("the local node does not answer");

@@ -48,7 +48,7 @@ uint64_t number(const std::string& s, uint64_t max, const char* what) {
   errno = 0;
   unsigned long long v = std::strtoull(s.c_str(), &end, 0);
   if (s.empty() || s[0] == '-' || *end || errno || v > max)
-    throw Error("invalid " + std::string(what) + " \"" + s + "\"");
+    throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
   return v;
 }
 
@@ -56,7 +56,8 @@ uint8_t mtu_code(const std::string& s) {
   static const std::map<std::string, uint8_t> kMtu = {
       {"256", 1}, {"512", 2}, {"1024", 3}, {"2048", 4}, {"4096", 5}};
   auto it = kMtu.find(s);
-  if (it == kMtu.end()) throw Error("invalid MTU \"" + s + "\" (256, 512, 1024, 2048 or 4096)");
+  if (it == kMtu.end())
+    throw UsageError("invalid MTU \"" + s + "\" (256, 512, 1024, 2048 or 4096)");
   return it->second;
 }
 
@@ -65,28 +66,29 @@ SaWords sa_words(Ctx& c) {
   while (!c.args.empty()) all.push_back(c.args.next());
   SaWords w;
   if (all.empty())
-    throw Error("missing record type (nodes, ports, links, paths, switches, sm or lft)");
+    throw UsageError("missing record type (nodes, ports, links, paths, switches, sm or lft)");
   w.kind = ib::find_sa_kind(all[0]);
   if (!w.kind)
-    throw Error("unknown record type \"" + all[0] +
-                "\" (nodes, ports, links, paths, switches, sm or lft)");
+    throw UsageError("unknown record type \"" + all[0] +
+                     "\" (nodes, ports, links, paths, switches, sm or lft)");
   bool paths = w.kind->record == &mad::kPathRecord;
   for (size_t i = 1; i < all.size();) {
     const std::string& k = all[i];
     if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "via") {
       if (std::optional<mad::Target> t = mad::parse_target(all, i)) {
         if (t->kind == mad::Target::Kind::Dr)
-          throw Error("a path runs between LIDs or GIDs; \"" + t->text + "\" is a directed route");
-        if (w.targets.size() == 2) throw Error("unexpected argument \"" + t->text + "\"");
+          throw UsageError("a path runs between LIDs or GIDs; \"" + t->text +
+                           "\" is a directed route");
+        if (w.targets.size() == 2) throw UsageError("unexpected argument \"" + t->text + "\"");
         w.targets.push_back(*t);
         continue;
       }
     }
-    if (i + 1 >= all.size()) throw Error("\"" + k + "\" needs a value");
+    if (i + 1 >= all.size()) throw UsageError("\"" + k + "\" needs a value");
     const std::string& v = all[i + 1];
     i += 2;
     if (k == "via") {
-      w.via = v;
+      w.via = check_via(v);
     } else if (!paths && k == "lid") {
       w.lid = mad::parse_lid(v);
     } else if (!paths && k == "guid") {
@@ -104,11 +106,11 @@ SaWords sa_words(Ctx& c) {
     } else if (paths && k == "rate") {
       w.rate = static_cast<uint8_t>(number(v, 63, "rate code"));
     } else {
-      throw Error("unknown sa show " + std::string(w.kind->word) + " argument \"" + k + "\"");
+      throw UsageError("unknown sa show " + std::string(w.kind->word) + " argument \"" + k + "\"");
     }
   }
   if (!paths && w.port && w.kind->port_bit < 0)
-    throw Error(std::string(w.kind->word) + " records have no port to filter on");
+    throw UsageError(std::string(w.kind->word) + " records have no port to filter on");
   return w;
 }
 

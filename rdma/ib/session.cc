@@ -1,5 +1,6 @@
 #include "rdma/ib/session.h"
 
+#include <cctype>
 #include <cstdio>
 
 #include "lib/error.h"
@@ -36,8 +37,8 @@ MadWords::MadWords(Ctx& c) {
   target = mad::parse_target(all, i);
   for (; i < all.size(); ++i) {
     if (all[i] == "via") {
-      if (i + 1 >= all.size()) throw Error("\"via\" needs DEV/PORT");
-      via = all[++i];
+      if (i + 1 >= all.size()) throw UsageError("\"via\" needs DEV/PORT");
+      via = check_via(all[++i]);
       continue;
     }
     rest_.push_back(all[i]);
@@ -45,12 +46,12 @@ MadWords::MadWords(Ctx& c) {
 }
 
 std::string MadWords::need(const char* what) {
-  if (empty()) throw Error(std::string("missing ") + what);
+  if (empty()) throw UsageError(std::string("missing ") + what);
   return next();
 }
 
 void MadWords::done() const {
-  if (!empty()) throw Error("unexpected argument \"" + peek() + "\"");
+  if (!empty()) throw UsageError("unexpected argument \"" + peek() + "\"");
 }
 
 MadSession::MadSession(Ctx& c, const std::string& via) {
@@ -101,8 +102,8 @@ uint16_t MadSession::sa_lid(const mad::Target& t) {
     case mad::Target::Kind::Lid:
       return t.lid;
     case mad::Target::Kind::Dr:
-      throw Error("--sa asks the SA, which knows LIDs and GUIDs, not directed routes (" + t.text +
-                  ")");
+      throw UsageError("--sa asks the SA, which knows LIDs and GUIDs, not directed routes (" +
+                       t.text + ")");
     case mad::Target::Kind::Guid:
     case mad::Target::Kind::Gid:
       break;
@@ -150,9 +151,23 @@ void add_target(view::Record& r, const mad::Route& route) {
 uint8_t parse_port(const std::string& s) {
   char* end = nullptr;
   long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end || v < 0 || v > 254)
-    throw Error("invalid port \"" + s + "\" (expected 0-254)");
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end || v < 0 || v > 254)
+    throw UsageError("invalid port \"" + s + "\" (expected 0-254)");
   return static_cast<uint8_t>(v);
+}
+
+const std::string& check_via(const std::string& via) {
+  size_t slash = via.find('/');
+  if (via.empty() || slash == 0)
+    throw UsageError("missing device name in \"via " + via + "\" (expected DEV or DEV/PORT)");
+  if (slash != std::string::npos) {
+    std::string p = via.substr(slash + 1);
+    char* end = nullptr;
+    long v = std::strtol(p.c_str(), &end, 10);
+    if (p.empty() || !std::isdigit(static_cast<unsigned char>(p[0])) || *end || v > 254)
+      throw UsageError("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
+  }
+  return via;
 }
 
 }  // namespace rdma

@@ -64,7 +64,11 @@ class MadSession {
 // The record's first field: "lid 4 " / "dr 0,1 " (JSON "target").
 void add_target(view::Record& r, const mad::Route& route);
 
-// PortSelect / port numbers: 0-254.
+// PortSelect / port numbers: 0-254 (UsageError otherwise).
 uint8_t parse_port(const std::string& s);
+
+// The value of `via`: DEV or DEV/PORT, checked as a word (UsageError); a
+// device or port that does not exist is found when the port is opened.
+const std::string& check_via(const std::string& via);
 
 }  // namespace rdma
