@@ -13,19 +13,40 @@
 
 namespace rdma::ib {
 
+// A filter word of one record type: a component the SA selects on (its
+// ComponentMask bit) and the tool checks again in every record.
+struct SaFilter {
+  enum class Value : uint8_t {
+    Number,  // up to max
+    Gid,     // a GID (MGID)
+    Guid,    // a port GUID: the interface ID of the GID 64 bits before bit
+    Name,    // a NUL-padded string
+  };
+  const char* word;     // "port", "block", "mlid", ...
+  int mask_bit;         // ComponentMask bit
+  uint16_t bit, width;  // where it sits in the record
+  Value value = Value::Number;
+  uint64_t max = 0xff;
+};
+
 struct SaKind {
   const char* word;  // "nodes", "ports", ...
   const mad::AttrDef* record;
   // The attributes the record carries and where (bytes from its start).
   const mad::AttrDef* carried[2] = {nullptr, nullptr};
   size_t at[2] = {0, 0};
-  // ComponentMask bits of the LID and port number fields; -1: none.
-  int lid_bit = -1, port_bit = -1;
+  // ComponentMask bit of the record's LID (its first 16 bits): the record
+  // is about a node, which lid, guid and name select; -1: it is not.
+  int lid_bit = -1;
+  std::span<const SaFilter> filters = {};  // its other filter words
+  bool get = false;                        // one attribute by Get (ClassPortInfo), not a table
 };
 
 std::span<const SaKind> sa_kinds();
 // The kind the word abbreviates, or nullptr.
 const SaKind* find_sa_kind(std::string_view word);
+// The kind's filter called word (exact), or nullptr.
+const SaFilter* find_sa_filter(const SaKind& k, std::string_view word);
 
 // The record's fields, then its attributes' (a key already given is not
 // repeated: a PortInfoRecord's LID, not its PortInfo's).

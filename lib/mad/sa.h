@@ -31,4 +31,8 @@ SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec);
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
                   std::span<const uint8_t> example);
 
+// One attribute by Get from the SA at sa_lid (its ClassPortInfo): the
+// reply's data, a.bytes long. Throws MadError or Error.
+std::vector<uint8_t> get_one(Engine& e, uint16_t sa_lid, const AttrDef& a);
+
 }  // namespace rdma::mad
