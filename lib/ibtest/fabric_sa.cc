@@ -22,9 +22,11 @@ namespace {
 
 constexpr size_t kSaData = mad::kMadBytes - 56;  // record bytes per MAD
 constexpr size_t kSaHeader = 20;                 // SM_Key .. ComponentMask
-// The SA's ClassPortInfo capabilities.
+// The SA's ClassPortInfo capabilities, as opensm 3.3 under ibsim gives them.
 constexpr uint16_t kSaCapabilities = 0x2602;
-constexpr uint32_t kSaCapabilities2 = 0;
+constexpr uint32_t kSaCapabilities2 = 0xb5e8;
+// opensm's default SM_Key: P_KeyTableRecords go to requesters with it only.
+constexpr uint64_t kSmKey = 1;
 
 using Record = std::vector<uint8_t>;
 
@@ -126,17 +128,18 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
   if (method != mad::kGet && method != mad::kSaGetTable) return fail(mad::kStatusBadMethod);
   uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
   if (attr == mad::kClassPortInfo.id && method == mad::kGet) {
-    // opensm 3.3's: IsAllMulticastSupported and the optional records, its
-    // RespTimeValue (2^19 x 4.096 us).
+    // opensm's: IsAllMulticastSupported and the optional records, its
+    // RespTimeValue (2^16 x 4.096 us).
     r.set_attr(mad::kClassPortInfo, "BaseVersion", 1);
     r.set_attr(mad::kClassPortInfo, "ClassVersion", 2);
     r.set_attr(mad::kClassPortInfo, "CapabilityMask", kSaCapabilities);
     r.set_attr(mad::kClassPortInfo, "CapabilityMask2", kSaCapabilities2);
-    r.set_attr(mad::kClassPortInfo, "RespTimeValue", 19);
+    r.set_attr(mad::kClassPortInfo, "RespTimeValue", 16);
     return {r};
   }
   const mad::AttrDef* def = record_def(attr);
   if (!def) return fail(mad::kStatusBadMethodAttr);
+  if (attr == 0x33 && m.get(hdr::kSmKey) != kSmKey) return fail(mad::kSaStatusReqInvalid);
 
   // Every record of the kind, then the filter.
   std::vector<Record> all;
@@ -268,17 +271,17 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
         }
       }
       break;
-    case 0x13:  // SLtoVLMappingTableRecord: a CA port's table, a switch's by in/out port
+    case 0x13:  // SLtoVLMappingTableRecord: a CA's one table (ports 0, 0), a switch's
+                // every output port's by input port, as opensm lists them
       for (uint16_t l = 1; l < top; ++l) {
         Hop h = lids_[l];
         if (h.node < 0) continue;
         const FabricNode& n = nodes_[h.node];
         int ports = n.is_switch() ? n.num_ports() : 0;
-        for (int in = 0; in <= ports; ++in)
-          for (int out = n.is_switch() ? 1 : h.port; out <= (n.is_switch() ? ports : h.port);
-               ++out) {
+        for (int out = 0; out <= ports; ++out)
+          for (int in = 0; in <= ports; ++in) {
             std::array<uint8_t, 64> t;
-            uint32_t mod = n.is_switch() ? uint32_t(in) << 8 | uint32_t(out) : 0;
+            uint32_t mod = uint32_t(in) << 8 | uint32_t(out);
             if (!sma_get(h.node, n.is_switch() ? 0 : h.port, mad::kSl2VlTable.id, mod, t)) continue;
             Record& x = rec();
             put16(x, 0, l);

@@ -41,9 +41,10 @@ SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec) {
 }
 
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
-                  std::span<const uint8_t> example) {
+                  std::span<const uint8_t> example, uint64_t sm_key) {
   Mad q = make_gmp(kClassSa, kSaGetTable, rec, 0);
   q.set(hdr::kCompMask, mask);
+  q.set(hdr::kSmKey, sm_key);
   std::copy_n(example.begin(), std::min<size_t>(example.size(), q.data().size()), q.data().begin());
   std::vector<uint8_t> whole;
   std::optional<Failure> failure;

@@ -28,7 +28,8 @@ void sa_help(Ctx& c) {
   std::fputs(
       "Usage: rdma sa show { nodes | ports | links | switches | sm | lft | guids | pkeys |\n"
       "                      sl2vl | vlarb } [ lid LID ] [ guid GUID ] [ name DESCRIPTION ]\n"
-      "                    [ port N ] [ block N ] [ in_port N ] [ out_port N ] [ via DEV/PORT ]\n"
+      "                    [ port N ] [ block N ] [ in_port N ] [ out_port N ] [ smkey KEY ]\n"
+      "                    [ via DEV/PORT ]\n"
       "       rdma sa show paths [ SRC ] DST [ pkey PKEY ] [ sl SL ] [ mtu MTU ] [ rate CODE ]\n"
       "                    [ via DEV/PORT ]\n"
       "       rdma sa show mcast [ mgid GID ] [ mlid MLID ] [ guid PORT_GUID ] [ via DEV/PORT ]\n"
@@ -57,6 +58,7 @@ struct SaWords {
   uint64_t mask = 0;
   std::optional<uint16_t> pkey;
   std::optional<uint8_t> sl, mtu, rate;
+  uint64_t sm_key = 0;
   std::string via;
 };
 
@@ -124,7 +126,8 @@ SaWords sa_words(Ctx& c) {
   bool paths = w.kind->record == &mad::kPathRecord;
   for (size_t i = 1; i < all.size();) {
     const std::string& k = all[i];
-    if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "via") {
+    if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "via" &&
+        k != "smkey") {
       if (std::optional<mad::Target> t = mad::parse_target(all, i)) {
         if (t->kind == mad::Target::Kind::Dr)
           throw Error("a path runs between LIDs or GIDs; \"" + t->text + "\" is a directed route");
@@ -136,7 +139,7 @@ SaWords sa_words(Ctx& c) {
     const ib::SaFilter* f = paths ? nullptr : ib::find_sa_filter(*w.kind, k);
     bool node_word = !paths && w.kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
     bool path_word = paths && (k == "pkey" || k == "sl" || k == "mtu" || k == "rate");
-    if (!f && !node_word && !path_word && k != "via")
+    if (!f && !node_word && !path_word && k != "via" && k != "smkey")
       throw Error("unknown sa show " + std::string(w.kind->word) + " argument \"" + k +
                   "\" (filters: " + (paths ? "pkey, sl, mtu, rate" : filter_words(*w.kind)) + ")");
     if (i + 1 >= all.size()) throw Error("\"" + k + "\" needs a value");
@@ -144,6 +147,8 @@ SaWords sa_words(Ctx& c) {
     i += 2;
     if (k == "via") {
       w.via = v;
+    } else if (k == "smkey") {
+      w.sm_key = number(v, ~uint64_t{0}, "SM_Key");
     } else if (f) {
       put_filter(w, *f, v);
     } else if (k == "lid") {
@@ -175,8 +180,19 @@ uint16_t sa_lid(MadSession& s) {
 // One GetTable; a table cut short (an SA or transport without RMPP) is a
 // warning and exit status 1.
 std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDef& rec,
-                                        uint64_t mask, std::span<const uint8_t> example) {
-  mad::SaTable t = mad::get_table(s.engine(), sa_lid(s), rec, mask, example);
+                                        uint64_t mask, std::span<const uint8_t> example,
+                                        uint64_t sm_key = 0) {
+  mad::SaTable t;
+  try {
+    t = mad::get_table(s.engine(), sa_lid(s), rec, mask, example, sm_key);
+  } catch (const mad::MadError& e) {
+    // opensm gives P_Key tables to trusted requesters only (IBA 15.4.1).
+    if (&rec == &mad::kPKeyTableRecord && !sm_key && e.failure.kind == mad::Failure::Kind::Status &&
+        e.failure.status == mad::kSaStatusReqInvalid)
+      throw Error(std::string(e.what()) + "; the SA may answer P_Key tables only to a trusted " +
+                  "requester: give its SM_Key with smkey KEY");
+    throw;
+  }
   if (t.missing) {
     std::fprintf(c.err, "warning: the SA's %s table lacks %zu of its records (no RMPP?)\n",
                  rec.name, t.missing);
@@ -224,7 +240,7 @@ void show_paths(Ctx& c, MadSession& s, const SaWords& w) {
   if (w.sl) set("SL", *w.sl, 15);
   if (w.mtu) set("MTUSelector", 2, 16), set("MTU", *w.mtu, 17);
   if (w.rate) set("RateSelector", 2, 18), set("Rate", *w.rate, 19);
-  auto recs = table(c, s, mad::kPathRecord, mask, q.data().first(mad::kPathRecord.bytes));
+  auto recs = table(c, s, mad::kPathRecord, mask, q.data().first(mad::kPathRecord.bytes), w.sm_key);
   view::Record out;
   for (const auto& r : recs) {
     out.clear();
@@ -257,7 +273,7 @@ void sa_show(Ctx& c) {
   if (w.guid || w.name) {
     std::vector<uint8_t> none(mad::kNodeRecord.bytes);
     lids.emplace();
-    for (const auto& r : table(c, s, mad::kNodeRecord, 0, none)) {
+    for (const auto& r : table(c, s, mad::kNodeRecord, 0, none, w.sm_key)) {
       std::span<const uint8_t> ni = std::span(r).subspan(mad::kNodeRecordNodeInfo);
       uint64_t node_guid = mad::get_bits(ni, 96, 64), port_guid = mad::get_bits(ni, 160, 64);
       std::string desc(reinterpret_cast<const char*>(r.data()) + mad::kNodeRecordNodeDesc, 64);
@@ -276,7 +292,7 @@ void sa_show(Ctx& c) {
   for (const ib::SaFilter* f : w.filters)
     if (f->value == ib::SaFilter::Value::Guid)
       mad::set_bits(w.example, f->bit - 64, 64, s.local().gid_prefix);
-  for (const auto& r : table(c, s, rec, w.mask, w.example)) {
+  for (const auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
     uint16_t lid = ib::sa_record_lid(*w.kind, r);
     // Filters again here: an SA may ignore a component it does not index.
     if (w.lid && lid != *w.lid) continue;
