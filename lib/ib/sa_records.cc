@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
@@ -97,6 +98,11 @@ void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::
       out.next() = f;
     }
   }
+}
+
+void sa_fix_record(const SaKind& k, std::span<uint8_t> rec) {
+  if (k.record == &mad::kPKeyTableRecord && rec.size() >= 4 && rec[3] == 0 && rec[2] != 0)
+    std::swap(rec[2], rec[3]);
 }
 
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec) {

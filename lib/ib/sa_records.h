@@ -52,6 +52,14 @@ const SaFilter* find_sa_filter(const SaKind& k, std::string_view word);
 // repeated: a PortInfoRecord's LID, not its PortInfo's).
 void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::Record& out);
 
+// Undoes what SAs are known to get wrong in a record, before filtering and
+// printing: opensm (3.3) sends a P_KeyTableRecord's BlockNum in host (little
+// endian) byte order, so block 1 arrives as 0x0100; saquery prints it
+// unconverted and so shows 1. A BlockNum with a zero low byte and a
+// non-zero high byte is taken for a swapped one (block 256 and up would
+// need a PartitionCap above 8192, which no device has).
+void sa_fix_record(const SaKind& k, std::span<uint8_t> rec);
+
 // The LID a record is about (its first field), or 0 for paths.
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec);
 

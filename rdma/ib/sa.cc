@@ -292,7 +292,8 @@ void sa_show(Ctx& c) {
   for (const ib::SaFilter* f : w.filters)
     if (f->value == ib::SaFilter::Value::Guid)
       mad::set_bits(w.example, f->bit - 64, 64, s.local().gid_prefix);
-  for (const auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
+  for (auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
+    ib::sa_fix_record(*w.kind, r);
     uint16_t lid = ib::sa_record_lid(*w.kind, r);
     // Filters again here: an SA may ignore a component it does not index.
     if (w.lid && lid != *w.lid) continue;

@@ -7,6 +7,7 @@
 
 #include <array>
 
+#include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
 #include "rdma/ib/fabric_fixture.h"
 
@@ -313,6 +314,21 @@ TEST_F(SaFirstOnly, ACutTableIsAWarning) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(nlohmann::json::parse(r.out).size(), 12u);
   EXPECT_NE(r.err.find("SLtoVLMappingTableRecord table lacks 69"), std::string::npos) << r.err;
+}
+
+TEST(SaFixRecord, OpensmsSwappedPKeyBlockNumber) {
+  const ib::SaKind& k = *ib::find_sa_kind("pkeys");
+  std::vector<uint8_t> r(mad::kPKeyTableRecord.bytes);
+  r[2] = 1;  // BlockNum 0x0100 on the wire: opensm's block 1
+  ib::sa_fix_record(k, r);
+  EXPECT_EQ(r[2], 0);
+  EXPECT_EQ(r[3], 1);
+  ib::sa_fix_record(k, r);  // a right one stays
+  EXPECT_EQ(r[3], 1);
+  std::vector<uint8_t> lft(mad::kLftRecord.bytes);
+  lft[2] = 1;  // other records are not touched
+  ib::sa_fix_record(*ib::find_sa_kind("lft"), lft);
+  EXPECT_EQ(lft[2], 1);
 }
 
 TEST(SplitTable, RecordsByAttributeOffset) {
