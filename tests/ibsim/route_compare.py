@@ -177,12 +177,16 @@ def sa(kind, diags, ours):
             r["rate"] = str(int(r["rate"], 16) & 0x3f)
         if kind == "sl2vl":
             r.pop("SL", None)  # the header row: 0| 1| ... 15|
-        if r.get("LID") == "0":
-            # saquery counts a record in the cut MAD's last, partial 16
-            # bytes (SLtoVL records), all zero: no record of a LID 0.
-            continue
         want.append({ours_key: norm(r[k]) for k, ours_key in keys.items() if k in r})
     have = [{k: norm(o[k]) for k in keys.values() if k in o} for o in ours]
+    note = ""
+    if (len(want) == len(have) + 1 and "lid" in want[-1]
+            and want[-1]["lid"] not in {h.get("lid") for h in have}):
+        # saquery prints one record more than the cut MAD holds (SLtoVL
+        # records under the simulator: the last is memory past the reply,
+        # its LID nonsense); rdma stops at the bytes it received.
+        note = f", saquery's extra record of lid {want[-1]['lid']} left out"
+        want.pop()
     if not want and not (kind in MAY_BE_EMPTY and not have):
         return ["saquery printed no records"]
     errors = []
@@ -193,7 +197,7 @@ def sa(kind, diags, ours):
             errors.append(f"record {i}: saquery {w}, rdma {h}")
     if not want:
         return "no records from either tool"
-    return errors or f"{len(want)} records equal ({', '.join(sorted(want[0]))})"
+    return errors or f"{len(want)} records equal ({', '.join(sorted(want[0]))}){note}"
 
 
 def main():
