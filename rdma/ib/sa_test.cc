@@ -316,6 +316,42 @@ TEST_F(SaFirstOnly, ACutTableIsAWarning) {
   EXPECT_NE(r.err.find("SLtoVLMappingTableRecord table lacks 69"), std::string::npos) << r.err;
 }
 
+// --sa on the fabric views: the fabric from NodeRecords, PortInfoRecords,
+// SwitchInfoRecords and LinkRecords in discovery's order, no SMP sent.
+class SaFabric : public test::OnFakeFabric {
+ protected:
+  SaFabric() : OnFakeFabric("fabric.net", rmpp(ibtest::RmppMode::Reassembled)) {}
+  uint64_t smps() {
+    return fabric_.stats().received[mad::kClassSmiLid] + fabric_.stats().received[mad::kClassSmiDr];
+  }
+};
+
+TEST_F(SaFabric, ViewsEqualDiscoveryWithoutAnSmp) {
+  for (std::vector<std::string> v : {std::vector<std::string>{"fabric", "show"},
+                                     {"fabric", "show", "switches"},
+                                     {"fabric", "links"},
+                                     {"fabric", "links", "all"},
+                                     {"-d", "fabric", "show"},
+                                     {"fabric", "topology"},
+                                     {"fabric", "errors"}}) {
+    test::Result smp = run(v);
+    ASSERT_EQ(smp.status, 0) << smp.err;
+    v.insert(v.begin(), "--sa");
+    uint64_t before = smps();
+    test::Result sa = run(v);
+    EXPECT_EQ(sa.status, 0) << sa.err;
+    EXPECT_EQ(sa.out, smp.out) << v[2];
+    EXPECT_EQ(smps(), before) << v[2];
+  }
+}
+
+TEST_F(SaFirstOnly, SaFabricFromCutTablesIsAPartialResultWithAWarning) {
+  test::Result r = run({"--sa", "fabric", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("NodeRecord table lacks"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.out.empty());
+}
+
 TEST(SaFixRecord, OpensmsSwappedPKeyBlockNumber) {
   const ib::SaKind& k = *ib::find_sa_kind("pkeys");
   std::vector<uint8_t> r(mad::kPKeyTableRecord.bytes);
