@@ -74,7 +74,7 @@ Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
   t.num_ports = info.num_ports;
   last = std::min<uint32_t>(last, hi);
   if (cap == 0 || t.first > last) return t;
-  t.masks.assign(last - t.first + 1, 0);
+  t.masks.assign(last - t.first + 1, {});
   std::optional<mad::Failure> failed;
   uint32_t positions = static_cast<uint32_t>(info.num_ports) / 16 + 1;
   for (uint32_t block = (t.first - kFirstMlid) / 32u; block <= (last - kFirstMlid) / 32u; ++block)
@@ -93,7 +93,9 @@ Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
                   for (uint32_t i = 0; i < 32; ++i) {
                     uint32_t mlid = kFirstMlid + block * 32 + i;
                     if (mlid < t.first || mlid > last) continue;
-                    t.masks[mlid - t.first] |= mad::get_bits(d, i * 16, 16) << (pos * 16);
+                    uint64_t m = mad::get_bits(d, i * 16, 16);
+                    for (uint32_t b = 0; b < 16; ++b)
+                      if (m >> b & 1) t.masks[mlid - t.first].set(pos * 16 + b);
                   }
                 }});
     }

@@ -4,6 +4,7 @@
 // switches' tables (as ibroute and ibtracert).
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -35,7 +36,7 @@ inline constexpr uint16_t kFirstMlid = 0xc000;
 struct Mft {
   uint16_t first = kFirstMlid;  // the MLID of masks[0]
   int num_ports = 0;
-  std::vector<uint64_t> masks;  // by MLID from first; bit p: port p
+  std::vector<std::bitset<256>> masks;  // by MLID from first; bit p: port p (up to 254)
 };
 
 // MLIDs [lo, hi] of the switch at r, within its MulticastFDBCap (and

@@ -160,8 +160,8 @@ void FakeFabric::program_mft() {
       const FabricPort& fp = nodes_[n].ports[p];
       if (fp.peer_node < 0 || !nodes_[fp.peer_node].is_switch() || seen[fp.peer_node]) continue;
       seen[fp.peer_node] = 1;
-      tree[n] |= uint64_t{1} << p;
-      tree[fp.peer_node] |= uint64_t{1} << fp.peer_port;
+      if (p < 64) tree[n] |= uint64_t{1} << p;  // the model's masks hold ports 0-63
+      if (fp.peer_port < 64) tree[fp.peer_node] |= uint64_t{1} << fp.peer_port;
       todo.push_back(fp.peer_node);
     }
   }
@@ -171,7 +171,7 @@ void FakeFabric::program_mft() {
       uint64_t mask = tree[sw];
       for (auto [n, p] : g.members) {
         const FabricPort& fp = nodes_[n].ports[p];
-        if (fp.peer_node == sw) mask |= uint64_t{1} << fp.peer_port;
+        if (fp.peer_node == sw && fp.peer_port < 64) mask |= uint64_t{1} << fp.peer_port;
       }
       if (mask) nodes_[sw].mft[g.mlid] = mask;
     }

@@ -301,7 +301,7 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
         return bad(mad::kStatusBadField);
       for (uint32_t i = 0; i < 32; ++i) {
         auto it = n.mft.find(static_cast<uint16_t>(0xc000 + block * 32 + i));
-        if (it != n.mft.end())
+        if (it != n.mft.end() && position < 4)  // the model keeps ports 0-63
           mad::set_bits(d, i * 16, 16, (it->second >> (position * 16)) & 0xffff);
       }
       return {r};

@@ -137,15 +137,15 @@ void show_mcast(Ctx& c, RouteWords& w) {
   ib::Mft t = ib::read_mft(s.engine(), s.route(w.targets[0]), lo, hi);
   view::Record rec;
   for (size_t i = 0; i < t.masks.size(); ++i) {
-    if (!t.masks[i]) continue;
+    if (t.masks[i].none()) continue;
     rec.clear();
     char mlid[8];
     std::snprintf(mlid, sizeof mlid, "0x%04zx", t.first + i);
     add_str(rec, "mlid", mlid);
     std::string text;
     view::Json ports = view::Json::array();
-    for (int p = 0; p <= t.num_ports && p < 64; ++p)
-      if (t.masks[i] >> p & 1) {
+    for (int p = 0; p <= t.num_ports; ++p)
+      if (t.masks[i][p]) {
         text += (text.empty() ? "" : ",") + std::to_string(p);
         ports.push_back(p);
       }
