@@ -43,8 +43,7 @@ def mcast(diags, ours):
         m = re.match(r"^0x([0-9a-f]{4})      (.*)$", line)
         if m:
             marks = line[12:]
-            want[int(m.group(1), 16)] = [i for i in range(0, len(marks), 2) if marks[i] == "x"]
-            want[int(m.group(1), 16)] = [i // 2 for i in want[int(m.group(1), 16)]]
+            want[int(m.group(1), 16)] = [i // 2 for i in range(0, len(marks), 2) if marks[i] == "x"]
         dumped |= bool(re.match(r"^\d+ valid mlids dumped", line))
     if not dumped:
         return ["ibroute -M printed no summary"]
