@@ -82,9 +82,7 @@ uint8_t mtu_code(const std::string& s) {
 // The words a kind takes, for messages.
 std::string filter_words(const ib::SaKind& k) {
   std::string all = k.lid_bit >= 0 ? "lid, guid, name" : "";
-  for (const ib::SaFilter& f : k.filters)
-    if (all.find(f.word) == std::string::npos)
-      all += (all.empty() ? "" : ", ") + std::string(f.word);
+  for (const ib::SaFilter& f : k.filters) all += (all.empty() ? "" : ", ") + std::string(f.word);
   return all.empty() ? "none" : all;
 }
 
