@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "lib/ib/records.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/bits.h"
 #include "lib/mad/target.h"
 #include "lib/view/fields.h"
 
@@ -50,6 +51,54 @@ Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
                 }
               }});
   }
+  e.run();
+  if (failed) throw mad::MadError(*failed);
+  return t;
+}
+
+Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
+  std::string where = mad::route_text(r);
+  mad::Mad ni = e.call(mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
+                       "NodeInfo from " + where);
+  NodeInfo info = NodeInfo::from(ni.data());
+  if (!info.is_switch()) throw Error(where + " is not a switch; only switches forward multicast");
+  mad::Mad si = e.call(mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
+                       "SwitchInfo from " + where);
+  uint32_t cap = static_cast<uint32_t>(si.get_attr(mad::kSwitchInfo, "MulticastFDBCap"));
+  uint32_t top = static_cast<uint32_t>(si.get_attr(mad::kSwitchInfo, "MulticastFDBTop"));
+  uint32_t last = std::min<uint32_t>(0xfffe, kFirstMlid + cap - 1);
+  // A top below the multicast range means an empty table; 0: not kept.
+  if (top && top < last) last = top;
+  Mft t;
+  t.first = std::max(lo, kFirstMlid);
+  t.num_ports = info.num_ports;
+  last = std::min<uint32_t>(last, hi);
+  if (cap == 0 || t.first > last) return t;
+  t.masks.assign(last - t.first + 1, {});
+  std::optional<mad::Failure> failed;
+  uint32_t positions = static_cast<uint32_t>(info.num_ports) / 16 + 1;
+  for (uint32_t block = (t.first - kFirstMlid) / 32u; block <= (last - kFirstMlid) / 32u; ++block)
+    for (uint32_t pos = 0; pos < positions; ++pos) {
+      uint32_t mod = pos << 28 | block;
+      std::string what = "MulticastForwardingTable block " + std::to_string(block) + " position " +
+                         std::to_string(pos) + " from " + where;
+      e.submit({mad::make_smp(r, mad::kGet, mad::kMulticastForwardingTable, mod),
+                mad::smp_address(r), what,
+                [&, block, pos](const mad::Mad* reply, const mad::Failure* f) {
+                  if (!reply) {
+                    if (!failed) failed = *f;
+                    return;
+                  }
+                  auto d = reply->data();
+                  for (uint32_t i = 0; i < 32; ++i) {
+                    uint32_t mlid = kFirstMlid + block * 32 + i;
+                    if (mlid < t.first || mlid > last) continue;
+                    uint64_t m = mad::get_bits(d, i * 16, 16);
+                    for (uint32_t b = 0; b < 16; ++b)
+                      if (m >> b & 1) t.masks[mlid - t.first].set(pos * 16 + b);
+                  }
+                }});
+    }
   e.run();
   if (failed) throw mad::MadError(*failed);
   return t;

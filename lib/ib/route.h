@@ -4,6 +4,7 @@
 // switches' tables (as ibroute and ibtracert).
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -29,6 +30,19 @@ struct Lft {
 // the blocks in parallel (the engine's window). Throws Error (MadError for
 // a failed query) naming the switch.
 Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi);
+
+inline constexpr uint16_t kFirstMlid = 0xc000;
+
+struct Mft {
+  uint16_t first = kFirstMlid;  // the MLID of masks[0]
+  int num_ports = 0;
+  std::vector<std::bitset<256>> masks;  // by MLID from first; bit p: port p (up to 254)
+};
+
+// MLIDs [lo, hi] of the switch at r, within its MulticastFDBCap (and
+// MulticastFDBTop when set, as ibroute -M): blocks of 32 MLIDs, one SMP per
+// 16 ports of each. Throws Error as read_lft.
+Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi);
 
 // The out port for one LID: the one block holding it. Throws Error.
 uint8_t lft_port(mad::Engine& e, const mad::Route& r, uint16_t lid);

@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
@@ -11,24 +12,61 @@ namespace rdma::ib {
 
 namespace {
 
+using V = SaFilter::Value;
+
+// ComponentMask bits (IBA 15.2.5) of each record's filter words. Port
+// numbers go to 254 (255 is no port).
+constexpr uint64_t kMaxPort = 254;
+constexpr SaFilter kPortFilters[] = {{"port", 1, 16, 8, V::Number, kMaxPort}};
+constexpr SaFilter kLinkFilters[] = {{"port", 1, 16, 8, V::Number, kMaxPort}};
+constexpr SaFilter kLftFilters[] = {{"block", 1, 16, 16, V::Number, 0xffff}};
+constexpr SaFilter kGuidFilters[] = {{"block", 1, 16, 8}};
+constexpr SaFilter kPKeyFilters[] = {{"port", 2, 32, 8, V::Number, kMaxPort},
+                                     {"block", 1, 16, 16, V::Number, 0x7ff}};
+constexpr SaFilter kSl2VlFilters[] = {{"in_port", 1, 16, 8, V::Number, kMaxPort},
+                                      {"out_port", 2, 24, 8, V::Number, kMaxPort}};
+constexpr SaFilter kVlArbFilters[] = {{"port", 1, 16, 8, V::Number, kMaxPort},
+                                      {"block", 2, 24, 8, V::Number, 4}};
+constexpr SaFilter kServiceFilters[] = {{"id", 0, 0, 64, V::Number, ~uint64_t{0}},
+                                        {"guid", 1, 128, 64, V::Guid},
+                                        {"name", 6, 384, 512, V::Name}};
+constexpr SaFilter kMcastFilters[] = {{"mgid", 0, 0, 128, V::Gid},
+                                      {"guid", 1, 192, 64, V::Guid},
+                                      {"mlid", 3, 288, 16, V::Number, 0xffff}};
+
 const SaKind kKinds[] = {
     {"nodes",
      &mad::kNodeRecord,
      {&mad::kNodeInfo, &mad::kNodeDescription},
      {mad::kNodeRecordNodeInfo, mad::kNodeRecordNodeDesc},
+     0},
+    {"ports",
+     &mad::kPortInfoRecord,
+     {&mad::kPortInfo},
+     {mad::kPortInfoRecordPortInfo},
      0,
-     -1},
-    {"ports", &mad::kPortInfoRecord, {&mad::kPortInfo}, {mad::kPortInfoRecordPortInfo}, 0, 1},
-    {"links", &mad::kLinkRecord, {}, {}, 0, 1},
-    {"paths", &mad::kPathRecord, {}, {}, -1, -1},
+     kPortFilters},
+    {"links", &mad::kLinkRecord, {}, {}, 0, kLinkFilters},
+    {"paths", &mad::kPathRecord},
     {"switches",
      &mad::kSwitchInfoRecord,
      {&mad::kSwitchInfo},
      {mad::kSwitchInfoRecordSwitchInfo},
+     0},
+    {"sm", &mad::kSmInfoRecord, {&mad::kSmInfo}, {mad::kSmInfoRecordSmInfo}, 0},
+    {"lft", &mad::kLftRecord, {}, {}, 0, kLftFilters},
+    {"services", &mad::kServiceRecord, {}, {}, -1, kServiceFilters},
+    {"mcast", &mad::kMcMemberRecord, {}, {}, -1, kMcastFilters},
+    {"guids", &mad::kGuidInfoRecord, {&mad::kGuidInfo}, {mad::kTableRecordBlock}, 0, kGuidFilters},
+    {"pkeys",
+     &mad::kPKeyTableRecord,
+     {&mad::kPKeyTable},
+     {mad::kTableRecordBlock},
      0,
-     -1},
-    {"sm", &mad::kSmInfoRecord, {&mad::kSmInfo}, {mad::kSmInfoRecordSmInfo}, 0, -1},
-    {"lft", &mad::kLftRecord, {}, {}, 0, -1},
+     kPKeyFilters},
+    {"sl2vl", &mad::kSl2VlRecord, {&mad::kSl2VlTable}, {mad::kTableRecordBlock}, 0, kSl2VlFilters},
+    {"vlarb", &mad::kVlArbRecord, {&mad::kVlArbTable}, {mad::kTableRecordBlock}, 0, kVlArbFilters},
+    {"classportinfo", &mad::kClassPortInfo, {}, {}, -1, {}, true},
 };
 
 }  // namespace
@@ -41,6 +79,12 @@ const SaKind* find_sa_kind(std::string_view word) {
   if (word.empty()) return nullptr;
   for (const SaKind& k : kKinds)
     if (std::string_view(k.word).starts_with(word)) return &k;
+  return nullptr;
+}
+
+const SaFilter* find_sa_filter(const SaKind& k, std::string_view word) {
+  for (const SaFilter& f : k.filters)
+    if (word == f.word) return &f;
   return nullptr;
 }
 
@@ -59,6 +103,11 @@ void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::
       out.next() = f;
     }
   }
+}
+
+void sa_fix_record(const SaKind& k, std::span<uint8_t> rec) {
+  if (k.record == &mad::kPKeyTableRecord && rec.size() >= 4 && rec[3] == 0 && rec[2] != 0)
+    std::swap(rec[2], rec[3]);
 }
 
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec) {

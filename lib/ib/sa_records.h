@@ -13,23 +13,52 @@
 
 namespace rdma::ib {
 
+// A filter word of one record type: a component the SA selects on (its
+// ComponentMask bit) and the tool checks again in every record.
+struct SaFilter {
+  enum class Value : uint8_t {
+    Number,  // up to max
+    Gid,     // a GID (MGID)
+    Guid,    // a port GUID: the interface ID of the GID 64 bits before bit
+    Name,    // a NUL-padded string
+  };
+  const char* word;     // "port", "block", "mlid", ...
+  int mask_bit;         // ComponentMask bit
+  uint16_t bit, width;  // where it sits in the record
+  Value value = Value::Number;
+  uint64_t max = 0xff;
+};
+
 struct SaKind {
   const char* word;  // "nodes", "ports", ...
   const mad::AttrDef* record;
   // The attributes the record carries and where (bytes from its start).
   const mad::AttrDef* carried[2] = {nullptr, nullptr};
   size_t at[2] = {0, 0};
-  // ComponentMask bits of the LID and port number fields; -1: none.
-  int lid_bit = -1, port_bit = -1;
+  // ComponentMask bit of the record's LID (its first 16 bits): the record
+  // is about a node, which lid, guid and name select; -1: it is not.
+  int lid_bit = -1;
+  std::span<const SaFilter> filters = {};  // its other filter words
+  bool get = false;                        // one attribute by Get (ClassPortInfo), not a table
 };
 
 std::span<const SaKind> sa_kinds();
 // The kind the word abbreviates, or nullptr.
 const SaKind* find_sa_kind(std::string_view word);
+// The kind's filter called word (exact), or nullptr.
+const SaFilter* find_sa_filter(const SaKind& k, std::string_view word);
 
 // The record's fields, then its attributes' (a key already given is not
 // repeated: a PortInfoRecord's LID, not its PortInfo's).
 void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::Record& out);
+
+// Undoes what SAs are known to get wrong in a record, before filtering and
+// printing: opensm (3.3) sends a P_KeyTableRecord's BlockNum in host (little
+// endian) byte order, so block 1 arrives as 0x0100; saquery prints it
+// unconverted and so shows 1. A BlockNum with a zero low byte and a
+// non-zero high byte is taken for a swapped one (block 256 and up would
+// need a PartitionCap above 8192, which no device has).
+void sa_fix_record(const SaKind& k, std::span<uint8_t> rec);
 
 // The LID a record is about (its first field), or 0 for paths.
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec);

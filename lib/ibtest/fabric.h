@@ -20,8 +20,10 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lib/ibtest/topology.h"
@@ -104,8 +106,31 @@ struct FabricNode {
   std::map<uint16_t, std::array<uint8_t, 16>> sl2vl;
   std::vector<FabricPort> ports;  // [0]: a switch's port 0 (unused on CAs)
   std::vector<uint8_t> lft;       // switches: output port by LID, 0xff none
+  // Switches: MulticastForwardingTable, the port mask (bit p: port p) by
+  // MLID (0xc000 ...); an MLID not here forwards nowhere.
+  std::map<uint16_t, uint64_t> mft;
   int num_ports() const { return static_cast<int>(ports.size()) - 1; }
   bool is_switch() const { return type == NodeType::Switch; }
+};
+
+// A multicast group as the SA keeps it (MCMemberRecord): its parameters
+// and its member ports (node, port), full members all.
+struct McGroup {
+  std::array<uint8_t, 16> mgid{};
+  uint16_t mlid = 0;
+  uint32_t qkey = 0;
+  uint16_t pkey = 0xffff;
+  uint8_t mtu = 4, rate = 3, sl = 0, scope = 2;
+  std::vector<std::pair<int, int>> members;
+};
+
+// A service an SA client registered (ServiceRecord).
+struct FabricService {
+  uint64_t id = 0;
+  int node = 0, port = 1;  // the ServiceGID's port
+  uint16_t pkey = 0xffff;
+  uint32_t lease = 0xffffffff;  // infinite
+  std::string name;
 };
 
 // Which MADs a fault applies to; -1 fields match anything. node is the
@@ -157,6 +182,13 @@ class FakeFabric : public mad::Transport {
   int attach_node() const { return attach_node_; }
   int attach_port() const { return attach_port_; }
 
+  // The SA's multicast groups: assign_lids creates the IPoIB broadcast
+  // group (ff12:401b:ffff::ffff:ffff, MLID 0xc000) with every CA port with
+  // a LID as a member, as opensm does when IPoIB joins, and programs every
+  // group's MFT entries along a spanning tree of the switches.
+  std::vector<McGroup>& mcast_groups() { return groups_; }
+  std::vector<FabricService>& services() { return services_; }
+
   // The model, for assertions and for settings the helpers below lack.
   std::vector<FabricNode>& nodes() { return nodes_; }
   const std::vector<FabricNode>& nodes() const { return nodes_; }
@@ -201,6 +233,10 @@ class FakeFabric : public mad::Transport {
   std::vector<mad::Mad> answer_pma(const mad::Mad& m, Hop at);
   std::vector<mad::Mad> answer_sa(const mad::Mad& m);
   std::vector<mad::Mad> rmpp_ack(const mad::Mad& m);
+  // The SMA's answer to a LID-routed Get of attr at node n (port p for a
+  // CA); false for an error status.
+  bool sma_get(int n, int p, uint16_t attr, uint32_t mod, std::span<uint8_t> out);
+  void program_mft();
   std::vector<mad::Mad> answer_path(const mad::Mad& m, mad::Mad& r);
   std::vector<mad::Mad> sa_reply(const mad::Mad& m, mad::Mad& r, const mad::AttrDef& def,
                                  std::vector<std::vector<uint8_t>>& found);
@@ -221,6 +257,8 @@ class FakeFabric : public mad::Transport {
   std::map<uint64_t, std::vector<mad::Mad>>
       transfers_;  // RmppMode::Acked, by TID  // RmppMode::Reassembled: the transfer sa_reply built
   FabricStats stats_;
+  std::vector<McGroup> groups_;
+  std::vector<FabricService> services_;
 };
 
 }  // namespace rdma::ibtest

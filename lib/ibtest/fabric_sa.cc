@@ -3,6 +3,7 @@
 // GetTable any number, in RMPP DATA segments (13.6) when they do not fit
 // one MAD.
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "lib/ibtest/fabric.h"
@@ -21,6 +22,11 @@ namespace {
 
 constexpr size_t kSaData = mad::kMadBytes - 56;  // record bytes per MAD
 constexpr size_t kSaHeader = 20;                 // SM_Key .. ComponentMask
+// The SA's ClassPortInfo capabilities, as opensm 3.3 under ibsim gives them.
+constexpr uint16_t kSaCapabilities = 0x2602;
+constexpr uint32_t kSaCapabilities2 = 0xb5e8;
+// opensm's default SM_Key: P_KeyTableRecords go to requesters with it only.
+constexpr uint64_t kSmKey = 1;
 
 using Record = std::vector<uint8_t>;
 
@@ -44,6 +50,11 @@ const std::vector<Component>& components(uint16_t attr) {
   static const std::vector<Component> kLid = {{0, 0, 16}};
   static const std::vector<Component> kLft = {{0, 0, 16}, {1, 16, 16}};
   static const std::vector<Component> kLink = {{0, 0, 16}, {1, 16, 8}, {2, 24, 8}, {3, 32, 16}};
+  static const std::vector<Component> kGuid = {{0, 0, 16}, {1, 16, 8}};
+  static const std::vector<Component> kPKey = {{0, 0, 16}, {1, 16, 16}, {2, 32, 8}};
+  static const std::vector<Component> kPorts = {{0, 0, 16}, {1, 16, 8}, {2, 24, 8}};
+  static const std::vector<Component> kService = {{0, 0, 64}, {1, 64, 128}, {6, 384, 512}};
+  static const std::vector<Component> kMcast = {{0, 0, 128}, {1, 128, 128}, {3, 288, 16}};
   static const std::vector<Component> kNone;
   switch (attr) {
     case 0x11:
@@ -57,6 +68,17 @@ const std::vector<Component>& components(uint16_t attr) {
       return kLft;
     case 0x20:
       return kLink;
+    case 0x30:
+      return kGuid;
+    case 0x33:
+      return kPKey;
+    case 0x13:
+    case 0x36:
+      return kPorts;
+    case 0x31:
+      return kService;
+    case 0x38:
+      return kMcast;
     default:
       return kNone;
   }
@@ -65,9 +87,19 @@ const std::vector<Component>& components(uint16_t attr) {
 const mad::AttrDef* record_def(uint16_t attr) {
   for (const mad::AttrDef* a :
        {&mad::kNodeRecord, &mad::kPortInfoRecord, &mad::kSwitchInfoRecord, &mad::kLftRecord,
-        &mad::kSmInfoRecord, &mad::kLinkRecord, &mad::kPathRecord})
+        &mad::kSmInfoRecord, &mad::kLinkRecord, &mad::kPathRecord, &mad::kServiceRecord,
+        &mad::kMcMemberRecord, &mad::kGuidInfoRecord, &mad::kPKeyTableRecord, &mad::kSl2VlRecord,
+        &mad::kVlArbRecord})
     if (a->id == attr) return a;
   return nullptr;
+}
+
+// A component of a record equals the request's (GIDs and names: bytes).
+bool same(std::span<const uint8_t> x, std::span<const uint8_t> req, const Component& c) {
+  if (c.width <= 64)
+    return mad::get_bits(x, c.offset, c.width) == mad::get_bits(req, c.offset, c.width);
+  return std::equal(x.begin() + c.offset / 8, x.begin() + (c.offset + c.width) / 8,
+                    req.begin() + c.offset / 8);
 }
 
 Mad sa_response(const Mad& m) {
@@ -95,8 +127,19 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
   uint8_t method = static_cast<uint8_t>(m.get(hdr::kMethod));
   if (method != mad::kGet && method != mad::kSaGetTable) return fail(mad::kStatusBadMethod);
   uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
+  if (attr == mad::kClassPortInfo.id && method == mad::kGet) {
+    // opensm's: IsAllMulticastSupported and the optional records, its
+    // RespTimeValue (2^16 x 4.096 us).
+    r.set_attr(mad::kClassPortInfo, "BaseVersion", 1);
+    r.set_attr(mad::kClassPortInfo, "ClassVersion", 2);
+    r.set_attr(mad::kClassPortInfo, "CapabilityMask", kSaCapabilities);
+    r.set_attr(mad::kClassPortInfo, "CapabilityMask2", kSaCapabilities2);
+    r.set_attr(mad::kClassPortInfo, "RespTimeValue", 16);
+    return {r};
+  }
   const mad::AttrDef* def = record_def(attr);
   if (!def) return fail(mad::kStatusBadMethodAttr);
+  if (attr == 0x33 && m.get(hdr::kSmKey) != kSmKey) return fail(mad::kSaStatusReqInvalid);
 
   // Every record of the kind, then the filter.
   std::vector<Record> all;
@@ -188,6 +231,103 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
         }
       }
       break;
+    case 0x30:  // GuidInfoRecord: GUIDInfo blocks of every LID's port
+    case 0x33:  // P_KeyTableRecord: every port's blocks (a switch's every port)
+    case 0x36:  // VLArbitrationTableRecord: blocks 1-4 of every port
+      for (uint16_t l = 1; l < top; ++l) {
+        Hop h = lids_[l];
+        if (h.node < 0) continue;
+        const FabricNode& n = nodes_[h.node];
+        int first = n.is_switch() ? (attr == 0x36 ? 1 : 0) : h.port;
+        int last = n.is_switch() && attr != 0x30 ? n.num_ports() : first;
+        if (n.is_switch() && attr == 0x36 && n.enhanced_port0) first = 0;
+        for (int p = first; p <= last; ++p) {
+          for (uint32_t b = attr == 0x36 ? 1 : 0;; ++b) {
+            uint32_t mod = attr == 0x30   ? b
+                           : attr == 0x33 ? (n.is_switch() ? uint32_t(p) << 16 : 0) | b
+                                          : b << 16 | (n.is_switch() ? p : 0);
+            std::array<uint8_t, 64> block;
+            uint16_t smp_attr = attr == 0x30   ? mad::kGuidInfo.id
+                                : attr == 0x33 ? mad::kPKeyTable.id
+                                               : mad::kVlArbTable.id;
+            if (attr == 0x36 && b > 4) break;
+            if (!sma_get(h.node, n.is_switch() ? 0 : p, smp_attr, mod, block)) {
+              if (attr == 0x36) continue;  // no high table past VLArbitrationHighCap
+              break;
+            }
+            Record& x = rec();
+            put16(x, 0, l);
+            if (attr == 0x30) {
+              x[2] = static_cast<uint8_t>(b);
+            } else if (attr == 0x33) {
+              put16(x, 2, static_cast<uint16_t>(b));
+              x[4] = static_cast<uint8_t>(p);
+            } else {
+              x[2] = static_cast<uint8_t>(p);
+              x[3] = static_cast<uint8_t>(b);
+            }
+            std::copy(block.begin(), block.end(), x.begin() + mad::kTableRecordBlock);
+          }
+        }
+      }
+      break;
+    case 0x13:  // SLtoVLMappingTableRecord: a CA's one table (ports 0, 0), a switch's
+                // every output port's by input port, as opensm lists them
+      for (uint16_t l = 1; l < top; ++l) {
+        Hop h = lids_[l];
+        if (h.node < 0) continue;
+        const FabricNode& n = nodes_[h.node];
+        int ports = n.is_switch() ? n.num_ports() : 0;
+        for (int out = 0; out <= ports; ++out)
+          for (int in = 0; in <= ports; ++in) {
+            std::array<uint8_t, 64> t;
+            uint32_t mod = uint32_t(in) << 8 | uint32_t(out);
+            if (!sma_get(h.node, n.is_switch() ? 0 : h.port, mad::kSl2VlTable.id, mod, t)) continue;
+            Record& x = rec();
+            put16(x, 0, l);
+            x[2] = static_cast<uint8_t>(in);
+            x[3] = static_cast<uint8_t>(out);
+            std::copy_n(t.begin(), mad::kSl2VlTable.bytes, x.begin() + mad::kTableRecordBlock);
+          }
+      }
+      break;
+    case 0x31:  // ServiceRecord
+      for (const FabricService& sv : services_) {
+        Record& x = rec();
+        mad::set_bits(x, 0, 64, sv.id);
+        mad::set_bits(x, 64, 64, 0xfe80000000000000ull);
+        mad::set_bits(x, 128, 64, nodes_[sv.node].ports[sv.port].guid);
+        put16(x, 24, sv.pkey);
+        mad::set_bits(x, 224, 32, sv.lease);
+        std::memcpy(x.data() + 48, sv.name.data(), std::min<size_t>(sv.name.size(), 64));
+      }
+      break;
+    case 0x38:  // MCMemberRecord: one per member of every group
+      for (const McGroup& g : groups_)
+        for (auto [n, p] : g.members) {
+          Record& x = rec();
+          Mad t;
+          t.bytes[1] = mad::kClassSa;
+          auto set = [&](const char* f, uint64_t v) { t.set_attr(mad::kMcMemberRecord, f, v); };
+          auto td = t.data();
+          std::copy(g.mgid.begin(), g.mgid.end(), td.begin());
+          mad::set_bits(td, 128, 64, 0xfe80000000000000ull);
+          mad::set_bits(td, 192, 64, nodes_[n].ports[p].guid);
+          set("Q_Key", g.qkey);
+          set("MLID", g.mlid);
+          set("MTUSelector", 2);
+          set("MTU", g.mtu);
+          set("P_Key", g.pkey);
+          set("RateSelector", 2);
+          set("Rate", g.rate);
+          set("PacketLifeTimeSelector", 2);
+          set("PacketLifeTime", 0);
+          set("SL", g.sl);
+          set("Scope", g.scope);
+          set("JoinState", 1);  // full member
+          std::copy_n(td.begin(), mad::kMcMemberRecord.bytes, x.begin());
+        }
+      break;
     case 0x35:
       return answer_path(m, r);
   }
@@ -197,12 +337,24 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
   for (Record& x : all) {
     bool ok = true;
     for (const Component& c : components(attr))
-      if ((mask >> c.bit & 1) &&
-          mad::get_bits(x, c.offset, c.width) != mad::get_bits(req, c.offset, c.width))
-        ok = false;
+      if ((mask >> c.bit & 1) && !same(x, req, c)) ok = false;
     if (ok) found.push_back(std::move(x));
   }
   return sa_reply(m, r, *def, found);
+}
+
+bool FakeFabric::sma_get(int n, int p, uint16_t attr, uint32_t mod, std::span<uint8_t> out) {
+  Mad q;
+  q.set(hdr::kBaseVersion, 1);
+  q.set(hdr::kClassVersion, 1);
+  q.set(hdr::kMgmtClass, mad::kClassSmiLid);
+  q.set(hdr::kMethod, mad::kGet);
+  q.set(hdr::kAttrId, attr);
+  q.set(hdr::kAttrMod, mod);
+  std::vector<Mad> a = answer_smp(q, Hop{n, p}, false);
+  if (a.empty() || a[0].get(hdr::kStatus)) return false;
+  std::copy_n(a[0].data().begin(), std::min(out.size(), a[0].data().size()), out.begin());
+  return true;
 }
 
 // PathRecord: from SGID/SLID (default: the requester) to DGID/DLID, along
@@ -293,7 +445,11 @@ std::vector<Mad> FakeFabric::answer_path(const Mad& m, Mad& r) {
 
 std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& def,
                                       std::vector<std::vector<uint8_t>>& found) {
-  r.set(hdr::kAttrOffset, def.bytes / 8);
+  // AttributeOffset counts 8-byte words: a record is padded to them
+  // (MCMemberRecord's 52 bytes take 56).
+  size_t stride = (def.bytes + 7u) / 8 * 8;
+  for (Record& x : found) x.resize(stride);
+  r.set(hdr::kAttrOffset, stride / 8);
   r.set(hdr::kCompMask, m.get(hdr::kCompMask));
   if (m.get(hdr::kMethod) == mad::kGet) {
     if (found.empty())
@@ -305,7 +461,7 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
     return {r};
   }
   std::vector<uint8_t> payload;
-  payload.reserve(found.size() * def.bytes);
+  payload.reserve(found.size() * stride);
   for (const Record& x : found) payload.insert(payload.end(), x.begin(), x.end());
   size_t segments = std::max<size_t>(1, (payload.size() + kSaData - 1) / kSaData);
   if (opt_.rmpp == RmppMode::FirstOnly || opt_.rmpp == RmppMode::Reassembled) segments = 1;

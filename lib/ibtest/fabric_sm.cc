@@ -1,8 +1,10 @@
 // The subnet manager's sweep, enough for LID routing and SA answers: LIDs
 // in breadth-first order from the SM's port, min-hop forwarding tables
 // (opensm's default routing engine, ties spread over the equal ports),
-// SM LID everywhere, ports Active.
+// SM LID everywhere, ports Active; the IPoIB broadcast group and every
+// group's multicast forwarding along a spanning tree.
 #include <algorithm>
+#include <array>
 #include <deque>
 
 #include "lib/ibtest/fabric.h"
@@ -118,6 +120,60 @@ void FakeFabric::assign_lids() {
       size_t turn = i;
       for (auto [lid, last] : by_target[target])
         nd.lft[lid] = static_cast<uint8_t>(cand[turn++ % cand.size()]);
+    }
+  }
+  // IPoIB joins the broadcast group of the default partition on every port.
+  static constexpr std::array<uint8_t, 16> kBroadcast = {
+      0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  auto b = std::find_if(groups_.begin(), groups_.end(),
+                        [](const McGroup& g) { return g.mgid == kBroadcast; });
+  if (b == groups_.end()) {
+    McGroup g;
+    g.mgid = kBroadcast;
+    g.mlid = 0xc000;
+    g.qkey = 0x0b1b;
+    b = groups_.insert(groups_.end(), g);
+  }
+  b->members.clear();
+  for (size_t lid = 1; lid < lids_.size(); ++lid)
+    if (!nodes_[lids_[lid].node].is_switch())
+      b->members.push_back({lids_[lid].node, lids_[lid].port});
+  program_mft();
+}
+
+// Each group's MLID on every switch: the ports of a breadth-first tree of
+// the switches (one link per pair of neighbours) and the member CAs.
+void FakeFabric::program_mft() {
+  for (FabricNode& n : nodes_) n.mft.clear();
+  std::vector<int> switches;
+  for (size_t n = 0; n < nodes_.size(); ++n)
+    if (nodes_[n].is_switch()) switches.push_back(static_cast<int>(n));
+  if (switches.empty()) return;
+  std::vector<uint64_t> tree(nodes_.size());  // tree ports by switch
+  std::vector<char> seen(nodes_.size());
+  std::deque<int> todo{switches[0]};
+  seen[switches[0]] = 1;
+  while (!todo.empty()) {
+    int n = todo.front();
+    todo.pop_front();
+    for (int p = 1; p <= nodes_[n].num_ports(); ++p) {
+      const FabricPort& fp = nodes_[n].ports[p];
+      if (fp.peer_node < 0 || !nodes_[fp.peer_node].is_switch() || seen[fp.peer_node]) continue;
+      seen[fp.peer_node] = 1;
+      if (p < 64) tree[n] |= uint64_t{1} << p;  // the model's masks hold ports 0-63
+      if (fp.peer_port < 64) tree[fp.peer_node] |= uint64_t{1} << fp.peer_port;
+      todo.push_back(fp.peer_node);
+    }
+  }
+  for (const McGroup& g : groups_) {
+    if (g.mlid < 0xc000) continue;
+    for (int sw : switches) {
+      uint64_t mask = tree[sw];
+      for (auto [n, p] : g.members) {
+        const FabricPort& fp = nodes_[n].ports[p];
+        if (fp.peer_node == sw && fp.peer_port < 64) mask |= uint64_t{1} << fp.peer_port;
+      }
+      if (mask) nodes_[sw].mft[g.mlid] = mask;
     }
   }
 }

@@ -20,6 +20,8 @@ namespace {
 
 // LinearFDBCap: ibsim 0.10's (Debian 12) MAXLINEARCAP, 30720 (0.12 has 49152).
 constexpr uint32_t kLftCap = 30720;
+// MulticastFDBCap: ibsim's 1024 MLIDs.
+constexpr uint32_t kMftCap = 1024;
 
 // Mad::set_attr, with the field found once per name (a string literal):
 // PortInfo has 50 fields, and the double answers millions of MADs.
@@ -135,7 +137,7 @@ void put_switch_info(std::span<uint8_t> d, const FabricNode& n) {
   tmp.bytes[1] = mad::kClassSmiLid;
   auto set = [&](const char* f, uint64_t v) { put(tmp, mad::kSwitchInfo, f, v); };
   set("LinearFDBCap", kLftCap);
-  set("MulticastFDBCap", 1024);
+  set("MulticastFDBCap", kMftCap);
   set("LinearFDBTop", n.lft.empty() ? 0 : n.lft.size() - 1);
   set("LifeTimeValue", 0);
   set("PartitionEnforcementCap", n.partition_enforcement_cap);
@@ -288,6 +290,19 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       for (size_t i = 0; i < 64; ++i) {
         size_t lid = mod * 64 + i;
         d[i] = lid < n.lft.size() ? n.lft[lid] : 0xff;
+      }
+      return {r};
+    }
+    case 0x001b: {  // MulticastForwardingTable: position << 28 | block of 32 MLIDs
+      if (!n.is_switch()) return bad(mad::kStatusBadMethodAttr);
+      uint32_t block = mod & 0x1ff, position = mod >> 28;
+      if (block >= kMftCap / 32 || position * 16 > static_cast<uint32_t>(n.num_ports()) ||
+          (mod & 0x0ffffe00))
+        return bad(mad::kStatusBadField);
+      for (uint32_t i = 0; i < 32; ++i) {
+        auto it = n.mft.find(static_cast<uint16_t>(0xc000 + block * 32 + i));
+        if (it != n.mft.end() && position < 4)  // the model keeps ports 0-63
+          mad::set_bits(d, i * 16, 16, (it->second >> (position * 16)) & 0xffff);
       }
       return {r};
     }

@@ -79,9 +79,20 @@ const AttrDef& find_attr(std::string_view word) {
 
 const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id) {
   // Known by id (replies, -dd), not offered by name to `mad get`.
-  static const AttrDef* const kMore[] = {
-      &kLinearForwardingTable, &kNodeRecord, &kPortInfoRecord, &kSwitchInfoRecord, &kLftRecord,
-      &kSmInfoRecord,          &kLinkRecord};
+  static const AttrDef* const kMore[] = {&kLinearForwardingTable,
+                                         &kMulticastForwardingTable,
+                                         &kNodeRecord,
+                                         &kPortInfoRecord,
+                                         &kSwitchInfoRecord,
+                                         &kLftRecord,
+                                         &kSmInfoRecord,
+                                         &kLinkRecord,
+                                         &kServiceRecord,
+                                         &kMcMemberRecord,
+                                         &kGuidInfoRecord,
+                                         &kPKeyTableRecord,
+                                         &kSl2VlRecord,
+                                         &kVlArbRecord};
   uint8_t cls = mgmt_class == kClassSmiDr ? uint8_t{kClassSmiLid} : mgmt_class;
   if (id == kClassPortInfo.id && cls != kClassSmiLid) return &kClassPortInfo;
   for (const AttrDef* a : kAll)

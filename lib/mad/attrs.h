@@ -22,6 +22,8 @@ extern const AttrDef kVlArbTable;
 extern const AttrDef kSmInfo;
 // 64 output ports, AttributeModifier = block (LIDs 64*block ...).
 extern const AttrDef kLinearForwardingTable;
+// 32 MLIDs x 16 ports, AttributeModifier = position << 28 | block.
+extern const AttrDef kMulticastForwardingTable;
 // Performance management.
 extern const AttrDef kClassPortInfo;  // any class; the tables are the same
 extern const AttrDef kPortCounters;
@@ -46,6 +48,14 @@ inline constexpr size_t kLftRecordBlock = 8;
 extern const AttrDef kSmInfoRecord;  // LID; SMInfo at 4
 inline constexpr size_t kSmInfoRecordSmInfo = 4;
 extern const AttrDef kLinkRecord;  // FromLID, FromPort, ToPort, ToLID
+extern const AttrDef kServiceRecord;
+extern const AttrDef kMcMemberRecord;
+// Records of an SMP table's block, the block at byte 8.
+inline constexpr size_t kTableRecordBlock = 8;
+extern const AttrDef kGuidInfoRecord;   // LID, BlockNum; GUIDInfo
+extern const AttrDef kPKeyTableRecord;  // LID, BlockNum, PortNum; P_KeyTable
+extern const AttrDef kSl2VlRecord;      // LID, InputPortNum, OutputPortNum; SLtoVLMappingTable
+extern const AttrDef kVlArbRecord;      // LID, OutputPortNum, BlockNum; VLArbitrationTable
 
 // Every attribute `rdma mad get` knows, in help order.
 std::span<const AttrDef* const> all_attrs();

@@ -45,6 +45,53 @@ constexpr FieldDef kLinkRecordFields[] = {{"FromLID", "from_lid", 0, 16},
                                           {"ToPort", "to_port", 24, 8},
                                           {"ToLID", "to_lid", 32, 16}};
 
+// ServiceRecord (15.2.5.14). ServiceKey is a secret: -d only, as saquery
+// shows it only with --show-keys.
+constexpr FieldDef kServiceRecordFields[] = {
+    {"ServiceID", "service_id", 0, 64, Fmt::Hex},
+    {"ServiceGID", "service_gid", 64, 128, Fmt::Gid},
+    {"ServiceP_Key", "service_pkey", 192, 16, Fmt::Hex},
+    {"ServiceLease", "service_lease", 224, 32, Fmt::Hex},
+    {"ServiceKey", "service_key", 256, 64, Fmt::Hex, kDetail, 2},
+    {"ServiceName", "service_name", 384, 512, Fmt::Str},
+    {"ServiceData8", "service_data8", 896, 8, Fmt::Hex, kDetail, 16},
+    {"ServiceData16", "service_data16", 1024, 16, Fmt::Hex, kDetail, 8},
+    {"ServiceData32", "service_data32", 1152, 32, Fmt::Hex, kDetail, 4},
+    {"ServiceData64", "service_data64", 1280, 64, Fmt::Hex, kDetail, 2},
+};
+
+// MCMemberRecord (15.2.5.17): a group's parameters and one member port.
+constexpr FieldDef kMcMemberRecordFields[] = {
+    {"MGID", "mgid", 0, 128, Fmt::Gid},
+    {"PortGID", "port_gid", 128, 128, Fmt::Gid},
+    {"Q_Key", "qkey", 256, 32, Fmt::Hex},
+    {"MLID", "mlid", 288, 16, Fmt::Hex},
+    {"MTUSelector", "mtu_selector", 304, 2, Fmt::Uint, kDetail},
+    {"MTU", "mtu", 306, 6, Fmt::Mtu},
+    {"TClass", "tclass", 312, 8, Fmt::Uint, kDetail},
+    {"P_Key", "pkey", 320, 16, Fmt::Hex},
+    {"RateSelector", "rate_selector", 336, 2, Fmt::Uint, kDetail},
+    {"Rate", "rate", 338, 6},
+    {"PacketLifeTimeSelector", "packet_lifetime_selector", 344, 2, Fmt::Uint, kDetail},
+    {"PacketLifeTime", "packet_lifetime", 346, 6, Fmt::Uint, kDetail},
+    {"SL", "sl", 352, 4},
+    {"FlowLabel", "flow_label", 356, 20, Fmt::Hex, kDetail},
+    {"HopLimit", "hop_limit", 376, 8, Fmt::Uint, kDetail},
+    {"Scope", "scope", 384, 4},
+    {"JoinState", "join_state", 388, 4, Fmt::Hex},
+    {"ProxyJoin", "proxy_join", 392, 1, Fmt::Uint, kDetail},
+};
+
+// Records of an SMP table block; the block follows at byte 8.
+constexpr FieldDef kGuidInfoRecordFields[] = {{"LID", "lid", 0, 16}, {"BlockNum", "block", 16, 8}};
+constexpr FieldDef kPKeyTableRecordFields[] = {
+    {"LID", "lid", 0, 16}, {"BlockNum", "block", 16, 16}, {"PortNum", "port", 32, 8}};
+constexpr FieldDef kSl2VlRecordFields[] = {{"LID", "lid", 0, 16},
+                                           {"InputPortNum", "in_port", 16, 8},
+                                           {"OutputPortNum", "out_port", 24, 8}};
+constexpr FieldDef kVlArbRecordFields[] = {
+    {"LID", "lid", 0, 16}, {"OutputPortNum", "port", 16, 8}, {"BlockNum", "block", 24, 8}};
+
 }  // namespace
 
 const AttrDef kNodeRecord{"NodeRecord", 0x0011, kClassSa, 112, kNodeRecordFields};
@@ -54,5 +101,11 @@ const AttrDef kLftRecord{"LinearForwardingTableRecord", 0x0015, kClassSa, 72, kL
 const AttrDef kSmInfoRecord{"SMInfoRecord", 0x0018, kClassSa, 32, kSmInfoRecordFields};
 const AttrDef kLinkRecord{"LinkRecord", 0x0020, kClassSa, 8, kLinkRecordFields};
 const AttrDef kPathRecord{"PathRecord", 0x0035, kClassSa, 64, kPathRecordFields};
+const AttrDef kServiceRecord{"ServiceRecord", 0x0031, kClassSa, 176, kServiceRecordFields};
+const AttrDef kMcMemberRecord{"MCMemberRecord", 0x0038, kClassSa, 52, kMcMemberRecordFields};
+const AttrDef kGuidInfoRecord{"GuidInfoRecord", 0x0030, kClassSa, 72, kGuidInfoRecordFields};
+const AttrDef kPKeyTableRecord{"P_KeyTableRecord", 0x0033, kClassSa, 72, kPKeyTableRecordFields};
+const AttrDef kSl2VlRecord{"SLtoVLMappingTableRecord", 0x0013, kClassSa, 16, kSl2VlRecordFields};
+const AttrDef kVlArbRecord{"VLArbitrationTableRecord", 0x0036, kClassSa, 72, kVlArbRecordFields};
 
 }  // namespace rdma::mad

@@ -127,6 +127,10 @@ constexpr FieldDef kSmInfoFields[] = {
 // 64 output ports; AttributeModifier = block (LIDs 64*block ...).
 constexpr FieldDef kLftFields[] = {{"Port", "port", 0, 8, Fmt::Uint, kShow, 64}};
 
+// 32 MLIDs (0xc000 + 32 * block ...), 16 ports each: AttributeModifier =
+// PortMask position << 28 | block; bit i of entry e: port 16 * position + i.
+constexpr FieldDef kMftFields[] = {{"PortMask", "port_mask", 0, 16, Fmt::Hex, kShow, 32}};
+
 }  // namespace
 
 const AttrDef kNodeDescription{"NodeDescription", 0x0010, kClassSmiLid, 64, kNodeDescriptionFields};
@@ -139,5 +143,7 @@ const AttrDef kSl2VlTable{"SLtoVLMappingTable", 0x0017, kClassSmiLid, 8, kSl2VlF
 const AttrDef kVlArbTable{"VLArbitrationTable", 0x0018, kClassSmiLid, 64, kVlArbFields};
 const AttrDef kSmInfo{"SMInfo", 0x0020, kClassSmiLid, 21, kSmInfoFields};
 const AttrDef kLinearForwardingTable{"LinearForwardingTable", 0x0019, kClassSmiLid, 64, kLftFields};
+const AttrDef kMulticastForwardingTable{"MulticastForwardingTable", 0x001b, kClassSmiLid, 64,
+                                        kMftFields};
 
 }  // namespace rdma::mad

@@ -35,6 +35,7 @@ inline constexpr uint16_t kStatusBadVersion = 1 << 2;
 inline constexpr uint16_t kStatusBadMethod = 2 << 2;
 inline constexpr uint16_t kStatusBadMethodAttr = 3 << 2;
 inline constexpr uint16_t kStatusBadField = 7 << 2;
+inline constexpr uint16_t kSaStatusReqInvalid = 2 << 8;
 inline constexpr uint16_t kSaStatusNoRecords = 3 << 8;
 inline constexpr uint16_t kSaStatusTooManyRecords = 4 << 8;
 

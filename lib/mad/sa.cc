@@ -41,9 +41,10 @@ SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec) {
 }
 
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
-                  std::span<const uint8_t> example) {
+                  std::span<const uint8_t> example, uint64_t sm_key) {
   Mad q = make_gmp(kClassSa, kSaGetTable, rec, 0);
   q.set(hdr::kCompMask, mask);
+  q.set(hdr::kSmKey, sm_key);
   std::copy_n(example.begin(), std::min<size_t>(example.size(), q.data().size()), q.data().begin());
   std::vector<uint8_t> whole;
   std::optional<Failure> failure;
@@ -60,6 +61,24 @@ SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
     throw MadError(*failure);
   }
   return split_table(whole, rec);
+}
+
+std::vector<uint8_t> get_one(Engine& e, uint16_t sa_lid, const AttrDef& a) {
+  Mad q = make_gmp(kClassSa, kGet, a, 0);
+  std::vector<uint8_t> out;
+  std::optional<Failure> failure;
+  e.submit({q, gsi_address(sa_lid),
+            std::string(a.name) + " from the SA at lid " + std::to_string(sa_lid),
+            [&](const Mad* r, const Failure* f) {
+              if (f)
+                failure = *f;
+              else if (r)
+                out.assign(r->data().begin(), r->data().begin() + a.bytes);
+            }});
+  e.run();
+  if (failure) throw MadError(*failure);
+  if (out.size() < a.bytes) throw Error("no " + std::string(a.name) + " from the SA");
+  return out;
 }
 
 }  // namespace rdma::mad

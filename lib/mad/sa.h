@@ -28,7 +28,13 @@ SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec);
 // Every record of type rec whose components selected by mask equal those
 // of example (a record's bytes, rec.bytes long), from the SA at sa_lid.
 // Throws MadError (timeout, bad status) or Error.
+// sm_key: the SA's SM_Key, which makes the query trusted (opensm answers
+// P_KeyTableRecords only then); 0: untrusted.
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
-                  std::span<const uint8_t> example);
+                  std::span<const uint8_t> example, uint64_t sm_key = 0);
+
+// One attribute by Get from the SA at sa_lid (its ClassPortInfo): the
+// reply's data, a.bytes long. Throws MadError or Error.
+std::vector<uint8_t> get_one(Engine& e, uint16_t sa_lid, const AttrDef& a);
 
 }  // namespace rdma::mad

@@ -15,6 +15,7 @@
 #include "lib/ib/errors.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/records.h"
+#include "lib/ib/sa_fabric.h"
 #include "lib/ib/topology.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
@@ -80,7 +81,14 @@ ib::Fabric fabric_of(Ctx& c, const FabricWords& w, MadSession* session = nullptr
   if (!w.from.empty()) return ib::load_fabric(w.from);
   std::optional<MadSession> own;
   MadSession& s = session ? *session : own.emplace(c, w.via);
-  ib::Discovery d = ib::discover(s.engine());
+  ib::Discovery d;
+  if (c.opt.sa) {
+    // From the SA's records: no SMP sent.
+    if (!s.local().sm_lid) throw Error("no subnet manager: --sa needs the SA at the SM's LID");
+    d.fabric = ib::fabric_from_sa(s.engine(), s.local().sm_lid, s.local().port_guid, d.warnings);
+  } else {
+    d = ib::discover(s.engine());
+  }
   for (const std::string& warning : d.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (!d.warnings.empty()) c.status = 1;

@@ -3,6 +3,8 @@
 // ibtracert). What sits at a LID comes from discovery or a saved fabric.
 #include "lib/ib/route.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -23,6 +25,7 @@ namespace {
 void route_help(Ctx& c) {
   std::fputs(
       "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
       "       rdma route trace [ SRC ] DST [via DEV/PORT]\n"
       "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
       "SRC is the local port when only DST is given.\n",
@@ -68,28 +71,39 @@ ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
   return std::move(d.fabric);
 }
 
-// "lid 4": the range 4-4; "lids 1-20".
-void parse_range(const RouteWords& w, uint16_t& lo, uint16_t& hi) {
-  lo = 0;
-  hi = 0xbfff;
+// A multicast LID, 0xc000-0xfffe.
+uint16_t parse_mlid(const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long v = std::strtoul(s.c_str(), &end, 0);
+  if (s.empty() || s[0] == '-' || *end || errno || v < 0xc000 || v > 0xfffe)
+    throw UsageError("invalid multicast LID \"" + s + "\" (expected 0xc000-0xfffe)");
+  return static_cast<uint16_t>(v);
+}
+
+// "lid 4": the range 4-4; "lids 1-20". Multicast: MLIDs.
+void parse_range(const RouteWords& w, uint16_t& lo, uint16_t& hi, bool mcast = false) {
+  lo = mcast ? 0xc000 : 0;
+  hi = mcast ? 0xfffe : 0xbfff;
+  auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
   if (w.rest.empty()) return;
   const std::string& k = w.rest[0];
   if (w.rest.size() < 2) throw UsageError("\"" + k + "\" needs a value");
   if (w.rest.size() > 2) throw UsageError("unexpected argument \"" + w.rest[2] + "\"");
   if (k == "lid") {
-    lo = hi = mad::parse_lid(w.rest[1]);
+    lo = hi = parse(w.rest[1]);
   } else if (k == "lids") {
     const std::string& v = w.rest[1];
     size_t dash = v.find('-');
     if (dash == std::string::npos)
       throw UsageError("invalid LID range \"" + v + "\" (expected A-B)");
-    lo = mad::parse_lid(v.substr(0, dash));
-    hi = mad::parse_lid(v.substr(dash + 1));
+    lo = parse(v.substr(0, dash));
+    hi = parse(v.substr(dash + 1));
     if (lo > hi)
       throw UsageError("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
                        v.substr(dash + 1));
   } else {
-    throw UsageError("unknown route show argument \"" + k + "\" (lid or lids)");
+    throw UsageError("unknown route show argument \"" + k + "\" (lid, lids or mcast)");
   }
 }
 
@@ -114,9 +128,40 @@ void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
   add_desc(r, "description", n.description);
 }
 
+// The multicast table: each MLID that forwards anywhere and its ports (the
+// x's of ibroute -M).
+void show_mcast(Ctx& c, RouteWords& w) {
+  if (!w.from.empty()) throw UsageError("\"from\" names LIDs' owners; a multicast table has none");
+  uint16_t lo, hi;
+  parse_range(w, lo, hi, true);
+  MadSession s(c, w.via);
+  ib::Mft t = ib::read_mft(s.engine(), s.route(w.targets[0]), lo, hi);
+  view::Record rec;
+  for (size_t i = 0; i < t.masks.size(); ++i) {
+    if (t.masks[i].none()) continue;
+    rec.clear();
+    char mlid[8];
+    std::snprintf(mlid, sizeof mlid, "0x%04zx", t.first + i);
+    add_str(rec, "mlid", mlid);
+    std::string text;
+    view::Json ports = view::Json::array();
+    for (int p = 0; p <= t.num_ports; ++p)
+      if (t.masks[i][p]) {
+        text += (text.empty() ? "" : ",") + std::to_string(p);
+        ports.push_back(p);
+      }
+    rec.add("ports", "ports " + text + " ", std::move(ports));
+    c.out.record(rec);
+  }
+}
+
 void route_show(Ctx& c) {
   RouteWords w = route_words(c, 1);
   if (w.targets.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
+  if (auto m = std::find(w.rest.begin(), w.rest.end(), "mcast"); m != w.rest.end()) {
+    w.rest.erase(m);
+    return show_mcast(c, w);
+  }
   uint16_t lo, hi;
   parse_range(w, lo, hi);
   MadSession s(c, w.via);

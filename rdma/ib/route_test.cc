@@ -115,5 +115,42 @@ TEST_F(RouteCmd, TraceNamesTheSwitchWithAHoleOrALoop) {
   EXPECT_EQ(run({"route", "trace", "lid", std::to_string(dlid)}).status, 0);
 }
 
+TEST_F(RouteCmd, McastGivesEachMlidsPortsAsTheSwitchHoldsThem) {
+  // The broadcast group spans every switch: s1 reaches h1, h2, h3 (port 2)
+  // and s2 over one of the parallel links.
+  for (const char* sw : {"s1", "s2", "s3"}) {
+    const ibtest::FabricNode& n = fabric_.nodes()[fabric_.node(sw)];
+    ASSERT_EQ(n.mft.size(), 1u) << sw;
+    nlohmann::json j = json({"route", "show", "lid", lid_of(sw), "mcast"});
+    ASSERT_EQ(j.size(), 1u) << sw;
+    EXPECT_EQ(j[0]["mlid"], "0xc000");
+    std::vector<int> want;
+    for (int p = 0; p <= n.num_ports(); ++p)
+      if (n.mft.at(0xc000) >> p & 1) want.push_back(p);
+    EXPECT_EQ(j[0]["ports"].get<std::vector<int>>(), want) << sw;
+  }
+  // s1: h1, h2, h3's second port and the first of its two links to s2.
+  EXPECT_EQ(fabric_.nodes()[fabric_.node("s1")].mft.at(0xc000), 0b101110u);
+}
+
+TEST_F(RouteCmd, McastReadsEverySixteenPortsAndEveryBlock) {
+  // A 40-port mask on a switch of 8 ports is cut to its ports; MLIDs in
+  // the second block; a range.
+  ibtest::FabricNode& s2 = fabric_.nodes()[fabric_.node("s2")];
+  s2.mft[0xc021] = 0b1000000110;
+  s2.mft[0xc3ff] = 1;
+  test::Result r = run({"route", "show", "lid", lid_of("s2"), "mcast", "lids", "0xc001-0xc3ff"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "mlid 0xc021 ports 1,2 \nmlid 0xc3ff ports 0 \n");
+  r = run({"route", "show", "lid", lid_of("s2"), "mcast", "lid", "0xc021"});
+  EXPECT_EQ(r.out, "mlid 0xc021 ports 1,2 \n");
+  r = run({"route", "show", "lid", lid_of("s2"), "mcast", "lid", "5"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "invalid multicast LID \"5\" (expected 0xc000-0xfffe)\n");
+  r = run({"route", "show", "lid", lid_of("h1", 1), "mcast"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("is not a switch"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace rdma

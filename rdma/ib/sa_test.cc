@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
+#include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
 #include "rdma/ib/fabric_fixture.h"
 
@@ -139,6 +142,159 @@ TEST_F(SaCmd, SaOptionGivesTheSmpOutputWithoutAnSmp) {
   EXPECT_EQ(run({"--sa", "sm", "show"}).out, run({"sm", "show"}).out);
 }
 
+TEST_F(SaCmd, PKeyTablesComeWholeAndFilterByPortAndBlock) {
+  int hca2 = fabric_.node("hca2");
+  fabric_.nodes()[hca2].ports[1].pkeys = {0xffff, 0x8001, 0x7fff};
+  std::string l = std::to_string(lid_of("hca2", 1));
+  // Only to a trusted requester, as opensm.
+  test::Result untrusted = run({"sa", "show", "pkeys", "lid", l});
+  EXPECT_EQ(untrusted.status, 1);
+  EXPECT_NE(untrusted.err.find("status 0x0200"), std::string::npos) << untrusted.err;
+  EXPECT_NE(untrusted.err.find("smkey KEY"), std::string::npos) << untrusted.err;
+  nlohmann::json j = json({"sa", "show", "pkeys", "lid", l, "smkey", "1"});
+  ASSERT_EQ(j.size(), 2u);  // PartitionCap 64: two blocks of 32
+  EXPECT_EQ(j[0]["lid"], lid_of("hca2", 1));
+  EXPECT_EQ(j[0]["port"], 1);
+  EXPECT_EQ(j[0]["block"], 0);
+  ASSERT_EQ(j[0]["pkeys"].size(), 32u);
+  EXPECT_EQ(j[0]["pkeys"][1], "0x8001");
+  EXPECT_EQ(j[0]["pkeys"][2], "0x7fff");
+  EXPECT_EQ(j[0]["pkeys"][3], "0x0000");
+  EXPECT_EQ(j[1]["block"], 1);
+  // A switch: port 0 (PartitionCap 8) one block, ports 1-8 two each: 17
+  // records of 72 bytes, seven MADs' worth in one reassembled reply.
+  std::string sw = std::to_string(lid_of("sw1"));
+  int sw1 = fabric_.node("sw1");
+  fabric_.nodes()[sw1].ports[3].pkeys = {0xffff, 0x8002};
+  EXPECT_EQ(json({"sa", "show", "pkeys", "lid", sw, "smkey", "1"}).size(), 17u);
+  nlohmann::json p =
+      json({"sa", "show", "pkeys", "lid", sw, "port", "3", "block", "0", "smkey", "1"});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0]["pkeys"][1], "0x8002");
+  EXPECT_EQ(json({"sa", "show", "pkeys", "name", "sw1", "port", "3", "smkey", "1"}).size(), 2u);
+  test::Result t = run({"sa", "show", "pkeys", "lid", l, "block", "0", "smkey", "0x1"});
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out.rfind("lid " + l + " block 0 port 1 pkeys 0xffff,0x8001,0x7fff,0x0000,", 0), 0u)
+      << t.out;
+}
+
+TEST_F(SaCmd, GuidsSl2VlAndVlArbRecordsCarryTheSmaTables) {
+  int hca3 = fabric_.node("hca3");
+  fabric_.nodes()[hca3].ports[1].alias_guids = {0x1234};
+  std::string l = std::to_string(lid_of("hca3", 1));
+  nlohmann::json g = json({"sa", "show", "guids", "lid", l});
+  ASSERT_EQ(g.size(), 4u);  // GUIDCap 32
+  EXPECT_EQ(g[0]["guids"][0], guid(fabric_.nodes()[hca3].ports[1].guid));
+  EXPECT_EQ(g[0]["guids"][1], guid(0x1234));
+  EXPECT_EQ(json({"sa", "show", "guids", "lid", l, "block", "3"})[0]["block"], 3);
+
+  int sw2 = fabric_.node("sw2");
+  std::array<uint8_t, 16> map{};
+  for (unsigned i = 0; i < 16; ++i) map[i] = static_cast<uint8_t>(15 - i);
+  fabric_.nodes()[sw2].sl2vl[1 << 8 | 2] = map;
+  std::string sw = std::to_string(lid_of("sw2"));
+  EXPECT_EQ(json({"sa", "show", "sl2vl", "lid", sw}).size(), 9u * 9u);  // in and out 0-8
+  nlohmann::json s = json({"sa", "show", "sl2vl", "lid", sw, "in_port", "1", "out_port", "2"});
+  ASSERT_EQ(s.size(), 1u);
+  for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(s[0]["sl2vl"][i], 15 - i);
+  nlohmann::json ca = json({"sa", "show", "sl2vl", "lid", l});
+  ASSERT_EQ(ca.size(), 1u);
+  EXPECT_EQ(ca[0]["in_port"], 0);  // a CA's one table, as opensm gives it
+  EXPECT_EQ(ca[0]["out_port"], 0);
+
+  int hca1 = fabric_.node("hca1");
+  fabric_.nodes()[hca1].ports[1].vlarb_low = {{0, 4}, {1, 8}};
+  nlohmann::json v = json({"sa", "show", "vlarb", "lid", std::to_string(lid_of("hca1", 1))});
+  ASSERT_EQ(v.size(), 2u);  // low and high, eight entries each: blocks 1 and 3
+  EXPECT_EQ(v[0]["block"], 1);
+  EXPECT_EQ(v[0]["port"], 1);
+  EXPECT_EQ(v[0]["vl"][1], 1);
+  EXPECT_EQ(v[0]["weight"][1], 8);
+  EXPECT_EQ(v[1]["block"], 3);
+  EXPECT_EQ(json({"sa", "show", "vlarb", "lid", sw, "port", "4"}).size(), 2u);
+}
+
+TEST_F(SaCmd, McastMembersByMgidMlidAndGuid) {
+  nlohmann::json j = json({"sa", "show", "mcast"});
+  ASSERT_EQ(j.size(), 4u);  // the four HCAs' linked ports joined the broadcast group
+  for (const auto& m : j) {
+    EXPECT_EQ(m["mgid"], "ff12:401b:ffff::ffff:ffff");
+    EXPECT_EQ(m["mlid"], "0xc000");
+    EXPECT_EQ(m["pkey"], "0xffff");
+    EXPECT_EQ(m["join_state"], "0x1");
+  }
+  std::string g = guid(fabric_.nodes()[fabric_.node("hca2")].ports[1].guid);
+  nlohmann::json one = json({"sa", "show", "mcast", "guid", g});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0]["port_gid"].get<std::string>().substr(0, 6), "fe80::");
+  EXPECT_EQ(json({"sa", "show", "mcast", "mlid", "0xc000"}).size(), 4u);
+  EXPECT_EQ(json({"sa", "show", "mcast", "mgid", "ff12:401b:ffff::ffff:ffff"}).size(), 4u);
+  test::Result none = run({"sa", "show", "mcast", "mlid", "0xc001"});
+  EXPECT_EQ(none.status, 0) << none.err;
+  EXPECT_EQ(none.out, "");
+  // Another group, two members.
+  ibtest::McGroup grp;
+  grp.mgid = {0xff, 0x12, 0x60, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  grp.mlid = 0xc001;
+  grp.members = {{fabric_.node("hca1"), 1}, {fabric_.node("hca4"), 1}};
+  fabric_.mcast_groups().push_back(grp);
+  EXPECT_EQ(json({"sa", "show", "mcast", "mlid", "0xc001"}).size(), 2u);
+  EXPECT_EQ(json({"sa", "show", "mcast"}).size(), 6u);
+}
+
+TEST_F(SaCmd, ServicesByIdNameAndGuid) {
+  EXPECT_EQ(run({"sa", "show", "services"}).out, "");  // none registered
+  ibtest::FabricService sv;
+  sv.id = 0x1000000000000abcull;
+  sv.node = fabric_.node("hca3");
+  sv.name = "storage target";
+  fabric_.services().push_back(sv);
+  sv.id = 0x22;
+  sv.name = "other";
+  fabric_.services().push_back(sv);
+  nlohmann::json j = json({"sa", "show", "services"});
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["service_id"], "0x1000000000000abc");
+  EXPECT_EQ(j[0]["service_name"], "storage target");
+  EXPECT_EQ(j[0]["service_lease"], "0xffffffff");
+  EXPECT_FALSE(j[0].contains("service_key"));  // a secret: -d only
+  EXPECT_EQ(json({"sa", "show", "services", "name", "other"})[0]["service_id"],
+            "0x0000000000000022");
+  EXPECT_EQ(json({"sa", "show", "services", "id", "0x22"}).size(), 1u);
+  std::string g = guid(fabric_.nodes()[fabric_.node("hca3")].ports[1].guid);
+  EXPECT_EQ(json({"sa", "show", "services", "guid", g}).size(), 2u);
+  g = guid(fabric_.nodes()[fabric_.node("hca2")].ports[1].guid);
+  EXPECT_EQ(run({"sa", "show", "services", "guid", g}).out, "");
+}
+
+TEST_F(SaCmd, ClassPortInfoByGet) {
+  nlohmann::json j = json({"sa", "show", "classportinfo"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["class_version"], 2);
+  EXPECT_EQ(j[0]["caps"], "0x2602");
+  EXPECT_EQ(j[0]["resp_time"], 16);
+  test::Result r = run({"sa", "show", "classportinfo", "lid", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("filters: none"), std::string::npos) << r.err;
+}
+
+TEST_F(SaCmd, NewKindsRefuseWordsTheyDoNotTake) {
+  test::Result r = run({"sa", "show", "mcast", "lid", "3"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown sa show mcast argument \"lid\" (filters: mgid, guid, mlid)"),
+            std::string::npos)
+      << r.err;
+  r = run({"sa", "show", "vlarb", "block", "5"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("invalid block \"5\""), std::string::npos) << r.err;
+  r = run({"sa", "show", "mcast", "mgid", "nonsense"});
+  EXPECT_EQ(r.status, 1);
+  r = run({"sa", "show", "services", "name", std::string(65, 'x')});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("at most 64 bytes"), std::string::npos) << r.err;
+  EXPECT_EQ(run({"sa", "show", "nodes", "port", "1"}).status, 1);
+}
+
 class SaFirstOnly : public test::OnFakeFabric {
  protected:
   SaFirstOnly() : OnFakeFabric("net", rmpp(ibtest::RmppMode::FirstOnly)) {}
@@ -153,6 +309,62 @@ TEST_F(SaFirstOnly, ACutTableIsAWarning) {
   r = run({"sa", "show", "sm"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
+  // A switch's SLtoVL table (81 records of 16 bytes): the first MAD's 12.
+  r = run({"-j", "sa", "show", "sl2vl", "lid", std::to_string(fabric_.lid(fabric_.node("sw1")))});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(nlohmann::json::parse(r.out).size(), 12u);
+  EXPECT_NE(r.err.find("SLtoVLMappingTableRecord table lacks 69"), std::string::npos) << r.err;
+}
+
+// --sa on the fabric views: the fabric from NodeRecords, PortInfoRecords,
+// SwitchInfoRecords and LinkRecords in discovery's order, no SMP sent.
+class SaFabric : public test::OnFakeFabric {
+ protected:
+  SaFabric() : OnFakeFabric("fabric.net", rmpp(ibtest::RmppMode::Reassembled)) {}
+  uint64_t smps() {
+    return fabric_.stats().received[mad::kClassSmiLid] + fabric_.stats().received[mad::kClassSmiDr];
+  }
+};
+
+TEST_F(SaFabric, ViewsEqualDiscoveryWithoutAnSmp) {
+  for (std::vector<std::string> v : {std::vector<std::string>{"fabric", "show"},
+                                     {"fabric", "show", "switches"},
+                                     {"fabric", "links"},
+                                     {"fabric", "links", "all"},
+                                     {"-d", "fabric", "show"},
+                                     {"fabric", "topology"},
+                                     {"fabric", "errors"}}) {
+    test::Result smp = run(v);
+    ASSERT_EQ(smp.status, 0) << smp.err;
+    v.insert(v.begin(), "--sa");
+    uint64_t before = smps();
+    test::Result sa = run(v);
+    EXPECT_EQ(sa.status, 0) << sa.err;
+    EXPECT_EQ(sa.out, smp.out) << v[2];
+    EXPECT_EQ(smps(), before) << v[2];
+  }
+}
+
+TEST_F(SaFirstOnly, SaFabricFromCutTablesIsAPartialResultWithAWarning) {
+  test::Result r = run({"--sa", "fabric", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("NodeRecord table lacks"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.out.empty());
+}
+
+TEST(SaFixRecord, OpensmsSwappedPKeyBlockNumber) {
+  const ib::SaKind& k = *ib::find_sa_kind("pkeys");
+  std::vector<uint8_t> r(mad::kPKeyTableRecord.bytes);
+  r[2] = 1;  // BlockNum 0x0100 on the wire: opensm's block 1
+  ib::sa_fix_record(k, r);
+  EXPECT_EQ(r[2], 0);
+  EXPECT_EQ(r[3], 1);
+  ib::sa_fix_record(k, r);  // a right one stays
+  EXPECT_EQ(r[3], 1);
+  std::vector<uint8_t> lft(mad::kLftRecord.bytes);
+  lft[2] = 1;  // other records are not touched
+  ib::sa_fix_record(*ib::find_sa_kind("lft"), lft);
+  EXPECT_EQ(lft[2], 1);
 }
 
 TEST(SplitTable, RecordsByAttributeOffset) {
