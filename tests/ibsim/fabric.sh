@@ -11,18 +11,8 @@ NET=$(cd "$(dirname "$0")" && pwd)/fabric.net
 # shellcheck source=tests/ibsim/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# fabric_check NAME KIND "DIAGS COMMANDS" "RDMA ARGS": fabric_compare.py.
-fabric_check() {
-  local name=$1 kind=$2 diags=$3 ours=$4 out
-  eval "$diags" >d.txt 2>d.err
-  # shellcheck disable=SC2086
-  run "$RDMA" -j $ours >o.json 2>o.err
-  if out=$(python3 "$HERE/fabric_compare.py" "$kind" d.txt o.json 2>&1); then
-    ok "$name (${out//$'\n'/; })"
-  else
-    bad "$name: $out $(cat d.err o.err)"
-  fi
-}
+# fabric_check NAME KIND "DIAGS COMMANDS" "RDMA ARGS" (lib.sh's compare_json)
+fabric_check() { compare_json fabric_compare.py "$@"; }
 
 # Without a subnet manager: every LID is 0, discovery still works.
 expect "no subnet manager: 8 nodes by directed route" 0 '^type switch .* lids - ports 4 description "s3"' \

@@ -73,6 +73,21 @@ expect() {
   fi
 }
 
+# compare_json COMPARER NAME KIND "DIAGS COMMANDS" "RDMA ARGS": the
+# reference tools' text (d.txt) against rdma -j (o.json), judged by
+# COMPARER (a python script beside this file) for that KIND of view.
+compare_json() {
+  local comparer=$1 name=$2 kind=$3 diags=$4 ours=$5 out
+  eval "$diags" >d.txt 2>d.err
+  # shellcheck disable=SC2086
+  run "$RDMA" -j $ours >o.json 2>o.err
+  if out=$(python3 "$HERE/$comparer" "$kind" d.txt o.json 2>&1); then
+    ok "$name (${out//$'\n'/; })"
+  else
+    bad "$name: $out $(cat d.err o.err)"
+  fi
+}
+
 # opensm with the given options, waited for until it is master.
 start_opensm() {
   LD_PRELOAD=$UMAD2SIM opensm "$@" -f "$WORK/osm.log" -s 0 >opensm.out 2>&1 </dev/null &

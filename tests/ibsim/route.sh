@@ -13,18 +13,8 @@ NET=$(cd "$(dirname "$0")" && pwd)/fabric.net
 # shellcheck source=tests/ibsim/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# compare NAME KIND "DIAGS COMMAND" "RDMA ARGS": route_compare.py.
-compare() {
-  local name=$1 kind=$2 diags=$3 ours=$4 out
-  eval "$diags" >d.txt 2>d.err
-  # shellcheck disable=SC2086
-  run "$RDMA" -j $ours >o.json 2>o.err
-  if out=$(python3 "$HERE/route_compare.py" "$kind" d.txt o.json 2>&1); then
-    ok "$name ($out)"
-  else
-    bad "$name: $out $(cat d.err o.err)"
-  fi
-}
+# compare NAME KIND "DIAGS COMMANDS" "RDMA ARGS" (lib.sh's compare_json)
+compare() { compare_json route_compare.py "$@"; }
 
 start_opensm
 
