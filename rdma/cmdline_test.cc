@@ -15,24 +15,6 @@
 namespace rdma {
 namespace {
 
-// The test kernel, recording the command of every request.
-class Recorder : public nl::Transport {
- public:
-  Recorder(testkernel::TestKernel& k, std::vector<int>& cmds) : k_(k), cmds_(cmds) {}
-  void send(const uint8_t* d, size_t n) override {
-    if (n >= sizeof(nlmsghdr))
-      cmds_.push_back(RDMA_NL_GET_OP(reinterpret_cast<const nlmsghdr*>(d)->nlmsg_type));
-    k_.send(d, n);
-  }
-  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
-  uint32_t port_id() const override { return k_.port_id(); }
-  void join_group(unsigned g) override { k_.join_group(g); }
-
- private:
-  testkernel::TestKernel& k_;
-  std::vector<int>& cmds_;
-};
-
 bool changes_state(int cmd) {
   static const std::set<int> kWrites = {
       RDMA_NLDEV_CMD_SET,     RDMA_NLDEV_CMD_NEWLINK,  RDMA_NLDEV_CMD_DELLINK,
@@ -148,7 +130,7 @@ TEST(CommandLine, EveryMalformedLineIsOneErrorLineAndNothingElse) {
       testkernel::TestKernel k;
       std::vector<int> cmds;
       test::Result r = test::run_program(args, [&]() -> std::unique_ptr<nl::Transport> {
-        return std::make_unique<Recorder>(k, cmds);
+        return std::make_unique<test::NlRecorder>(k, cmds);
       });
       std::string what = line_of(args);
       EXPECT_EQ(r.status, 1) << what;
@@ -163,9 +145,10 @@ TEST(CommandLine, EveryMalformedLineIsOneErrorLineAndNothingElse) {
 TEST(CommandLine, LinkShowWithoutDeviceIsAnError) {
   testkernel::TestKernel k;
   std::vector<int> cmds;
-  test::Result r = test::run_program(
-      {"link", "show", "/1"},
-      [&]() -> std::unique_ptr<nl::Transport> { return std::make_unique<Recorder>(k, cmds); });
+  test::Result r =
+      test::run_program({"link", "show", "/1"}, [&]() -> std::unique_ptr<nl::Transport> {
+        return std::make_unique<test::NlRecorder>(k, cmds);
+      });
   EXPECT_EQ(r.err, "missing device name in \"/1\" (expected DEV or DEV/PORT)\n");
   EXPECT_TRUE(cmds.empty());
 }

@@ -25,24 +25,6 @@
 namespace rdma {
 namespace {
 
-// The test kernel, recording the command of every request.
-class NlRecorder : public nl::Transport {
- public:
-  NlRecorder(testkernel::TestKernel& k, std::vector<int>& cmds) : k_(k), cmds_(cmds) {}
-  void send(const uint8_t* d, size_t n) override {
-    if (n >= sizeof(nlmsghdr))
-      cmds_.push_back(RDMA_NL_GET_OP(reinterpret_cast<const nlmsghdr*>(d)->nlmsg_type));
-    k_.send(d, n);
-  }
-  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
-  uint32_t port_id() const override { return k_.port_id(); }
-  void join_group(unsigned g) override { k_.join_group(g); }
-
- private:
-  testkernel::TestKernel& k_;
-  std::vector<int>& cmds_;
-};
-
 // The fabric double, recording every MAD sent.
 class MadRecorder : public mad::Transport {
  public:
@@ -306,7 +288,7 @@ class CommandLineWalk : public ::testing::Test {
     Outcome o;
     Env env;
     env.open = [&]() -> std::unique_ptr<nl::Transport> {
-      return std::make_unique<NlRecorder>(k, o.nl_cmds);
+      return std::make_unique<test::NlRecorder>(k, o.nl_cmds);
     };
     env.mad = {[&](const std::string&) { return fabric.local_port(); },
                [&](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {

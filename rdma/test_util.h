@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "lib/nl/nldev.h"
+#include "lib/nl/transport.h"
+#include "lib/testkernel/testkernel.h"
 #include "rdma/rdma.h"
 
 namespace rdma::test {
@@ -55,5 +58,23 @@ inline Result run_program(std::vector<std::string> args, nl::Connection::Factory
   env.verbs = std::move(verbs);
   return run_env(std::move(args), std::move(env), input);
 }
+
+// The test kernel, recording (for tests that assert what was asked) the command of every request.
+class NlRecorder : public nl::Transport {
+ public:
+  NlRecorder(testkernel::TestKernel& k, std::vector<int>& cmds) : k_(k), cmds_(cmds) {}
+  void send(const uint8_t* d, size_t n) override {
+    if (n >= sizeof(nlmsghdr))
+      cmds_.push_back(RDMA_NL_GET_OP(reinterpret_cast<const nlmsghdr*>(d)->nlmsg_type));
+    k_.send(d, n);
+  }
+  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
+  uint32_t port_id() const override { return k_.port_id(); }
+  void join_group(unsigned g) override { k_.join_group(g); }
+
+ private:
+  testkernel::TestKernel& k_;
+  std::vector<int>& cmds_;
+};
 
 }  // namespace rdma::test
