@@ -390,12 +390,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
     double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
     last = start;
     sweep_warnings(c, sweep, s.engine().stats().sent);
-    std::unique_ptr<view::Printer> doc;
-    view::Printer* out = &c.out;
-    if (c.out.is_json()) {
-      doc = view::make_json_printer(c.help_out, c.opt.pretty);
-      out = doc.get();
-    }
+    Interval iv(c, n);
     for (const ib::PortCounters& p : sweep.ports) {
       std::vector<ib::CounterRate> r = rates.update(
           {f.nodes[p.port.node].info.node_guid, p.port.port}, ib::sweep_readings(p, o), seconds);
@@ -403,15 +398,11 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
       rec.clear();
       errors_where(f, p, rec);
       ib::add_counter_rates(r, rec);
-      out->record(rec);
+      iv.out().record(rec);
       listed = true;
     }
     rates.end_interval();
-    if (doc)
-      doc->finish();
-    else if (n + 1 != c.opt.count)
-      std::fputc('\n', c.help_out);
-    std::fflush(c.help_out);
+    iv.end();
   });
   if (listed) c.status = 1;
 }

@@ -106,12 +106,7 @@ void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrD
     Clock::time_point start = Clock::now();
     double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
     last = start;
-    std::unique_ptr<view::Printer> doc;
-    view::Printer* out = &c.out;
-    if (c.out.is_json()) {
-      doc = view::make_json_printer(c.help_out, c.opt.pretty);
-      out = doc.get();
-    }
+    Interval iv(c, n);
     try {
       for (uint8_t port : ports) {
         mad::Mad reply = read_counters(s, route, attr, port);
@@ -119,18 +114,14 @@ void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrD
         add_port(rec, route, port);
         ib::add_counter_rates(rates.update({0, port}, ib::readings(fields, reply.data()), seconds),
                               rec);
-        out->record(rec);
+        iv.out().record(rec);
       }
     } catch (...) {
-      if (doc) doc->finish();  // what was read, as one valid document
+      iv.end_json();
       throw;
     }
     rates.end_interval();
-    if (doc)
-      doc->finish();
-    else if (n + 1 != c.opt.count)
-      std::fputc('\n', c.help_out);
-    std::fflush(c.help_out);
+    iv.end();
   });
 }
 
