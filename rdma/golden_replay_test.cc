@@ -10,7 +10,7 @@
 // recorded per-port dumps joined. Output differs where README's "Differences
 // from iproute2" says so; kExpected names the rule for each such command.
 #include <gtest/gtest.h>
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cctype>
 #include <cerrno>

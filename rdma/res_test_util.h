@@ -2,7 +2,7 @@
 // test kernel, optionally answering one command with hand-made bytes.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 #include <unistd.h>
 
 #include <cstdio>

@@ -227,7 +227,7 @@ std::vector<uint8_t> ack(const nlmsghdr* req) {
   auto* e = static_cast<nlmsgerr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(nlmsgerr)));
   e->error = 0;
   e->msg = *req;
-  buf.resize(nlh->nlmsg_len);
+  buf.resize(std::min<size_t>(nlh->nlmsg_len, buf.size()));  // (GCC 12 -O3 -Warray-bounds)
   return buf;
 }
 

@@ -1,9 +1,8 @@
 #include "lib/mad/umad_lib.h"
 
-#include <dlfcn.h>
-
 #include <string>
 
+#include "lib/dl/dl.h"
 #include "lib/error.h"
 
 namespace rdma::mad {
@@ -12,7 +11,7 @@ namespace {
 
 template <typename F>
 void resolve(void* handle, const char* soname, const char* symbol, F& out) {
-  void* p = dlsym(handle, symbol);
+  void* p = dl::sym(handle, symbol);
   if (!p) throw Error(std::string("cannot use ") + soname + ": it has no " + symbol);
   out = reinterpret_cast<F>(p);
 }
@@ -20,14 +19,11 @@ void resolve(void* handle, const char* soname, const char* symbol, F& out) {
 }  // namespace
 
 UmadLib load_umad_lib(const char* soname) {
-  // RTLD_NOW: a library without one of our symbols fails here, in one clear
-  // line, not in the middle of a sweep.
-  void* h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char* why = dlerror();
+  std::string why;
+  void* h = dl::open(soname, &why);
+  if (!h)
     throw Error(std::string("cannot load ") + soname +
-                " (InfiniBand management needs libibumad3): " + (why ? why : "unknown error"));
-  }
+                " (InfiniBand management needs libibumad3): " + why);
   UmadLib l{};
   resolve(h, soname, "umad_init", l.init);
   resolve(h, soname, "umad_done", l.done);

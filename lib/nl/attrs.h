@@ -3,7 +3,7 @@
 // is an Error naming it; attributes newer than the tool are ignored.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // An nldev request message under construction.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cstdint>
 #include <span>

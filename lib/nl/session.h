@@ -4,7 +4,7 @@
 // is believed: its length, sequence number, port id and type.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cstdint>
 #include <cstdio>

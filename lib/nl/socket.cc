@@ -1,7 +1,7 @@
 #include "lib/nl/socket.h"
 
 #include <fcntl.h>
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 #include <linux/netlink.h>
 #include <poll.h>
 #include <sched.h>

@@ -2,7 +2,7 @@
 // a flat run of {name, [print type], value} tuples, shown as drv_NAME.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include "lib/view/record.h"
 

@@ -2,7 +2,7 @@
 // columns turn it into a Record (text and JSON) for the printers.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 // MIN_RANGE..MAX_RANGE run.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // `rdma resource show [DEV]`: per device, how many objects of each kind.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include "lib/view/record.h"
 

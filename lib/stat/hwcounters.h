@@ -3,7 +3,7 @@
 // replies) a value.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cstdint>
 #include <optional>

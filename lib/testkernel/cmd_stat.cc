@@ -1,7 +1,7 @@
 // Statistics: RDMA_NLDEV_CMD_STAT_GET (port counters, QP counters and mode,
 // MR statistics), STAT_SET (auto mode, manual bind, optional counters),
 // STAT_DEL (unbind) and STAT_GET_STATUS.
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cerrno>
 

@@ -1,6 +1,6 @@
 #include "lib/testkernel/policy.h"
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,6 +1,6 @@
 #include "lib/testkernel/skb.h"
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cstring>
 

@@ -1,7 +1,7 @@
 // Test helpers: build nldev requests and take replies apart with libmnl.
 #pragma once
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <cstdint>
 #include <cstring>

@@ -3,7 +3,7 @@
 // queue.
 #include "lib/testkernel/testkernel.h"
 
-#include <libmnl/libmnl.h>
+#include "lib/nl/mnl.h"
 
 #include <algorithm>
 #include <cerrno>

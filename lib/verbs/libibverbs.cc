@@ -5,7 +5,6 @@
 // symbols at link time, so their logic is repeated on the looked-up entry
 // points: the context's extended ops first, the plain call when the
 // provider lacks them.
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "lib/dl/dl.h"
 #include "lib/error.h"
 #include "lib/verbs/verbs.h"
 
@@ -35,7 +35,7 @@ struct Lib {
 
 template <typename Fn>
 void bind(void* h, const char* name, Fn& fn) {
-  void* p = dlsym(h, name);
+  void* p = dl::sym(h, name);
   if (!p)
     throw Error(std::string("libibverbs.so.1 lacks ") + name + " (rdma-core 32 or newer needed)");
   fn = reinterpret_cast<Fn>(p);
@@ -44,8 +44,9 @@ void bind(void* h, const char* name, Fn& fn) {
 // Loaded once and kept: providers stay mapped until exit anyway.
 const Lib& lib() {
   static Lib l = [] {
-    void* h = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h) throw Error(std::string("cannot load libibverbs (install libibverbs1): ") + dlerror());
+    std::string why;
+    void* h = dl::open("libibverbs.so.1", &why);
+    if (!h) throw Error("cannot load libibverbs (install libibverbs1): " + why);
     Lib x{};
     bind(h, "ibv_get_device_list", x.get_device_list);
     bind(h, "ibv_free_device_list", x.free_device_list);

@@ -7,6 +7,9 @@
 # prints one line on stderr. Prints "ok: ..." / "FAIL: ..." lines, one per
 # view, and the distinct error lines seen.
 N=${RDMA_NEW:-/bin/rdma-new}
+# An LD_PRELOAD shim reaches a dynamically linked program only: with the
+# static front end (RDMA_STATIC_FRONTEND), the same code linked dynamically.
+[ -x "$(dirname "$N")/rdma-dynamic" ] && N=$(dirname "$N")/rdma-dynamic
 SHIM=/opt/add/nlcorrupt.so
 SEEDS=20
 # A lost "done" message costs the whole deadline: keep it short here.
@@ -53,5 +56,9 @@ for view in "${VIEWS[@]}"; do
     fi
 done
 echo "runs: $total, hangs: $hangs, crashes: $crashes, error exits: $errors"
+# A shim that never reached the program would let every run pass.
+if [ "$errors" = 0 ]; then
+    echo "FAIL: no run ended in an error: the shim did not reach $N"
+fi
 echo "distinct error lines (numbers masked):"
 sed -E 's/[0-9]+/N/g' /tmp/errors.all | sort | uniq -c | sort -rn | head -n 25
