@@ -49,7 +49,7 @@ expect_files() {
   local f
   local files="usr/bin/rdma usr/share/bash-completion/completions/rdma usr/share/doc/rdma/copyright
                usr/share/doc/rdma/changelog.gz"
-  [ "$STATIC" = 1 ] && files="$files usr/libexec/rdma/rdma-dynamic"
+  [ "$STATIC" = 1 ] && files="$files usr/libexec/rdma/rdma-dynamic usr/share/lintian/overrides/rdma"
   for f in $files; do
     [ -f "$DEST/$f" ] || { echo "missing $f"; return 1; }
   done
@@ -108,7 +108,7 @@ if [ "$STATIC" = 1 ]; then
   # A MAD command needs libibumad: the static rdma execs the rdma-dynamic
   # unpacked beside it (found from its own path, not the host's install).
   reaches_dynamic() {
-    strace -f -e trace=execve -o "$W/exec.trace" "$W/x/usr/bin/rdma" node show lid 1 || true
+    strace -f -s 512 -e trace=execve -o "$W/exec.trace" "$W/x/usr/bin/rdma" node show lid 1 || true
     cat "$W/exec.trace"
     grep -q "execve(\"$W/x/usr/bin/../libexec/rdma/rdma-dynamic\", \[\"$W/x/usr/bin/rdma\", \"node\"" "$W/exec.trace"
   }

@@ -4,7 +4,8 @@
 # verbs-check.py compares on the host: our -j views beside ibv_devinfo -v
 # and the GID tables of sysfs, before, with and after an extra address on
 # veth0; whether commands load libibverbs (LD_DEBUG); and the errors of a
-# device that cannot be opened (no permission, no provider).
+# device that cannot be opened (no permission, no provider); and `stat show`
+# as OpenMetrics and Prometheus text beside its -j.
 N=${RDMA_NEW:-/bin/rdma-new}
 cd "$OUT" || exit 1
 
@@ -55,6 +56,11 @@ gids() { # PHASE
     sysfs_gids > "sysfs-$1.tsv"
     run "gid-$1" -j gid show
 }
+
+# The port counters for Prometheus, beside -j (metrics_compare.py on the host)
+run stat-j -j stat show
+run stat-om --openmetrics stat show
+run stat-prom --prometheus stat show
 
 ibv_devinfo -v > devinfo.txt 2> devinfo.err
 run limits -j dev limits

@@ -3,7 +3,8 @@
 # `rdma -j -d link status` value for value against ibv_devinfo -v, `rdma -j
 # gid show` against the GID tables of sysfs (also after an address is added
 # to veth0 and removed), libibverbs loaded only by the verbs commands, and
-# one clear line for a device that cannot be opened.  One boot per kernel
+# one clear line for a device that cannot be opened; `stat show` as OpenMetrics
+# and Prometheus text parsed by prometheus_client, equal to -j.  One boot per kernel
 # (fixture basic; verbs-guest.sh in the VM, verbs-check.py on the host).
 # usage: tests/vm/verbs-test.sh --rdma PATH [--kernel 6.1|6.12]... [--keep DIR]
 # Prints "ok: ..." / "FAIL: ..." lines and "N passed, M failed".
@@ -37,6 +38,27 @@ for kv in "${KERNELS[@]}"; do
         continue
     fi
     python3 "$HERE/verbs-check.py" "$out" "$kv" | tee -a "$out_all"
+    # `stat show --openmetrics/--prometheus` read by Debian's
+    # python3-prometheus-client (tests/ibsim/setup.sh installs it; a pyenv
+    # python3 first on PATH may lack it), every sample equal to -j's value
+    # (or above it: traffic may move a counter between the two commands)
+    pyprom=python3
+    python3 -c 'import prometheus_client' 2>/dev/null || pyprom=/usr/bin/python3
+    rising=$(python3 -c 'import json,sys
+print(" ".join(sorted({k for o in json.load(open(sys.argv[1])) for k in o} - {"ifname", "port"})))' \
+        "$out/stat-j.out" 2>/dev/null)
+    for fmt in om:openmetrics prom:prometheus; do
+        f=${fmt%%:*} fmt=${fmt#*:}
+        # shellcheck disable=SC2086
+        if res=$($pyprom "$HERE/../ibsim/metrics_compare.py" "$fmt" "$out/stat-$f.out" "$out/stat-j.out" \
+                rdma_stat_ ifname=device port=port -rising $rising 2>&1) &&
+                [ "$(cat "$out/stat-$f.rc")" = 0 ] && [ ! -s "$out/stat-$f.err" ]; then
+            echo "ok: [$kv] stat show --$fmt parsed by prometheus_client = -j ($res)" | tee -a "$out_all"
+        else
+            echo "FAIL: [$kv] stat show --$fmt: exit $(cat "$out/stat-$f.rc"): $res $(head -c 300 "$out/stat-$f.err")" |
+                tee -a "$out_all"
+        fi
+    done
 done
 p=$(grep -c '^ok: ' "$out_all")
 f=$(grep -c '^FAIL: ' "$out_all")
