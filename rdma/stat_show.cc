@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <memory>
+#include <optional>
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
@@ -50,13 +51,21 @@ void show_once(Ctx& c, const std::string& spec) {
       c, {"rdma_stat_", "RDMA port counter", {{"ifname", "device"}, {"port", "port"}}, {}, {}});
   view::Printer& out = metrics ? *metrics : c.out;
   view::Record r;
+  std::optional<KernelError> failed;
   for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
     PortCounters pc;
     try {
       pc = read_port(c.session(), p);
     } catch (const KernelError& e) {
-      throw KernelError(e.code, "cannot read the counters of " + p.dev + "/" +
+      KernelError named(e.code, "cannot read the counters of " + p.dev + "/" +
                                     std::to_string(p.port) + ": " + e.what());
+      // Text and -j stop here, as iproute2. An exporter's scrape goes on:
+      // one line per port without counters (siw has none), the others'
+      // samples in a whole document, and exit 1.
+      if (!metrics) throw named;
+      if (failed) std::fprintf(c.err, "%s\n", failed->what());
+      failed = named;
+      continue;
     }
     r.clear();
     add_link(pc, r);
@@ -64,6 +73,7 @@ void show_once(Ctx& c, const std::string& spec) {
     out.record(r);
   }
   if (metrics) metrics->finish();
+  if (failed) throw *failed;
 }
 
 // Counters with their rate: "\n    name value (rate/s) " in text, and a

@@ -201,6 +201,18 @@ TEST(StatShow, EmptyCounterSet) {
             "[{\"ifname\":\"rxe0\",\"port\":1}]\n");
 }
 
+TEST(StatShow, MetricsGoOnPastAPortWithoutCounters) {
+  TestKernel k;
+  k.state.devices[0].ports[0].hw_counters.reset();
+  Result r = run_on(k, {"--prometheus", "stat", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "cannot read the counters of rxe0/1: Invalid argument\n");
+  EXPECT_EQ(r.out.find("rxe0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rdma_stat_sent_pkts_total{device=\"rxe1\",port=\"1\"} "), std::string::npos)
+      << r.out;
+  EXPECT_EQ(run_on(k, {"-j", "stat", "show"}).out, "[]\n");  // -j stops, as iproute2
+}
+
 TEST(StatShow, PortWithoutCountersIsAKernelErrorNamingIt) {
   TestKernel k;
   k.state.devices[1].ports[0].hw_counters.reset();  // the driver has no port stats
@@ -208,6 +220,22 @@ TEST(StatShow, PortWithoutCountersIsAKernelErrorNamingIt) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out.rfind("link rxe0/1 \n", 0), 0u);  // the ports before it are shown
   EXPECT_EQ(r.err.rfind("cannot read the counters of rxe1/1: Invalid argument", 0), 0u) << r.err;
+  // For an exporter, the metrics of the other ports, as a whole document;
+  // the port is one line on stderr, and the exit status 1 (siw's ports have
+  // no counters: found on the VM's siw0).
+  Result om = run_on(k, {"--openmetrics", "stat", "show"});
+  EXPECT_EQ(om.status, 1);
+  EXPECT_NE(om.out.find("rdma_stat_sent_pkts_total{device=\"rxe0\",port=\"1\"} "),
+            std::string::npos)
+      << om.out;
+  EXPECT_EQ(om.out.find("rxe1"), std::string::npos) << om.out;
+  EXPECT_EQ(om.out.substr(om.out.size() - 6), "# EOF\n") << om.out;
+  EXPECT_EQ(om.err, "cannot read the counters of rxe1/1: Invalid argument\n");
+  Result prom = run_on(k, {"--prometheus", "stat", "show"});
+  EXPECT_EQ(prom.status, 1);
+  EXPECT_NE(prom.out.find("rdma_stat_sent_pkts_total{device=\"rxe0\",port=\"1\"} "),
+            std::string::npos)
+      << prom.out;
 }
 
 TEST(StatShow, LargeValuesAreNotTruncated) {

@@ -10,6 +10,10 @@ namespace {
 class OpenMetricsPrinter : public Printer {
  public:
   OpenMetricsPrinter(std::FILE* out, MetricsSpec spec) : out_(out), spec_(std::move(spec)) {}
+  // A command that fails part way (a port whose counters cannot be read,
+  // as siw's) still leaves a whole document of the samples it got, as -j
+  // leaves valid JSON: a textfile collector rejects a file without # EOF.
+  ~OpenMetricsPrinter() override { abandon(); }
 
   void record(const Record& r) override {
     std::string labels;

@@ -98,12 +98,20 @@ TEST(OpenMetrics, LabelValuesAreEscapedAndNamesSanitized) {
             "# EOF\n");
 }
 
-TEST(OpenMetrics, NothingIsWrittenUnlessFinished) {
+TEST(OpenMetrics, AnErrorLeavesAWholeDocumentOfWhatWasRead) {
   Captured out;
   {
     auto p = make_openmetrics_printer(out.file(), spec());
     p->record(port("sw1", 1, 3, 0));
-  }  // an error ended the command: no partial document
+  }  // an error ended the command after one port: its samples, and # EOF
+  std::string t = out.text();
+  EXPECT_NE(t.find("rdma_ib_port_symbol_errors_total{"), std::string::npos) << t;
+  EXPECT_EQ(t.substr(t.size() - 6), "# EOF\n") << t;
+}
+
+TEST(OpenMetrics, NothingIsWrittenWithoutSamplesUnlessFinished) {
+  Captured out;
+  { auto p = make_openmetrics_printer(out.file(), spec()); }  // failed before any port
   EXPECT_EQ(out.text(), "");
   auto p = make_openmetrics_printer(out.file(), spec());
   p->abandon();  // a bad command line: nothing at all
