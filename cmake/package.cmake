@@ -33,11 +33,12 @@ performance counters and subnet managers with MADs (libibumad).
 .
 It replaces iproute2's /usr/bin/rdma while installed; iproute2's tool stays
 available as rdma.iproute2 and comes back when this package is removed.")
-# Depends from the binary's ELF NEEDED entries (dpkg-shlibdeps, in dpkg-dev).
-# libibumad is loaded with dlopen by the MAD commands only (lib/mad/umad_lib.cc),
-# so dpkg-shlibdeps cannot see it: it is named here.
+# Depends from the binaries' ELF NEEDED entries (dpkg-shlibdeps, in dpkg-dev).
+# libibumad and libibverbs are loaded with dlopen by the commands that use
+# them only (lib/dl: the MAD commands, the verbs views), so dpkg-shlibdeps
+# cannot see them: they are named here.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libibumad3")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libibumad3, libibverbs1")
 set(CPACK_STRIP_FILES ON)
 
 # The maintainer scripts divert every path the package shares with iproute2

@@ -5,8 +5,8 @@
 #             where Debian's iproute2 puts its rdma
 #   package   `--target package` gives one .deb; its control names the
 #             package, a description, the maintainer scripts, and Depends
-#             computed from the binaries (libc6) plus libibumad3 (loaded
-#             with dlopen); its files are the install's files
+#             computed from the binaries (libc6) plus libibumad3 and
+#             libibverbs1 (loaded with dlopen); its files are the install's files
 #   run       the binary unpacked from the .deb (dpkg-deb -x) runs: rdma -V;
 #             with the static front end (RDMA_STATIC_FRONTEND), rdma is a
 #             static PIE and a MAD command runs the unpacked rdma-dynamic
@@ -85,9 +85,10 @@ control_ok() {
   grep -qx 'Package: rdma' "$W/control" &&
   grep -qE '^Description: .{10,}' "$W/control" && grep -qE '^ .*netlink' "$W/control" &&
   grep -qE '^Depends: .*libc6 \(>= ' "$W/control" &&
-  grep -qE '^Depends: .*libibumad3' "$W/control"
+  grep -qE '^Depends: .*libibumad3' "$W/control" &&
+  grep -qE '^Depends: .*libibverbs1' "$W/control"
 }
-check "control: name, description, Depends from the binaries (libc6) and libibumad3" control_ok
+check "control: name, description, Depends from the binaries (libc6), libibumad3, libibverbs1" control_ok
 scripts_ok() {
   dpkg-deb -e "$DEB" "$W/ctl"
   [ -x "$W/ctl/preinst" ] && [ -x "$W/ctl/postrm" ] &&
