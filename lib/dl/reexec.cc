@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include "lib/dl/companion.h"
@@ -26,16 +27,28 @@ std::string self_exe() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
+// Set in the environment of the exec: a static rdma that finds it set was
+// itself started as "rdma-dynamic" (a misinstalled copy) and must not exec
+// again, which would loop for ever.
+constexpr char kMarker[] = "RDMA_STATIC_FRONTEND_EXEC";
+
 // Returns only when no dynamic build could be run; why says what was tried.
 void exec_dynamic(std::string* why) {
+  if (getenv(kMarker)) {
+    *why = "this rdma is linked statically, and so is the rdma-dynamic that ran it (" + self_exe() +
+           ")";
+    return;
+  }
   std::vector<char*> argv = saved_argv();
   if (argv.empty() || argv.back() != nullptr) argv.push_back(nullptr);
   std::string tried;
   for (const std::string& path :
        companion_paths(self_exe(), RDMA_DYNAMIC_NAME, RDMA_DYNAMIC_RELPATH, RDMA_DYNAMIC_PATH)) {
     if (access(path.c_str(), X_OK) != 0) continue;
+    setenv(kMarker, "1", 1);
     execv(path.c_str(), argv.data());
     tried = path + ": " + std::strerror(errno);
+    unsetenv(kMarker);
   }
   *why = "this rdma is linked statically and needs its dynamic build to load it (" +
          (tried.empty() ? std::string(RDMA_DYNAMIC_PATH) + " not found" : tried) + ")";

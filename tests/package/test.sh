@@ -124,6 +124,19 @@ if [ "$STATIC" = 1 ]; then
       grep -q 'libibumad.*needs its dynamic build' "$W/nd.err"
   }
   check "unpacked without rdma-dynamic: a MAD command fails in one line saying why" no_dynamic
+  # A misinstalled rdma-dynamic that is the static rdma again must not exec
+  # for ever: one line, exit 1, at once.
+  static_twice() {
+    mv "$W/x/usr/libexec/rdma/rdma-dynamic" "$W/rdma-dynamic.aside"
+    cp "$W/x/usr/bin/rdma" "$W/x/usr/libexec/rdma/rdma-dynamic"
+    timeout -s KILL 10 "$W/x/usr/bin/rdma" node show lid 1 >"$W/st.out" 2>"$W/st.err"
+    local rc=$?
+    mv "$W/rdma-dynamic.aside" "$W/x/usr/libexec/rdma/rdma-dynamic"
+    cat "$W/st.err"
+    [ "$rc" = 1 ] && [ ! -s "$W/st.out" ] && [ "$(wc -l <"$W/st.err")" = 1 ] &&
+      grep -q 'and so is the rdma-dynamic that ran it' "$W/st.err"
+  }
+  check "unpacked with a static rdma-dynamic: one line, no exec loop" static_twice
 fi
 
 # ---------------------------------------------------------------- lintian
