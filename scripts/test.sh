@@ -69,7 +69,7 @@ if ! { cmake -S . -B build -G Ninja "${BUILD_FLAGS[@]}" >/dev/null && ninja -C b
   echo "0 passed, 1 failed"
   exit 1
 fi
-if ! { cmake -S . -B build-san -G Ninja -DRDMA_SANITIZE=ON -DRDMA_WERROR=ON >/dev/null && ninja -C build-san unit_tests; } \
+if ! { cmake -S . -B build-san -G Ninja -DRDMA_SANITIZE=ON -DRDMA_WERROR=ON >/dev/null && ninja -C build-san unit_tests rdma; } \
   >"$LOG/build-san.log" 2>&1; then
   tail -n 50 "$LOG/build-san.log"
   echo "0 passed, 1 failed"
@@ -117,18 +117,21 @@ if [ -x tests/vm/verbs-test.sh ]; then
 fi
 # Netlink replies damaged by tests/vm/nlcorrupt.c on every view, with live
 # resources: no hang, no crash, one error line (issue 15). The Release
-# binary users get; the ASan+UBSan one has not been booted in the VM yet.
-vm_corrupt() {  # KERNEL
+# binary users get, and the ASan+UBSan one (a sanitizer report is a crash).
+vm_corrupt() {  # KERNEL RDMA
   gcc -shared -fPIC -O2 -Wall -Werror -o build/nlcorrupt.so tests/vm/nlcorrupt.c -ldl || return 1
   local out status
-  out=$(tests/vm/run --kernel "$1" --rdma build/rdma --add build/nlcorrupt.so \
+  out=$(tests/vm/run --kernel "$1" --rdma "$2" --add build/nlcorrupt.so \
     --script tests/vm/corrupt-test.sh 2>&1)
   status=$?
   echo "$out"
   echo "$(grep -c '^ok: ' <<<"$out") passed, $(grep -c '^FAIL: ' <<<"$out") failed"
   return $status
 }
-[ -f tests/vm/corrupt-test.sh ] && run_suite vm-corrupt-6.12 vm_corrupt 6.12
+if [ -f tests/vm/corrupt-test.sh ]; then
+  run_suite vm-corrupt-6.12 vm_corrupt 6.12 build/rdma
+  run_suite vm-corrupt-asan-ubsan-6.12 vm_corrupt 6.12 build-san/rdma
+fi
 if [ -x tests/vm/writes.sh ]; then
   run_suite vm-writes-6.1 tests/vm/writes.sh --kernel 6.1 --rdma build/rdma
   run_suite vm-writes-6.12 tests/vm/writes.sh --kernel 6.12 --rdma build/rdma

@@ -11,6 +11,9 @@ N=${RDMA_NEW:-/bin/rdma-new}
 # static front end (RDMA_STATIC_FRONTEND), the same code linked dynamically.
 [ -x "$(dirname "$N")/rdma-dynamic" ] && N=$(dirname "$N")/rdma-dynamic
 SHIM=/opt/add/nlcorrupt.so
+# A gcc ASan build (build-san) refuses a preload ahead of its runtime
+# unless told not to; other builds ignore this.
+export ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 SEEDS=20
 # A lost "done" message costs the whole deadline: keep it short here.
 OPTS="--kernel-timeout 1000"
@@ -21,21 +24,29 @@ VIEWS=(
 )
 [ -f "$SHIM" ] || { echo "FAIL: no $SHIM (run with --add nlcorrupt.so)"; exit 1; }
 
-total=0 hangs=0 crashes=0 errors=0
+total=0 hangs=0 crashes=0 errors=0 undamaged=0
 : >/tmp/errors.all
 for view in "${VIEWS[@]}"; do
     bad=""
     v_err=0
     for seed in $(seq 1 "$SEEDS"); do
         total=$((total + 1))
+        : >/tmp/c.damage
         # shellcheck disable=SC2086
-        NLCORRUPT_SEED=$seed LD_PRELOAD=$SHIM timeout -s KILL 20 "$N" $OPTS $view \
-            >/tmp/c.out 2>/tmp/c.err
+        NLCORRUPT_SEED=$seed NLCORRUPT_LOG=/tmp/c.damage LD_PRELOAD=$SHIM \
+            timeout -s KILL 20 "$N" $OPTS $view >/tmp/c.out 2>/tmp/c.err
         rc=$?
+        # Every run must have been damaged: a run the shim never reached
+        # (a static binary; gcc's ASan refusing a preload before its
+        # runtime) would pass without testing anything.
+        if [ ! -s /tmp/c.damage ]; then
+            undamaged=$((undamaged + 1)); bad="$bad seed $seed: no damage done ($(head -c 200 /tmp/c.err | tr '\n' ' '));"
+            continue
+        fi
         if [ "$rc" = 137 ]; then
             hangs=$((hangs + 1)); bad="$bad seed $seed: hang;"; continue
         fi
-        if [ "$rc" -gt 128 ] || grep -qE 'Sanitizer|runtime error:' /tmp/c.err; then
+        if [ "$rc" -gt 128 ] || grep -qE 'Sanitizer|ASan|runtime error:' /tmp/c.err; then
             crashes=$((crashes + 1))
             bad="$bad seed $seed: crash (exit $rc) $(head -c 200 /tmp/c.err | tr '\n' ' ');"
             continue
@@ -55,10 +66,6 @@ for view in "${VIEWS[@]}"; do
         echo "FAIL: rdma $view:$bad"
     fi
 done
-echo "runs: $total, hangs: $hangs, crashes: $crashes, error exits: $errors"
-# A shim that never reached the program would let every run pass.
-if [ "$errors" = 0 ]; then
-    echo "FAIL: no run ended in an error: the shim did not reach $N"
-fi
+echo "runs: $total, hangs: $hangs, crashes: $crashes, error exits: $errors, undamaged: $undamaged"
 echo "distinct error lines (numbers masked):"
 sed -E 's/[0-9]+/N/g' /tmp/errors.all | sort | uniq -c | sort -rn | head -n 25
