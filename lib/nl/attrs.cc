@@ -34,7 +34,10 @@ void walk(const uint8_t* p, size_t len, Fn fn) {
     if (len - off < sizeof(nlattr)) malformed("truncated attribute header");
     auto* a = reinterpret_cast<const nlattr*>(p + off);
     if (a->nla_len < sizeof(nlattr) || a->nla_len > len - off) {
-      malformed(std::string("attribute ") + attr_name(Attrs::type_of(a)) + " is truncated");
+      int type = Attrs::type_of(a);
+      malformed(attr_type(type) == AttrType::Unknown
+                    ? "attribute of unknown type " + std::to_string(type) + " is truncated"
+                    : std::string("attribute ") + attr_name(type) + " is truncated");
     }
     fn(a);
     off += MNL_ALIGN(a->nla_len);

@@ -268,6 +268,12 @@ TEST(Session, DamagedAttributeLengthIsAnError) {
     a->nla_len = 200;
   });
   EXPECT_EQ(e, "malformed kernel reply: attribute RDMA_NLDEV_ATTR_DEV_NAME is truncated");
+  e = dump_error([](auto& d) {  // the same, and its type damaged too
+    auto* a = reinterpret_cast<nlattr*>(d.data() + sizeof(nlmsghdr) + 8);
+    a->nla_len = 200;
+    a->nla_type = 1000;
+  });
+  EXPECT_EQ(e, "malformed kernel reply: attribute of unknown type 1000 is truncated");
   e = dump_error([](auto& d) {
     auto* a = reinterpret_cast<nlattr*>(d.data() + sizeof(nlmsghdr));
     a->nla_len = 6;  // DEV_INDEX, a u32, with 2 bytes
