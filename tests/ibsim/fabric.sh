@@ -34,7 +34,9 @@ expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retr
 run "$RDMA" fabric topology >topo.txt 2>topo.err
 run "$RDMA" -j fabric show >first.json 2>/dev/null
 mkdir sim2
-( cd sim2 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-2 ibsim -s ../topo.txt </dev/null >ibsim.log 2>&1 ) &
+# exec: $! must be ibsim itself, or kill below ends only the subshell and
+# leaves ibsim spinning on its closed console (seen: 64% CPU for hours)
+( cd sim2 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-2 exec ibsim -s ../topo.txt </dev/null >ibsim.log 2>&1 ) &
 SIM2=$!
 for _ in $(seq 50); do grep -q "simulator ready" sim2/ibsim.log 2>/dev/null && break; sleep 0.2; done
 ( cd sim2 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-2 run "$RDMA" -j fabric show ) >second.json 2>second.err
