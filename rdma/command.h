@@ -76,9 +76,13 @@ class Interval {
   Interval(Ctx& c, int n);
   view::Printer& out() { return doc_ ? *doc_ : c_.out; }
   void end();
-  // On an error inside the interval: what was printed, as a valid document.
+  // On an error inside the interval: what was printed, as a valid document
+  // (end_json: "[]" when nothing was; abandon_json: then nothing at all).
   void end_json() {
     if (doc_) doc_->finish();
+  }
+  void abandon_json() {
+    if (doc_) doc_->abandon();
   }
 
  private:

@@ -101,18 +101,11 @@ void add_counters_with_rates(const PortCounters& pc,
 // document per line. Ports that vanish are dropped; a named device that
 // vanishes ends the watch with an error (after complete output).
 void watch(Ctx& c, const std::string& spec) {
-  std::FILE* out = c.help_out;
   own_json_output(c, "-w");
   stat::RateTracker tracker;
   view::Record r;
   watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
-    std::unique_ptr<view::Printer> doc;
-    view::Printer* p = &c.out;
-    int printed = 0;
-    if (c.out.is_json()) {
-      doc = view::make_json_printer(out, c.opt.pretty);
-      p = doc.get();
-    }
+    Interval iv(c, n);
     try {
       for (const PortRef& port : resolve_ports(c.session(), spec, false)) {
         PortCounters pc;
@@ -125,21 +118,15 @@ void watch(Ctx& c, const std::string& spec) {
         r.clear();
         add_link(pc, r);
         add_counters_with_rates(pc, tracker.update(pc.key, pc.counters, c.opt.watch_s), r);
-        p->record(r);
-        ++printed;
+        iv.out().record(r);
       }
     } catch (...) {
       // Close a started document; an interval without records prints none.
-      if (doc && printed) doc->finish();
-      if (doc && !printed) doc->detach();
+      iv.abandon_json();
       throw;
     }
     tracker.end_interval();
-    if (doc)
-      doc->finish();
-    else if (n + 1 != c.opt.count)
-      std::fputc('\n', out);
-    std::fflush(out);
+    iv.end();
   });
 }
 
