@@ -10,7 +10,6 @@
 // recorded per-port dumps joined. Output differs where README's "Differences
 // from iproute2" says so; kExpected names the rule for each such command.
 #include <gtest/gtest.h>
-#include "lib/nl/mnl.h"
 
 #include <cctype>
 #include <cerrno>
@@ -20,6 +19,7 @@
 #include <set>
 #include <sstream>
 
+#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
 #include "lib/testkernel/golden_file.h"

@@ -3,8 +3,6 @@
 // is an Error naming it; attributes newer than the tool are ignored.
 #pragma once
 
-#include "lib/nl/mnl.h"
-
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +11,7 @@
 #include <string_view>
 
 #include "lib/nl/attr_policy.h"
+#include "lib/nl/mnl.h"
 
 namespace rdma::nl {
 
@@ -32,13 +31,12 @@ class Attrs {
   std::string_view str(int type) const;
   std::span<const uint8_t> bin(int type) const;
 
-  // libmnl's accessors, inline: they are calls into libmnl.so, and a listing
-  // reads a dozen attributes per object.
+  // lib/nl/mnl.h's accessors, typed as the parsers want them.
   static const uint8_t* payload(const nlattr* a) {
-    return reinterpret_cast<const uint8_t*>(a) + MNL_ATTR_HDRLEN;
+    return static_cast<const uint8_t*>(mnl_attr_get_payload(a));
   }
-  static size_t payload_len(const nlattr* a) { return a->nla_len - MNL_ATTR_HDRLEN; }
-  static int type_of(const nlattr* a) { return a->nla_type & NLA_TYPE_MASK; }
+  static size_t payload_len(const nlattr* a) { return mnl_attr_get_payload_len(a); }
+  static int type_of(const nlattr* a) { return mnl_attr_get_type(a); }
   template <typename T>
   static T load(const nlattr* a) {
     T v;  // payloads are only 4-byte aligned

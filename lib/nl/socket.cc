@@ -1,7 +1,6 @@
 #include "lib/nl/socket.h"
 
 #include <fcntl.h>
-#include "lib/nl/mnl.h"
 #include <linux/netlink.h>
 #include <poll.h>
 #include <sched.h>
@@ -12,6 +11,7 @@
 #include <cstring>
 
 #include "lib/error.h"
+#include "lib/nl/mnl.h"
 
 namespace rdma::nl {
 

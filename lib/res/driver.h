@@ -3,7 +3,6 @@
 #pragma once
 
 #include "lib/nl/mnl.h"
-
 #include "lib/view/record.h"
 
 namespace rdma::res {

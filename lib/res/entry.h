@@ -2,8 +2,6 @@
 // columns turn it into a Record (text and JSON) for the printers.
 #pragma once
 
-#include "lib/nl/mnl.h"
-
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "lib/nl/attrs.h"
+#include "lib/nl/mnl.h"
 #include "lib/res/comm.h"
 #include "lib/res/filter.h"
 #include "lib/res/types.h"

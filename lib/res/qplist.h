@@ -2,10 +2,9 @@
 // MIN_RANGE..MAX_RANGE run.
 #pragma once
 
-#include "lib/nl/mnl.h"
-
 #include <string>
 
+#include "lib/nl/mnl.h"
 #include "lib/res/filter.h"
 #include "lib/view/record.h"
 

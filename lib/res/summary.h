@@ -2,7 +2,6 @@
 #pragma once
 
 #include "lib/nl/mnl.h"
-
 #include "lib/view/record.h"
 
 namespace rdma::res {

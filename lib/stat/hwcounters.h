@@ -3,13 +3,12 @@
 // replies) a value.
 #pragma once
 
-#include "lib/nl/mnl.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "lib/nl/mnl.h"
 #include "lib/view/record.h"
 
 namespace rdma::stat {

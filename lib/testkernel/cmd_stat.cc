@@ -1,10 +1,10 @@
 // Statistics: RDMA_NLDEV_CMD_STAT_GET (port counters, QP counters and mode,
 // MR statistics), STAT_SET (auto mode, manual bind, optional counters),
 // STAT_DEL (unbind) and STAT_GET_STATUS.
-#include "lib/nl/mnl.h"
 
 #include <cerrno>
 
+#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/counters.h"
 #include "lib/testkernel/res_common.h"

@@ -1,8 +1,8 @@
 #include "lib/testkernel/skb.h"
 
-#include "lib/nl/mnl.h"
-
 #include <cstring>
+
+#include "lib/nl/mnl.h"
 
 namespace rdma::testkernel {
 

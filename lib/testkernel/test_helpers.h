@@ -1,7 +1,5 @@
-// Test helpers: build nldev requests and take replies apart with libmnl.
+// Test helpers: build nldev requests and take replies apart (lib/nl/mnl.h).
 #pragma once
-
-#include "lib/nl/mnl.h"
 
 #include <cstdint>
 #include <cstring>
@@ -9,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/testkernel.h"
 

@@ -3,13 +3,12 @@
 // queue.
 #include "lib/testkernel/testkernel.h"
 
-#include "lib/nl/mnl.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "lib/error.h"
+#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/fixture.h"
 
