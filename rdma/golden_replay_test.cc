@@ -10,6 +10,7 @@
 // recorded per-port dumps joined. Output differs where README's "Differences
 // from iproute2" says so; kExpected names the rule for each such command.
 #include <gtest/gtest.h>
+#include <libmnl/libmnl.h>
 
 #include <cctype>
 #include <cerrno>
@@ -19,7 +20,6 @@
 #include <set>
 #include <sstream>
 
-#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
 #include "lib/testkernel/golden_file.h"

@@ -2,12 +2,10 @@
 #include <cstdlib>
 #include <memory>
 
-#include "lib/dl/dl.h"
 #include "lib/nl/socket.h"
 #include "rdma/rdma.h"
 
 int main(int argc, char** argv) {
-  rdma::dl::set_argv(std::vector<char*>(argv, argv + argc));
   rdma::Env env;
   env.open = [] { return std::make_unique<rdma::nl::Socket>(); };
   env.mad = rdma::mad::umad_access();

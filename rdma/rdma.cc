@@ -2,7 +2,6 @@
 
 #include <memory>
 
-#include "lib/dl/dl.h"
 #include "lib/error.h"
 #include "lib/nl/socket.h"
 #include "rdma/batch.h"
@@ -63,8 +62,6 @@ int run_command(std::vector<std::string> words, const Options& opt, nl::Connecti
 }
 
 int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env& env) {
-  // The static front end hands a batch to the dynamic build (lib/dl/dl.h).
-  dl::become_dynamic();
   const std::string& name = *opt.batch;
   std::FILE* in = name == "-" ? env.in : std::fopen(name.c_str(), "r");
   if (!in) {

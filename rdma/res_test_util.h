@@ -2,6 +2,7 @@
 // test kernel, optionally answering one command with hand-made bytes.
 #pragma once
 
+#include <libmnl/libmnl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/fixture.h"
 #include "lib/testkernel/testkernel.h"
@@ -123,7 +123,7 @@ inline std::string subst(std::string s) {
   return s;
 }
 
-// One netlink message built with lib/nl/mnl.h; fill adds the attributes.
+// One netlink message built with libmnl; fill adds the attributes.
 inline std::vector<uint8_t> message(const nlmsghdr* req, uint16_t type, uint16_t flags,
                                     const std::function<void(nlmsghdr*)>& fill) {
   std::vector<uint8_t> buf(8192);

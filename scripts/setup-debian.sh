@@ -7,11 +7,13 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config make \
   libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev libibverbs-dev \
-  linux-libc-dev iproute2 clang-format clang-14 libfuzzer-14-dev \
-  dpkg-dev file lintian strace >/dev/null
+  linux-libc-dev iproute2 clang-format clang-14 libfuzzer-14-dev libclang-rt-14-dev \
+  dpkg-dev file lintian strace ccache >/dev/null
 # dpkg-dev: dpkg-buildflags (CI's flags) and dpkg-shlibdeps (the package's
 # Depends); file: CPack's test for ELF files; lintian: the package's check;
-# strace: the package check that the static rdma execs rdma-dynamic;
-# libmnl-dev: the benchmarks' C floor programs only (bench/res_floor.c; the
-# tool has its own netlink helpers, lib/nl/mnl.h);
-# clang-14 and libfuzzer-14-dev: the fuzz targets (-DRDMA_FUZZ=ON).
+# strace: the package check that a MAD command execs nothing;
+# libmnl-dev: netlink (as iproute2);
+# clang-14, libfuzzer-14-dev and libclang-rt-14-dev (ASan, UBSan and
+# libFuzzer's runtime archives, only a Recommends of clang-14): the
+# sanitizer build and the fuzz targets (-DRDMA_FUZZ=ON);
+# ccache: rebuilds of the same sources (a second run of scripts/test.sh).

@@ -3,6 +3,8 @@
 // is an Error naming it; attributes newer than the tool are ignored.
 #pragma once
 
+#include <libmnl/libmnl.h>
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -11,7 +13,6 @@
 #include <string_view>
 
 #include "lib/nl/attr_policy.h"
-#include "lib/nl/mnl.h"
 
 namespace rdma::nl {
 
@@ -31,7 +32,7 @@ class Attrs {
   std::string_view str(int type) const;
   std::span<const uint8_t> bin(int type) const;
 
-  // lib/nl/mnl.h's accessors, typed as the parsers want them.
+  // libmnl's accessors, typed as the parsers want them.
   static const uint8_t* payload(const nlattr* a) {
     return static_cast<const uint8_t*>(mnl_attr_get_payload(a));
   }

@@ -1,12 +1,12 @@
 // An nldev request message under construction.
 #pragma once
 
+#include <libmnl/libmnl.h>
+
 #include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
-
-#include "lib/nl/mnl.h"
 
 namespace rdma::nl {
 

@@ -4,12 +4,13 @@
 // is believed: its length, sequence number, port id and type.
 #pragma once
 
+#include <libmnl/libmnl.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <vector>
 
-#include "lib/nl/mnl.h"
 #include "lib/nl/request.h"
 #include "lib/nl/transport.h"
 

@@ -43,7 +43,7 @@ class ScriptedTransport : public Transport {
   std::deque<std::vector<uint8_t>> queue_;
 };
 
-// Builds netlink messages with lib/nl/mnl.h into one datagram.
+// Builds netlink messages with libmnl into one datagram.
 struct Datagram {
   std::vector<uint8_t> buf = std::vector<uint8_t>(8192);
   size_t len = 0;

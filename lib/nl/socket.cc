@@ -1,6 +1,7 @@
 #include "lib/nl/socket.h"
 
 #include <fcntl.h>
+#include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 #include <poll.h>
 #include <sched.h>
@@ -11,7 +12,6 @@
 #include <cstring>
 
 #include "lib/error.h"
-#include "lib/nl/mnl.h"
 
 namespace rdma::nl {
 

@@ -1,4 +1,4 @@
-// The real transport: a NETLINK_RDMA socket (lib/nl/mnl.h), opened once per
+// The real transport: a NETLINK_RDMA socket (libmnl), opened once per
 // process with CAP_ACK and EXT_ACK.
 #pragma once
 

@@ -2,7 +2,8 @@
 // a flat run of {name, [print type], value} tuples, shown as drv_NAME.
 #pragma once
 
-#include "lib/nl/mnl.h"
+#include <libmnl/libmnl.h>
+
 #include "lib/view/record.h"
 
 namespace rdma::res {

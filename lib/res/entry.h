@@ -2,6 +2,8 @@
 // columns turn it into a Record (text and JSON) for the printers.
 #pragma once
 
+#include <libmnl/libmnl.h>
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "lib/nl/attrs.h"
-#include "lib/nl/mnl.h"
 #include "lib/res/comm.h"
 #include "lib/res/filter.h"
 #include "lib/res/types.h"

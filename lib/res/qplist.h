@@ -2,9 +2,10 @@
 // MIN_RANGE..MAX_RANGE run.
 #pragma once
 
+#include <libmnl/libmnl.h>
+
 #include <string>
 
-#include "lib/nl/mnl.h"
 #include "lib/res/filter.h"
 #include "lib/view/record.h"
 

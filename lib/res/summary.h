@@ -1,7 +1,8 @@
 // `rdma resource show [DEV]`: per device, how many objects of each kind.
 #pragma once
 
-#include "lib/nl/mnl.h"
+#include <libmnl/libmnl.h>
+
 #include "lib/view/record.h"
 
 namespace rdma::res {

@@ -3,12 +3,13 @@
 // replies) a value.
 #pragma once
 
+#include <libmnl/libmnl.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "lib/nl/mnl.h"
 #include "lib/view/record.h"
 
 namespace rdma::stat {

@@ -2,9 +2,10 @@
 // MR statistics), STAT_SET (auto mode, manual bind, optional counters),
 // STAT_DEL (unbind) and STAT_GET_STATUS.
 
+#include <libmnl/libmnl.h>
+
 #include <cerrno>
 
-#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/counters.h"
 #include "lib/testkernel/res_common.h"

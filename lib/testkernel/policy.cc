@@ -1,11 +1,11 @@
 #include "lib/testkernel/policy.h"
 
+#include <libmnl/libmnl.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-
-#include "lib/nl/mnl.h"
 
 namespace rdma::testkernel {
 namespace {

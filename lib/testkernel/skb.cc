@@ -1,8 +1,8 @@
 #include "lib/testkernel/skb.h"
 
-#include <cstring>
+#include <libmnl/libmnl.h>
 
-#include "lib/nl/mnl.h"
+#include <cstring>
 
 namespace rdma::testkernel {
 

@@ -1,5 +1,7 @@
-// Test helpers: build nldev requests and take replies apart (lib/nl/mnl.h).
+// Test helpers: build nldev requests and take replies apart (libmnl).
 #pragma once
+
+#include <libmnl/libmnl.h>
 
 #include <cstdint>
 #include <cstring>
@@ -7,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/testkernel.h"
 

@@ -3,12 +3,13 @@
 // queue.
 #include "lib/testkernel/testkernel.h"
 
+#include <libmnl/libmnl.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "lib/error.h"
-#include "lib/nl/mnl.h"
 #include "lib/nl/nldev.h"
 #include "lib/testkernel/fixture.h"
 

@@ -7,9 +7,6 @@
 # prints one line on stderr. Prints "ok: ..." / "FAIL: ..." lines, one per
 # view, and the distinct error lines seen.
 N=${RDMA_NEW:-/bin/rdma-new}
-# An LD_PRELOAD shim reaches a dynamically linked program only: with the
-# static front end (RDMA_STATIC_FRONTEND), the same code linked dynamically.
-[ -x "$(dirname "$N")/rdma-dynamic" ] && N=$(dirname "$N")/rdma-dynamic
 SHIM=/opt/add/nlcorrupt.so
 # A gcc ASan build (build-san) refuses a preload ahead of its runtime
 # unless told not to; other builds ignore this.

@@ -6,7 +6,9 @@
 #    each kernel, from linux-source-X.Y and linux-headers-KVER of exactly the
 #    kernel package's version, and cache it as $CACHE/siw/KVER/siw.ko
 # Idempotent: quick when everything is already present.
-# usage: tests/vm/setup.sh [--refresh]   (--refresh: fetch newer kernels if any)
+# usage: tests/vm/setup.sh [--refresh] [--kernels "6.1 6.12"]
+#   --refresh: fetch newer kernels if any; --kernels: only these (the demo
+#   needs 6.12 alone)
 set -euo pipefail
 
 CACHE=${RDMA_VM_CACHE:-$HOME/.cache/rdma-vm}
@@ -17,7 +19,14 @@ ibverbs-utils rdmacm-utils librdmacm1 libibverbs1 iproute2 strace python3
 xz-utils zstd gzip coreutils make gcc-12 binutils"
 
 REFRESH=0
-[ "${1:-}" = --refresh ] && REFRESH=1   # look for newer kernel packages again
+KERNELS="6.1 6.12"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --refresh) REFRESH=1; shift ;;   # look for newer kernel packages again
+        --kernels) KERNELS=$2; shift 2 ;;
+        *) echo "usage: tests/vm/setup.sh [--refresh] [--kernels \"6.1 6.12\"]" >&2; exit 2 ;;
+    esac
+done
 
 # dpkg-query exits 1 when any of them is not installed at all (a fresh machine).
 installed=$({ dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null || true; } | awk '/ install ok installed$/{print $1}')
@@ -58,7 +67,7 @@ fetch_kernel() { # $1 = short version (6.1 / 6.12), $2 = package name
     echo "setup: fetching $pkg" >&2
     rm -rf "$dir" "$CACHE/dl-$kv"
     mkdir -p "$CACHE/dl-$kv" "$dir/root"
-    (cd "$CACHE/dl-$kv" && apt-get download -q "$pkg" >/dev/null)
+    (cd "$CACHE/dl-$kv" && apt-get -o APT::Sandbox::User=root download -q "$pkg" >/dev/null)
     dpkg-deb -x "$CACHE/dl-$kv"/*.deb "$dir/root"
     dpkg-deb -f "$CACHE/dl-$kv"/*.deb Version > "$dir/.version"
     local kver
@@ -70,7 +79,7 @@ fetch_kernel() { # $1 = short version (6.1 / 6.12), $2 = package name
 }
 
 # A cached kernel is kept unless --refresh is given (picking is slow-ish).
-for kv in 6.1 6.12; do
+for kv in $KERNELS; do
     if [ "$REFRESH" = 0 ] && [ -f "$CACHE/kernel-$kv/.pkg" ] && [ -f "$CACHE/kernel-$kv/vmlinuz" ]; then
         continue
     fi
@@ -140,8 +149,8 @@ compile_siw() { # scratch dir, kver, version, headers pkg, source pkg, dependenc
     local log="$b/build.log" src="$b/$spkg/drivers/infiniband/sw/siw" h="$b/root/usr/src/$hpkg"
     mkdir -p "$b/dl" "$b/root"
     # linux-kbuild-* is only ">= ver": take ver, or the candidate if ver is gone
-    (cd "$b/dl" && apt-get download -q "$hpkg=$ver" "$spkg=$ver" $(for p in $deps; do echo "$p=$ver"; done)) >> "$log" 2>&1 \
-        || (cd "$b/dl" && apt-get download -q "$hpkg=$ver" "$spkg=$ver" $deps) >> "$log" 2>&1 \
+    (cd "$b/dl" && apt-get -o APT::Sandbox::User=root download -q "$hpkg=$ver" "$spkg=$ver" $(for p in $deps; do echo "$p=$ver"; done)) >> "$log" 2>&1 \
+        || (cd "$b/dl" && apt-get -o APT::Sandbox::User=root download -q "$hpkg=$ver" "$spkg=$ver" $deps) >> "$log" 2>&1 \
         || { echo "setup: downloading the siw build packages failed:" >&2; tail -n 5 "$log" >&2; return 1; }
     for p in "$b"/dl/linux-headers-*.deb "$b"/dl/linux-kbuild-*.deb; do
         dpkg-deb -x "$p" "$b/root" || return 1
@@ -163,13 +172,13 @@ compile_siw() { # scratch dir, kver, version, headers pkg, source pkg, dependenc
 }
 
 siw_failed=0
-for kv in 6.1 6.12; do
+for kv in $KERNELS; do
     build_siw "$kv" || siw_failed=1
 done
 # drop modules of kernels no longer cached
 for d in "$CACHE"/siw/*; do
     [ -d "$d" ] || continue
-    [ "$(basename "$d")" = "$(cat "$CACHE/kernel-6.1/kver")" ] || [ "$(basename "$d")" = "$(cat "$CACHE/kernel-6.12/kver")" ] \
+    [ "$(basename "$d")" = "$(cat "$CACHE/kernel-6.1/kver" 2>/dev/null)" ] || [ "$(basename "$d")" = "$(cat "$CACHE/kernel-6.12/kver" 2>/dev/null)" ] \
         || rm -rf "$d"
 done
 [ "$siw_failed" = 0 ] || { echo "setup: siw is missing for some kernel (see above)" >&2; exit 1; }

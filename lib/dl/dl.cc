@@ -1,11 +1,8 @@
-// lib/dl for the dynamically linked rdma.
-#include <dlfcn.h>
-
 #include "lib/dl/dl.h"
 
-namespace rdma::dl {
+#include <dlfcn.h>
 
-void set_argv(std::vector<char*>) {}
+namespace rdma::dl {
 
 void* open(const char* soname, std::string* why) {
   // RTLD_NOW: a library without one of our symbols fails here, in one clear
@@ -21,7 +18,5 @@ void* open(const char* soname, std::string* why) {
 void* sym(void* handle, const char* name) {
   return dlsym(handle, name);
 }
-
-void become_dynamic() {}
 
 }  // namespace rdma::dl
