@@ -1,5 +1,7 @@
 #include "rdma/batch.h"
 
+#include <algorithm>
+
 #include "lib/error.h"
 
 namespace rdma {
@@ -73,6 +75,48 @@ bool read_batch_line(std::FILE* in, int& lineno, BatchLine& out) {
     if (!out.words.empty()) return true;
   }
   return false;
+}
+
+int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine& run_line) {
+  const std::string& name = *opt.batch;
+  std::FILE* in = name == "-" ? env.in : std::fopen(name.c_str(), "r");
+  if (!in) {
+    std::fprintf(env.err, "cannot open batch file \"%s\"\n", name.c_str());
+    return 1;
+  }
+  conn.keep_dumps(true);
+  int status = 0;
+  int lineno = 0;
+  BatchLine line;
+  for (;;) {
+    try {
+      if (!read_batch_line(in, lineno, line)) break;
+      // Options on a line apply to that line only; output mode stays global.
+      Options line_opt = parse_options(line.words);
+      if (line_opt.batch || line_opt.netns || line_opt.kernel_timeout_ms ||
+          line_opt.exposition != Options::Exposition::None)
+        throw Error(
+            "-batch, -netns, --kernel-timeout, --openmetrics and --prometheus are not allowed "
+            "inside a batch file");
+      line_opt.json = opt.json;
+      line_opt.pretty = opt.pretty;
+      line_opt.details = std::max(line_opt.details, opt.details);
+      line_opt.raw |= opt.raw;
+      line_opt.force = opt.force;
+      if (run_line(std::move(line.words), line_opt) != 0) {
+        status = 1;
+        if (!opt.force) break;
+      }
+    } catch (const Error& e) {
+      std::fflush(env.out);
+      std::fprintf(env.err, "%s:%d: %s\n", name.c_str(), line.lineno, e.what());
+      status = 1;
+      if (!opt.force) break;
+    }
+  }
+  conn.keep_dumps(false);
+  if (in != env.in) std::fclose(in);
+  return status;
 }
 
 }  // namespace rdma

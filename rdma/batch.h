@@ -4,8 +4,13 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "lib/nl/connection.h"
+#include "rdma/options.h"
+#include "rdma/rdma.h"
 
 namespace rdma {
 
@@ -20,5 +25,15 @@ std::vector<std::string> split_words(const std::string& line);
 // Reads the next non-empty command; false at end of input. Throws Error
 // (without the line number; the caller adds it) for a malformed line.
 bool read_batch_line(std::FILE* in, int& lineno, BatchLine& out);
+
+// Runs one command of a batch with its options; returns its exit status.
+// Throws Error.
+using RunLine = std::function<int(std::vector<std::string> words, const Options& opt)>;
+
+// Runs the batch file opt.batch line by line with run_line: a failing line
+// is reported as "FILE:LINE: message" and ends the batch unless -force.
+// The lines share conn, and with it one socket and the device list (kept
+// until a line writes). Returns the exit status.
+int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine& run_line);
 
 }  // namespace rdma

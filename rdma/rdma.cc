@@ -61,46 +61,6 @@ int run_command(std::vector<std::string> words, const Options& opt, nl::Connecti
   return c.status;
 }
 
-int run_batch(const Options& opt, nl::Connection& conn, view::Printer& out, Env& env) {
-  const std::string& name = *opt.batch;
-  std::FILE* in = name == "-" ? env.in : std::fopen(name.c_str(), "r");
-  if (!in) {
-    std::fprintf(env.err, "cannot open batch file \"%s\"\n", name.c_str());
-    return 1;
-  }
-  int status = 0;
-  int lineno = 0;
-  BatchLine line;
-  for (;;) {
-    try {
-      if (!read_batch_line(in, lineno, line)) break;
-      // Options on a line apply to that line only; output mode stays global.
-      Options line_opt = parse_options(line.words);
-      if (line_opt.batch || line_opt.netns || line_opt.kernel_timeout_ms ||
-          line_opt.exposition != Options::Exposition::None)
-        throw Error(
-            "-batch, -netns, --kernel-timeout, --openmetrics and --prometheus are not allowed "
-            "inside a batch file");
-      line_opt.json = opt.json;
-      line_opt.pretty = opt.pretty;
-      line_opt.details = std::max(line_opt.details, opt.details);
-      line_opt.raw |= opt.raw;
-      line_opt.force = opt.force;
-      if (run_command(std::move(line.words), line_opt, conn, out, env, true) != 0) {
-        status = 1;
-        if (!opt.force) break;
-      }
-    } catch (const Error& e) {
-      std::fflush(env.out);
-      std::fprintf(env.err, "%s:%d: %s\n", name.c_str(), line.lineno, e.what());
-      status = 1;
-      if (!opt.force) break;
-    }
-  }
-  if (in != env.in) std::fclose(in);
-  return status;
-}
-
 }  // namespace
 
 int run(std::vector<std::string> args, Env& env) {
@@ -143,7 +103,9 @@ int run(std::vector<std::string> args, Env& env) {
       std::fprintf(env.err, "unexpected argument \"%s\" with -batch\n", args[0].c_str());
       return 1;
     }
-    status = run_batch(opt, conn, *out, env);
+    status = run_batch(opt, conn, env, [&](std::vector<std::string> words, const Options& o) {
+      return run_command(std::move(words), o, conn, *out, env, true);
+    });
   } else {
     try {
       status = run_command(std::move(args), opt, conn, *out, env, false);

@@ -24,14 +24,23 @@ class Connection {
       session_ = std::make_unique<Session>(*transport_);
       session_->set_trace(trace_);
       session_->set_timeout_ms(timeout_ms_);
+      session_->keep_dumps(keep_dumps_);
     }
     return *session_;
+  }
+
+  // Batch files: the session keeps the answers of its kept dumps (the device
+  // list) from one command to the next (Session::keep_dumps).
+  void keep_dumps(bool on) {
+    keep_dumps_ = on;
+    if (session_) session_->keep_dumps(on);
   }
 
  private:
   Factory open_;
   std::FILE* trace_;
   int timeout_ms_;
+  bool keep_dumps_ = false;
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<Session> session_;
 };

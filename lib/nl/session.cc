@@ -119,6 +119,32 @@ std::string kernel_error_text(int err, const nlmsghdr* msg) {
   return text;
 }
 
+bool only_reads(int cmd) {
+  switch (cmd) {
+    case RDMA_NLDEV_CMD_GET:
+    case RDMA_NLDEV_CMD_PORT_GET:
+    case RDMA_NLDEV_CMD_SYS_GET:
+    case RDMA_NLDEV_CMD_RES_GET:
+    case RDMA_NLDEV_CMD_RES_QP_GET:
+    case RDMA_NLDEV_CMD_RES_CM_ID_GET:
+    case RDMA_NLDEV_CMD_RES_CQ_GET:
+    case RDMA_NLDEV_CMD_RES_MR_GET:
+    case RDMA_NLDEV_CMD_RES_PD_GET:
+    case RDMA_NLDEV_CMD_GET_CHARDEV:
+    case RDMA_NLDEV_CMD_STAT_GET:
+    case RDMA_NLDEV_CMD_RES_QP_GET_RAW:
+    case RDMA_NLDEV_CMD_RES_CQ_GET_RAW:
+    case RDMA_NLDEV_CMD_RES_MR_GET_RAW:
+    case RDMA_NLDEV_CMD_RES_CTX_GET:
+    case RDMA_NLDEV_CMD_RES_SRQ_GET:
+    case RDMA_NLDEV_CMD_STAT_GET_STATUS:
+    case nldev::kCmdResSrqGetRaw:
+    case nldev::kCmdFrmrPoolsGet:
+      return true;
+  }
+  return false;
+}
+
 Session::Session(Transport& t)
     : t_(t),
       first_seq_(static_cast<uint32_t>(std::time(nullptr))),
@@ -163,8 +189,40 @@ void Session::run(Request& req, const MessageFn& on_msg) {
   }
 }
 
+void Session::keep_dumps(bool on) {
+  keep_ = on;
+  kept_.clear();
+}
+
+bool Session::forget_kept() {
+  bool had = !kept_.empty();
+  kept_.clear();
+  return had;
+}
+
+void Session::run_kept(Request& req, const MessageFn& on_msg) {
+  if (!keep_ || !req.is_dump()) return run(req, on_msg);
+  req.set_seq(0);
+  auto bytes = req.bytes();
+  for (const Kept& k : kept_) {
+    if (!std::equal(bytes.begin(), bytes.end(), k.request.begin(), k.request.end())) continue;
+    for (const auto& m : k.replies) on_msg(reinterpret_cast<const nlmsghdr*>(m.data()));
+    return;
+  }
+  Kept k{{bytes.begin(), bytes.end()}, {}};
+  // Only a dump that ended well is kept; messages go to on_msg as they come.
+  run(req, [&](const nlmsghdr* nlh) {
+    auto* p = reinterpret_cast<const uint8_t*>(nlh);
+    k.replies.emplace_back(p, p + nlh->nlmsg_len);
+    on_msg(nlh);
+  });
+  kept_.push_back(std::move(k));
+}
+
 Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& delivered) {
   const bool dump = req.is_dump();
+  // A request that may write makes every kept answer stale.
+  if (!only_reads(req.cmd())) kept_.clear();
   req.set_seq(++seq_);
   auto out = req.bytes();
   trace_bytes(trace_, '>', out.data(), out.size());

@@ -47,6 +47,15 @@ class Session {
 
   Transport& transport() { return t_; }
 
+  // Batch files: while on, the replies of a dump run with run_kept are kept
+  // and replayed for the same request, until this session sends a request
+  // that may change something (any command but the reads) or it is turned
+  // off. Off (one command) run_kept is run.
+  void keep_dumps(bool on);
+  void run_kept(Request& req, const MessageFn& on_msg);
+  // Drops what is kept; returns whether anything was.
+  bool forget_kept();
+
  private:
   enum class Outcome { Done, Interrupted };
   Outcome run_once(Request& req, const MessageFn& on_msg, bool& delivered);
@@ -59,7 +68,17 @@ class Session {
   int timeout_ms_ = kDefaultTimeoutMs;
   std::vector<uint8_t> buf_;
   std::FILE* trace_ = nullptr;
+  struct Kept {
+    std::vector<uint8_t> request;               // its bytes, sequence number 0
+    std::vector<std::vector<uint8_t>> replies;  // each message delivered
+  };
+  bool keep_ = false;
+  std::vector<Kept> kept_;
 };
+
+// Whether an nldev command only reads: the GETs, whose answers a batch may
+// keep. Any other command may change the devices.
+bool only_reads(int cmd);
 
 // Whether a message of this type answers a request for nldev command cmd:
 // the kernel answers with the request's command, except for a port doit

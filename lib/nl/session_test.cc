@@ -98,6 +98,111 @@ std::vector<std::string> names_of(Session& s) {
   return names;
 }
 
+std::vector<std::string> kept_names(Session& s, uint32_t index = 0) {
+  std::vector<std::string> names;
+  Request req(RDMA_NLDEV_CMD_GET, Request::kDump);
+  if (index) req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, index);
+  s.run_kept(req, [&](const nlmsghdr* nlh) {
+    names.emplace_back(Attrs::of_message(nlh).str(RDMA_NLDEV_ATTR_DEV_NAME));
+  });
+  return names;
+}
+
+// Answers device dumps with "rxe<generation>", acks everything else; a SET
+// (a write) bumps the generation.
+ScriptedTransport::Script renaming_kernel(int& generation) {
+  return [&generation](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    if (!(req->nlmsg_flags & NLM_F_DUMP)) {
+      ++generation;
+      return std::vector<std::vector<uint8_t>>{error_msg(seq, 0, nullptr)};
+    }
+    std::string name = "rxe" + std::to_string(generation);
+    return std::vector<std::vector<uint8_t>>{device_msg(seq, 1, name.c_str(), NLM_F_MULTI),
+                                             done_msg(seq)};
+  };
+}
+
+TEST(Session, KeptDumpIsAskedOnceAndReplayed) {
+  int generation = 0;
+  ScriptedTransport t(renaming_kernel(generation));
+  Session s(t);
+  s.keep_dumps(true);
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(t.sent, 1);
+  // Another request is another answer; a plain run always asks.
+  EXPECT_EQ(kept_names(s, 1), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(t.sent, 2);
+  EXPECT_EQ(names_of(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(t.sent, 3);
+  EXPECT_TRUE(s.forget_kept());
+  EXPECT_FALSE(s.forget_kept());
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(t.sent, 4);
+}
+
+TEST(Session, AWriteDropsWhatIsKept) {
+  int generation = 0;
+  ScriptedTransport t(renaming_kernel(generation));
+  Session s(t);
+  s.keep_dumps(true);
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe0"}));
+  Request set(RDMA_NLDEV_CMD_SET, Request::kDoit);
+  s.run(set, [](const nlmsghdr*) {});
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe1"}));
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe1"}));
+  EXPECT_EQ(t.sent, 3);
+  // A read keeps it (though this script's kernel took it for a write).
+  Request get(RDMA_NLDEV_CMD_SYS_GET, Request::kDoit);
+  s.run(get, [](const nlmsghdr*) {});
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe1"}));
+  EXPECT_EQ(t.sent, 4);
+}
+
+TEST(Session, WithoutKeepingEveryDumpIsAsked) {
+  int generation = 0;
+  ScriptedTransport t(renaming_kernel(generation));
+  Session s(t);
+  kept_names(s);
+  kept_names(s);
+  EXPECT_EQ(t.sent, 2);
+  s.keep_dumps(true);
+  kept_names(s);
+  s.keep_dumps(false);
+  kept_names(s);
+  EXPECT_EQ(t.sent, 4);
+}
+
+TEST(Session, WritesAreTheCommandsThatAreNotGets) {
+  for (int cmd : std::initializer_list<int>{RDMA_NLDEV_CMD_GET, RDMA_NLDEV_CMD_PORT_GET,
+                                            RDMA_NLDEV_CMD_SYS_GET, RDMA_NLDEV_CMD_RES_QP_GET,
+                                            RDMA_NLDEV_CMD_STAT_GET, RDMA_NLDEV_CMD_GET_CHARDEV,
+                                            nldev::kCmdFrmrPoolsGet})
+    EXPECT_TRUE(only_reads(cmd)) << cmd;
+  for (int cmd : std::initializer_list<int>{
+           RDMA_NLDEV_CMD_SET, RDMA_NLDEV_CMD_NEWLINK, RDMA_NLDEV_CMD_DELLINK,
+           RDMA_NLDEV_CMD_SYS_SET, RDMA_NLDEV_CMD_STAT_SET, RDMA_NLDEV_CMD_STAT_DEL,
+           nldev::kCmdNewDev, nldev::kCmdDelDev, nldev::kCmdFrmrPoolsSet, 200})
+    EXPECT_FALSE(only_reads(cmd)) << cmd;
+}
+
+TEST(Session, AKeptDumpThatFailedIsNotKept) {
+  int sent = 0;
+  ScriptedTransport t([&](const nlmsghdr* req) {
+    uint32_t seq = req->nlmsg_seq;
+    if (++sent == 1) return std::vector<std::vector<uint8_t>>{error_msg(seq, EPERM, nullptr)};
+    return std::vector<std::vector<uint8_t>>{device_msg(seq, 1, "rxe0", NLM_F_MULTI),
+                                             done_msg(seq)};
+  });
+  Session s(t);
+  s.keep_dumps(true);
+  EXPECT_THROW(kept_names(s), KernelError);
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe0"}));
+  EXPECT_EQ(t.sent, 2);
+}
+
 TEST(Session, StreamsADumpOverSeveralDatagrams) {
   ScriptedTransport t([](const nlmsghdr* req) {
     uint32_t seq = req->nlmsg_seq;

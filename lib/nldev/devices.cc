@@ -9,7 +9,7 @@ namespace rdma::nldev {
 std::vector<Device> list_devices(nl::Session& s) {
   std::vector<Device> out;
   nl::Request req(RDMA_NLDEV_CMD_GET, nl::Request::kDump);
-  s.run(req, [&](const nlmsghdr* nlh) {
+  s.run_kept(req, [&](const nlmsghdr* nlh) {
     nl::Attrs a = nl::Attrs::of_message(nlh);
     if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME))
       throw Error("malformed kernel reply: device without index or name");
@@ -29,6 +29,11 @@ std::vector<Device> list_devices(nl::Session& s) {
 Device find_device(nl::Session& s, std::string_view name) {
   for (Device& d : list_devices(s))
     if (d.name == name) return d;
+  // A list kept by a batch may predate a device another program added or
+  // renamed: ask the kernel again before saying there is none.
+  if (s.forget_kept())
+    for (Device& d : list_devices(s))
+      if (d.name == name) return d;
   throw Error("unknown device \"" + std::string(name) + "\"");
 }
 

@@ -20,6 +20,8 @@ struct Device {
   uint32_t ports = 0;  // number of ports (PORT_INDEX of the GET reply)
 };
 
+// In a batch (Session::keep_dumps) the list of an earlier command is reused
+// until a command writes.
 std::vector<Device> list_devices(nl::Session& s);
 
 // The device called name; throws Error naming it when there is none.
