@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lib/error.h"
+#include "lib/ib/sa_query.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/sa.h"
@@ -77,17 +78,13 @@ uint16_t MadClient::sa_lid(const mad::Target& t) {
   uint64_t guid = t.kind == mad::Target::Kind::Guid ? t.guid : mad::gid_guid(t.gid);
   std::vector<uint8_t> none(mad::kNodeRecord.bytes);
   mad::SaTable all = mad::get_table(*engine_, sm_lid(), mad::kNodeRecord, 0, none);
-  auto lid = [](std::span<const uint8_t> r) {
-    return static_cast<uint16_t>(mad::get_field(mad::kNodeRecord, r, "LID"));
-  };
-  auto info = [](std::span<const uint8_t> r, const char* field) {
-    return mad::get_field(mad::kNodeInfo, r.subspan(mad::kNodeRecordNodeInfo), field);
-  };
+  std::vector<NodeRecord> records;
+  for (const auto& r : all.records) records.push_back(NodeRecord::from(r));
   // A port GUID names that port's LID; a node GUID its first record's.
-  for (const auto& r : all.records)
-    if (info(r, "PortGUID") == guid) return lid(r);
-  for (const auto& r : all.records)
-    if (info(r, "NodeGUID") == guid) return lid(r);
+  for (const NodeRecord& r : records)
+    if (r.info.port_guid == guid) return r.lid;
+  for (const NodeRecord& r : records)
+    if (r.info.node_guid == guid) return r.lid;
   throw Error("cannot resolve " + t.text + ": the SA has no such node or port");
 }
 
