@@ -4,6 +4,7 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/find.h"
 #include "lib/ib/records.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
@@ -116,19 +117,17 @@ std::map<uint16_t, PortRef> lid_owners(const Fabric& f) {
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     const Node& node = f.nodes[n];
     for (const Port& p : node.ports) {
-      if (!p.info || !p.info->lid || (node.is_switch() && p.num != 0)) continue;
-      uint32_t count = node.is_switch() ? 1 : 1u << p.info->lmc;
-      for (uint32_t i = 0; i < count && p.info->lid + i < 0xc000; ++i)
-        out.emplace(static_cast<uint16_t>(p.info->lid + i), PortRef{n, p.num});
+      LidRange r = lid_range(node, p);
+      for (uint32_t i = 0; i < r.count; ++i)
+        out.emplace(static_cast<uint16_t>(r.first + i), PortRef{n, p.num});
     }
   }
   return out;
 }
 
 std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLookup& lookup) {
-  std::map<uint16_t, PortRef> owners = lid_owners(f);
-  auto dst = owners.find(dlid);
-  if (dst == owners.end()) throw Error("no port in the fabric has LID " + std::to_string(dlid));
+  std::optional<PortRef> dst = find_port_lid(f, dlid);
+  if (!dst) throw Error("no port in the fabric has LID " + std::to_string(dlid));
   std::vector<Hop> hops;
   std::set<uint32_t> seen;
   PortRef at = src;
@@ -136,7 +135,7 @@ std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLoo
   while (true) {
     const Node& n = f.nodes[at.node];
     Hop h{at, in, 0};
-    if (at.node == dst->second.node && (n.is_switch() || at.port == dst->second.port)) {
+    if (at.node == dst->node && (n.is_switch() || at.port == dst->port)) {
       hops.push_back(h);
       return hops;
     }

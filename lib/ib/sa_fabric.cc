@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "lib/error.h"
+#include "lib/ib/sa_query.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/sa.h"
 #include "lib/view/fields.h"
 
@@ -24,8 +24,14 @@ std::vector<std::vector<uint8_t>> all(mad::Engine& e, uint16_t sa_lid, const mad
   return std::move(t.records);
 }
 
-uint16_t lid_of(std::span<const uint8_t> r) {
-  return static_cast<uint16_t>(mad::get_bits(r, 0, 16));
+// The LID a record is about: its first field (a PortInfoRecord's
+// EndportLID, a LinkRecord's FromLID).
+uint16_t lid_of(const mad::AttrDef& rec, std::span<const uint8_t> r) {
+  return static_cast<uint16_t>(mad::get_field(rec, r, rec.fields[0].name));
+}
+
+uint8_t field8(const mad::AttrDef& rec, std::span<const uint8_t> r, const char* name) {
+  return static_cast<uint8_t>(mad::get_field(rec, r, name));
 }
 
 // A node as its records give it, before it has a place in the fabric.
@@ -47,45 +53,45 @@ Fabric fabric_from_sa(mad::Engine& e, uint16_t sa_lid, uint64_t local_port_guid,
   std::vector<uint64_t> order;          // first seen, for the warnings
   uint64_t local = 0;
   uint8_t local_port = 0;
-  for (const auto& r : all(e, sa_lid, mad::kNodeRecord, warnings)) {
-    auto ni_bytes =
-        std::span<const uint8_t>(r).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
-    NodeInfo ni = NodeInfo::from(ni_bytes);
+  for (const auto& bytes : all(e, sa_lid, mad::kNodeRecord, warnings)) {
+    NodeRecord r = NodeRecord::from(bytes);
+    const NodeInfo& ni = r.info;
     auto [it, fresh] = nodes.try_emplace(ni.node_guid);
     SaNode& n = it->second;
     if (fresh) {
       n.info = ni;
       order.push_back(ni.node_guid);
-      const char* d = reinterpret_cast<const char*>(r.data()) + mad::kNodeRecordNodeDesc;
-      for (size_t i = 0; i < 64 && d[i]; ++i) n.description += d[i];
+      n.description = r.description;
     }
     if (!ni.is_switch()) n.port_guids[ni.local_port] = ni.port_guid;
-    by_lid[lid_of(r)] = ni.node_guid;
+    by_lid[r.lid] = ni.node_guid;
     if (ni.port_guid == local_port_guid) local = ni.node_guid, local_port = ni.local_port;
   }
   if (!local) throw Error("the SA has no NodeRecord of the local port");
   for (const auto& r : all(e, sa_lid, mad::kPortInfoRecord, warnings)) {
-    auto n = by_lid.find(lid_of(r));
+    auto n = by_lid.find(lid_of(mad::kPortInfoRecord, r));
     if (n == by_lid.end()) continue;
-    nodes[n->second].ports[r[2]] =
+    nodes[n->second].ports[field8(mad::kPortInfoRecord, r, "PortNum")] =
         PortInfo::from(std::span<const uint8_t>(r).subspan(mad::kPortInfoRecordPortInfo));
   }
   for (const auto& r : all(e, sa_lid, mad::kSwitchInfoRecord, warnings)) {
-    auto n = by_lid.find(lid_of(r));
+    auto n = by_lid.find(lid_of(mad::kSwitchInfoRecord, r));
     if (n != by_lid.end())
       nodes[n->second].sw =
           SwitchInfo::from(std::span<const uint8_t>(r).subspan(mad::kSwitchInfoRecordSwitchInfo));
   }
   std::set<uint16_t> unknown;
   for (const auto& r : all(e, sa_lid, mad::kLinkRecord, warnings)) {
-    auto from = by_lid.find(lid_of(r));
-    auto to = by_lid.find(static_cast<uint16_t>(mad::get_bits(r, 32, 16)));
+    uint16_t from_lid = lid_of(mad::kLinkRecord, r);
+    uint16_t to_lid = static_cast<uint16_t>(mad::get_field(mad::kLinkRecord, r, "ToLID"));
+    auto from = by_lid.find(from_lid);
+    auto to = by_lid.find(to_lid);
     if (from == by_lid.end() || to == by_lid.end()) {
-      unknown.insert(from == by_lid.end() ? lid_of(r)
-                                          : static_cast<uint16_t>(mad::get_bits(r, 32, 16)));
+      unknown.insert(from == by_lid.end() ? from_lid : to_lid);
       continue;
     }
-    nodes[from->second].peers[r[2]] = {to->second, r[3]};
+    nodes[from->second].peers[field8(mad::kLinkRecord, r, "FromPort")] = {
+        to->second, field8(mad::kLinkRecord, r, "ToPort")};
   }
   // A table cut short without saying so (an SA without RMPP, and no
   // PayloadLength to tell): links to LIDs with no NodeRecord.

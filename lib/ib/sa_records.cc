@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 
 namespace rdma::ib {
@@ -14,25 +13,25 @@ namespace {
 
 using V = SaFilter::Value;
 
-// ComponentMask bits (IBA 15.2.5) of each record's filter words. Port
-// numbers go to 254 (255 is no port).
+// Each record's filter words and the fields they select (their
+// ComponentMask bits are attrs_sa.cc's). Port numbers go to 254 (255 is no
+// port).
 constexpr uint64_t kMaxPort = 254;
-constexpr SaFilter kPortFilters[] = {{"port", 1, 16, 8, V::Number, kMaxPort}};
-constexpr SaFilter kLinkFilters[] = {{"port", 1, 16, 8, V::Number, kMaxPort}};
-constexpr SaFilter kLftFilters[] = {{"block", 1, 16, 16, V::Number, 0xffff}};
-constexpr SaFilter kGuidFilters[] = {{"block", 1, 16, 8}};
-constexpr SaFilter kPKeyFilters[] = {{"port", 2, 32, 8, V::Number, kMaxPort},
-                                     {"block", 1, 16, 16, V::Number, 0x7ff}};
-constexpr SaFilter kSl2VlFilters[] = {{"in_port", 1, 16, 8, V::Number, kMaxPort},
-                                      {"out_port", 2, 24, 8, V::Number, kMaxPort}};
-constexpr SaFilter kVlArbFilters[] = {{"port", 1, 16, 8, V::Number, kMaxPort},
-                                      {"block", 2, 24, 8, V::Number, 4}};
-constexpr SaFilter kServiceFilters[] = {{"id", 0, 0, 64, V::Number, ~uint64_t{0}},
-                                        {"guid", 1, 128, 64, V::Guid},
-                                        {"name", 6, 384, 512, V::Name}};
-constexpr SaFilter kMcastFilters[] = {{"mgid", 0, 0, 128, V::Gid},
-                                      {"guid", 1, 192, 64, V::Guid},
-                                      {"mlid", 3, 288, 16, V::Number, 0xffff}};
+constexpr SaFilter kPortFilters[] = {{"port", "PortNum", V::Number, kMaxPort}};
+constexpr SaFilter kLinkFilters[] = {{"port", "FromPort", V::Number, kMaxPort}};
+constexpr SaFilter kLftFilters[] = {{"block", "BlockNum", V::Number, 0xffff}};
+constexpr SaFilter kGuidFilters[] = {{"block", "BlockNum"}};
+constexpr SaFilter kPKeyFilters[] = {{"port", "PortNum", V::Number, kMaxPort},
+                                     {"block", "BlockNum", V::Number, 0x7ff}};
+constexpr SaFilter kSl2VlFilters[] = {{"in_port", "InputPortNum", V::Number, kMaxPort},
+                                      {"out_port", "OutputPortNum", V::Number, kMaxPort}};
+constexpr SaFilter kVlArbFilters[] = {{"port", "OutputPortNum", V::Number, kMaxPort},
+                                      {"block", "BlockNum", V::Number, 4}};
+constexpr SaFilter kServiceFilters[] = {{"id", "ServiceID", V::Number, ~uint64_t{0}},
+                                        {"guid", "ServiceGID", V::Guid},
+                                        {"name", "ServiceName", V::Name}};
+constexpr SaFilter kMcastFilters[] = {
+    {"mgid", "MGID", V::Gid}, {"guid", "PortGID", V::Guid}, {"mlid", "MLID", V::Number, 0xffff}};
 
 const SaKind kKinds[] = {
     {"nodes",
@@ -112,7 +111,7 @@ void sa_fix_record(const SaKind& k, std::span<uint8_t> rec) {
 
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec) {
   if (k.lid_bit < 0 || rec.size() < 2) return 0;
-  return static_cast<uint16_t>(mad::get_bits(rec, 0, 16));
+  return static_cast<uint16_t>(mad::get_field(*k.record, rec, k.record->fields[0].name));
 }
 
 }  // namespace rdma::ib

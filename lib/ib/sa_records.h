@@ -19,12 +19,11 @@ struct SaFilter {
   enum class Value : uint8_t {
     Number,  // up to max
     Gid,     // a GID (MGID)
-    Guid,    // a port GUID: the interface ID of the GID 64 bits before bit
+    Guid,    // a port GUID: the interface ID of the GID field
     Name,    // a NUL-padded string
   };
-  const char* word;     // "port", "block", "mlid", ...
-  int mask_bit;         // ComponentMask bit
-  uint16_t bit, width;  // where it sits in the record
+  const char* word;   // "port", "block", "mlid", ...
+  const char* field;  // the record's field (IBA name): its place and ComponentMask bit
   Value value = Value::Number;
   uint64_t max = 0xff;
 };

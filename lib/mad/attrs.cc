@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/mad/bits.h"
 
 namespace rdma::mad {
 
@@ -33,6 +34,38 @@ const FieldDef* find_field(const AttrDef& a, std::string_view name) {
   for (const FieldDef& f : a.fields)
     if (name == f.name) return &f;
   return nullptr;
+}
+
+namespace {
+
+// The bit offset of element index of a's field called name, checked.
+unsigned field_bit(const AttrDef& a, size_t bytes, std::string_view name, unsigned index,
+                   const FieldDef*& f) {
+  f = find_field(a, name);
+  if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + std::string(name));
+  if (index >= f->count)
+    throw Error(std::string("internal: ") + a.name + " " + f->name + " has no element " +
+                std::to_string(index));
+  unsigned bit = f->bit + index * (f->stride ? f->stride : f->width);
+  if (size_t{bit} + f->width > bytes * 8)
+    throw Error("truncated " + std::string(a.name) + ": " + std::to_string(bytes) +
+                " bytes, no room for " + f->name);
+  return bit;
+}
+
+}  // namespace
+
+uint64_t get_field(const AttrDef& a, std::span<const uint8_t> attr, std::string_view name,
+                   unsigned index) {
+  const FieldDef* f = nullptr;
+  unsigned bit = field_bit(a, attr.size(), name, index, f);
+  return get_bits(attr, bit, f->width);
+}
+
+void set_field(const AttrDef& a, std::span<uint8_t> attr, std::string_view name, uint64_t v) {
+  const FieldDef* f = nullptr;
+  unsigned bit = field_bit(a, attr.size(), name, 0, f);
+  set_bits(attr, bit, f->width, v);
 }
 
 std::span<const AttrDef* const> all_attrs() {

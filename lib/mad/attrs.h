@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string_view>
 
@@ -56,6 +58,12 @@ extern const AttrDef kGuidInfoRecord;   // LID, BlockNum; GUIDInfo
 extern const AttrDef kPKeyTableRecord;  // LID, BlockNum, PortNum; P_KeyTable
 extern const AttrDef kSl2VlRecord;      // LID, InputPortNum, OutputPortNum; SLtoVLMappingTable
 extern const AttrDef kVlArbRecord;      // LID, OutputPortNum, BlockNum; VLArbitrationTable
+
+// The ComponentMask bit (IBA 15.2.5) of rec's field called name, or -1
+// for a field no query here selects on; component_mask: the bits of the
+// fields named (Error for one without a bit: a bug).
+int component_bit(const AttrDef& rec, std::string_view name);
+uint64_t component_mask(const AttrDef& rec, std::initializer_list<std::string_view> names);
 
 // Every attribute `rdma mad get` knows, in help order.
 std::span<const AttrDef* const> all_attrs();

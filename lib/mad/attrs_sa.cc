@@ -1,6 +1,9 @@
 // Subnet administration records (IBA vol 1, 15.2.5): each record's own
 // fields; the attribute it carries (NodeInfo, PortInfo, ...) follows at the
 // byte offset attrs.h gives, decoded with that attribute's table.
+#include <string>
+
+#include "lib/error.h"
 #include "lib/mad/attrs.h"
 
 namespace rdma::mad {
@@ -92,6 +95,14 @@ constexpr FieldDef kSl2VlRecordFields[] = {{"LID", "lid", 0, 16},
 constexpr FieldDef kVlArbRecordFields[] = {
     {"LID", "lid", 0, 16}, {"OutputPortNum", "port", 16, 8}, {"BlockNum", "block", 24, 8}};
 
+// ComponentMask bits: a record's components numbered in order (IBA
+// 15.2.5), reserved ones and those of the attribute it carries counted.
+struct Component {
+  const AttrDef* rec;
+  const char* field;
+  int bit;
+};
+
 }  // namespace
 
 const AttrDef kNodeRecord{"NodeRecord", 0x0011, kClassSa, 112, kNodeRecordFields};
@@ -107,5 +118,65 @@ const AttrDef kGuidInfoRecord{"GuidInfoRecord", 0x0030, kClassSa, 72, kGuidInfoR
 const AttrDef kPKeyTableRecord{"P_KeyTableRecord", 0x0033, kClassSa, 72, kPKeyTableRecordFields};
 const AttrDef kSl2VlRecord{"SLtoVLMappingTableRecord", 0x0013, kClassSa, 16, kSl2VlRecordFields};
 const AttrDef kVlArbRecord{"VLArbitrationTableRecord", 0x0036, kClassSa, 72, kVlArbRecordFields};
+
+namespace {
+
+const Component kComponents[] = {
+    {&kPathRecord, "DGID", 2},
+    {&kPathRecord, "SGID", 3},
+    {&kPathRecord, "DLID", 4},
+    {&kPathRecord, "SLID", 5},
+    {&kPathRecord, "P_Key", 13},
+    {&kPathRecord, "SL", 15},
+    {&kPathRecord, "MTUSelector", 16},
+    {&kPathRecord, "MTU", 17},
+    {&kPathRecord, "RateSelector", 18},
+    {&kPathRecord, "Rate", 19},
+    {&kNodeRecord, "LID", 0},
+    {&kPortInfoRecord, "EndportLID", 0},
+    {&kPortInfoRecord, "PortNum", 1},
+    {&kSwitchInfoRecord, "LID", 0},
+    {&kLftRecord, "LID", 0},
+    {&kLftRecord, "BlockNum", 1},
+    {&kSmInfoRecord, "LID", 0},
+    {&kLinkRecord, "FromLID", 0},
+    {&kLinkRecord, "FromPort", 1},
+    {&kServiceRecord, "ServiceID", 0},
+    {&kServiceRecord, "ServiceGID", 1},
+    {&kServiceRecord, "ServiceName", 6},
+    {&kMcMemberRecord, "MGID", 0},
+    {&kMcMemberRecord, "PortGID", 1},
+    {&kMcMemberRecord, "MLID", 3},
+    {&kGuidInfoRecord, "LID", 0},
+    {&kGuidInfoRecord, "BlockNum", 1},
+    {&kPKeyTableRecord, "LID", 0},
+    {&kPKeyTableRecord, "BlockNum", 1},
+    {&kPKeyTableRecord, "PortNum", 2},
+    {&kSl2VlRecord, "LID", 0},
+    {&kSl2VlRecord, "InputPortNum", 1},
+    {&kSl2VlRecord, "OutputPortNum", 2},
+    {&kVlArbRecord, "LID", 0},
+    {&kVlArbRecord, "OutputPortNum", 1},
+    {&kVlArbRecord, "BlockNum", 2},
+};
+
+}  // namespace
+
+int component_bit(const AttrDef& rec, std::string_view name) {
+  for (const Component& c : kComponents)
+    if (c.rec == &rec && name == c.field) return c.bit;
+  return -1;
+}
+
+uint64_t component_mask(const AttrDef& rec, std::initializer_list<std::string_view> names) {
+  uint64_t mask = 0;
+  for (std::string_view n : names) {
+    int bit = component_bit(rec, n);
+    if (bit < 0)
+      throw Error(std::string("internal: ") + rec.name + " has no component " + std::string(n));
+    mask |= uint64_t{1} << bit;
+  }
+  return mask;
+}
 
 }  // namespace rdma::mad

@@ -66,4 +66,12 @@ struct AttrDef {
 // The field named name (IBA name, exact), or nullptr.
 const FieldDef* find_field(const AttrDef& a, std::string_view name);
 
+// The value of a's field called name (up to 64 bits; element index of a
+// table) in attr, a's bytes or a record's that starts with them; set_field
+// stores one. Throws Error when a has no such field or element (a bug) or
+// attr is too short to hold it.
+uint64_t get_field(const AttrDef& a, std::span<const uint8_t> attr, std::string_view name,
+                   unsigned index = 0);
+void set_field(const AttrDef& a, std::span<uint8_t> attr, std::string_view name, uint64_t v);
+
 }  // namespace rdma::mad

@@ -105,7 +105,10 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
     json = text;
     return;
   }
-  uint64_t v = get_bits(attr, bit, f.width);
+  render_value(f, get_bits(attr, bit, f.width), text, json);
+}
+
+void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& json) {
   text = value_text(f.fmt, v, f.width);
   // One vocabulary: JSON carries what the text says ("ACTIVE", "4X",
   // "0x0012"); plain numbers stay numbers.
@@ -113,6 +116,17 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
     json = v;
   else
     json = text;
+}
+
+void add_values(const FieldDef& f, std::span<const uint64_t> values, view::Record& out) {
+  std::string all, text;
+  view::Json json, arr = view::Json::array();
+  for (size_t i = 0; i < values.size(); ++i) {
+    render_value(f, values[i], text, json);
+    all += (i ? "," : "") + text;
+    arr.push_back(std::move(json));
+  }
+  out.add(f.label, std::string(f.label) + " " + all + " ", std::move(arr));
 }
 
 std::string value_text(Fmt fmt, uint64_t v, unsigned width) {

@@ -16,6 +16,14 @@ namespace rdma::mad {
 void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
             view::Json& json);
 
+// A numeric value of f as render gives it: text in f's format, JSON the
+// number for Fmt::Uint and the text otherwise.
+void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& json);
+
+// A table's values (f's elements, as many as there are) as one field of
+// out, as decode gives a table: "label v,v,v " and a JSON array.
+void add_values(const FieldDef& f, std::span<const uint64_t> values, view::Record& out);
+
 // Appends every field at or below detail; tables (count > 1) become one
 // field with a comma-separated text and a JSON array. Throws Error when attr
 // is shorter than the attribute.

@@ -67,15 +67,11 @@ size_t data_offset(uint8_t mgmt_class) {
 }
 
 uint64_t Mad::get_attr(const AttrDef& a, const char* field) const {
-  const FieldDef* f = find_field(a, field);
-  if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + field);
-  return get_bits(data(), f->bit, f->width);
+  return get_field(a, data(), field);
 }
 
 void Mad::set_attr(const AttrDef& a, const char* field, uint64_t v) {
-  const FieldDef* f = find_field(a, field);
-  if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + field);
-  set_bits(data(), f->bit, f->width, v);
+  set_field(a, data(), field, v);
 }
 
 Mad make_smp(const Route& r, uint8_t method, const AttrDef& a, uint32_t mod) {

@@ -33,10 +33,6 @@ std::string gid_str(const std::array<uint8_t, 16>& g) {
   return gid_text(std::span(g));
 }
 
-// SA component mask bits of a PathRecord (IBA 15.2.5.16).
-constexpr uint64_t kPrDgid = 1 << 2;
-constexpr uint64_t kPrSgid = 1 << 3;
-
 void put_gid(std::span<uint8_t> attr, const FieldDef& f, const std::array<uint8_t, 16>& g) {
   std::copy(g.begin(), g.end(), attr.begin() + f.bit / 8);
 }
@@ -140,6 +136,21 @@ std::string route_text(const Route& r) {
   return s;
 }
 
+uint64_t gid_prefix(const std::array<uint8_t, 16>& gid) {
+  return get_bits(gid, 0, 64);
+}
+
+uint64_t gid_guid(const std::array<uint8_t, 16>& gid) {
+  return get_bits(gid, 64, 64);
+}
+
+std::array<uint8_t, 16> make_gid(uint64_t prefix, uint64_t guid) {
+  std::array<uint8_t, 16> g{};
+  set_bits(g, 0, 64, prefix);
+  set_bits(g, 64, 64, guid);
+  return g;
+}
+
 Route resolve(Engine& e, const LocalPort& local, const Target& t) {
   Route r;
   switch (t.kind) {
@@ -154,21 +165,15 @@ Route resolve(Engine& e, const LocalPort& local, const Target& t) {
     case Target::Kind::Gid:
       break;
   }
-  std::array<uint8_t, 16> dgid = t.gid;
-  if (t.kind == Target::Kind::Guid) {
-    // The port's GID in our subnet: the local prefix and the GUID.
-    std::span<uint8_t> d(dgid);
-    set_bits(d, 0, 64, local.gid_prefix);
-    set_bits(d, 64, 64, t.guid);
-  }
-  std::array<uint8_t, 16> sgid{};
-  set_bits(sgid, 0, 64, local.gid_prefix);
-  set_bits(sgid, 64, 64, local.port_guid);
+  // A GUID's port in our subnet: the local prefix and the GUID.
+  std::array<uint8_t, 16> dgid =
+      t.kind == Target::Kind::Guid ? make_gid(local.gid_prefix, t.guid) : t.gid;
+  std::array<uint8_t, 16> sgid = make_gid(local.gid_prefix, local.port_guid);
   if (local.sm_lid == 0)
     throw Error("cannot resolve " + t.text +
                 ": no subnet manager (the local port has no SM LID); use a LID or \"dr\"");
   Mad q = make_gmp(kClassSa, kGet, kPathRecord, 0);
-  q.set(hdr::kCompMask, kPrDgid | kPrSgid);
+  q.set(hdr::kCompMask, component_mask(kPathRecord, {"DGID", "SGID"}));
   put_gid(q.data(), *find_field(kPathRecord, "DGID"), dgid);
   put_gid(q.data(), *find_field(kPathRecord, "SGID"), sgid);
   std::string what =
@@ -185,8 +190,7 @@ Route resolve(Engine& e, const LocalPort& local, const Target& t) {
       throw Error("cannot resolve " + t.text + ": no such port in the subnet");
     throw;
   }
-  const FieldDef* dlid = find_field(kPathRecord, "DLID");
-  r.lid = static_cast<uint16_t>(get_bits(reply.data(), dlid->bit, dlid->width));
+  r.lid = static_cast<uint16_t>(reply.get_attr(kPathRecord, "DLID"));
   if (r.lid == 0) throw Error("cannot resolve " + t.text + ": the SA answered LID 0");
   return r;
 }

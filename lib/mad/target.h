@@ -34,6 +34,12 @@ uint64_t parse_guid(const std::string& s);                // 0x... or xxxx:xxxx:
 std::array<uint8_t, 16> parse_gid(const std::string& s);  // IPv6 form
 std::vector<uint8_t> parse_path(const std::string& s);    // "0,1,4" -> {1, 4}
 
+// A GID's halves (IBA 4.1.1): the subnet prefix and the interface ID, a
+// port GUID.
+uint64_t gid_prefix(const std::array<uint8_t, 16>& gid);
+uint64_t gid_guid(const std::array<uint8_t, 16>& gid);
+std::array<uint8_t, 16> make_gid(uint64_t prefix, uint64_t guid);
+
 // How to reach the target: LIDs and routes as given, GUIDs and GIDs through
 // the SA (a PathRecord from the local port). Throws Error.
 Route resolve(Engine& e, const LocalPort& local, const Target& t);

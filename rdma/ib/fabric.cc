@@ -13,12 +13,12 @@
 #include "lib/ib/diff.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/errors.h"
+#include "lib/ib/find.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/records.h"
 #include "lib/ib/sa_fabric.h"
 #include "lib/ib/topology.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
 #include "lib/view/fields.h"
@@ -333,14 +333,8 @@ void fabric_errors_reset(Ctx& c, const FabricWords& w) {
   ib::Fabric f = fabric_of(c, w, &s);
   ib::ClearSelect only;
   if (lid || guid) {
-    for (uint32_t n = 0; n < f.nodes.size() && !only.node; ++n) {
-      const ib::Node& node = f.nodes[n];
-      if (guid && node.info.node_guid == *guid) only.node = n;
-      for (const ib::Port& p : node.ports)
-        if ((lid && p.info && p.info->lid == *lid && (p.num == 0 || !node.is_switch())) ||
-            (guid && p.guid == *guid))
-          only.node = n;
-    }
+    if (std::optional<ib::PortRef> at = lid ? ib::find_port_lid(f, *lid) : ib::find_guid(f, *guid))
+      only.node = at->node;
     std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + view::guid_text(*guid);
     if (!only.node) throw Error("no node with " + what + " in the fabric");
     if (port) {

@@ -3,7 +3,6 @@
 #include "lib/error.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -23,7 +22,7 @@ void node_help(Ctx& c) {
 // --sa: the NodeRecord (and SwitchInfoRecord) of the target's LID.
 void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
   std::vector<uint8_t> node = s.sa_records(t, mad::kNodeRecord).front();
-  uint16_t lid = static_cast<uint16_t>(mad::get_bits(node, 0, 16));
+  uint16_t lid = static_cast<uint16_t>(mad::get_field(mad::kNodeRecord, node, "LID"));
   auto info =
       std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
   view::Record rec;

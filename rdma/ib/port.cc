@@ -3,7 +3,6 @@
 // per-port tables.
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/port_tables.h"
 #include "rdma/ib/session.h"
@@ -34,12 +33,14 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   if (!port) {
     // A switch has a record per port: port 0 carries its LID.
     for (const auto& r : recs)
-      if (mad::get_bits(r, 16, 8) == 0) pick = &r;
+      if (mad::get_field(mad::kPortInfoRecord, r, "PortNum") == 0) pick = &r;
   }
   auto pi = std::span<const uint8_t>(*pick).subspan(mad::kPortInfoRecordPortInfo);
   view::Record rec;
-  add_target(rec, {false, static_cast<uint16_t>(mad::get_bits(*pick, 0, 16)), {}});
-  unsigned n = static_cast<unsigned>(mad::get_bits(*pick, 16, 8));
+  add_target(rec, {false,
+                   static_cast<uint16_t>(mad::get_field(mad::kPortInfoRecord, *pick, "EndportLID")),
+                   {}});
+  unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
   rec.add("port", "port " + std::to_string(n) + " ", n);
   mad::decode(mad::kPortInfo, pi, c.opt.details, rec);
   c.out.record(rec);

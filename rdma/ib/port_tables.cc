@@ -1,7 +1,5 @@
 #include "rdma/ib/port_tables.h"
 
-#include "lib/error.h"
-#include "lib/ib/port_select.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 
@@ -9,29 +7,11 @@ namespace rdma {
 
 namespace {
 
-unsigned field(const mad::AttrDef& a, const mad::Mad& m, const char* name) {
-  return static_cast<unsigned>(m.get_attr(a, name));
-}
-
-std::string where(const PortTarget& p) {
-  return mad::route_text(p.route);
-}
-
-// Elements [0, n) of the table fields of blocks, as one field per name.
-void add_table(view::Record& rec, const mad::AttrDef& a, const std::vector<mad::Mad>& blocks,
-               unsigned n) {
-  for (const mad::FieldDef& f : a.fields) {
-    std::string all;
-    view::Json arr = view::Json::array();
-    for (unsigned i = 0; i < n; ++i) {
-      std::string text;
-      view::Json json;
-      mad::render(f, blocks[i / f.count].data(), i % f.count, text, json);
-      all += (i ? "," : "") + text;
-      arr.push_back(std::move(json));
-    }
-    rec.add(f.label, std::string(f.label) + " " + all + " ", std::move(arr));
-  }
+// A table's values as the field of attribute a called field prints them.
+template <typename T>
+void add_table(view::Record& rec, const mad::AttrDef& a, const char* field, const T& values) {
+  std::vector<uint64_t> v(values.begin(), values.end());
+  mad::add_values(*mad::find_field(a, field), v, rec);
 }
 
 view::Record base_record(const PortTarget& p) {
@@ -41,94 +21,56 @@ view::Record base_record(const PortTarget& p) {
   return rec;
 }
 
-// A switch's port 0 keeps its partition capacity in NodeInfo, its external
-// ports in SwitchInfo; a CA's in NodeInfo.
+void add_capacity(view::Record& rec, unsigned cap) {
+  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
+}
+
 void show_pkeys(Ctx& c, MadSession& s, const PortTarget& p) {
-  unsigned cap = field(mad::kNodeInfo, p.node, "PartitionCap");
-  if (p.is_switch && p.port != 0) {
-    mad::Mad sw = s.smp(p.route, mad::kGet, mad::kSwitchInfo, 0);
-    cap = field(mad::kSwitchInfo, sw, "PartitionEnforcementCap");
-  }
-  std::vector<mad::Mad> blocks;
-  for (unsigned b = 0; b * 32 < cap; ++b)
-    blocks.push_back(s.smp(p.route, mad::kGet, mad::kPKeyTable, (uint32_t{p.port} << 16) | b));
+  ib::PKeyTable t = ib::read_pkeys(s, p);
   view::Record rec = base_record(p);
-  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
-  add_table(rec, mad::kPKeyTable, blocks, cap);
+  add_capacity(rec, t.capacity);
+  add_table(rec, mad::kPKeyTable, "P_KeyTableBlock", t.pkeys);
   c.out.record(rec);
 }
 
-// GUIDInfo has no port in its modifier: a CA's port, or switch port 0.
 void show_guids(Ctx& c, MadSession& s, const PortTarget& p) {
-  if (p.is_switch && p.port != 0)
-    throw Error(where(p) + " is a switch: only its port 0 has GUIDs (port " +
-                std::to_string(p.port) + " has none)");
-  mad::Mad pi = s.smp(p.route, mad::kGet, mad::kPortInfo, p.port);
-  unsigned cap = field(mad::kPortInfo, pi, "GUIDCap");
-  std::vector<mad::Mad> blocks;
-  for (unsigned b = 0; b * 8 < cap; ++b)
-    blocks.push_back(s.smp(p.route, mad::kGet, mad::kGuidInfo, b));
+  ib::GuidTable t = ib::read_guids(s, p);
   view::Record rec = base_record(p);
-  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
-  add_table(rec, mad::kGuidInfo, blocks, cap);
+  add_capacity(rec, t.capacity);
+  add_table(rec, mad::kGuidInfo, "GUIDBlock", t.guids);
   c.out.record(rec);
 }
 
-// A CA has one table; a switch one per input port to output port N.
 void show_sl2vl(Ctx& c, MadSession& s, const PortTarget& p) {
-  if (!p.is_switch) {
+  ib::read_sl2vl(s, p, [&](const ib::Sl2VlTable& t) {
     view::Record rec = base_record(p);
-    mad::Mad t = s.smp(p.route, mad::kGet, mad::kSl2VlTable, 0);
-    mad::decode(mad::kSl2VlTable, t.data(), c.opt.details, rec);
+    if (t.in_port) rec.add("in", "in " + std::to_string(*t.in_port) + " ", unsigned{*t.in_port});
+    add_table(rec, mad::kSl2VlTable, "SLtoVL", t.vl);
     c.out.record(rec);
-    return;
-  }
-  unsigned ports = field(mad::kNodeInfo, p.node, "NumPorts");
-  for (unsigned in = 0; in <= ports; ++in) {
-    view::Record rec = base_record(p);
-    rec.add("in", "in " + std::to_string(in) + " ", in);
-    mad::Mad t = s.smp(p.route, mad::kGet, mad::kSl2VlTable, (in << 8) | p.port);
-    mad::decode(mad::kSl2VlTable, t.data(), c.opt.details, rec);
-    c.out.record(rec);
-  }
+  });
 }
 
-// Blocks 1-2 hold the low-priority table, 3-4 the high one (32 entries
-// each); the capacities are PortInfo's. A base switch port 0 has no data
-// VLs and so no tables.
 void show_vlarb(Ctx& c, MadSession& s, const PortTarget& p) {
-  if (p.is_switch && p.port == 0) {
-    mad::Mad sw = s.smp(p.route, mad::kGet, mad::kSwitchInfo, 0);
-    if (!field(mad::kSwitchInfo, sw, "EnhancedPort0"))
-      throw Error(where(p) + " port 0 is a base switch port 0: it has no VL arbitration tables");
-  }
-  mad::Mad pi = s.smp(p.route, mad::kGet, mad::kPortInfo, p.port);
-  for (bool high : {false, true}) {
-    unsigned cap = field(mad::kPortInfo, pi, high ? "VLArbitrationHighCap" : "VLArbitrationLowCap");
-    unsigned first = high ? 3 : 1;
-    std::vector<mad::Mad> blocks;
-    for (unsigned b = 0; b * 32 < cap && b < 2; ++b)
-      blocks.push_back(s.smp(p.route, mad::kGet, mad::kVlArbTable, ((first + b) << 16) | p.port));
-    cap = std::min(cap, 64u);
+  ib::read_vlarb(s, p, [&](const ib::VlArbTable& t) {
     view::Record rec = base_record(p);
-    rec.add("priority", std::string("priority ") + (high ? "high" : "low") + " ",
-            high ? "high" : "low");
-    rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
-    add_table(rec, mad::kVlArbTable, blocks, cap);
+    rec.add("priority", std::string("priority ") + (t.high ? "high" : "low") + " ",
+            t.high ? "high" : "low");
+    add_capacity(rec, t.capacity);
+    std::vector<uint64_t> vl, weight;
+    for (const ib::VlArbTable::Entry& e : t.entries) {
+      vl.push_back(e.vl);
+      weight.push_back(e.weight);
+    }
+    add_table(rec, mad::kVlArbTable, "VL", vl);
+    add_table(rec, mad::kVlArbTable, "Weight", weight);
     c.out.record(rec);
-  }
+  });
 }
 
 }  // namespace
 
 PortTarget port_target(MadSession& s, const mad::Route& r, std::optional<uint8_t> port) {
-  PortTarget p;
-  p.route = r;
-  p.node = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
-  ib::NodeInfo info = ib::NodeInfo::from(p.node.data());
-  p.is_switch = info.is_switch();
-  p.port = ib::table_port(info, port, where(p));
-  return p;
+  return ib::read_table_port(s, r, port);
 }
 
 void show_port_table(Ctx& c, MadSession& s, const PortTarget& p, const std::string& table) {

@@ -1,23 +1,16 @@
 // rdma port show TARGET [port N] {pkeys|guids|sl2vl|vlarb}: the per-port
-// tables, read block by block. Which port a table belongs to follows the
-// IBA: a switch names the port in the attribute modifier, a channel adapter
-// answers for the port the MAD arrives on.
+// tables (read by lib/ib/port_tables.h), printed.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "lib/mad/mad.h"
+#include "lib/ib/port_tables.h"
 #include "rdma/ib/session.h"
 
 namespace rdma {
 
-struct PortTarget {
-  mad::Route route;
-  mad::Mad node;  // its NodeInfo
-  bool is_switch = false;
-  uint8_t port = 0;
-};
+using PortTarget = ib::TablePort;
 
 // Reads the target's NodeInfo and settles the port: `port N` when given,
 // else the port the MAD arrives on (CAs) or port 0 (switches). Throws Error

@@ -12,8 +12,8 @@
 #include "lib/error.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/find.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -186,45 +186,30 @@ void route_show(Ctx& c) {
 // and the LID packets to it carry. Found in the discovered fabric, not by
 // LID routing, so that broken tables do not hide the destination.
 ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uint16_t& lid) {
-  auto lid_at = [&](ib::PortRef p) -> uint16_t {
-    const ib::Port* port = f.nodes[p.node].port(p.port);
-    return port && port->info ? port->info->lid : 0;
-  };
   std::optional<ib::PortRef> found;
-  if (t.kind == mad::Target::Kind::Lid) {
-    std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
-    auto it = owners.find(t.lid);
-    if (it == owners.end()) throw Error("no port in the fabric has LID " + std::to_string(t.lid));
-    lid = t.lid;
-    return it->second;
-  }
-  if (t.kind == mad::Target::Kind::Dr) {
-    mad::Route r{true, 0, t.path};
-    ib::NodeInfo ni = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
-    auto it = f.by_guid.find(ni.node_guid);
-    if (it != f.by_guid.end())
-      found = ib::PortRef{it->second, f.nodes[it->second].is_switch() ? uint8_t{0} : ni.local_port};
-  } else {
-    uint64_t g = t.kind == mad::Target::Kind::Guid ? t.guid : mad::get_bits(t.gid, 64, 64);
-    for (uint32_t n = 0; n < f.nodes.size() && !found; ++n) {
-      const ib::Node& node = f.nodes[n];
-      if (node.info.node_guid == g || (node.is_switch() && node.info.port_guid == g)) {
-        uint8_t p = 0;
-        if (!node.is_switch())  // a CA by node GUID: its first port with a LID
-          for (const ib::Port& port : node.ports)
-            if (port.num && port.info && port.info->lid) {
-              p = port.num;
-              break;
-            }
-        found = ib::PortRef{n, p};
-      }
-      for (const ib::Port& port : node.ports)
-        if (!found && !node.is_switch() && port.num && port.guid == g)
-          found = ib::PortRef{n, port.num};
+  switch (t.kind) {
+    case mad::Target::Kind::Lid:
+      found = ib::find_port_lid(f, t.lid);
+      if (!found) throw Error("no port in the fabric has LID " + std::to_string(t.lid));
+      lid = t.lid;
+      return *found;
+    case mad::Target::Kind::Dr: {
+      mad::Route r{true, 0, t.path};
+      ib::NodeInfo ni = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
+      if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid))
+        found = ib::PortRef{*n, f.nodes[*n].is_switch() ? uint8_t{0} : ni.local_port};
+      break;
     }
+    case mad::Target::Kind::Guid:
+      found = ib::find_guid(f, t.guid);
+      break;
+    case mad::Target::Kind::Gid:
+      found = ib::find_guid(f, mad::gid_guid(t.gid));
+      break;
   }
   if (!found) throw Error(t.text + " is not in the discovered fabric");
-  lid = lid_at(*found);
+  const ib::Port* port = f.nodes[found->node].port(found->port);
+  lid = port && port->info ? port->info->lid : 0;
   if (!lid) throw Error(t.text + " has no LID (is a subnet manager running?)");
   return *found;
 }

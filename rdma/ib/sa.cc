@@ -13,9 +13,9 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/sa_query.h"
 #include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
 #include "rdma/ib/session.h"
@@ -91,27 +91,22 @@ std::string filter_words(const ib::SaKind& k) {
 // A filter word's value into the example record.
 void put_filter(SaWords& w, const ib::SaFilter& f, const std::string& v) {
   using V = ib::SaFilter::Value;
-  auto d = std::span(w.example);
+  ib::SaFilterValue x;
   switch (f.value) {
     case V::Number:
-      mad::set_bits(d, f.bit, f.width, number(v, f.max, f.word));
+      x.number = number(v, f.max, f.word);
       break;
-    case V::Gid: {
-      std::array<uint8_t, 16> g = mad::parse_gid(v);
-      std::copy(g.begin(), g.end(), d.begin() + f.bit / 8);
+    case V::Gid:
+      x.gid = mad::parse_gid(v);
       break;
-    }
     case V::Guid:  // the prefix comes from the local port (sa_show)
-      mad::set_bits(d, f.bit, 64, mad::parse_guid(v));
+      x.number = mad::parse_guid(v);
       break;
     case V::Name:
-      if (v.size() > f.width / 8u)
-        throw UsageError("invalid " + std::string(f.word) + " \"" + v + "\" (at most " +
-                         std::to_string(f.width / 8) + " bytes)");
-      std::copy(v.begin(), v.end(), d.begin() + f.bit / 8);
+      x.name = v;
       break;
   }
-  w.mask |= uint64_t{1} << f.mask_bit;
+  ib::put_sa_filter(*w.kind, f, x, w.example, w.mask);
   w.filters.push_back(&f);
 }
 
@@ -172,13 +167,6 @@ SaWords sa_words(Ctx& c) {
   return w;
 }
 
-uint16_t sa_lid(MadSession& s) {
-  if (!s.local().sm_lid)
-    throw Error("no subnet manager: local port " + s.local().ca + "/" +
-                std::to_string(s.local().port) + " has no SM LID");
-  return s.local().sm_lid;
-}
-
 // One GetTable; a table cut short (an SA or transport without RMPP) is a
 // warning and exit status 1.
 std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDef& rec,
@@ -186,7 +174,7 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
                                         uint64_t sm_key = 0) {
   mad::SaTable t;
   try {
-    t = mad::get_table(s.engine(), sa_lid(s), rec, mask, example, sm_key);
+    t = mad::get_table(s.engine(), s.sm_lid(), rec, mask, example, sm_key);
   } catch (const mad::MadError& e) {
     // opensm gives P_Key tables to trusted requesters only (IBA 15.4.1).
     if (&rec == &mad::kPKeyTableRecord && !sm_key && e.failure.kind == mad::Failure::Kind::Status &&
@@ -203,46 +191,11 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
   return std::move(t.records);
 }
 
-// The paths' SGID/SLID and DGID/DLID from targets (IBA 15.2.5.16 mask bits).
-void put_end(MadSession& s, const mad::Target& t, bool src, mad::Mad& q, uint64_t& mask) {
-  auto d = q.data();
-  if (t.kind == mad::Target::Kind::Lid) {
-    q.set_attr(mad::kPathRecord, src ? "SLID" : "DLID", t.lid);
-    mask |= src ? 1u << 5 : 1u << 4;
-    return;
-  }
-  size_t bit = mad::find_field(mad::kPathRecord, src ? "SGID" : "DGID")->bit;
-  if (t.kind == mad::Target::Kind::Gid) {
-    std::copy(t.gid.begin(), t.gid.end(), d.begin() + bit / 8);
-  } else {
-    mad::set_bits(d, bit, 64, s.local().gid_prefix);
-    mad::set_bits(d, bit + 64, 64, t.guid);
-  }
-  mask |= src ? 1u << 3 : 1u << 2;
-}
-
 void show_paths(Ctx& c, MadSession& s, const SaWords& w) {
-  mad::Mad q;
-  q.bytes[1] = mad::kClassSa;
+  std::vector<uint8_t> example;
   uint64_t mask = 0;
-  if (w.targets.size() == 1) {
-    mad::Target local;
-    local.kind = mad::Target::Kind::Guid;
-    local.guid = s.local().port_guid;
-    put_end(s, local, true, q, mask);
-  } else if (w.targets.size() == 2) {
-    put_end(s, w.targets[0], true, q, mask);
-  }
-  if (!w.targets.empty()) put_end(s, w.targets.back(), false, q, mask);
-  auto set = [&](const char* f, uint64_t v, int bit) {
-    q.set_attr(mad::kPathRecord, f, v);
-    mask |= uint64_t{1} << bit;
-  };
-  if (w.pkey) set("P_Key", *w.pkey, 13);
-  if (w.sl) set("SL", *w.sl, 15);
-  if (w.mtu) set("MTUSelector", 2, 16), set("MTU", *w.mtu, 17);
-  if (w.rate) set("RateSelector", 2, 18), set("Rate", *w.rate, 19);
-  auto recs = table(c, s, mad::kPathRecord, mask, q.data().first(mad::kPathRecord.bytes), w.sm_key);
+  ib::path_example(s.local(), w.targets, {w.pkey, w.sl, w.mtu, w.rate}, example, mask);
+  auto recs = table(c, s, mad::kPathRecord, mask, example, w.sm_key);
   view::Record out;
   for (const auto& r : recs) {
     out.clear();
@@ -251,21 +204,13 @@ void show_paths(Ctx& c, MadSession& s, const SaWords& w) {
   }
 }
 
-// A filter's component of a record equals the example's.
-bool same(std::span<const uint8_t> rec, std::span<const uint8_t> example, const ib::SaFilter& f) {
-  if (f.width <= 64)
-    return mad::get_bits(rec, f.bit, f.width) == mad::get_bits(example, f.bit, f.width);
-  return std::equal(rec.begin() + f.bit / 8, rec.begin() + (f.bit + f.width) / 8,
-                    example.begin() + f.bit / 8);
-}
-
 void sa_show(Ctx& c) {
   SaWords w = sa_words(c);
   MadSession s(c, w.via);
   if (w.kind->record == &mad::kPathRecord) return show_paths(c, s, w);
   view::Record out;
   if (w.kind->get) {
-    std::vector<uint8_t> a = mad::get_one(s.engine(), sa_lid(s), *w.kind->record);
+    std::vector<uint8_t> a = mad::get_one(s.engine(), s.sm_lid(), *w.kind->record);
     mad::decode(*w.kind->record, a, c.opt.details, out);
     c.out.record(out);
     return;
@@ -274,34 +219,22 @@ void sa_show(Ctx& c) {
   std::optional<std::set<uint16_t>> lids;
   if (w.guid || w.name) {
     std::vector<uint8_t> none(mad::kNodeRecord.bytes);
-    lids.emplace();
-    for (const auto& r : table(c, s, mad::kNodeRecord, 0, none, w.sm_key)) {
-      std::span<const uint8_t> ni = std::span(r).subspan(mad::kNodeRecordNodeInfo);
-      uint64_t node_guid = mad::get_bits(ni, 96, 64), port_guid = mad::get_bits(ni, 160, 64);
-      std::string desc(reinterpret_cast<const char*>(r.data()) + mad::kNodeRecordNodeDesc, 64);
-      desc.resize(desc.find('\0') == std::string::npos ? 64 : desc.find('\0'));
-      if (w.guid && *w.guid != node_guid && *w.guid != port_guid) continue;
-      if (w.name && *w.name != desc) continue;
-      lids->insert(static_cast<uint16_t>(mad::get_bits(r, 0, 16)));
-    }
+    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, w.sm_key), w.guid, w.name);
   }
   const mad::AttrDef& rec = *w.kind->record;
-  if (w.lid) {
-    mad::set_bits(w.example, 0, 16, *w.lid);
-    w.mask |= uint64_t{1} << w.kind->lid_bit;
-  }
+  if (w.lid) ib::put_sa_lid(*w.kind, w.example, w.mask, *w.lid);
   // A port GUID asks for the GID of the local subnet.
   for (const ib::SaFilter* f : w.filters)
-    if (f->value == ib::SaFilter::Value::Guid)
-      mad::set_bits(w.example, f->bit - 64, 64, s.local().gid_prefix);
+    ib::put_sa_prefix(*w.kind, *f, w.example, s.local().gid_prefix);
   for (auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
     ib::sa_fix_record(*w.kind, r);
     uint16_t lid = ib::sa_record_lid(*w.kind, r);
     // Filters again here: an SA may ignore a component it does not index.
     if (w.lid && lid != *w.lid) continue;
     if (lids && !lids->count(lid)) continue;
-    if (!std::all_of(w.filters.begin(), w.filters.end(),
-                     [&](const ib::SaFilter* f) { return same(r, w.example, *f); }))
+    if (!std::all_of(w.filters.begin(), w.filters.end(), [&](const ib::SaFilter* f) {
+          return ib::sa_filter_matches(*w.kind, *f, r, w.example);
+        }))
       continue;
     out.clear();
     ib::sa_record(*w.kind, r, c.opt.details, out);

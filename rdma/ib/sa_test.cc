@@ -352,36 +352,5 @@ TEST_F(SaFirstOnly, SaFabricFromCutTablesIsAPartialResultWithAWarning) {
   EXPECT_FALSE(r.out.empty());
 }
 
-TEST(SaFixRecord, OpensmsSwappedPKeyBlockNumber) {
-  const ib::SaKind& k = *ib::find_sa_kind("pkeys");
-  std::vector<uint8_t> r(mad::kPKeyTableRecord.bytes);
-  r[2] = 1;  // BlockNum 0x0100 on the wire: opensm's block 1
-  ib::sa_fix_record(k, r);
-  EXPECT_EQ(r[2], 0);
-  EXPECT_EQ(r[3], 1);
-  ib::sa_fix_record(k, r);  // a right one stays
-  EXPECT_EQ(r[3], 1);
-  std::vector<uint8_t> lft(mad::kLftRecord.bytes);
-  lft[2] = 1;  // other records are not touched
-  ib::sa_fix_record(*ib::find_sa_kind("lft"), lft);
-  EXPECT_EQ(lft[2], 1);
-}
-
-TEST(SplitTable, RecordsByAttributeOffset) {
-  std::vector<uint8_t> reply(56 + 2 * 8);
-  mad::set_bits(reply, mad::hdr::kAttrOffset.bit, 16, 1);  // 8-byte LinkRecords
-  reply[56] = 0;
-  reply[57] = 7;
-  reply[64 + 1] = 9;
-  mad::SaTable t = mad::split_table(reply, mad::kLinkRecord);
-  ASSERT_EQ(t.records.size(), 2u);
-  EXPECT_EQ(t.records[0][1], 7);
-  EXPECT_EQ(t.records[1][1], 9);
-  EXPECT_EQ(t.missing, 0u);
-  EXPECT_THROW(mad::split_table(std::span(reply).first(40), mad::kLinkRecord), Error);
-  mad::set_bits(reply, mad::hdr::kAttrOffset.bit, 16, 0);  // no records
-  EXPECT_TRUE(mad::split_table(reply, mad::kLinkRecord).records.empty());
-}
-
 }  // namespace
 }  // namespace rdma

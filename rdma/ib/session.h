@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/ib/client.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/local_port.h"
 #include "lib/mad/target.h"
@@ -34,31 +35,18 @@ class MadWords {
   size_t i_ = 0;
 };
 
-// The local port, its transport and the engine, opened through c.mad (the
-// seam: libibumad in the tool, a fake fabric in tests).
-class MadSession {
+// The MAD client (lib/ib/client.h) of a command: the port `via` names,
+// opened through c.mad (the seam: libibumad in the tool, a fake fabric in
+// tests), the engine as --timeout, --retries and --window set it, -dd's
+// trace on c.err.
+class MadSession : public ib::MadClient {
  public:
   MadSession(Ctx& c, const std::string& via);
-  mad::Engine& engine() { return *engine_; }
-  const mad::LocalPort& local() const { return local_; }
-  // The target's route; the SM's LID when there is no target.
-  mad::Route route(const std::optional<mad::Target>& t);
-  // Get (or Set) an SMP / GMP and return the checked reply.
-  mad::Mad smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
-               const mad::Mad* body = nullptr);
-  mad::Mad gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,
-               uint32_t mod, const mad::Mad* body = nullptr);
   // --sa: the records of type rec whose LID (and port, when given) match,
   // from the SA (a GetTable). The target is a LID, or a GUID or GID found
-  // in the NodeRecords; a directed route is an Error.
+  // in the NodeRecords; a directed route is a UsageError.
   std::vector<std::vector<uint8_t>> sa_records(const mad::Target& t, const mad::AttrDef& rec,
                                                std::optional<uint8_t> port = std::nullopt);
-  uint16_t sa_lid(const mad::Target& t);
-
- private:
-  mad::LocalPort local_;
-  std::unique_ptr<mad::Transport> transport_;
-  std::unique_ptr<mad::Engine> engine_;
 };
 
 // The record's first field: "lid 4 " / "dr 0,1 " (JSON "target").

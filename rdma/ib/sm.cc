@@ -2,7 +2,6 @@
 // LID by default) or of any port that runs one.
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -25,7 +24,7 @@ void sm_show_sa(Ctx& c, MadSession& s, const std::optional<mad::Target>& t) {
   at.lid = s.local().sm_lid;
   std::vector<uint8_t> r = s.sa_records(t ? *t : at, mad::kSmInfoRecord).front();
   view::Record rec;
-  add_target(rec, {false, static_cast<uint16_t>(mad::get_bits(r, 0, 16)), {}});
+  add_target(rec, {false, static_cast<uint16_t>(mad::get_field(mad::kSmInfoRecord, r, "LID")), {}});
   mad::decode(mad::kSmInfo, std::span<const uint8_t>(r).subspan(mad::kSmInfoRecordSmInfo),
               c.opt.details, rec);
   c.out.record(rec);

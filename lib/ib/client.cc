@@ -1,0 +1,115 @@
+#include "lib/ib/client.h"
+
+#include <algorithm>
+
+#include "lib/error.h"
+#include "lib/ib/sa_query.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/describe.h"
+#include "lib/mad/sa.h"
+#include "lib/view/record.h"
+
+namespace rdma::ib {
+
+MadTrace print_trace(std::FILE* err) {
+  return [err](const char* dir, std::span<const uint8_t> bytes) {
+    view::Record h, a;
+    std::string line = std::string(dir) + " ";
+    try {
+      mad::describe(bytes, h, a);
+      for (const view::Field& f : h) line += f.text;
+      line += "\n" + std::string(dir) + " ";
+      for (const view::Field& f : a) line += f.text;
+    } catch (const Error& e) {
+      line += e.what();
+    }
+    std::fprintf(err, "%s\n%s", line.c_str(), mad::hex_dump(bytes).c_str());
+  };
+}
+
+MadClient::MadClient(const mad::Access& access, const std::string& via,
+                     const mad::EngineConfig& config, MadTrace trace) {
+  if (!access.find_port || !access.open) throw Error("InfiniBand management is not available here");
+  local_ = access.find_port(via);
+  transport_ = access.open(local_);
+  engine_ = std::make_unique<mad::Engine>(*transport_, config);
+  engine_->trace = std::move(trace);
+}
+
+uint16_t MadClient::sm_lid() const {
+  if (!local_.sm_lid)
+    throw Error("no subnet manager: local port " + local_.ca + "/" + std::to_string(local_.port) +
+                " has no SM LID");
+  return local_.sm_lid;
+}
+
+mad::Route MadClient::route(const std::optional<mad::Target>& t) {
+  if (t) return mad::resolve(*engine_, local_, *t);
+  mad::Route r;
+  r.lid = sm_lid();
+  return r;
+}
+
+mad::Mad MadClient::smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
+                        const mad::Mad* body) {
+  mad::Mad m = mad::make_smp(r, method, a, mod);
+  if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  return engine_->call(m, mad::smp_address(r), std::string(a.name) + " from " + mad::route_text(r));
+}
+
+mad::Mad MadClient::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,
+                        uint32_t mod, const mad::Mad* body) {
+  mad::Mad m = mad::make_gmp(mgmt_class, method, a, mod);
+  if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  return engine_->call(m, mad::gsi_address(lid),
+                       std::string(a.name) + " from lid " + std::to_string(lid));
+}
+
+uint16_t MadClient::sa_lid(const mad::Target& t) {
+  switch (t.kind) {
+    case mad::Target::Kind::Lid:
+      return t.lid;
+    case mad::Target::Kind::Dr:
+      throw Error("the SA knows LIDs and GUIDs, not directed routes (" + t.text + ")");
+    case mad::Target::Kind::Guid:
+    case mad::Target::Kind::Gid:
+      break;
+  }
+  uint64_t guid = t.kind == mad::Target::Kind::Guid ? t.guid : mad::gid_guid(t.gid);
+  std::vector<uint8_t> none(mad::kNodeRecord.bytes);
+  mad::SaTable all = mad::get_table(*engine_, sm_lid(), mad::kNodeRecord, 0, none);
+  std::vector<NodeRecord> records;
+  for (const auto& r : all.records) records.push_back(NodeRecord::from(r));
+  // A port GUID names that port's LID; a node GUID its first record's.
+  for (const NodeRecord& r : records)
+    if (r.info.port_guid == guid) return r.lid;
+  for (const NodeRecord& r : records)
+    if (r.info.node_guid == guid) return r.lid;
+  throw Error("cannot resolve " + t.text + ": the SA has no such node or port");
+}
+
+std::vector<std::vector<uint8_t>> MadClient::sa_records(const mad::Target& t,
+                                                        const mad::AttrDef& rec,
+                                                        std::optional<uint8_t> port) {
+  uint16_t lid = sa_lid(t);
+  // Records about a node start with its LID (a PortInfoRecord's EndportLID).
+  const char* lid_field = rec.fields[0].name;
+  std::vector<uint8_t> example(rec.bytes);
+  mad::set_field(rec, example, lid_field, lid);
+  uint64_t mask = mad::component_mask(rec, {lid_field});
+  if (port) {
+    mad::set_field(rec, example, "PortNum", *port);
+    mask |= mad::component_mask(rec, {"PortNum"});
+  }
+  std::vector<std::vector<uint8_t>> out;
+  for (auto& r : mad::get_table(*engine_, sm_lid(), rec, mask, example).records)
+    if (mad::get_field(rec, r, lid_field) == lid &&
+        (!port || mad::get_field(rec, r, "PortNum") == *port))
+      out.push_back(std::move(r));
+  if (out.empty())
+    throw Error("the SA has no " + std::string(rec.name) + " for lid " + std::to_string(lid) +
+                (port ? " port " + std::to_string(*port) : std::string()));
+  return out;
+}
+
+}  // namespace rdma::ib

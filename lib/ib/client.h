@@ -1,0 +1,65 @@
+// A MAD client on one local port: the port found and opened through
+// mad::Access, the engine, routes to targets, checked SMP and GMP queries,
+// the SA's records about a target, and the -dd trace. Built from its
+// parts, not from a command line.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lib/mad/access.h"
+#include "lib/mad/engine.h"
+#include "lib/mad/local_port.h"
+#include "lib/mad/target.h"
+#include "lib/mad/transport.h"
+
+namespace rdma::ib {
+
+// Sees every MAD sent (">") and received ("<").
+using MadTrace = std::function<void(const char* dir, std::span<const uint8_t> mad)>;
+
+// A trace printing each MAD on err: its header and its attribute decoded,
+// a line each, then its bytes in hex (what -dd shows).
+MadTrace print_trace(std::FILE* err);
+
+class MadClient {
+ public:
+  // The port via names (DEV or DEV/PORT; empty: the default one), opened
+  // through access, with an engine of config; trace, when set, sees every
+  // MAD. Throws Error when the port cannot be found or opened.
+  MadClient(const mad::Access& access, const std::string& via, const mad::EngineConfig& config,
+            MadTrace trace = {});
+  mad::Engine& engine() { return *engine_; }
+  const mad::LocalPort& local() const { return local_; }
+  // The SM's LID (where the SA answers); Error when the port has none.
+  uint16_t sm_lid() const;
+  // The target's route; the SM's LID when there is no target.
+  mad::Route route(const std::optional<mad::Target>& t);
+  // Get (or Set) an SMP / GMP and return the checked reply.
+  mad::Mad smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
+               const mad::Mad* body = nullptr);
+  mad::Mad gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,
+               uint32_t mod, const mad::Mad* body = nullptr);
+  // The LID the SA knows the target by: a LID as given; a port GUID, a
+  // node GUID (its first NodeRecord) or a GID (its interface ID) found in
+  // the NodeRecords. Throws Error for a directed route, which the SA does
+  // not know, or a GUID it has no record of.
+  uint16_t sa_lid(const mad::Target& t);
+  // The records of type rec (a GetTable) whose LID (and port, when given)
+  // are the target's. Throws Error when there is none.
+  std::vector<std::vector<uint8_t>> sa_records(const mad::Target& t, const mad::AttrDef& rec,
+                                               std::optional<uint8_t> port = std::nullopt);
+
+ private:
+  mad::LocalPort local_;
+  std::unique_ptr<mad::Transport> transport_;
+  std::unique_ptr<mad::Engine> engine_;
+};
+
+}  // namespace rdma::ib

@@ -1,0 +1,72 @@
+// The fabric views' records of a discovered fabric (the suite's, swept:
+// hca1 LID 1, sw1 2, hca2 3, sw2 4, hca3 5, hca4 6).
+#include "lib/ib/records.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/ib/discover.h"
+#include "lib/ibtest/fabric.h"
+#include "lib/ibtest/topology.h"
+
+namespace rdma::ib {
+namespace {
+
+std::string text(const view::Record& r) {
+  std::string s;
+  for (const view::Field& f : r) s += f.text;
+  return s;
+}
+
+class Records : public ::testing::Test {
+ protected:
+  Records() : fake_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+    fake_.assign_lids();
+    mad::Engine e(fake_, {100, 1, 8});
+    f_ = discover(e).fabric;
+  }
+  uint32_t index(const char* id) { return f_.by_guid.at(fake_.nodes()[fake_.node(id)].node_guid); }
+
+  ibtest::FakeFabric fake_;
+  Fabric f_;
+};
+
+TEST_F(Records, ANodeAndItsDetails) {
+  view::Record r;
+  node_record(f_.nodes[index("sw1")], 0, r);
+  EXPECT_EQ(text(r),
+            "type switch node_guid 0000:0000:0020:0000 lids 2 ports 8 description \"sw1\" ");
+  r.clear();
+  node_record(f_.nodes[index("sw2")], 1, r);
+  EXPECT_NE(text(r).find(" route dr 0,1,3 "), std::string::npos) << text(r);
+  EXPECT_NE(text(r).find(" port_guid "), std::string::npos);
+}
+
+TEST_F(Records, ALinkFromOneEndWithItsPeer) {
+  uint32_t hca2 = index("hca2");
+  view::Record r;
+  port_record(f_, {hca2, 1}, 0, r);
+  EXPECT_EQ(text(r),
+            "node_guid 0000:0000:0010:0003 port 1 lid 3 description \"hca2\" peer_node_guid "
+            "0000:0000:0020:0000 peer_port 2 peer_lid 2 peer_description \"sw1\" width 4X speed "
+            "2.5 state ACTIVE physical_state LINK_UP ");
+  EXPECT_EQ(port_lid(f_, {index("sw1"), 5}), 2);  // a switch port: the switch's LID
+  EXPECT_EQ(port_lid(f_, {hca2, 2}), 0);          // not reached
+  r.clear();
+  port_record(f_, {index("sw1"), 7}, 1, r);  // down, no peer
+  EXPECT_NE(text(r).find("state DOWN physical_state POLLING width_supported "), std::string::npos)
+      << text(r);
+  EXPECT_EQ(text(r).find("peer_"), std::string::npos);
+}
+
+TEST(LinkTexts, WidthAndSpeed) {
+  PortInfo p;
+  p.width_active = 2;
+  p.speed_active = 4;
+  EXPECT_EQ(width_text(p), "4X");
+  EXPECT_EQ(speed_text(p), "10.0");
+  p.speed_ext_active = 1;
+  EXPECT_EQ(speed_text(p), "14.0625");
+}
+
+}  // namespace
+}  // namespace rdma::ib

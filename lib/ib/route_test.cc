@@ -1,0 +1,112 @@
+// Forwarding tables read from the fabric double (the suite's fabric, swept:
+// hca1 LID 1, sw1 2, hca2 3, sw2 4, hca3 5, hca4 6), what sits at each LID,
+// and traces through the tables, healthy and broken.
+#include "lib/ib/route.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/error.h"
+#include "lib/ib/discover.h"
+#include "lib/ibtest/fabric.h"
+#include "lib/ibtest/topology.h"
+
+namespace rdma::ib {
+namespace {
+
+class Route : public ::testing::Test {
+ protected:
+  Route() : fake_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+    fake_.assign_lids();
+  }
+  ibtest::FabricNode& node(const char* id) { return fake_.nodes()[fake_.node(id)]; }
+  Fabric discovered() { return discover(engine_).fabric; }
+  uint32_t index(const Fabric& f, const char* id) { return f.by_guid.at(node(id).node_guid); }
+
+  ibtest::FakeFabric fake_;
+  mad::Engine engine_{fake_, {100, 1, 8}};
+};
+
+TEST_F(Route, ReadLftGivesTheSwitchsTableInRange) {
+  Lft t = read_lft(engine_, {false, 2, {}}, 0, 0xbfff);
+  EXPECT_EQ(t.first, 0);
+  ASSERT_EQ(t.ports.size(), size_t{t.top} + 1);
+  for (uint16_t lid = 1; lid <= 6; ++lid) EXPECT_EQ(t.ports[lid], node("sw1").lft.at(lid)) << lid;
+  Lft part = read_lft(engine_, {false, 2, {}}, 3, 4);
+  EXPECT_EQ(part.first, 3);
+  EXPECT_EQ(part.ports, (std::vector<uint8_t>{node("sw1").lft[3], node("sw1").lft[4]}));
+  EXPECT_EQ(lft_port(engine_, {false, 4, {}}, 5), node("sw2").lft[5]);
+  try {
+    read_lft(engine_, {false, 3, {}}, 0, 10);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "lid 3 is not a switch; only switches forward by LID");
+  }
+}
+
+TEST_F(Route, ReadMftGivesEachMlidsPorts) {
+  node("sw1").mft[0xc001] = (1u << 1) | (1u << 3);
+  Mft t = read_mft(engine_, {false, 2, {}}, 0xc000, 0xc001);
+  EXPECT_EQ(t.first, 0xc000);
+  ASSERT_EQ(t.masks.size(), 2u);
+  EXPECT_TRUE(t.masks[1][1]);
+  EXPECT_TRUE(t.masks[1][3]);
+  EXPECT_EQ(t.masks[1].count(), 2u);
+}
+
+TEST_F(Route, LidOwnersAreSwitchPort0AndCaPorts) {
+  Fabric f = discovered();
+  std::map<uint16_t, PortRef> o = lid_owners(f);
+  ASSERT_EQ(o.size(), 6u);
+  EXPECT_EQ(o.at(2), (PortRef{index(f, "sw1"), 0}));
+  EXPECT_EQ(o.at(5), (PortRef{index(f, "hca3"), 1}));
+}
+
+TEST_F(Route, TraceFollowsTheTables) {
+  Fabric f = discovered();
+  auto lookup = [&](uint32_t n, uint16_t lid) {
+    return lft_port(engine_, {true, 0, f.nodes[n].path}, lid);
+  };
+  std::vector<Hop> hops = trace(f, {0, 1}, 5, lookup);  // hca1 to hca3
+  ASSERT_EQ(hops.size(), 4u);
+  EXPECT_EQ(hops[0].node, (PortRef{index(f, "hca1"), 1}));
+  EXPECT_EQ(hops[0].out_port, 1);
+  EXPECT_EQ(hops[1].node.node, index(f, "sw1"));
+  EXPECT_EQ(hops[1].in_port, 1);
+  EXPECT_EQ(hops[2].node.node, index(f, "sw2"));
+  EXPECT_EQ(hops[2].out_port, 1);
+  EXPECT_EQ(hops[3].node, (PortRef{index(f, "hca3"), 1}));
+  EXPECT_EQ(hops[3].in_port, 1);
+  EXPECT_EQ(hops[3].out_port, 0);
+  EXPECT_THROW(trace(f, {0, 1}, 9, lookup), Error);  // nobody's LID
+}
+
+TEST_F(Route, ATraceNamesAHoleAndALoop) {
+  Fabric f = discovered();
+  uint32_t sw1 = index(f, "sw1"), sw2 = index(f, "sw2");
+  auto hole = [&](uint32_t n, uint16_t lid) -> uint8_t {
+    return n == sw2 ? kNoPort : lft_port(engine_, {true, 0, f.nodes[n].path}, lid);
+  };
+  try {
+    trace(f, {0, 1}, 5, hole);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hole in the forwarding tables: switch "),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("(\"sw2\") has no route to LID 5"), std::string::npos)
+        << e.what();
+  }
+  // sw1 sends LID 5 to sw2 and sw2 sends it back.
+  auto loop = [&](uint32_t n, uint16_t) -> uint8_t { return n == sw1 ? 3 : 3; };
+  try {
+    trace(f, {0, 1}, 5, loop);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("loop in the forwarding tables: LID 5 comes back to"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace rdma::ib

@@ -1,0 +1,198 @@
+// The SA's questions: example records and ComponentMasks (the bits IBA
+// 15.2.5 gives each component), NodeRecords read and selected, PathRecord
+// queries; one asked of the fabric double's SA.
+#include "lib/ib/sa_query.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/error.h"
+#include "lib/ibtest/fabric.h"
+#include "lib/ibtest/topology.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/sa.h"
+
+namespace rdma::ib {
+namespace {
+
+SaFilterValue num(uint64_t n) {
+  SaFilterValue v;
+  v.number = n;
+  return v;
+}
+
+const SaFilter& filter(const SaKind& k, const char* word) {
+  const SaFilter* f = find_sa_filter(k, word);
+  EXPECT_TRUE(f) << word;
+  return *f;
+}
+
+TEST(SaQuery, NumbersGoToTheirFieldAndComponentBit) {
+  const SaKind& k = *find_sa_kind("pkeys");
+  std::vector<uint8_t> ex(k.record->bytes);
+  uint64_t mask = 0;
+  put_sa_filter(k, filter(k, "port"), num(3), ex, mask);
+  put_sa_filter(k, filter(k, "block"), num(0x123), ex, mask);
+  EXPECT_EQ(mask, 0b110u);  // BlockNum 1, PortNum 2
+  EXPECT_EQ(ex[4], 3);      // PortNum at byte 4
+  EXPECT_EQ(ex[2], 0x01);   // BlockNum at bytes 2-3
+  EXPECT_EQ(ex[3], 0x23);
+  put_sa_lid(k, ex, mask, 0x0405);
+  EXPECT_EQ(mask, 0b111u);
+  EXPECT_EQ(ex[0], 4);
+  EXPECT_EQ(ex[1], 5);
+  EXPECT_EQ(sa_record_lid(k, ex), 0x0405);
+}
+
+TEST(SaQuery, APortGuidIsTheGidsInterfaceIdItsPrefixPutLater) {
+  const SaKind& k = *find_sa_kind("services");
+  const SaFilter& g = filter(k, "guid");
+  std::vector<uint8_t> ex(k.record->bytes);
+  uint64_t mask = 0;
+  put_sa_filter(k, g, num(0x0102030405060708), ex, mask);
+  EXPECT_EQ(mask, 0b10u);  // ServiceGID
+  // ServiceGID is bytes 8-23: the interface ID its second half.
+  EXPECT_EQ(ex[16], 1);
+  EXPECT_EQ(ex[23], 8);
+  EXPECT_EQ(ex[8], 0);
+  put_sa_prefix(k, g, ex, 0xfe80000000000000);
+  EXPECT_EQ(ex[8], 0xfe);
+  EXPECT_EQ(ex[9], 0x80);
+  EXPECT_EQ(ex[16], 1);
+  put_sa_prefix(k, filter(k, "id"), ex, 0xffffffffffffffff);  // not a GUID: nothing
+  EXPECT_EQ(ex[0], 0);
+  // A record matches on the interface ID, whatever its prefix.
+  std::vector<uint8_t> rec = ex;
+  rec[8] = 0x11;
+  EXPECT_TRUE(sa_filter_matches(k, g, rec, ex));
+  rec[23] = 9;
+  EXPECT_FALSE(sa_filter_matches(k, g, rec, ex));
+}
+
+TEST(SaQuery, GidsNamesAndNumbersMatchOnTheirField) {
+  const SaKind& m = *find_sa_kind("mcast");
+  std::vector<uint8_t> ex(m.record->bytes);
+  uint64_t mask = 0;
+  SaFilterValue gid;
+  gid.gid = {0xff, 0x12, 0x40, 0x1b};
+  put_sa_filter(m, filter(m, "mgid"), gid, ex, mask);
+  put_sa_filter(m, filter(m, "mlid"), num(0xc001), ex, mask);
+  EXPECT_EQ(mask, 0b1001u);  // MGID 0, MLID 3
+  EXPECT_EQ(ex[0], 0xff);
+  EXPECT_EQ(mad::get_field(mad::kMcMemberRecord, ex, "MLID"), 0xc001u);
+  std::vector<uint8_t> rec = ex;
+  EXPECT_TRUE(sa_filter_matches(m, filter(m, "mgid"), rec, ex));
+  rec[15] = 1;
+  EXPECT_FALSE(sa_filter_matches(m, filter(m, "mgid"), rec, ex));
+  EXPECT_TRUE(sa_filter_matches(m, filter(m, "mlid"), rec, ex));
+  rec[37] = 2;  // MLID's low byte
+  EXPECT_FALSE(sa_filter_matches(m, filter(m, "mlid"), rec, ex));
+
+  const SaKind& s = *find_sa_kind("services");
+  std::vector<uint8_t> sx(s.record->bytes);
+  SaFilterValue name;
+  name.name = "ib_srp";
+  put_sa_filter(s, filter(s, "name"), name, sx, mask = 0);
+  EXPECT_EQ(mask, uint64_t{1} << 6);
+  EXPECT_EQ(std::string(sx.begin() + 48, sx.begin() + 54), "ib_srp");
+  name.name.assign(65, 'x');
+  try {
+    put_sa_filter(s, filter(s, "name"), name, sx, mask);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "invalid name \"" + name.name + "\" (at most 64 bytes)");
+  }
+}
+
+std::vector<uint8_t> node_record(uint16_t lid, uint64_t node_guid, uint64_t port_guid,
+                                 const std::string& desc) {
+  std::vector<uint8_t> r(mad::kNodeRecord.bytes);
+  mad::set_field(mad::kNodeRecord, r, "LID", lid);
+  auto ni = std::span(r).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
+  mad::set_field(mad::kNodeInfo, ni, "NodeType", 1);
+  mad::set_field(mad::kNodeInfo, ni, "NodeGUID", node_guid);
+  mad::set_field(mad::kNodeInfo, ni, "PortGUID", port_guid);
+  std::copy(desc.begin(), desc.end(), r.begin() + mad::kNodeRecordNodeDesc);
+  return r;
+}
+
+TEST(NodeRecords, ReadAndSelectedByGuidAndName) {
+  std::vector<std::vector<uint8_t>> all = {node_record(3, 0x10, 0x11, "hca2"),
+                                           node_record(4, 0x10, 0x12, "hca2"),
+                                           node_record(5, 0x20, 0x21, "hca3")};
+  NodeRecord r = NodeRecord::from(all[1]);
+  EXPECT_EQ(r.lid, 4);
+  EXPECT_EQ(r.info.node_guid, 0x10u);
+  EXPECT_EQ(r.info.port_guid, 0x12u);
+  EXPECT_EQ(r.description, "hca2");
+  EXPECT_THROW(NodeRecord::from(std::span(all[0]).first(100)), Error);
+  EXPECT_EQ(node_record_lids(all, 0x10, std::nullopt), (std::set<uint16_t>{3, 4}));
+  EXPECT_EQ(node_record_lids(all, 0x12, std::nullopt), (std::set<uint16_t>{4}));
+  EXPECT_EQ(node_record_lids(all, std::nullopt, "hca3"), (std::set<uint16_t>{5}));
+  EXPECT_EQ(node_record_lids(all, 0x11, "hca3"), (std::set<uint16_t>{}));
+  EXPECT_EQ(node_record_lids(all, std::nullopt, "hca"), (std::set<uint16_t>{}));  // whole names
+}
+
+mad::Target lid(uint16_t l) {
+  mad::Target t;
+  t.lid = l;
+  return t;
+}
+
+TEST(PathExample, EndsAndComponentsWithTheirBits) {
+  mad::LocalPort local;
+  local.gid_prefix = 0xfe80000000000000;
+  local.port_guid = 0x100002;
+  std::vector<uint8_t> ex;
+  uint64_t mask = 1;
+  path_example(local, {}, {}, ex, mask);
+  EXPECT_EQ(mask, 0u);
+  EXPECT_EQ(ex, std::vector<uint8_t>(64));
+  // One end: from the local port's GID (SGID 3) to the LID (DLID 4).
+  std::vector<mad::Target> one = {lid(4)};
+  path_example(local, one, {0x8001, 2, 4, 3}, ex, mask);
+  EXPECT_EQ(mask, (1u << 3) | (1u << 4) | (1u << 13) | (1u << 15) | (0xfu << 16));
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "DLID"), 4u);
+  EXPECT_EQ(ex[24], 0xfe);  // SGID at byte 24: prefix, then the port GUID
+  EXPECT_EQ(ex[39], 0x02);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "P_Key"), 0x8001u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "SL"), 2u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "MTUSelector"), 2u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "MTU"), 4u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "RateSelector"), 2u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "Rate"), 3u);
+  // Two ends: a LID (SLID 5) to a GID (DGID 2).
+  mad::Target gid;
+  gid.kind = mad::Target::Kind::Gid;
+  gid.gid = mad::make_gid(0xfe80000000000000, 0x100004);
+  std::vector<mad::Target> two = {lid(1), gid};
+  path_example(local, two, {}, ex, mask);
+  EXPECT_EQ(mask, (1u << 5) | (1u << 2));
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "SLID"), 1u);
+  EXPECT_EQ(ex[8], 0xfe);  // DGID at byte 8
+  EXPECT_EQ(ex[23], 0x04);
+  mad::Target dr;
+  dr.kind = mad::Target::Kind::Dr;
+  std::vector<mad::Target> bad = {dr};
+  EXPECT_THROW(path_example(local, bad, {}, ex, mask), Error);
+}
+
+TEST(PathExample, TheDoublesSaAnswersIt) {
+  ibtest::FakeFabric f(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net"));
+  f.assign_lids();
+  mad::Engine e(f, {100, 1, 4});
+  mad::LocalPort local = f.local_port();
+  std::vector<uint8_t> ex;
+  uint64_t mask = 0;
+  mad::Target guid;
+  guid.kind = mad::Target::Kind::Guid;
+  guid.guid = f.nodes()[f.node("hca3")].ports[1].guid;
+  std::vector<mad::Target> one = {guid};
+  path_example(local, one, {}, ex, mask);
+  mad::SaTable t = mad::get_table(e, local.sm_lid, mad::kPathRecord, mask, ex);
+  ASSERT_EQ(t.records.size(), 1u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, t.records[0], "SLID"), 1u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, t.records[0], "DLID"), 5u);
+}
+
+}  // namespace
+}  // namespace rdma::ib
