@@ -24,15 +24,38 @@ bool matches(const std::string& word, const char* name) {
   return !word.empty() && std::string_view(name).starts_with(word);
 }
 
+namespace {
+
+void refuse_watch(const Ctx& c) {
+  if (c.opt.watch_s || c.opt.count)
+    throw UsageError(
+        "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+        "\"fabric errors\" only");
+}
+
+}  // namespace
+
+// -w is refused before --openmetrics.
+void check_takes(const Ctx& c, Takes t) {
+  if (t & Takes::Own) return;
+  if (!(t & Takes::Watch)) refuse_watch(c);
+  if (!(t & Takes::Metrics)) no_openmetrics(c);
+}
+
 void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
   if (c.args.empty()) {
-    for (const Cmd& e : table)
-      if (!e.name) return e.fn(c);
+    for (const Cmd& e : table) {
+      if (!e.name) {
+        check_takes(c, e.takes);
+        return e.fn(c);
+      }
+    }
     throw UsageError(std::string("missing ") + what);
   }
   for (const Cmd& e : table) {
     if (e.name && matches(c.args.peek(), e.name)) {
       c.args.next();
+      check_takes(c, e.takes);
       return e.fn(c);
     }
   }
@@ -63,14 +86,6 @@ bool parse_on_off(const std::string& word, const char* keyword) {
   if (matches(word, "on")) return true;
   if (matches(word, "off")) return false;
   throw UsageError(std::string(keyword) + " takes on or off, not \"" + word + "\"");
-}
-
-void no_watch(const Ctx& c) {
-  if (c.opt.watch_s || c.opt.count)
-    throw UsageError(
-        "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
-        "\"fabric errors\" only");
-  no_openmetrics(c);
 }
 
 void no_openmetrics(const Ctx& c) {

@@ -64,8 +64,6 @@ struct Ctx {
 // the batch's one document, so it is refused there (Error);
 // refuse_in_json_batch() says so before any other work.
 void refuse_in_json_batch(const Ctx& c, const char* what);
-// For commands that run once: -w/-c given to them is an error, not ignored.
-void no_watch(const Ctx& c);
 void own_json_output(Ctx& c, const char* what);
 
 // One interval of a -w view after own_json_output(): with -j a JSON document
@@ -117,10 +115,34 @@ class ExitUsageError : public UsageError {
 
 using Handler = void (*)(Ctx&);
 
+// What a command takes besides its words, as a column of its table (as
+// systemd's Verb flags): dispatch() refuses the others before the command
+// runs (-w before --openmetrics, as the commands did themselves).
+enum class Takes : uint8_t {
+  Once = 0,     // runs once: -w/-c and --openmetrics/--prometheus refused (the default)
+  Watch = 1,    // -w SECONDS [-c COUNT] repeats it
+  Metrics = 2,  // --openmetrics, --prometheus
+  // The entry refuses what it does not take itself: a sub-table, help
+  // (which ignores them), or a command that can tell only after reading its
+  // words (res show TYPE runs once, res show DEV repeats).
+  Own = 4,
+};
+constexpr Takes operator|(Takes a, Takes b) {
+  return static_cast<Takes>(static_cast<uint8_t>(a) | static_cast<uint8_t>(b));
+}
+constexpr bool operator&(Takes a, Takes b) {
+  return (static_cast<uint8_t>(a) & static_cast<uint8_t>(b)) != 0;
+}
+
 struct Cmd {
   const char* name;  // nullptr: the default when no word is left
   Handler fn;
+  Takes takes = Takes::Once;
 };
+
+// What dispatch() checks for an entry that takes t; for commands reached
+// without a table (a word their handler reads itself).
+void check_takes(const Ctx& c, Takes t);
 
 // True when word is a non-empty prefix of name.
 bool matches(const std::string& word, const char* name);

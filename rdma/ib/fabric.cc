@@ -412,7 +412,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
 void fabric_errors(Ctx& c) {
   FabricWords w = words(c, true);
   if (!w.rest.empty() && w.rest[0] == "reset") {
-    no_watch(c);
+    check_takes(c, Takes::Once);
     return fabric_errors_reset(c, w);
   }
   ib::SweepOptions o = sweep_options(w.rest, 0);
@@ -441,22 +441,16 @@ void fabric_errors(Ctx& c) {
   if (!sweep.ports.empty()) c.status = 1;
 }
 
-// The commands without -w or --openmetrics refuse them.
-template <Handler fn>
-void once(Ctx& c) {
-  no_watch(c);
-  fn(c);
-}
-
 }  // namespace
 
 void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, once<fabric_show>},        {"show", once<fabric_show>},
-      {"list", once<fabric_show>},         {"links", once<fabric_links>},
-      {"topology", once<fabric_topology>}, {"save", once<fabric_save>},
-      {"diff", once<fabric_diff>},         {"errors", fabric_errors},
-      {"help", once<fabric_help>},
+      // fabric errors: -w and --openmetrics, but "errors reset" runs once.
+      {nullptr, fabric_show},        {"show", fabric_show},
+      {"list", fabric_show},         {"links", fabric_links},
+      {"topology", fabric_topology}, {"save", fabric_save},
+      {"diff", fabric_diff},         {"errors", fabric_errors, Takes::Watch | Takes::Metrics},
+      {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }

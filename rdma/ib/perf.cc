@@ -190,19 +190,16 @@ void perf_reset(Ctx& c) {
   }
 }
 
-// The commands without -w or --openmetrics refuse them.
-template <Handler fn>
-void once(Ctx& c) {
-  no_watch(c);
-  fn(c);
-}
-
 }  // namespace
 
 void cmd_perf(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, once<perf_help>},  {"show", perf_show},       {"list", perf_show},
-      {"reset", once<perf_reset>}, {"help", once<perf_help>},
+      // perf_show refuses -w with --openmetrics after reading its words.
+      {nullptr, perf_help},
+      {"show", perf_show, Takes::Watch | Takes::Metrics},
+      {"list", perf_show, Takes::Watch | Takes::Metrics},
+      {"reset", perf_reset},
+      {"help", perf_help},
   };
   dispatch(c, kTable, "perf command");
 }
