@@ -1,8 +1,6 @@
 #include "rdma/command.h"
 
-#include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 
 #include "lib/error.h"
 #include "lib/verbs/verbs.h"
@@ -74,12 +72,11 @@ uint32_t split_port(std::string& dev) {
   if (slash == std::string::npos) return 0;
   std::string p = dev.substr(slash + 1);
   dev.resize(slash);
-  char* end = nullptr;
-  errno = 0;
-  unsigned long v = p.empty() ? 0 : std::strtoul(p.c_str(), &end, 10);
-  if (p.empty() || *end || errno || v == 0 || v > UINT32_MAX)
-    throw UsageError("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
-  return static_cast<uint32_t>(v);
+  // Leading blanks and a sign as strtoul took them.
+  std::optional<uint64_t> v =
+      parse_number(p, {.min = 1, .max = UINT32_MAX, .blanks_and_sign = true});
+  if (!v) throw UsageError("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
+  return static_cast<uint32_t>(*v);
 }
 
 bool parse_on_off(const std::string& word, const char* keyword) {

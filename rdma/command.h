@@ -14,6 +14,7 @@
 #include "lib/view/openmetrics.h"
 #include "lib/view/printer.h"
 #include "rdma/options.h"
+#include "rdma/words.h"
 
 namespace rdma {
 

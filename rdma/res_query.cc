@@ -1,13 +1,10 @@
 #include "rdma/res_query.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
-
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
 #include "lib/res/entry.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -27,13 +24,11 @@ void parse_res_scope(const res::TypeSpec& t, const std::string& key, const std::
     if (port == "-") {
       s.portless = true;
     } else if (!port.empty()) {
-      char* end = nullptr;
-      errno = 0;
-      unsigned long v = std::strtoul(port.c_str(), &end, 10);
-      if (*end || errno || v == 0 || v > UINT32_MAX || !std::isdigit(port[0]))
+      std::optional<uint64_t> v = parse_number(port, {.min = 1, .max = UINT32_MAX});
+      if (!v)
         throw UsageError("invalid port \"" + port +
                          "\" (expected DEV/PORT with PORT 1 or more, or DEV/-)");
-      s.port = static_cast<uint32_t>(v);
+      s.port = static_cast<uint32_t>(*v);
     }
   }
   if (dev.empty()) throw UsageError("missing device name in " + key + " \"" + value + "\"");

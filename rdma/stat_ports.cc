@@ -1,10 +1,8 @@
 #include "rdma/stat_ports.h"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include "lib/error.h"
 #include "lib/nldev/devices.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -14,13 +12,11 @@ std::vector<PortRef> resolve_ports(nl::Session& s, const std::string& spec, bool
   if (size_t slash = dev.find('/'); slash != std::string::npos) {
     std::string p = dev.substr(slash + 1);
     dev.resize(slash);
-    char* end = nullptr;
-    errno = 0;
-    unsigned long v = std::strtoul(p.c_str(), &end, 10);
-    if (p.empty() || p[0] < '0' || p[0] > '9' || *end || errno || v == 0 || v > UINT32_MAX)
+    std::optional<uint64_t> v = parse_number(p, {.min = 1, .max = UINT32_MAX});
+    if (!v)
       throw UsageError("invalid port \"" + p + "\" in \"" + spec +
                        "\" (expected DEV/PORT, PORT 1 or more)");
-    port = static_cast<uint32_t>(v);
+    port = static_cast<uint32_t>(*v);
   }
   if (dev.empty() && !spec.empty())
     throw UsageError("missing device name in \"" + spec + "\" (expected DEV or DEV/PORT)");

@@ -223,14 +223,13 @@ void fabric_diff(Ctx& c) {
   }
 }
 
+// Leading blanks and a sign after them as strtoull took them, but no '-' first.
 std::string after_equals(const std::string& s, size_t eq, const char* what) {
   std::string v = s.substr(eq + 1);
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end || errno || v[0] == '-')
-    throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
-  return std::to_string(n);
+  std::optional<uint64_t> n;
+  if (v.empty() || v[0] != '-') n = parse_number(v, {.c_bases = true, .blanks_and_sign = true});
+  if (!n) throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
+  return std::to_string(*n);
 }
 
 // The words of `fabric errors`: counters, thresholds, data.

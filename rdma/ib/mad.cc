@@ -27,13 +27,15 @@ void mad_help(Ctx& c) {
                names.c_str());
 }
 
+// Leading blanks and a sign after them as strtoull took them, but no '-' first.
 uint32_t parse_mod(const std::string& s) {
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (s.empty() || s[0] == '-' || *end || v > UINT32_MAX)
+  std::optional<uint64_t> v;
+  if (s.empty() || s[0] != '-')
+    v = parse_number(s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true});
+  if (!v)
     throw UsageError("invalid attribute modifier \"" + s +
                      "\" (expected a number, decimal or 0x hex)");
-  return static_cast<uint32_t>(v);
+  return static_cast<uint32_t>(*v);
 }
 
 void mad_get(Ctx& c) {

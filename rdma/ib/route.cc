@@ -72,13 +72,13 @@ ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
 }
 
 // A multicast LID, 0xc000-0xfffe.
+// Leading blanks and a sign after them as strtoul took them, but no '-' first.
 uint16_t parse_mlid(const std::string& s) {
-  char* end = nullptr;
-  errno = 0;
-  unsigned long v = std::strtoul(s.c_str(), &end, 0);
-  if (s.empty() || s[0] == '-' || *end || errno || v < 0xc000 || v > 0xfffe)
-    throw UsageError("invalid multicast LID \"" + s + "\" (expected 0xc000-0xfffe)");
-  return static_cast<uint16_t>(v);
+  std::optional<uint64_t> v;
+  if (s.empty() || s[0] != '-')
+    v = parse_number(s, {.min = 0xc000, .max = 0xfffe, .c_bases = true, .blanks_and_sign = true});
+  if (!v) throw UsageError("invalid multicast LID \"" + s + "\" (expected 0xc000-0xfffe)");
+  return static_cast<uint16_t>(*v);
 }
 
 // "lid 4": the range 4-4; "lids 1-20". Multicast: MLIDs.

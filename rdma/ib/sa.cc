@@ -64,12 +64,9 @@ struct SaWords {
 };
 
 uint64_t number(const std::string& s, uint64_t max, const char* what) {
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end || errno || v > max)
-    throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
-  return v;
+  std::optional<uint64_t> v = parse_number(s, {.max = max, .c_bases = true});
+  if (!v) throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
+  return *v;
 }
 
 uint8_t mtu_code(const std::string& s) {

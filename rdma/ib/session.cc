@@ -149,11 +149,7 @@ void add_target(view::Record& r, const mad::Route& route) {
 }
 
 uint8_t parse_port(const std::string& s) {
-  char* end = nullptr;
-  long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end || v < 0 || v > 254)
-    throw UsageError("invalid port \"" + s + "\" (expected 0-254)");
-  return static_cast<uint8_t>(v);
+  return static_cast<uint8_t>(need_number(s, "port", {.max = 254}));
 }
 
 const std::string& check_via(const std::string& via) {
@@ -162,9 +158,7 @@ const std::string& check_via(const std::string& via) {
     throw UsageError("missing device name in \"via " + via + "\" (expected DEV or DEV/PORT)");
   if (slash != std::string::npos) {
     std::string p = via.substr(slash + 1);
-    char* end = nullptr;
-    long v = std::strtol(p.c_str(), &end, 10);
-    if (p.empty() || !std::isdigit(static_cast<unsigned char>(p[0])) || *end || v > 254)
+    if (!parse_number(p, {.max = 254}))
       throw UsageError("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
   }
   return via;
