@@ -66,17 +66,15 @@ std::unique_ptr<verbs::Verbs> Ctx::verbs() const {
 }
 
 uint32_t split_port(std::string& dev) {
-  auto slash = dev.find('/');
-  if (slash == 0 || dev.empty())
-    throw UsageError("missing device name in \"" + dev + "\" (expected DEV or DEV/PORT)");
-  if (slash == std::string::npos) return 0;
-  std::string p = dev.substr(slash + 1);
-  dev.resize(slash);
   // Leading blanks and a sign as strtoul took them.
-  std::optional<uint64_t> v =
-      parse_number(p, {.min = 1, .max = UINT32_MAX, .blanks_and_sign = true});
-  if (!v) throw UsageError("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
-  return static_cast<uint32_t>(*v);
+  DevPort d = parse_dev_port(dev, {.min = 1, .max = UINT32_MAX, .blanks_and_sign = true});
+  if (d.dev.empty())
+    throw UsageError("missing device name in \"" + dev + "\" (expected DEV or DEV/PORT)");
+  if (d.port_bad())
+    throw UsageError("invalid port \"" + *d.port_text +
+                     "\" (expected DEV/PORT with PORT 1 or more)");
+  dev = d.dev;
+  return d.port.value_or(0);
 }
 
 bool parse_on_off(const std::string& word, const char* keyword) {

@@ -94,4 +94,15 @@ std::vector<uint64_t> need_number_list(const std::string& word, const std::strin
   return std::move(*v);
 }
 
+DevPort parse_dev_port(std::string_view spec, const NumberRule& port_rule) {
+  DevPort d;
+  size_t slash = spec.find('/');
+  d.dev = spec.substr(0, slash);
+  if (slash == std::string_view::npos) return d;
+  d.port_text = spec.substr(slash + 1);
+  if (std::optional<uint64_t> v = parse_number(*d.port_text, port_rule))
+    d.port = static_cast<uint32_t>(*v);
+  return d;
+}
+
 }  // namespace rdma

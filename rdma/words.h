@@ -41,4 +41,15 @@ std::optional<std::vector<uint64_t>> parse_number_list(std::string_view word,
 std::vector<uint64_t> need_number_list(const std::string& word, const std::string& name,
                                        const NumberRule& rule);
 
+// "DEV" or "DEV/PORT", split at the first '/'. The callers name what is
+// wrong in words of their own.
+struct DevPort {
+  std::string dev;                       // before the '/' (empty: none)
+  std::optional<std::string> port_text;  // after it; nullopt without a '/'
+  std::optional<uint32_t> port;          // port_text as a number of the rule
+  bool port_bad() const { return port_text && !port; }
+};
+// port_rule.max is at most UINT32_MAX.
+DevPort parse_dev_port(std::string_view spec, const NumberRule& port_rule);
+
 }  // namespace rdma

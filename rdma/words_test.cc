@@ -74,8 +74,28 @@ TEST(Words, Lists) {
     FAIL();
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(),
-                 "invalid port list \"1-40\" (expected N, N-M or a list of them, each 1-36)");
+                 "invalid port list \"1-40\" (expected N, N-M or a "
+                 "list of them, each 1-36)");
   }
+}
+
+TEST(Words, DevPort) {
+  DevPort d = parse_dev_port("rxe0", {.min = 1});
+  EXPECT_EQ(d.dev, "rxe0");
+  EXPECT_FALSE(d.port_text);
+  EXPECT_FALSE(d.port_bad());
+  d = parse_dev_port("rxe0/2", {.min = 1});
+  EXPECT_EQ(d.dev, "rxe0");
+  EXPECT_EQ(d.port, 2u);
+  d = parse_dev_port("/1", {.min = 1});
+  EXPECT_EQ(d.dev, "");
+  EXPECT_EQ(d.port, 1u);
+  for (const char* bad : {"rxe0/", "rxe0/0", "rxe0/x", "rxe0/1/2", "rxe0/-1"}) {
+    d = parse_dev_port(bad, {.min = 1});
+    EXPECT_TRUE(d.port_bad()) << bad;
+    EXPECT_EQ(d.dev, "rxe0") << bad;
+  }
+  EXPECT_EQ(*parse_dev_port("rxe0/1/2", {}).port_text, "1/2");
 }
 
 }  // namespace
