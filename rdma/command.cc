@@ -1,9 +1,11 @@
 #include "rdma/command.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "lib/error.h"
 #include "lib/verbs/verbs.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -14,8 +16,46 @@ std::string Args::need(const char* what) {
   return next();
 }
 
+std::string Args::need_word(const char* what) {
+  if (empty()) throw UsageError(std::string("missing ") + what);
+  return next();
+}
+
 void Args::done() const {
   if (!empty()) throw UsageError("unexpected argument \"" + v_[i_] + "\"");
+}
+
+std::vector<std::string> Args::take_rest() {
+  std::vector<std::string> rest(v_.begin() + static_cast<std::ptrdiff_t>(i_), v_.end());
+  i_ = v_.size();
+  return rest;
+}
+
+void Args::take_keyword_values(std::initializer_list<std::string_view> keywords, const TakeFn& take,
+                               const MissingFn& missing) {
+  std::vector<std::string> kept(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(i_));
+  for (size_t j = i_; j < v_.size(); ++j) {
+    if (std::find(keywords.begin(), keywords.end(), v_[j]) == keywords.end()) {
+      kept.push_back(v_[j]);
+      continue;
+    }
+    if (j + 1 >= v_.size()) throw UsageError(missing(v_[j]));
+    take(v_[j], v_[j + 1]);
+    ++j;
+  }
+  v_ = std::move(kept);
+}
+
+std::string Args::take_via() {
+  std::string via;
+  take_keyword_values(
+      {"via"}, [&](const std::string&, const std::string& v) { via = check_via(v); },
+      [](const std::string&) { return std::string("\"via\" needs DEV/PORT"); });
+  return via;
+}
+
+std::optional<mad::Target> Args::target() {
+  return mad::parse_target(v_, i_);
 }
 
 bool matches(const std::string& word, const char* name) {

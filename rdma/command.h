@@ -4,12 +4,15 @@
 
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/mad/access.h"
+#include "lib/mad/target.h"
 #include "lib/nl/connection.h"
 #include "lib/view/openmetrics.h"
 #include "lib/view/printer.h"
@@ -23,7 +26,8 @@ class Verbs;  // lib/verbs/verbs.h
 }
 using VerbsFactory = std::function<std::unique_ptr<verbs::Verbs>()>;
 
-// The words after the object, consumed left to right.
+// The words after the object, consumed left to right; some words may
+// stand anywhere (`via DEV/PORT`) and are taken out of the rest.
 class Args {
  public:
   explicit Args(std::vector<std::string> v) : v_(std::move(v)) {}
@@ -32,8 +36,30 @@ class Args {
   std::string next() { return v_[i_++]; }
   // The next word, or an Error saying what was expected.
   std::string need(const char* what);
+  // The next word even when empty (the parser it goes to names what is
+  // wrong with it); "missing WHAT" when there is none.
+  std::string need_word(const char* what);
   // Throws when words are left over.
   void done() const;
+  // The words left, taken.
+  std::vector<std::string> take_rest();
+
+  // Takes every "KEYWORD VALUE" whose keyword is one of keywords out of
+  // the words left, wherever it stands, in one pass left to right: the
+  // value is the next word, whatever it is (even another keyword), and
+  // take(keyword, value) gets each pair in turn; a keyword with no word
+  // after it is UsageError(missing(keyword)).
+  using TakeFn = std::function<void(const std::string& keyword, const std::string& value)>;
+  using MissingFn = std::function<std::string(const std::string& keyword)>;
+  void take_keyword_values(std::initializer_list<std::string_view> keywords, const TakeFn& take,
+                           const MissingFn& missing);
+  // `via DEV/PORT` anywhere in the words left, checked (check_via()); the
+  // last one given, or "" when none is.
+  std::string take_via();
+  // The MAD target the next words give (lid N, N, guid G, gid G, dr PATH;
+  // lib/mad/target.h parses the value), taken; nullopt when the next word
+  // starts none.
+  std::optional<mad::Target> target();
 
  private:
   std::vector<std::string> v_;

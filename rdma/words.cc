@@ -105,4 +105,14 @@ DevPort parse_dev_port(std::string_view spec, const NumberRule& port_rule) {
   return d;
 }
 
+const std::string& check_via(const std::string& via) {
+  DevPort d = parse_dev_port(via, {.max = 254});
+  if (d.dev.empty())
+    throw UsageError("missing device name in \"via " + via + "\" (expected DEV or DEV/PORT)");
+  if (d.port_bad())
+    throw UsageError("invalid port \"" + *d.port_text + "\" in \"via " + via +
+                     "\" (expected DEV/PORT)");
+  return via;
+}
+
 }  // namespace rdma

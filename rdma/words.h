@@ -52,4 +52,9 @@ struct DevPort {
 // port_rule.max is at most UINT32_MAX.
 DevPort parse_dev_port(std::string_view spec, const NumberRule& port_rule);
 
+// The value of `via`: DEV or DEV/PORT (PORT 0-254), checked as a word
+// (UsageError); a device or port that does not exist is found when the port
+// is opened.
+const std::string& check_via(const std::string& via);
+
 }  // namespace rdma

@@ -98,5 +98,24 @@ TEST(Words, DevPort) {
   EXPECT_EQ(*parse_dev_port("rxe0/1/2", {}).port_text, "1/2");
 }
 
+TEST(Words, CheckVia) {
+  EXPECT_EQ(check_via("mlx5_0"), "mlx5_0");
+  EXPECT_EQ(check_via("mlx5_0/0"), "mlx5_0/0");
+  EXPECT_EQ(check_via("mlx5_0/254"), "mlx5_0/254");
+  auto error = [](const std::string& via) {
+    try {
+      check_via(via);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(""), "missing device name in \"via \" (expected DEV or DEV/PORT)");
+  EXPECT_EQ(error("/1"), "missing device name in \"via /1\" (expected DEV or DEV/PORT)");
+  EXPECT_EQ(error("mlx5_0/255"), "invalid port \"255\" in \"via mlx5_0/255\" (expected DEV/PORT)");
+  EXPECT_EQ(error("mlx5_0/"), "invalid port \"\" in \"via mlx5_0/\" (expected DEV/PORT)");
+  EXPECT_EQ(error("mlx5_0/+1"), "invalid port \"+1\" in \"via mlx5_0/+1\" (expected DEV/PORT)");
+}
+
 }  // namespace
 }  // namespace rdma

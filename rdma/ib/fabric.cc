@@ -59,16 +59,17 @@ struct FabricWords {
 
 FabricWords words(Ctx& c, bool sends_mads = false) {
   FabricWords w;
-  while (!c.args.empty()) {
-    std::string k = c.args.next();
-    if (k == "from") {
-      w.from = c.args.need("FILE after \"from\"");
-    } else if (k == "via") {
-      w.via = check_via(c.args.need("DEV/PORT after \"via\""));
-    } else {
-      w.rest.push_back(k);
-    }
-  }
+  auto what = [](const std::string& k) {
+    return std::string(k == "via" ? "DEV/PORT" : "FILE") + " after \"" + k + "\"";
+  };
+  c.args.take_keyword_values(
+      {"from", "via"},
+      [&](const std::string& k, const std::string& v) {
+        if (v.empty()) throw UsageError("empty " + what(k));
+        (k == "via" ? w.via : w.from) = k == "via" ? check_via(v) : v;
+      },
+      [&](const std::string& k) { return "missing " + what(k); });
+  w.rest = c.args.take_rest();
   if (!sends_mads && !w.from.empty() && !w.via.empty())
     throw UsageError("\"from FILE\" reads a saved fabric: \"via\" has no port to leave from");
   return w;

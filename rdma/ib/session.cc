@@ -30,30 +30,6 @@ void trace_mad(std::FILE* err, const char* dir, std::span<const uint8_t> bytes) 
 
 }  // namespace
 
-MadWords::MadWords(Ctx& c) {
-  std::vector<std::string> all;
-  while (!c.args.empty()) all.push_back(c.args.next());
-  size_t i = 0;
-  target = mad::parse_target(all, i);
-  for (; i < all.size(); ++i) {
-    if (all[i] == "via") {
-      if (i + 1 >= all.size()) throw UsageError("\"via\" needs DEV/PORT");
-      via = check_via(all[++i]);
-      continue;
-    }
-    rest_.push_back(all[i]);
-  }
-}
-
-std::string MadWords::need(const char* what) {
-  if (empty()) throw UsageError(std::string("missing ") + what);
-  return next();
-}
-
-void MadWords::done() const {
-  if (!empty()) throw UsageError("unexpected argument \"" + peek() + "\"");
-}
-
 MadSession::MadSession(Ctx& c, const std::string& via) {
   if (!c.mad || !c.mad->find_port) throw Error("InfiniBand management is not available here");
   local_ = c.mad->find_port(via);
@@ -150,18 +126,6 @@ void add_target(view::Record& r, const mad::Route& route) {
 
 uint8_t parse_port(const std::string& s) {
   return static_cast<uint8_t>(need_number(s, "port", {.max = 254}));
-}
-
-const std::string& check_via(const std::string& via) {
-  size_t slash = via.find('/');
-  if (via.empty() || slash == 0)
-    throw UsageError("missing device name in \"via " + via + "\" (expected DEV or DEV/PORT)");
-  if (slash != std::string::npos) {
-    std::string p = via.substr(slash + 1);
-    if (!parse_number(p, {.max = 254}))
-      throw UsageError("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
-  }
-  return via;
 }
 
 }  // namespace rdma
