@@ -1,11 +1,11 @@
 #include "rdma/command.h"
 
-#include <cerrno>
+#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 
 #include "lib/error.h"
 #include "lib/verbs/verbs.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -16,23 +16,84 @@ std::string Args::need(const char* what) {
   return next();
 }
 
+std::string Args::need_word(const char* what) {
+  if (empty()) throw UsageError(std::string("missing ") + what);
+  return next();
+}
+
 void Args::done() const {
   if (!empty()) throw UsageError("unexpected argument \"" + v_[i_] + "\"");
+}
+
+std::vector<std::string> Args::take_rest() {
+  std::vector<std::string> rest(v_.begin() + static_cast<std::ptrdiff_t>(i_), v_.end());
+  i_ = v_.size();
+  return rest;
+}
+
+void Args::take_keyword_values(std::initializer_list<std::string_view> keywords, const TakeFn& take,
+                               const MissingFn& missing) {
+  std::vector<std::string> kept(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(i_));
+  for (size_t j = i_; j < v_.size(); ++j) {
+    if (std::find(keywords.begin(), keywords.end(), v_[j]) == keywords.end()) {
+      kept.push_back(v_[j]);
+      continue;
+    }
+    if (j + 1 >= v_.size()) throw UsageError(missing(v_[j]));
+    take(v_[j], v_[j + 1]);
+    ++j;
+  }
+  v_ = std::move(kept);
+}
+
+std::string Args::take_via() {
+  std::string via;
+  take_keyword_values(
+      {"via"}, [&](const std::string&, const std::string& v) { via = check_via(v); },
+      [](const std::string&) { return std::string("\"via\" needs DEV/PORT"); });
+  return via;
+}
+
+std::optional<mad::Target> Args::target() {
+  return mad::parse_target(v_, i_);
 }
 
 bool matches(const std::string& word, const char* name) {
   return !word.empty() && std::string_view(name).starts_with(word);
 }
 
+namespace {
+
+void refuse_watch(const Ctx& c) {
+  if (c.opt.watch_s || c.opt.count)
+    throw UsageError(
+        "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+        "\"fabric errors\" only");
+}
+
+}  // namespace
+
+// -w is refused before --openmetrics.
+void check_takes(const Ctx& c, Takes t) {
+  if (t & Takes::Own) return;
+  if (!(t & Takes::Watch)) refuse_watch(c);
+  if (!(t & Takes::Metrics)) no_openmetrics(c);
+}
+
 void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
   if (c.args.empty()) {
-    for (const Cmd& e : table)
-      if (!e.name) return e.fn(c);
+    for (const Cmd& e : table) {
+      if (!e.name) {
+        check_takes(c, e.takes);
+        return e.fn(c);
+      }
+    }
     throw UsageError(std::string("missing ") + what);
   }
   for (const Cmd& e : table) {
     if (e.name && matches(c.args.peek(), e.name)) {
       c.args.next();
+      check_takes(c, e.takes);
       return e.fn(c);
     }
   }
@@ -45,32 +106,21 @@ std::unique_ptr<verbs::Verbs> Ctx::verbs() const {
 }
 
 uint32_t split_port(std::string& dev) {
-  auto slash = dev.find('/');
-  if (slash == 0 || dev.empty())
+  // Leading blanks and a sign as strtoul took them.
+  DevPort d = parse_dev_port(dev, {.min = 1, .max = UINT32_MAX, .blanks_and_sign = true});
+  if (d.dev.empty())
     throw UsageError("missing device name in \"" + dev + "\" (expected DEV or DEV/PORT)");
-  if (slash == std::string::npos) return 0;
-  std::string p = dev.substr(slash + 1);
-  dev.resize(slash);
-  char* end = nullptr;
-  errno = 0;
-  unsigned long v = p.empty() ? 0 : std::strtoul(p.c_str(), &end, 10);
-  if (p.empty() || *end || errno || v == 0 || v > UINT32_MAX)
-    throw UsageError("invalid port \"" + p + "\" (expected DEV/PORT with PORT 1 or more)");
-  return static_cast<uint32_t>(v);
+  if (d.port_bad())
+    throw UsageError("invalid port \"" + *d.port_text +
+                     "\" (expected DEV/PORT with PORT 1 or more)");
+  dev = d.dev;
+  return d.port.value_or(0);
 }
 
 bool parse_on_off(const std::string& word, const char* keyword) {
   if (matches(word, "on")) return true;
   if (matches(word, "off")) return false;
   throw UsageError(std::string(keyword) + " takes on or off, not \"" + word + "\"");
-}
-
-void no_watch(const Ctx& c) {
-  if (c.opt.watch_s || c.opt.count)
-    throw UsageError(
-        "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
-        "\"fabric errors\" only");
-  no_openmetrics(c);
 }
 
 void no_openmetrics(const Ctx& c) {

@@ -4,16 +4,20 @@
 
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/mad/access.h"
+#include "lib/mad/target.h"
 #include "lib/nl/connection.h"
 #include "lib/view/openmetrics.h"
 #include "lib/view/printer.h"
 #include "rdma/options.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -22,7 +26,8 @@ class Verbs;  // lib/verbs/verbs.h
 }
 using VerbsFactory = std::function<std::unique_ptr<verbs::Verbs>()>;
 
-// The words after the object, consumed left to right.
+// The words after the object, consumed left to right; some words may
+// stand anywhere (`via DEV/PORT`) and are taken out of the rest.
 class Args {
  public:
   explicit Args(std::vector<std::string> v) : v_(std::move(v)) {}
@@ -31,8 +36,30 @@ class Args {
   std::string next() { return v_[i_++]; }
   // The next word, or an Error saying what was expected.
   std::string need(const char* what);
+  // The next word even when empty (the parser it goes to names what is
+  // wrong with it); "missing WHAT" when there is none.
+  std::string need_word(const char* what);
   // Throws when words are left over.
   void done() const;
+  // The words left, taken.
+  std::vector<std::string> take_rest();
+
+  // Takes every "KEYWORD VALUE" whose keyword is one of keywords out of
+  // the words left, wherever it stands, in one pass left to right: the
+  // value is the next word, whatever it is (even another keyword), and
+  // take(keyword, value) gets each pair in turn; a keyword with no word
+  // after it is UsageError(missing(keyword)).
+  using TakeFn = std::function<void(const std::string& keyword, const std::string& value)>;
+  using MissingFn = std::function<std::string(const std::string& keyword)>;
+  void take_keyword_values(std::initializer_list<std::string_view> keywords, const TakeFn& take,
+                           const MissingFn& missing);
+  // `via DEV/PORT` anywhere in the words left, checked (check_via()); the
+  // last one given, or "" when none is.
+  std::string take_via();
+  // The MAD target the next words give (lid N, N, guid G, gid G, dr PATH;
+  // lib/mad/target.h parses the value), taken; nullopt when the next word
+  // starts none.
+  std::optional<mad::Target> target();
 
  private:
   std::vector<std::string> v_;
@@ -64,8 +91,6 @@ struct Ctx {
 // the batch's one document, so it is refused there (Error);
 // refuse_in_json_batch() says so before any other work.
 void refuse_in_json_batch(const Ctx& c, const char* what);
-// For commands that run once: -w/-c given to them is an error, not ignored.
-void no_watch(const Ctx& c);
 void own_json_output(Ctx& c, const char* what);
 
 // One interval of a -w view after own_json_output(): with -j a JSON document
@@ -117,10 +142,34 @@ class ExitUsageError : public UsageError {
 
 using Handler = void (*)(Ctx&);
 
+// What a command takes besides its words, as a column of its table (as
+// systemd's Verb flags): dispatch() refuses the others before the command
+// runs (-w before --openmetrics, as the commands did themselves).
+enum class Takes : uint8_t {
+  Once = 0,     // runs once: -w/-c and --openmetrics/--prometheus refused (the default)
+  Watch = 1,    // -w SECONDS [-c COUNT] repeats it
+  Metrics = 2,  // --openmetrics, --prometheus
+  // The entry refuses what it does not take itself: a sub-table, help
+  // (which ignores them), or a command that can tell only after reading its
+  // words (res show TYPE runs once, res show DEV repeats).
+  Own = 4,
+};
+constexpr Takes operator|(Takes a, Takes b) {
+  return static_cast<Takes>(static_cast<uint8_t>(a) | static_cast<uint8_t>(b));
+}
+constexpr bool operator&(Takes a, Takes b) {
+  return (static_cast<uint8_t>(a) & static_cast<uint8_t>(b)) != 0;
+}
+
 struct Cmd {
   const char* name;  // nullptr: the default when no word is left
   Handler fn;
+  Takes takes = Takes::Once;
 };
+
+// What dispatch() checks for an entry that takes t; for commands reached
+// without a table (a word their handler reads itself).
+void check_takes(const Ctx& c, Takes t);
 
 // True when word is a non-empty prefix of name.
 bool matches(const std::string& word, const char* name);

@@ -157,8 +157,9 @@ void monitor_show(Ctx& c) {
 
 void cmd_monitor(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, monitor_show},
-      {"help", monitor_help},
+      // monitor_show refuses -w with a message of its own; -c counts events.
+      {nullptr, monitor_show, Takes::Own},
+      {"help", monitor_help, Takes::Own},
   };
   // "monitor dev DEV": monitor_show reads "dev" itself.
   if (!c.args.empty() && matches(c.args.peek(), "dev")) return monitor_show(c);

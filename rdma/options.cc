@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "lib/error.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -71,17 +72,14 @@ const OptionSpec* by_long(std::string_view given) {
 }
 
 // A decimal count for --timeout MS / --retries N, at least min.
+// Leading blanks and a sign as stoi took them.
 int parse_count(const std::string& s, const char* name, int min) {
-  size_t used = 0;
-  int v = -1;
-  try {
-    v = std::stoi(s, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != s.size() || v < min || v > 3600000)
+  std::optional<uint64_t> v =
+      parse_number(s, {.min = static_cast<uint64_t>(min), .max = 3600000, .blanks_and_sign = true});
+  if (!v)
     throw UsageError(std::string("invalid --") + name + " \"" + s +
                      "\" (expected a number, at least " + std::to_string(min) + ")");
-  return v;
+  return static_cast<int>(*v);
 }
 
 void apply(Options& opt, const OptionSpec& o, const std::string* arg) {

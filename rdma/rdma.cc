@@ -31,20 +31,25 @@ void cmd_help(Ctx& c) {
 // Order matters: a prefix selects the first match ("s" is system), as in
 // iproute2; objects iproute2 lacks come after its own.
 // Objects whose commands all run once refuse -w/-c (and --openmetrics) up
-// front; the others refuse them command by command.
-template <Handler fn>
-void once(Ctx& c) {
-  no_watch(c);
-  fn(c);
-}
-
+// front; the others (Own) refuse them command by command.
 constexpr Cmd kObjects[] = {
-    {nullptr, cmd_help},          {"help", cmd_help},         {"dev", once<cmd_dev>},
-    {"link", once<cmd_link>},     {"resource", cmd_resource}, {"system", once<cmd_system>},
-    {"statistic", cmd_statistic}, {"monitor", cmd_monitor},   {"node", once<cmd_node>},
-    {"port", once<cmd_port>},     {"perf", cmd_perf},         {"sm", once<cmd_sm>},
-    {"mad", once<cmd_mad>},       {"fabric", cmd_fabric},     {"route", once<cmd_route>},
-    {"sa", once<cmd_sa>},         {"gid", once<cmd_gid>},
+    {nullptr, cmd_help, Takes::Own},
+    {"help", cmd_help, Takes::Own},
+    {"dev", cmd_dev},
+    {"link", cmd_link},
+    {"resource", cmd_resource, Takes::Own},
+    {"system", cmd_system},
+    {"statistic", cmd_statistic, Takes::Own},
+    {"monitor", cmd_monitor, Takes::Own},
+    {"node", cmd_node},
+    {"port", cmd_port},
+    {"perf", cmd_perf, Takes::Own},
+    {"sm", cmd_sm},
+    {"mad", cmd_mad},
+    {"fabric", cmd_fabric, Takes::Own},
+    {"route", cmd_route},
+    {"sa", cmd_sa},
+    {"gid", cmd_gid},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {

@@ -132,24 +132,19 @@ void res_show(Ctx& c) {
   // frmr_pools comes last in iproute2's table: "f" and "fr" select it.
   bool frmr = !type && matches(word, "frmr_pools");
   if (!type && !frmr) throw UsageError("unknown resource type or device \"" + word + "\"");
-  no_watch(c);  // object listings run once
+  check_takes(c, Takes::Once);  // object listings run once
   c.args.next();
   if (frmr) return res_show_frmr(c);
   show_type(c, *type);
-}
-
-template <Handler fn>
-void once(Ctx& c) {
-  no_watch(c);
-  fn(c);
 }
 
 }  // namespace
 
 void cmd_resource(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, res_show}, {"show", res_show}, {"set", once<res_set>},
-      {"list", res_show},  {"help", res_help},
+      // res show: -w repeats a summary, a listing runs once.
+      {nullptr, res_show, Takes::Own}, {"show", res_show, Takes::Own}, {"set", res_set},
+      {"list", res_show, Takes::Own},  {"help", res_help, Takes::Own},
   };
   dispatch(c, kTable, "resource command");
 }

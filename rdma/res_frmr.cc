@@ -1,6 +1,5 @@
 #include "rdma/res_frmr.h"
 
-#include <cerrno>
 #include <optional>
 
 #include "lib/error.h"
@@ -8,6 +7,7 @@
 #include "lib/nl/nldev.h"
 #include "lib/nldev/devices.h"
 #include "lib/res/frmr.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -47,17 +47,13 @@ void show_device(Ctx& c, const nldev::Device& d, const res::Filters& filters) {
   }
 }
 
+// Leading blanks and a sign after them as stoull took them, but no sign first.
 uint32_t parse_u32(const std::string& word, const char* what) {
-  size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    if (!word.empty() && word[0] != '-' && word[0] != '+') v = std::stoull(word, &used, 10);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != word.size() || v > UINT32_MAX)
-    throw Error(std::string("invalid ") + what + " \"" + word + "\" (expected 0-4294967295)");
-  return static_cast<uint32_t>(v);
+  std::optional<uint64_t> v;
+  if (!word.empty() && word[0] != '-' && word[0] != '+')
+    v = parse_number(word, {.max = UINT32_MAX, .blanks_and_sign = true});
+  if (!v) throw Error(std::string("invalid ") + what + " \"" + word + "\" (expected 0-4294967295)");
+  return static_cast<uint32_t>(*v);
 }
 
 }  // namespace

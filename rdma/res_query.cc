@@ -1,24 +1,20 @@
 #include "rdma/res_query.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
-
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
 #include "lib/res/entry.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
 void parse_res_scope(const res::TypeSpec& t, const std::string& key, const std::string& value,
                      ResScope& s) {
   if (s.dev) throw UsageError("only one dev or link may be given");
-  std::string dev = value;
-  auto slash = dev.find('/');
-  if (slash != std::string::npos) {
-    std::string port = dev.substr(slash + 1);
-    dev.resize(slash);
+  DevPort d = parse_dev_port(value, {.min = 1, .max = UINT32_MAX});
+  const std::string& dev = d.dev;
+  if (d.port_text) {
+    const std::string& port = *d.port_text;
     if (key != "link")
       throw UsageError("dev takes a device name, not \"" + value + "\" (use link DEV/PORT)");
     if (!t.per_port && !port.empty())
@@ -27,13 +23,10 @@ void parse_res_scope(const res::TypeSpec& t, const std::string& key, const std::
     if (port == "-") {
       s.portless = true;
     } else if (!port.empty()) {
-      char* end = nullptr;
-      errno = 0;
-      unsigned long v = std::strtoul(port.c_str(), &end, 10);
-      if (*end || errno || v == 0 || v > UINT32_MAX || !std::isdigit(port[0]))
+      if (!d.port)
         throw UsageError("invalid port \"" + port +
                          "\" (expected DEV/PORT with PORT 1 or more, or DEV/-)");
-      s.port = static_cast<uint32_t>(v);
+      s.port = *d.port;
     }
   }
   if (dev.empty()) throw UsageError("missing device name in " + key + " \"" + value + "\"");

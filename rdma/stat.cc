@@ -50,9 +50,15 @@ std::string link_arg(Ctx& c) {
 void cmd_statistic(Ctx& c) {
   // iproute2's order, which decides what a prefix selects.
   static constexpr Cmd kTable[] = {
-      {nullptr, stat_show}, {"show", stat_show}, {"list", stat_show},
-      {"help", stat_help},  {"qp", stat_qp},     {"mr", stat_mr},
-      {"mode", stat_mode},  {"set", stat_set},   {"unset", stat_unset},
+      {nullptr, stat_show, Takes::Own},
+      {"show", stat_show, Takes::Own},
+      {"list", stat_show, Takes::Own},
+      {"help", stat_help, Takes::Own},
+      {"qp", stat_qp, Takes::Own},
+      {"mr", stat_mr},
+      {"mode", stat_mode, Takes::Own},
+      {"set", stat_set},
+      {"unset", stat_unset},
   };
   dispatch(c, kTable, "statistic command");
 }

@@ -40,7 +40,6 @@ PortStatus read_status(nl::Session& s, const PortRef& p) {
 // {"ifname", "port", "optional-counters": [...]}. Nothing for a port
 // without such counters.
 void show_mode(Ctx& c, bool supported) {
-  no_watch(c);
   std::string spec = link_arg(c);
   c.args.done();
   const char* key = supported ? "supported optional-counters" : "optional-counters";
@@ -73,7 +72,6 @@ void mode_supported(Ctx& c) {
 
 // "link DEV/PORT optional-counters [LIST]"; returns the port and LIST.
 PortRef optional_counters_args(Ctx& c, std::string* list) {
-  no_watch(c);
   std::string word = c.args.need("\"link DEV/PORT\"");
   if (!matches(word, "link")) throw UsageError("expected \"link DEV/PORT\", not \"" + word + "\"");
   std::string spec = c.args.need("DEV/PORT after \"link\"");
@@ -135,10 +133,13 @@ void stat_mode(Ctx& c) {
       {nullptr, mode_enabled},
       {"show", mode_enabled},
       {"supported", mode_supported},
-      {"help", stat_help},
+      {"help", stat_help, Takes::Own},
   };
   // "mode link X": show_mode reads "link" itself.
-  if (!c.args.empty() && matches(c.args.peek(), "link")) return mode_enabled(c);
+  if (!c.args.empty() && matches(c.args.peek(), "link")) {
+    check_takes(c, Takes::Once);
+    return mode_enabled(c);
+  }
   dispatch(c, kTable, "statistic mode parameter");
 }
 

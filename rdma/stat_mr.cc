@@ -15,7 +15,6 @@
 namespace rdma {
 
 void stat_mr(Ctx& c) {
-  no_watch(c);
   if (!c.args.empty() && (matches(c.args.peek(), "show") || matches(c.args.peek(), "list")))
     c.args.next();
   std::optional<std::string> dev;

@@ -1,27 +1,18 @@
 #include "rdma/stat_ports.h"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include "lib/error.h"
 #include "lib/nldev/devices.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
 std::vector<PortRef> resolve_ports(nl::Session& s, const std::string& spec, bool need_port) {
-  std::string dev = spec;
-  uint32_t port = 0;
-  if (size_t slash = dev.find('/'); slash != std::string::npos) {
-    std::string p = dev.substr(slash + 1);
-    dev.resize(slash);
-    char* end = nullptr;
-    errno = 0;
-    unsigned long v = std::strtoul(p.c_str(), &end, 10);
-    if (p.empty() || p[0] < '0' || p[0] > '9' || *end || errno || v == 0 || v > UINT32_MAX)
-      throw UsageError("invalid port \"" + p + "\" in \"" + spec +
-                       "\" (expected DEV/PORT, PORT 1 or more)");
-    port = static_cast<uint32_t>(v);
-  }
+  DevPort d = parse_dev_port(spec, {.min = 1, .max = UINT32_MAX});
+  if (d.port_bad())
+    throw UsageError("invalid port \"" + *d.port_text + "\" in \"" + spec +
+                     "\" (expected DEV/PORT, PORT 1 or more)");
+  const std::string& dev = d.dev;
+  uint32_t port = d.port.value_or(0);
   if (dev.empty() && !spec.empty())
     throw UsageError("missing device name in \"" + spec + "\" (expected DEV or DEV/PORT)");
   if (need_port && (dev.empty() || !port))

@@ -101,7 +101,6 @@ void add_counter_record(uint32_t dev_index, const std::string& dev, const stat::
 }
 
 void qp_show(Ctx& c) {
-  no_watch(c);
   std::string spec;
   if (!c.args.empty() && matches(c.args.peek(), "link")) {
     c.args.next();
@@ -183,7 +182,6 @@ std::string mode_text(const nl::Attrs& a) {
 }
 
 void qp_mode(Ctx& c) {
-  no_watch(c);
   std::string spec = link_arg(c);
   c.args.done();
   view::Record r;
@@ -228,7 +226,6 @@ std::string port_text(const PortRef& p) {
 }
 
 void qp_set(Ctx& c) {
-  no_watch(c);
   std::string spec = need_link(c);
   std::string word = c.args.need("\"auto\"");
   if (!matches(word, "auto")) throw UsageError("expected \"auto\", not \"" + word + "\"");
@@ -273,7 +270,6 @@ void qp_set(Ctx& c) {
 }
 
 void qp_bind(Ctx& c) {
-  no_watch(c);
   std::string spec = need_link(c);
   uint32_t lqpn = keyword_number(c, "lqpn");
   std::optional<uint32_t> cntn;
@@ -308,7 +304,6 @@ void unbind_one(Ctx& c, const PortRef& p, uint32_t cntn, uint32_t lqpn) {
 // Without lqpn, every QP of the counter is unbound (the kernel frees the
 // counter with its last QP).
 void qp_unbind(Ctx& c) {
-  no_watch(c);
   std::string spec = need_link(c);
   uint32_t cntn = keyword_number(c, "cntn");
   std::optional<uint32_t> lqpn;
@@ -340,7 +335,7 @@ void qp_unbind(Ctx& c) {
 void stat_qp(Ctx& c) {
   static constexpr Cmd kTable[] = {
       {nullptr, qp_show}, {"show", qp_show}, {"list", qp_show},     {"mode", qp_mode},
-      {"set", qp_set},    {"bind", qp_bind}, {"unbind", qp_unbind}, {"help", stat_help},
+      {"set", qp_set},    {"bind", qp_bind}, {"unbind", qp_unbind}, {"help", stat_help, Takes::Own},
   };
   dispatch(c, kTable, "statistic qp command");
 }

@@ -145,10 +145,11 @@ void show_link(Ctx& c) {
 
 void stat_show(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, show_link},
-      {"link", show_link},
+      // show_link refuses -w with --openmetrics after reading its words.
+      {nullptr, show_link, Takes::Watch | Takes::Metrics},
+      {"link", show_link, Takes::Watch | Takes::Metrics},
       {"mr", stat_mr},
-      {"help", stat_help},
+      {"help", stat_help, Takes::Own},
   };
   dispatch(c, kTable, "statistic show parameter");
 }

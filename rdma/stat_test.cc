@@ -462,6 +462,41 @@ TEST(ResWatch, ListingsAndOtherObjectsRefuseWatch) {
   }
 }
 
+// The Takes column of the command tables: a once entry refuses -w and
+// --openmetrics before its words are read (-w first), help ignores them,
+// and a command that takes -w reads its words before it refuses a
+// combination.
+TEST(TakesColumn, DispatchRefusesWhatAnEntryDoesNotTake) {
+  TestKernel k;
+  const std::string watch =
+      "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+      "\"fabric errors\" only\n";
+  const std::string metrics =
+      "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\" and "
+      "\"fabric errors\" only\n";
+  EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp", "show", "frob"}).err, watch);
+  EXPECT_EQ(run_on(k, {"-w", "1", "--openmetrics", "stat", "mr"}).err, watch);
+  EXPECT_EQ(run_on(k, {"--openmetrics", "stat", "mode", "link", "rxe0/1"}).err, metrics);
+  EXPECT_EQ(run_on(k, {"-w", "1", "stat", "set", "frob"}).err, watch);
+  EXPECT_EQ(run_on(k, {"--prometheus", "link", "frob"}).err, metrics);
+  // An unknown word is named before the options are checked.
+  EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp", "frob"}).err,
+            "unknown statistic qp command \"frob\"\n");
+  for (std::vector<std::string> help :
+       std::vector<std::vector<std::string>>{{"-w", "1", "help"},
+                                             {"-w", "1", "stat", "help"},
+                                             {"--openmetrics", "stat", "qp", "help"},
+                                             {"-c", "2", "res", "help"},
+                                             {"--openmetrics", "monitor", "help"}}) {
+    Result r = run_on(k, help);
+    EXPECT_EQ(r.status, 0) << help.back();
+    EXPECT_EQ(r.err, "") << help.back();
+  }
+  // stat show reads its words first.
+  EXPECT_EQ(run_on(k, {"-w", "1", "--openmetrics", "stat", "show", "link", "rxe0/1", "x"}).err,
+            "unexpected argument \"x\"\n");
+}
+
 // --- QP counters -------------------------------------------------------------
 
 class QpCounters : public ::testing::Test {

@@ -59,16 +59,17 @@ struct FabricWords {
 
 FabricWords words(Ctx& c, bool sends_mads = false) {
   FabricWords w;
-  while (!c.args.empty()) {
-    std::string k = c.args.next();
-    if (k == "from") {
-      w.from = c.args.need("FILE after \"from\"");
-    } else if (k == "via") {
-      w.via = check_via(c.args.need("DEV/PORT after \"via\""));
-    } else {
-      w.rest.push_back(k);
-    }
-  }
+  auto what = [](const std::string& k) {
+    return std::string(k == "via" ? "DEV/PORT" : "FILE") + " after \"" + k + "\"";
+  };
+  c.args.take_keyword_values(
+      {"from", "via"},
+      [&](const std::string& k, const std::string& v) {
+        if (v.empty()) throw UsageError("empty " + what(k));
+        (k == "via" ? w.via : w.from) = k == "via" ? check_via(v) : v;
+      },
+      [&](const std::string& k) { return "missing " + what(k); });
+  w.rest = c.args.take_rest();
   if (!sends_mads && !w.from.empty() && !w.via.empty())
     throw UsageError("\"from FILE\" reads a saved fabric: \"via\" has no port to leave from");
   return w;
@@ -223,14 +224,13 @@ void fabric_diff(Ctx& c) {
   }
 }
 
+// Leading blanks and a sign after them as strtoull took them, but no '-' first.
 std::string after_equals(const std::string& s, size_t eq, const char* what) {
   std::string v = s.substr(eq + 1);
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end || errno || v[0] == '-')
-    throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
-  return std::to_string(n);
+  std::optional<uint64_t> n;
+  if (v.empty() || v[0] != '-') n = parse_number(v, {.c_bases = true, .blanks_and_sign = true});
+  if (!n) throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
+  return std::to_string(*n);
 }
 
 // The words of `fabric errors`: counters, thresholds, data.
@@ -406,7 +406,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
 void fabric_errors(Ctx& c) {
   FabricWords w = words(c, true);
   if (!w.rest.empty() && w.rest[0] == "reset") {
-    no_watch(c);
+    check_takes(c, Takes::Once);
     return fabric_errors_reset(c, w);
   }
   ib::SweepOptions o = sweep_options(w.rest, 0);
@@ -435,22 +435,16 @@ void fabric_errors(Ctx& c) {
   if (!sweep.ports.empty()) c.status = 1;
 }
 
-// The commands without -w or --openmetrics refuse them.
-template <Handler fn>
-void once(Ctx& c) {
-  no_watch(c);
-  fn(c);
-}
-
 }  // namespace
 
 void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, once<fabric_show>},        {"show", once<fabric_show>},
-      {"list", once<fabric_show>},         {"links", once<fabric_links>},
-      {"topology", once<fabric_topology>}, {"save", once<fabric_save>},
-      {"diff", once<fabric_diff>},         {"errors", fabric_errors},
-      {"help", once<fabric_help>},
+      // fabric errors: -w and --openmetrics, but "errors reset" runs once.
+      {nullptr, fabric_show},        {"show", fabric_show},
+      {"list", fabric_show},         {"links", fabric_links},
+      {"topology", fabric_topology}, {"save", fabric_save},
+      {"diff", fabric_diff},         {"errors", fabric_errors, Takes::Watch | Takes::Metrics},
+      {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }

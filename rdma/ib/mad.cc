@@ -27,13 +27,15 @@ void mad_help(Ctx& c) {
                names.c_str());
 }
 
+// Leading blanks and a sign after them as strtoull took them, but no '-' first.
 uint32_t parse_mod(const std::string& s) {
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (s.empty() || s[0] == '-' || *end || v > UINT32_MAX)
+  std::optional<uint64_t> v;
+  if (s.empty() || s[0] != '-')
+    v = parse_number(s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true});
+  if (!v)
     throw UsageError("invalid attribute modifier \"" + s +
                      "\" (expected a number, decimal or 0x hex)");
-  return static_cast<uint32_t>(v);
+  return static_cast<uint32_t>(*v);
 }
 
 void mad_get(Ctx& c) {
@@ -41,25 +43,26 @@ void mad_get(Ctx& c) {
   if (a.mgmt_class == mad::kClassSa)
     throw UsageError(std::string(a.name) +
                      " is an SA record; rdma mad get reads SMP and PMA attributes");
-  MadWords w(c);
-  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   uint32_t mod = 0;
   std::optional<uint8_t> port;
-  while (!w.empty()) {
-    std::string k = w.next();
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
     if (matches(k, "mod"))
-      mod = parse_mod(w.need("attribute modifier"));
+      mod = parse_mod(c.args.need_word("attribute modifier"));
     else if (matches(k, "port"))
-      port = parse_port(w.need("port number"));
+      port = parse_port(c.args.need_word("port number"));
     else
       throw UsageError("unknown mad get argument \"" + k + "\"");
   }
   bool smp = a.mgmt_class == mad::kClassSmiLid;
   if (smp && port) throw UsageError("\"port\" is for PMA attributes; SMPs take \"mod N\"");
-  if (!smp && w.target->kind == mad::Target::Kind::Dr)
+  if (!smp && target->kind == mad::Target::Kind::Dr)
     throw UsageError(std::string(a.name) + " needs a LID target (a PMA attribute)");
-  MadSession s(c, w.via);
-  mad::Route r = s.route(w.target);
+  MadSession s(c, via);
+  mad::Route r = s.route(target);
   mad::Mad reply;
   if (smp) {
     reply = s.smp(r, mad::kGet, a, mod);

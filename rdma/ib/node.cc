@@ -42,12 +42,13 @@ void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
 }
 
 void node_show(Ctx& c) {
-  MadWords w(c);
-  w.done();
-  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
-  MadSession s(c, w.via);
-  if (c.opt.sa) return node_show_sa(c, s, *w.target);
-  mad::Route r = s.route(w.target);
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  c.args.done();
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  MadSession s(c, via);
+  if (c.opt.sa) return node_show_sa(c, s, *target);
+  mad::Route r = s.route(target);
   mad::Mad info = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
   mad::Mad desc = s.smp(r, mad::kGet, mad::kNodeDescription, 0);
   view::Record rec;

@@ -34,12 +34,12 @@ struct PerfArgs {
   bool extended = false;
 };
 
-PerfArgs parse(MadWords& w, bool allow_extended) {
+PerfArgs parse(Args& w, bool allow_extended) {
   PerfArgs a;
   while (!w.empty()) {
     std::string k = w.next();
     if (matches(k, "port")) {
-      std::string v = w.need("port number or \"all\"");
+      std::string v = w.need_word("port number or \"all\"");
       if (v == "all")
         a.all = true;
       else
@@ -126,14 +126,15 @@ void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrD
 }
 
 void perf_show(Ctx& c) {
-  MadWords w(c);
-  PerfArgs a = parse(w, true);
-  check_lid_target(w.target);
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  PerfArgs a = parse(c.args, true);
+  check_lid_target(target);
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
-  MadSession s(c, w.via);
-  a.route = s.route(w.target);
+  MadSession s(c, via);
+  a.route = s.route(target);
   const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
   ib::NodeInfo node;
   std::vector<uint8_t> ports = ports_of(s, a.route, a, &node);
@@ -167,11 +168,12 @@ void perf_show(Ctx& c) {
 }
 
 void perf_reset(Ctx& c) {
-  MadWords w(c);
-  PerfArgs a = parse(w, false);
-  check_lid_target(w.target);
-  MadSession s(c, w.via);
-  a.route = s.route(w.target);
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  PerfArgs a = parse(c.args, false);
+  check_lid_target(target);
+  MadSession s(c, via);
+  a.route = s.route(target);
   for (uint8_t port : ports_of(s, a.route, a)) {
     mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCounters, 0);
     body.set_attr(mad::kPortCounters, "PortSelect", port);
@@ -190,19 +192,16 @@ void perf_reset(Ctx& c) {
   }
 }
 
-// The commands without -w or --openmetrics refuse them.
-template <Handler fn>
-void once(Ctx& c) {
-  no_watch(c);
-  fn(c);
-}
-
 }  // namespace
 
 void cmd_perf(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, once<perf_help>},  {"show", perf_show},       {"list", perf_show},
-      {"reset", once<perf_reset>}, {"help", once<perf_help>},
+      // perf_show refuses -w with --openmetrics after reading its words.
+      {nullptr, perf_help},
+      {"show", perf_show, Takes::Watch | Takes::Metrics},
+      {"list", perf_show, Takes::Watch | Takes::Metrics},
+      {"reset", perf_reset},
+      {"help", perf_help},
   };
   dispatch(c, kTable, "perf command");
 }

@@ -47,14 +47,15 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
 }
 
 void port_show(Ctx& c) {
-  MadWords w(c);
-  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   std::optional<uint8_t> port;
   std::string table;
-  while (!w.empty()) {
-    std::string k = w.next();
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
     if (matches(k, "port"))
-      port = parse_port(w.need("port number"));
+      port = parse_port(c.args.need_word("port number"));
     else if (k == "pkeys" || k == "guids" || k == "sl2vl" || k == "vlarb")
       table = k;
     else
@@ -62,9 +63,9 @@ void port_show(Ctx& c) {
   }
   if (c.opt.sa && !table.empty())
     throw UsageError("--sa shows PortInfo; the " + table + " table needs SMPs");
-  MadSession s(c, w.via);
-  if (c.opt.sa) return port_show_sa(c, s, *w.target, port);
-  mad::Route route = s.route(w.target);
+  MadSession s(c, via);
+  if (c.opt.sa) return port_show_sa(c, s, *target, port);
+  mad::Route route = s.route(target);
   if (table.empty()) {
     view::Record rec;
     add_target(rec, route);
@@ -89,14 +90,15 @@ void set_phys(MadSession& s, const mad::Route& r, uint8_t port, unsigned phys) {
 }
 
 void port_set(Ctx& c) {
-  MadWords w(c);
-  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   std::optional<uint8_t> port;
   std::string action;
-  while (!w.empty()) {
-    std::string k = w.next();
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
     if (matches(k, "port"))
-      port = parse_port(w.need("port number"));
+      port = parse_port(c.args.need_word("port number"));
     else if (k == "enable" || k == "disable" || k == "reset")
       action = k;
     else
@@ -104,8 +106,8 @@ void port_set(Ctx& c) {
   }
   if (!port) throw UsageError("missing \"port N\"");
   if (action.empty()) throw UsageError("missing action: enable, disable or reset");
-  MadSession s(c, w.via);
-  mad::Route r = s.route(w.target);
+  MadSession s(c, via);
+  mad::Route r = s.route(target);
   if (action == "disable" || action == "reset") set_phys(s, r, *port, kPhysDisabled);
   if (action == "enable" || action == "reset") set_phys(s, r, *port, kPhysPolling);
 }

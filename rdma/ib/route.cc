@@ -40,26 +40,22 @@ struct RouteWords {
 
 // Up to max_targets targets first, then the command's words.
 RouteWords route_words(Ctx& c, size_t max_targets) {
-  std::vector<std::string> all;
-  while (!c.args.empty()) all.push_back(c.args.next());
   RouteWords w;
-  for (size_t i = 0; i < all.size();) {
-    if (all[i] == "via" || all[i] == "from") {
-      if (i + 1 >= all.size())
-        throw UsageError("\"" + all[i] + "\" needs " + (all[i] == "via" ? "DEV/PORT" : "FILE"));
-      (all[i] == "via" ? w.via : w.from) = all[i] == "via" ? check_via(all[i + 1]) : all[i + 1];
-      i += 2;
-      continue;
-    }
-    // Targets first; after them, the command's own words.
-    if (w.rest.empty() && w.targets.size() < max_targets) {
-      if (std::optional<mad::Target> t = mad::parse_target(all, i)) {
-        w.targets.push_back(*t);
-        continue;
-      }
-    }
-    w.rest.push_back(all[i++]);
+  c.args.take_keyword_values(
+      {"via", "from"},
+      [&](const std::string& k, const std::string& v) {
+        (k == "via" ? w.via : w.from) = k == "via" ? check_via(v) : v;
+      },
+      [](const std::string& k) {
+        return "\"" + k + "\" needs " + (k == "via" ? "DEV/PORT" : "FILE");
+      });
+  // Targets first; after them, the command's own words.
+  while (w.targets.size() < max_targets) {
+    std::optional<mad::Target> t = c.args.target();
+    if (!t) break;
+    w.targets.push_back(*t);
   }
+  w.rest = c.args.take_rest();
   return w;
 }
 
@@ -72,13 +68,13 @@ ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
 }
 
 // A multicast LID, 0xc000-0xfffe.
+// Leading blanks and a sign after them as strtoul took them, but no '-' first.
 uint16_t parse_mlid(const std::string& s) {
-  char* end = nullptr;
-  errno = 0;
-  unsigned long v = std::strtoul(s.c_str(), &end, 0);
-  if (s.empty() || s[0] == '-' || *end || errno || v < 0xc000 || v > 0xfffe)
-    throw UsageError("invalid multicast LID \"" + s + "\" (expected 0xc000-0xfffe)");
-  return static_cast<uint16_t>(v);
+  std::optional<uint64_t> v;
+  if (s.empty() || s[0] != '-')
+    v = parse_number(s, {.min = 0xc000, .max = 0xfffe, .c_bases = true, .blanks_and_sign = true});
+  if (!v) throw UsageError("invalid multicast LID \"" + s + "\" (expected 0xc000-0xfffe)");
+  return static_cast<uint16_t>(*v);
 }
 
 // "lid 4": the range 4-4; "lids 1-20". Multicast: MLIDs.

@@ -64,12 +64,9 @@ struct SaWords {
 };
 
 uint64_t number(const std::string& s, uint64_t max, const char* what) {
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end || errno || v > max)
-    throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
-  return v;
+  std::optional<uint64_t> v = parse_number(s, {.max = max, .c_bases = true});
+  if (!v) throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
+  return *v;
 }
 
 uint8_t mtu_code(const std::string& s) {
@@ -111,19 +108,18 @@ void put_filter(SaWords& w, const ib::SaFilter& f, const std::string& v) {
 }
 
 SaWords sa_words(Ctx& c) {
-  std::vector<std::string> all;
-  while (!c.args.empty()) all.push_back(c.args.next());
   SaWords w;
-  if (all.empty()) throw UsageError(std::string("missing record type (") + kKindWords + ")");
-  w.kind = ib::find_sa_kind(all[0]);
-  if (!w.kind) throw UsageError("unknown record type \"" + all[0] + "\" (" + kKindWords + ")");
+  if (c.args.empty()) throw UsageError(std::string("missing record type (") + kKindWords + ")");
+  std::string kind = c.args.next();
+  w.kind = ib::find_sa_kind(kind);
+  if (!w.kind) throw UsageError("unknown record type \"" + kind + "\" (" + kKindWords + ")");
   w.example.assign(w.kind->record->bytes, 0);
   bool paths = w.kind->record == &mad::kPathRecord;
-  for (size_t i = 1; i < all.size();) {
-    const std::string& k = all[i];
+  while (!c.args.empty()) {
+    const std::string k = c.args.peek();
     if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "via" &&
         k != "smkey") {
-      if (std::optional<mad::Target> t = mad::parse_target(all, i)) {
+      if (std::optional<mad::Target> t = c.args.target()) {
         if (t->kind == mad::Target::Kind::Dr)
           throw UsageError("a path runs between LIDs or GIDs; \"" + t->text +
                            "\" is a directed route");
@@ -139,9 +135,9 @@ SaWords sa_words(Ctx& c) {
       throw UsageError("unknown sa show " + std::string(w.kind->word) + " argument \"" + k +
                        "\" (filters: " + (paths ? "pkey, sl, mtu, rate" : filter_words(*w.kind)) +
                        ")");
-    if (i + 1 >= all.size()) throw UsageError("\"" + k + "\" needs a value");
-    const std::string& v = all[i + 1];
-    i += 2;
+    c.args.next();
+    if (c.args.empty()) throw UsageError("\"" + k + "\" needs a value");
+    const std::string v = c.args.next();
     if (k == "via") {
       w.via = check_via(v);
     } else if (k == "smkey") {

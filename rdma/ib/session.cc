@@ -4,32 +4,9 @@
 #include <cstdio>
 
 #include "lib/error.h"
+#include "rdma/words.h"
 
 namespace rdma {
-
-MadWords::MadWords(Ctx& c) {
-  std::vector<std::string> all;
-  while (!c.args.empty()) all.push_back(c.args.next());
-  size_t i = 0;
-  target = mad::parse_target(all, i);
-  for (; i < all.size(); ++i) {
-    if (all[i] == "via") {
-      if (i + 1 >= all.size()) throw UsageError("\"via\" needs DEV/PORT");
-      via = check_via(all[++i]);
-      continue;
-    }
-    rest_.push_back(all[i]);
-  }
-}
-
-std::string MadWords::need(const char* what) {
-  if (empty()) throw UsageError(std::string("missing ") + what);
-  return next();
-}
-
-void MadWords::done() const {
-  if (!empty()) throw UsageError("unexpected argument \"" + peek() + "\"");
-}
 
 namespace {
 
@@ -70,25 +47,7 @@ void add_target(view::Record& r, const mad::Route& route) {
 }
 
 uint8_t parse_port(const std::string& s) {
-  char* end = nullptr;
-  long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end || v < 0 || v > 254)
-    throw UsageError("invalid port \"" + s + "\" (expected 0-254)");
-  return static_cast<uint8_t>(v);
-}
-
-const std::string& check_via(const std::string& via) {
-  size_t slash = via.find('/');
-  if (via.empty() || slash == 0)
-    throw UsageError("missing device name in \"via " + via + "\" (expected DEV or DEV/PORT)");
-  if (slash != std::string::npos) {
-    std::string p = via.substr(slash + 1);
-    char* end = nullptr;
-    long v = std::strtol(p.c_str(), &end, 10);
-    if (p.empty() || !std::isdigit(static_cast<unsigned char>(p[0])) || *end || v > 254)
-      throw UsageError("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
-  }
-  return via;
+  return static_cast<uint8_t>(need_number(s, "port", {.max = 254}));
 }
 
 }  // namespace rdma

@@ -1,5 +1,5 @@
-// What every MAD command shares: its words (a target, `via DEV/PORT`,
-// keywords), the local port, the transport and engine, -dd tracing.
+// What every MAD command shares: the local port, the transport and engine,
+// -dd tracing (its words, a target and `via DEV/PORT`, are read by Args).
 #pragma once
 
 #include <functional>
@@ -16,24 +16,6 @@
 #include "rdma/command.h"
 
 namespace rdma {
-
-// The words of a MAD command, split: the target (first), `via`, the rest.
-class MadWords {
- public:
-  // Takes every remaining word of c.args.
-  explicit MadWords(Ctx& c);
-  std::optional<mad::Target> target;
-  std::string via;
-  bool empty() const { return i_ >= rest_.size(); }
-  const std::string& peek() const { return rest_[i_]; }
-  std::string next() { return rest_[i_++]; }
-  std::string need(const char* what);
-  void done() const;
-
- private:
-  std::vector<std::string> rest_;
-  size_t i_ = 0;
-};
 
 // The MAD client (lib/ib/client.h) of a command: the port `via` names,
 // opened through c.mad (the seam: libibumad in the tool, a fake fabric in
@@ -54,9 +36,5 @@ void add_target(view::Record& r, const mad::Route& route);
 
 // PortSelect / port numbers: 0-254 (UsageError otherwise).
 uint8_t parse_port(const std::string& s);
-
-// The value of `via`: DEV or DEV/PORT, checked as a word (UsageError); a
-// device or port that does not exist is found when the port is opened.
-const std::string& check_via(const std::string& via);
 
 }  // namespace rdma

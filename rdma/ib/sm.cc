@@ -31,11 +31,12 @@ void sm_show_sa(Ctx& c, MadSession& s, const std::optional<mad::Target>& t) {
 }
 
 void sm_show(Ctx& c) {
-  MadWords w(c);
-  w.done();
-  MadSession s(c, w.via);
-  if (c.opt.sa) return sm_show_sa(c, s, w.target);
-  mad::Route r = s.route(w.target);
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  c.args.done();
+  MadSession s(c, via);
+  if (c.opt.sa) return sm_show_sa(c, s, target);
+  mad::Route r = s.route(target);
   mad::Mad info = s.smp(r, mad::kGet, mad::kSmInfo, 0);
   view::Record rec;
   add_target(rec, r);
