@@ -11,8 +11,8 @@
 
 #include "lib/error.h"
 #include "lib/nl/nldev.h"
-#include "lib/testkernel/fixture.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/fixture.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/options.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"

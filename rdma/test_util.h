@@ -11,7 +11,7 @@
 
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/rdma.h"
 
 namespace rdma::test {

@@ -1,4 +1,4 @@
-// Commands run in-process against the fabric test double (lib/ibtest) on
+// Commands run in-process against the fabric test double (lib/testing/fabric) on
 // a topology file: the program owns a transport that lends the test's
 // fabric, so tests inspect and change the fabric between commands.
 #pragma once
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "lib/error.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 #include "rdma/test_util.h"
 
 namespace rdma::test {

@@ -1,4 +1,4 @@
-// The MAD commands run in-process against the fabric double (lib/ibtest):
+// The MAD commands run in-process against the fabric double (lib/testing/fabric):
 // the suite's fabric (tests/ibsim/net) after the SM's sweep, seen from hca1
 // port 1 (LID 1). The sweep gives sw1 LID 2, hca2 LID 3, sw2 LID 4, hca3
 // LID 5 and hca4 LID 6; LID 9 is nobody's. What was sent, printed and said.
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "lib/error.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/captured_test.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
 
