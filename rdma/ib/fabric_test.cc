@@ -13,7 +13,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/testing/fabric/topology.h"
-#include "rdma/ib/fabric_fixture.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {
@@ -21,7 +21,7 @@ namespace {
 using ibtest::FakeFabric;
 using test::Result;
 
-class FabricCmd : public test::OnFakeFabric {
+class FabricCmd : public madtest::MadCmd {
  protected:
   std::string tmp(const char* name) {
     std::string p = ::testing::TempDir() + "rdma-fabric-" + name;
