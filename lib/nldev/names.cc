@@ -1,8 +1,8 @@
-#include "lib/view/names.h"
+#include "lib/nldev/names.h"
 
 #include <iterator>
 
-namespace rdma::view {
+namespace rdma::nldev {
 
 namespace {
 template <size_t N>
@@ -77,4 +77,4 @@ const char* port_cap_name(unsigned bit) {
   return lookup(names, bit, "UNKNOWN");
 }
 
-}  // namespace rdma::view
+}  // namespace rdma::nldev
