@@ -40,7 +40,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   view::Record rec;
   add_target(rec, {false, static_cast<uint16_t>(mad::get_bits(*pick, 0, 16)), {}});
   unsigned n = static_cast<unsigned>(mad::get_bits(*pick, 16, 8));
-  rec.add("port", "port " + std::to_string(n) + " ", n);
+  rec.pair("port", n);
   mad::decode(mad::kPortInfo, pi, c.opt.details, rec);
   c.out.record(rec);
 }
@@ -70,7 +70,7 @@ void port_show(Ctx& c) {
     mad::Mad pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
     // Without "port N" a CA answers for the port the MAD arrived on.
     unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
-    rec.add("port", "port " + std::to_string(n) + " ", n);
+    rec.pair("port", n);
     mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec);
     c.out.record(rec);
     return;

@@ -37,7 +37,7 @@ void add_table(view::Record& rec, const mad::AttrDef& a, const std::vector<mad::
 view::Record base_record(const PortTarget& p) {
   view::Record rec;
   add_target(rec, p.route);
-  rec.add("port", "port " + std::to_string(p.port) + " ", p.port);
+  rec.pair("port", p.port);
   return rec;
 }
 
@@ -53,7 +53,7 @@ void show_pkeys(Ctx& c, MadSession& s, const PortTarget& p) {
   for (unsigned b = 0; b * 32 < cap; ++b)
     blocks.push_back(s.smp(p.route, mad::kGet, mad::kPKeyTable, (uint32_t{p.port} << 16) | b));
   view::Record rec = base_record(p);
-  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
+  rec.pair("capacity", cap);
   add_table(rec, mad::kPKeyTable, blocks, cap);
   c.out.record(rec);
 }
@@ -69,7 +69,7 @@ void show_guids(Ctx& c, MadSession& s, const PortTarget& p) {
   for (unsigned b = 0; b * 8 < cap; ++b)
     blocks.push_back(s.smp(p.route, mad::kGet, mad::kGuidInfo, b));
   view::Record rec = base_record(p);
-  rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
+  rec.pair("capacity", cap);
   add_table(rec, mad::kGuidInfo, blocks, cap);
   c.out.record(rec);
 }
@@ -86,7 +86,7 @@ void show_sl2vl(Ctx& c, MadSession& s, const PortTarget& p) {
   unsigned ports = field(mad::kNodeInfo, p.node, "NumPorts");
   for (unsigned in = 0; in <= ports; ++in) {
     view::Record rec = base_record(p);
-    rec.add("in", "in " + std::to_string(in) + " ", in);
+    rec.pair("in", in);
     mad::Mad t = s.smp(p.route, mad::kGet, mad::kSl2VlTable, (in << 8) | p.port);
     mad::decode(mad::kSl2VlTable, t.data(), c.opt.details, rec);
     c.out.record(rec);
@@ -113,7 +113,7 @@ void show_vlarb(Ctx& c, MadSession& s, const PortTarget& p) {
     view::Record rec = base_record(p);
     rec.add("priority", std::string("priority ") + (high ? "high" : "low") + " ",
             high ? "high" : "low");
-    rec.add("capacity", "capacity " + std::to_string(cap) + " ", cap);
+    rec.pair("capacity", cap);
     add_table(rec, mad::kVlArbTable, blocks, cap);
     c.out.record(rec);
   }
