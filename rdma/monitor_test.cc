@@ -2,6 +2,7 @@
 // without monitor support, malformed events and bad arguments.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,31 @@ TEST(Monitor, EventsInTextAndJsonLines) {
                 "{\"event_type\":\"[NETDEV_ATTACH]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\","
                 "\"port\":1,\"netdev_idx\":7,\"netdev_name\":\"veth7\"}\n"
                 "{\"event_type\":\"[UNREGISTER]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\"}\n");
+  }
+}
+
+// -t: the local time in text, before the event; seconds since the epoch as
+// "timestamp", the first member, in JSON.
+TEST(Monitor, Timestamps) {
+  for (bool json : {false, true}) {
+    TestKernel k;
+    auto on_join = [&] { k.inject(event(nldev::kEventRename, 0, "fast0")); };
+    std::vector<std::string> args = {"-t", "-c", "1", "monitor"};
+    if (json) args.insert(args.begin(), "-j");
+    Result r = run_on(k, args, {}, on_join);
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (!json)
+      EXPECT_TRUE(std::regex_match(
+          r.out,
+          std::regex(R"(\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\] \[RENAME\]\tdev 0 fast0\n)")))
+          << r.out;
+    else
+      EXPECT_TRUE(std::regex_match(
+          r.out,
+          std::regex(
+              R"(\{"timestamp":\d+(\.\d+)?(e\+\d+)?,"event_type":"\[RENAME\]","rdma_index":0,)"
+              R"("rdma_dev":"fast0"\}\n)")))
+          << r.out;
   }
 }
 
