@@ -10,7 +10,7 @@
 #include <functional>
 
 #include "lib/error.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/test_util.h"
 
 namespace rdma {

@@ -8,7 +8,7 @@
 
 #include "lib/error.h"
 #include "lib/nl/nldev.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/options.h"
 #include "rdma/test_util.h"
 

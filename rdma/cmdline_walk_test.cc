@@ -15,11 +15,11 @@
 #include <set>
 
 #include "lib/error.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
 #include "lib/nl/nldev.h"
-#include "lib/testkernel/testkernel.h"
-#include "lib/verbs/fake.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
+#include "lib/testing/fake_verbs.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/test_util.h"
 
 namespace rdma {

@@ -22,7 +22,7 @@
 
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
-#include "lib/testkernel/golden_file.h"
+#include "lib/testing/kernel/golden_file.h"
 #include "lib/view/record.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"

@@ -4,13 +4,14 @@
 #include <sys/time.h>
 
 #include <ctime>
+#include <memory>
 #include <optional>
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
 #include "lib/nldev/devices.h"
-#include "lib/view/json_writer.h"
+#include "lib/view/printer.h"
 #include "rdma/objects.h"
 
 namespace rdma {
@@ -72,9 +73,15 @@ std::string timestamp_text(const timeval& tv) {
   return buf;
 }
 
-void print_event(Ctx& c, const nl::Attrs& a) {
-  std::FILE* out = c.help_out;
-  view::Record r;
+// One event: with -t first the time, text "[local time] " and JSON seconds
+// since the epoch.
+void event_record(const nl::Attrs& a, bool timestamp, view::Record& r) {
+  r.clear();
+  if (timestamp) {
+    timeval tv{};
+    gettimeofday(&tv, nullptr);
+    r.add("timestamp", timestamp_text(tv), static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
+  }
   r.add("event_type", event_name(a.u8(nldev::kAttrEventType)) + "\t",
         event_name(a.u8(nldev::kAttrEventType)));
   if (a.has(RDMA_NLDEV_ATTR_DEV_INDEX)) {
@@ -97,23 +104,6 @@ void print_event(Ctx& c, const nl::Attrs& a) {
     std::string v(a.str(RDMA_NLDEV_ATTR_NDEV_NAME));
     r.add("netdev_name", " " + v, v);
   }
-  timeval tv{};
-  if (c.opt.timestamp) gettimeofday(&tv, nullptr);
-  if (c.opt.json) {
-    view::JsonWriter w(out, c.opt.pretty);
-    w.start_object();
-    if (c.opt.timestamp) {
-      w.name("timestamp");
-      w.value(static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
-    }
-    w.members(r);
-    w.end_object();
-  } else {
-    if (c.opt.timestamp) std::fputs(timestamp_text(tv).c_str(), out);
-    for (const view::Field& f : r) std::fputs(f.text.c_str(), out);
-  }
-  std::fputc('\n', out);
-  std::fflush(out);
 }
 
 void monitor_show(Ctx& c) {
@@ -132,7 +122,12 @@ void monitor_show(Ctx& c) {
   nl::Session& s = c.session();
   if (!kernel_supports_monitor(s))
     throw Error("RDMA monitoring is not supported by this kernel (it needs Linux 6.12 or newer)");
-  own_json_output(c, "monitor");  // one document per event, written here
+  // -j: one document per event (JSON lines) instead of c.out's array.
+  std::unique_ptr<view::Printer> lines;
+  if (c.opt.json) lines = view::make_json_lines_printer(c.help_out, c.opt.pretty);
+  own_json_output(c, "monitor");
+  view::Printer& out = lines ? *lines : c.out;
+  view::Record r;
   if (filter) {
     for (const nldev::Device& d : nldev::list_devices(s))
       if (d.name == filter->name) filter->index = d.index;
@@ -147,7 +142,9 @@ void monitor_show(Ctx& c) {
       if (!a.has(nldev::kAttrEventType))
         throw Error("malformed kernel notification: monitor event without an event type");
       if (filter && !filter->match(a)) return;
-      print_event(c, a);
+      event_record(a, c.opt.timestamp, r);
+      out.record(r);
+      out.flush();
       ++printed;
     });
   }

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/error.h"
-#include "lib/testkernel/fixture.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/fixture.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/test_util.h"
 
 namespace rdma {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "lib/testkernel/policy.h"
+#include "lib/testing/kernel/policy.h"
 #include "rdma/res_test_util.h"
 
 namespace rdma {

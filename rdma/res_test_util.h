@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "lib/nl/nldev.h"
-#include "lib/testkernel/fixture.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/fixture.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
 

@@ -58,7 +58,7 @@ void stat_mr(Ctx& c) {
         r.clear();
         r.add("ifindex", "", index);
         r.add("ifname", "dev " + name + " ", name);
-        if (has_mrn) r.add("mrn", "mrn " + std::to_string(n) + " ", n);
+        if (has_mrn) r.pair("mrn", n);
         if (m.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS))
           stat::add_counters(stat::parse_hwcounters(m.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS)), r);
         c.out.record(r);

@@ -72,14 +72,14 @@ void add_counter_record(uint32_t dev_index, const std::string& dev, const stat::
   } else {
     r.add("", "link " + dev + "/- ", nullptr);
   }
-  r.add("cntn", "cntn " + std::to_string(k.id) + " ", k.id);
+  r.pair("cntn", k.id);
   if (k.qp_type) {
     std::string t = stat::qp_type_name(*k.qp_type);
-    r.add("qp-type", "qp-type " + t + " ", t);
+    r.pair("qp-type", t);
   }
   std::optional<std::string> comm;
   if (k.pid) {
-    r.add("pid", "pid " + std::to_string(*k.pid) + " ", *k.pid);
+    r.pair("pid", *k.pid);
     comm = res::process_name(*k.pid);
     if (comm) comm = comm->substr(0, 17);
   }
@@ -87,7 +87,7 @@ void add_counter_record(uint32_t dev_index, const std::string& dev, const stat::
   if (comm) {
     // Kernel owners in brackets, cut to 17 characters as iproute2 does.
     std::string text = k.pid ? *comm : ("[" + *comm + "]").substr(0, 17);
-    r.add("comm", "comm " + text + " ", comm->substr(0, 17));
+    r.pair("comm", text, comm->substr(0, 17));
   }
   stat::add_counters(k.counters, r);
   std::string lqpn_text = "\n    LQPN: <";
@@ -204,7 +204,7 @@ void qp_mode(Ctx& c) {
       r.add("ifindex", "", a.u32(RDMA_NLDEV_ATTR_DEV_INDEX));
       r.add("ifname", "", dev);
       r.add("port", "link " + dev + "/" + std::to_string(port) + " ", port);
-      r.add("mode", "mode " + mode + " ", mode);
+      r.pair("mode", mode);
       c.out.record(r);
     });
   }

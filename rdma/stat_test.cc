@@ -1,7 +1,6 @@
-// rdma statistic and rdma monitor, run in-process against the test kernel:
-// text and JSON of every view, binding and modes read back, optional
-// counters, MR statistics, watch with rates (wrap, vanishing devices,
-// SIGINT), malformed replies and monitor events.
+// rdma statistic, run in-process against the test kernel: text and JSON of
+// every view, binding and modes read back, optional counters, MR statistics,
+// watch with rates (wrap, vanishing devices, SIGINT) and malformed replies.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -11,8 +10,8 @@
 
 #include "lib/error.h"
 #include "lib/nl/nldev.h"
-#include "lib/testkernel/fixture.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/fixture.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/options.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
@@ -23,39 +22,8 @@ namespace {
 using testkernel::KernelVersion;
 using testkernel::TestKernel;
 
-// The program's transport: the test kernel, with hooks that change the
-// kernel (or answer for it) when a request of a given command is sent.
-class Hooked : public nl::Transport {
- public:
-  Hooked(TestKernel& k, std::function<bool(const nlmsghdr*)> on_send, std::function<void()> on_join)
-      : k_(k), on_send_(std::move(on_send)), on_join_(std::move(on_join)) {}
-  void send(const uint8_t* d, size_t n) override {
-    if (on_send_ && on_send_(reinterpret_cast<const nlmsghdr*>(d))) return;
-    k_.send(d, n);
-  }
-  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
-  uint32_t port_id() const override { return k_.port_id(); }
-  void join_group(unsigned g) override {
-    k_.join_group(g);
-    if (on_join_) on_join_();
-  }
-
- private:
-  TestKernel& k_;
-  std::function<bool(const nlmsghdr*)> on_send_;
-  std::function<void()> on_join_;
-};
-
 using test::Result;
-
-// on_send returns true when it answered the request itself.
-Result run_on(TestKernel& k, std::vector<std::string> args,
-              std::function<bool(const nlmsghdr*)> on_send = {},
-              std::function<void()> on_join = {}) {
-  return test::run_program(std::move(args), [&]() -> std::unique_ptr<nl::Transport> {
-    return std::make_unique<Hooked>(k, on_send, on_join);
-  });
-}
+using test::run_on;
 
 bool is_cmd(const nlmsghdr* nlh, int cmd) {
   return nlh->nlmsg_type == nldev::msg_type(cmd);
@@ -657,87 +625,6 @@ TEST(StatMr, DriverCountersOfOdpMrs) {
   Result j = run_on(k, {"-j", "stat", "mr", "dev", "rxe0", "mrn", n});
   EXPECT_EQ(j.out, "[{\"ifindex\":0,\"ifname\":\"rxe0\",\"mrn\":" + n +
                        ",\"page_faults\":3,\"page_invalidations\":1}]\n");
-}
-
-// --- monitor -------------------------------------------------------------------
-
-std::vector<uint8_t> event(uint8_t type, uint32_t index, const char* name) {
-  std::vector<uint8_t> buf(512);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = nldev::msg_type(nldev::kCmdMonitor);
-  mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, index);
-  mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, name);
-  mnl_attr_put_u8(nlh, nldev::kAttrEventType, type);
-  buf.resize(nlh->nlmsg_len);
-  return buf;
-}
-
-TEST(Monitor, EventsInTextAndJsonLines) {
-  for (bool json : {false, true}) {
-    TestKernel k;
-    auto on_join = [&] {
-      testkernel::Netdev nd{7, "veth7"};
-      k.register_device(testkernel::make_rxe(KernelVersion::k6_12, "rxe2", nd));
-      k.unregister_device(2);
-    };
-    std::vector<std::string> args = {"-c", "3", "monitor"};
-    if (json) args.insert(args.begin(), "-j");
-    Result r = run_on(k, args, {}, on_join);
-    EXPECT_EQ(r.status, 0) << r.err;
-    if (!json)
-      EXPECT_EQ(r.out,
-                "[REGISTER]\tdev 2 rxe2\n"
-                "[NETDEV_ATTACH]\tdev 2 rxe2 port 1 netdev 7 veth7\n"
-                "[UNREGISTER]\tdev 2 rxe2\n");
-    else
-      EXPECT_EQ(r.out,
-                "{\"event_type\":\"[REGISTER]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\"}\n"
-                "{\"event_type\":\"[NETDEV_ATTACH]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\","
-                "\"port\":1,\"netdev_idx\":7,\"netdev_name\":\"veth7\"}\n"
-                "{\"event_type\":\"[UNREGISTER]\",\"rdma_index\":2,\"rdma_dev\":\"rxe2\"}\n");
-  }
-}
-
-TEST(Monitor, RenameEventsUnknownTypesAndDevFilter) {
-  TestKernel k;
-  auto on_join = [&] {
-    k.inject(event(nldev::kEventRename, 0, "fast0"));  // rxe0 renamed: still rxe0's events
-    k.inject(event(nldev::kEventRegister, 5, "other"));
-    k.inject(event(0x2a, 0, "fast0"));
-    k.inject(event(nldev::kEventNetdevRename, 0, "fast0"));
-  };
-  Result r = run_on(k, {"-c", "3", "monitor", "dev", "rxe0"}, {}, on_join);
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "[RENAME]\tdev 0 fast0\n[UNKNOWN 0x2a]\tdev 0 fast0\n[NETDEV_RENAME]\tdev 0 fast0\n");
-}
-
-TEST(Monitor, KernelWithoutMonitorSupport) {
-  TestKernel k(KernelVersion::k6_1);
-  Result r = run_on(k, {"monitor"});
-  EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err,
-            "RDMA monitoring is not supported by this kernel (it needs Linux 6.12 or newer)\n");
-  r = run_on(k, {"-j", "monitor"});
-  EXPECT_EQ(r.out, "[]\n");
-}
-
-TEST(Monitor, MalformedEventAndBadArguments) {
-  TestKernel k;
-  auto on_join = [&] {
-    std::vector<uint8_t> buf(64);
-    nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-    nlh->nlmsg_type = nldev::msg_type(nldev::kCmdMonitor);
-    mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
-    buf.resize(nlh->nlmsg_len);
-    k.inject(buf);
-  };
-  Result r = run_on(k, {"monitor"}, {}, on_join);
-  EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "malformed kernel notification: monitor event without an event type\n");
-  EXPECT_EQ(run_on(k, {"monitor", "bogus"}).status, 1);
-  EXPECT_EQ(run_on(k, {"monitor", "dev"}).err, "missing device name after \"dev\"\n");
 }
 
 }  // namespace

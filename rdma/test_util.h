@@ -6,12 +6,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/rdma.h"
 
 namespace rdma::test {
@@ -76,5 +78,39 @@ class NlRecorder : public nl::Transport {
   testkernel::TestKernel& k_;
   std::vector<int>& cmds_;
 };
+
+// The test kernel, with hooks that change the kernel (or answer for it) when
+// a request is sent, and when the program joins a multicast group.
+class Hooked : public nl::Transport {
+ public:
+  Hooked(testkernel::TestKernel& k, std::function<bool(const nlmsghdr*)> on_send,
+         std::function<void()> on_join)
+      : k_(k), on_send_(std::move(on_send)), on_join_(std::move(on_join)) {}
+  void send(const uint8_t* d, size_t n) override {
+    if (on_send_ && on_send_(reinterpret_cast<const nlmsghdr*>(d))) return;
+    k_.send(d, n);
+  }
+  size_t recv(uint8_t* b, size_t n, int) override { return k_.recv(b, n); }
+  uint32_t port_id() const override { return k_.port_id(); }
+  void join_group(unsigned g) override {
+    k_.join_group(g);
+    if (on_join_) on_join_();
+  }
+
+ private:
+  testkernel::TestKernel& k_;
+  std::function<bool(const nlmsghdr*)> on_send_;
+  std::function<void()> on_join_;
+};
+
+// Runs the program against k; on_send returns true when it answered the
+// request itself.
+inline Result run_on(testkernel::TestKernel& k, std::vector<std::string> args,
+                     std::function<bool(const nlmsghdr*)> on_send = {},
+                     std::function<void()> on_join = {}) {
+  return run_program(std::move(args), [&]() -> std::unique_ptr<nl::Transport> {
+    return std::make_unique<Hooked>(k, on_send, on_join);
+  });
+}
 
 }  // namespace rdma::test

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/error.h"
-#include "lib/testkernel/testkernel.h"
-#include "lib/verbs/fake.h"
+#include "lib/testing/fake_verbs.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/test_util.h"
 
 namespace rdma {

@@ -117,20 +117,19 @@ void change_record(const Change& c, view::Record& out) {
   out.add("change", std::string(kind) + " ", kind);
   out.add("object", std::string(object) + " ", object);
   std::string guid = view::guid_text(c.node_guid);
-  out.add("node_guid", "node_guid " + guid + " ", guid);
-  if (c.port >= 0) out.add("port", "port " + std::to_string(c.port) + " ", c.port);
-  out.add("description", "description \"" + c.description + "\" ", c.description);
+  out.pair("node_guid", guid);
+  if (c.port >= 0) out.pair("port", c.port);
+  out.pair_quoted("description", c.description);
   if (c.object == Change::Object::Link) {
     std::string peer = view::guid_text(c.peer_node_guid);
-    out.add("peer_node_guid", "peer_node_guid " + peer + " ", peer);
-    out.add("peer_port", "peer_port " + std::to_string(c.peer_port) + " ", c.peer_port);
-    out.add("peer_description", "peer_description \"" + c.peer_description + "\" ",
-            c.peer_description);
+    out.pair("peer_node_guid", peer);
+    out.pair("peer_port", c.peer_port);
+    out.pair_quoted("peer_description", c.peer_description);
   }
   if (c.kind == Change::Kind::Changed) {
-    out.add("field", "field " + c.field + " ", c.field);
-    out.add("before", "before " + c.before + " ", c.before);
-    out.add("now", "now " + c.now + " ", c.now);
+    out.pair("field", c.field);
+    out.pair("before", c.before);
+    out.pair("now", c.now);
   }
 }
 

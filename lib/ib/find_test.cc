@@ -6,9 +6,9 @@
 
 #include "lib/ib/discover.h"
 #include "lib/ib/route.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
 #include "lib/mad/target.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 
 namespace rdma::ib {
 namespace {

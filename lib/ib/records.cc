@@ -6,24 +6,6 @@
 
 namespace rdma::ib {
 
-namespace {
-
-void add_str(view::Record& out, const char* key, const std::string& v) {
-  out.add(key, std::string(key) + " " + v + " ", v);
-}
-
-void add_num(view::Record& out, const char* key, uint64_t v) {
-  out.add(key, std::string(key) + " " + std::to_string(v) + " ", v);
-}
-
-// Descriptions hold blanks; text quotes them so a line stays "key value"
-// pairs, JSON has the plain string.
-void add_desc(view::Record& out, const char* key, const std::string& v) {
-  out.add(key, std::string(key) + " \"" + v + "\" ", v);
-}
-
-}  // namespace
-
 std::string width_text(const PortInfo& p) {
   return mad::value_text(mad::Fmt::Width, p.width_active);
 }
@@ -35,8 +17,8 @@ std::string speed_text(const PortInfo& p) {
 
 void node_record(const Node& n, int detail, view::Record& out) {
   const char* type = node_type_name(n.info.node_type);
-  add_str(out, "type", type ? type : "unknown(" + std::to_string(n.info.node_type) + ")");
-  add_str(out, "node_guid", view::guid_text(n.info.node_guid));
+  out.pair("type", type ? type : "unknown(" + std::to_string(n.info.node_type) + ")");
+  out.pair("node_guid", view::guid_text(n.info.node_guid));
   std::vector<uint16_t> lids = n.lids();
   std::string text;
   view::Json arr = view::Json::array();
@@ -44,17 +26,17 @@ void node_record(const Node& n, int detail, view::Record& out) {
     text += (text.empty() ? "" : ",") + std::to_string(l);
     arr.push_back(l);
   }
-  out.add("lids", "lids " + (text.empty() ? std::string("-") : text) + " ", std::move(arr));
-  add_num(out, "ports", n.info.num_ports);
+  out.pair("lids", text.empty() ? "-" : text, std::move(arr));
+  out.pair("ports", n.info.num_ports);
   if (detail) {
-    add_str(out, "sys_image_guid", view::guid_text(n.info.sys_image_guid));
-    add_str(out, "port_guid", view::guid_text(n.info.port_guid));
-    add_str(out, "vendor_id", mad::value_text(mad::Fmt::Hex, n.info.vendor_id, 24));
-    add_str(out, "device_id", mad::value_text(mad::Fmt::Hex, n.info.device_id, 16));
-    add_str(out, "revision", mad::value_text(mad::Fmt::Hex, n.info.revision, 32));
-    add_str(out, "route", mad::route_text({true, 0, n.path}));
+    out.pair("sys_image_guid", view::guid_text(n.info.sys_image_guid));
+    out.pair("port_guid", view::guid_text(n.info.port_guid));
+    out.pair("vendor_id", mad::value_text(mad::Fmt::Hex, n.info.vendor_id, 24));
+    out.pair("device_id", mad::value_text(mad::Fmt::Hex, n.info.device_id, 16));
+    out.pair("revision", mad::value_text(mad::Fmt::Hex, n.info.revision, 32));
+    out.pair("route", mad::route_text({true, 0, n.path}));
   }
-  add_desc(out, "description", n.description);
+  out.pair_quoted("description", n.description);
 }
 
 uint16_t port_lid(const Fabric& f, PortRef p) {
@@ -80,16 +62,16 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   const PortInfo* pi = port.info ? &*port.info : nullptr;
   if (!pi && port.peer && f.at(*port.peer).info) pi = &*f.at(*port.peer).info;
   if (!pi) return;
-  add_str(out, "width", width_text(*pi));
-  add_str(out, "speed", speed_text(*pi));
-  add_str(out, "state", mad::value_text(mad::Fmt::PortState, pi->state));
-  add_str(out, "physical_state", mad::value_text(mad::Fmt::PhysState, pi->phys_state));
+  out.pair("width", width_text(*pi));
+  out.pair("speed", speed_text(*pi));
+  out.pair("state", mad::value_text(mad::Fmt::PortState, pi->state));
+  out.pair("physical_state", mad::value_text(mad::Fmt::PhysState, pi->phys_state));
   if (detail) {
-    add_str(out, "width_supported", mad::value_text(mad::Fmt::WidthMask, pi->width_supported));
-    add_str(out, "speed_supported", mad::value_text(mad::Fmt::SpeedMask, pi->speed_supported));
-    add_str(out, "speed_ext_supported",
-            mad::value_text(mad::Fmt::SpeedExtMask, pi->speed_ext_supported));
-    add_str(out, "mtu", mad::value_text(mad::Fmt::Mtu, pi->mtu));
+    out.pair("width_supported", mad::value_text(mad::Fmt::WidthMask, pi->width_supported));
+    out.pair("speed_supported", mad::value_text(mad::Fmt::SpeedMask, pi->speed_supported));
+    out.pair("speed_ext_supported",
+             mad::value_text(mad::Fmt::SpeedExtMask, pi->speed_ext_supported));
+    out.pair("mtu", mad::value_text(mad::Fmt::Mtu, pi->mtu));
   }
 }
 

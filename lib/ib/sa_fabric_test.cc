@@ -6,8 +6,8 @@
 
 #include "lib/error.h"
 #include "lib/ib/discover.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 
 namespace rdma::ib {
 namespace {

@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "lib/error.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/sa.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 
 namespace rdma::ib {
 namespace {

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "lib/ib/discover.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 
 namespace rdma::ib {
 namespace {

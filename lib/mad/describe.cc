@@ -21,8 +21,7 @@ void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& 
                 " (expected 1)");
   uint8_t cls = m.mgmt_class();
   decode_fields(header_fields(cls), m.bytes, 1, header);
-  header.add("attribute", "attribute " + attr_name(cls, m.get(hdr::kAttrId)) + " ",
-             attr_name(cls, m.get(hdr::kAttrId)));
+  header.pair("attribute", attr_name(cls, m.get(hdr::kAttrId)));
   if (const AttrDef* a = attr_by_id(cls, m.get(hdr::kAttrId))) {
     std::span<const uint8_t> data = std::span(m.bytes).subspan(data_offset(cls));
     decode(*a, data, 1, attr);

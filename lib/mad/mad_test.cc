@@ -4,7 +4,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/fake_transport.h"
+#include "lib/testing/fake_transport.h"
 
 namespace rdma::mad {
 namespace {

@@ -5,7 +5,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/captured_test.h"
-#include "lib/mad/fake_transport.h"
+#include "lib/testing/fake_transport.h"
 
 namespace rdma::mad {
 namespace {

@@ -4,10 +4,6 @@
 
 namespace rdma::nldev {
 
-using view::FieldSpec;
-using view::Fmt;
-using view::kDetails;
-
 namespace {
 
 // enum rdma_nl_dev_type: sub-devices (6.11+) have one.
@@ -22,7 +18,7 @@ constexpr FieldSpec kDev[] = {
     {RDMA_NLDEV_ATTR_DEV_NAME, "ifname", "%s: ", Fmt::Str},
     {RDMA_NLDEV_ATTR_DEV_NODE_TYPE, "node_type", "node_type %s ", Fmt::NodeType},
     {RDMA_NLDEV_ATTR_DEV_PROTOCOL, "protocol", "protocol %s ", Fmt::Str},
-    {nldev::kAttrDevType, "type", "type %s ", Fmt::Custom, view::kAlways, dev_type},
+    {nldev::kAttrDevType, "type", "type %s ", Fmt::Custom, kAlways, dev_type},
     {nldev::kAttrParentName, "parent", "parent %s ", Fmt::Str},
     {RDMA_NLDEV_ATTR_FW_VERSION, "fw", "fw %s ", Fmt::Str},
     {RDMA_NLDEV_ATTR_NODE_GUID, "node_guid", "node_guid %s ", Fmt::Guid},

@@ -4,12 +4,12 @@
 
 #include <span>
 
-#include "lib/view/fields.h"
+#include "lib/nldev/spec.h"
 
 namespace rdma::nldev {
 
-extern const std::span<const view::FieldSpec> kDevFields;
-extern const std::span<const view::FieldSpec> kLinkFields;  // after "link DEV/PORT"
-extern const std::span<const view::FieldSpec> kSysFields;
+extern const std::span<const FieldSpec> kDevFields;
+extern const std::span<const FieldSpec> kLinkFields;  // after "link DEV/PORT"
+extern const std::span<const FieldSpec> kSysFields;
 
 }  // namespace rdma::nldev

@@ -131,7 +131,7 @@ bool frmr_record(const nl::Attrs& entry, uint32_t ifindex, std::string_view ifna
     k.vendor_key = key.u64(nldev::kAttrFrmrPoolKeyVendorKey);
     k.num_dma_blocks = key.u64(nldev::kAttrFrmrPoolKeyNumDmaBlocks);
     std::string text = frmr_key_text(k);
-    r.add("key", "key " + text + " ", text);
+    r.pair("key", text);
     if (details) {
       add_num(key, nldev::kAttrFrmrPoolKeyAts, "ats", r);
       add_num(key, nldev::kAttrFrmrPoolKeyAccessFlags, "access_flags", r);

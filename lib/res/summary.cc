@@ -26,7 +26,7 @@ void summary_record(const nlmsghdr* nlh, view::Record& r) {
       throw Error("malformed kernel reply: resource summary entry without name or count");
     std::string key(s.str(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME));
     uint64_t curr = s.u64(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR);
-    r.add(key, key + " " + std::to_string(curr) + " ", curr);
+    r.pair(key, curr);
   });
 }
 

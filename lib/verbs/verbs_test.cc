@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "lib/error.h"
-#include "lib/verbs/fake.h"
+#include "lib/testing/fake_verbs.h"
 #include "lib/verbs/gid.h"
 #include "lib/verbs/limits.h"
 #include "lib/verbs/names.h"

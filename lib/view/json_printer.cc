@@ -38,6 +38,10 @@ class JsonPrinter : public Printer {
   }
   bool is_json() const override { return true; }
   void detach() override { done_ = true; }
+  void flush() override {
+    w_.flush();
+    std::fflush(out_);
+  }
 
  private:
   void open() {
@@ -52,10 +56,36 @@ class JsonPrinter : public Printer {
   bool done_ = false;
 };
 
+class JsonLinesPrinter : public Printer {
+ public:
+  JsonLinesPrinter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) {}
+
+  void record(const Record& r) override {
+    {
+      JsonWriter w(out_, pretty_);  // a writer per document: no comma before it
+      w.start_object();
+      w.members(r);
+      w.end_object();
+    }
+    std::fputc('\n', out_);
+  }
+  void finish() override { std::fflush(out_); }
+  void flush() override { std::fflush(out_); }
+  bool is_json() const override { return true; }
+
+ private:
+  std::FILE* out_;
+  bool pretty_;
+};
+
 }  // namespace
 
 std::unique_ptr<Printer> make_json_printer(std::FILE* out, bool pretty) {
   return std::make_unique<JsonPrinter>(out, pretty);
+}
+
+std::unique_ptr<Printer> make_json_lines_printer(std::FILE* out, bool pretty) {
+  return std::make_unique<JsonLinesPrinter>(out, pretty);
 }
 
 }  // namespace rdma::view

@@ -2,24 +2,38 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
+
 #include "lib/view/printer.h"
 
 namespace rdma::view {
 namespace {
 
-std::string render(bool json, bool pretty, const std::vector<Record>& records) {
+// What a printer made by make writes for the records, finish() included.
+std::string render_with(const std::function<std::unique_ptr<Printer>(std::FILE*)>& make,
+                        const std::vector<Record>& records) {
   char* text = nullptr;
   size_t size = 0;
   std::FILE* f = open_memstream(&text, &size);
   {
-    auto p = json ? make_json_printer(f, pretty) : make_text_printer(f);
-    for (const Record& r : records) p->record(r);
+    auto p = make(f);
+    for (const Record& r : records) {
+      p->record(r);
+      p->flush();
+    }
     p->finish();
   }
   std::fclose(f);
   std::string out(text, size);
   free(text);
   return out;
+}
+
+std::string render(bool json, bool pretty, const std::vector<Record>& records) {
+  return render_with(
+      [&](std::FILE* f) { return json ? make_json_printer(f, pretty) : make_text_printer(f); },
+      records);
 }
 
 std::vector<Record> two_devices() {
@@ -59,6 +73,16 @@ TEST(Printers, PrettyJsonLikeIproute2) {
             "        \"caps\": [ \"A\",\"B\" ],\n"
             "        \"on\": true\n"
             "    } ]\n");
+}
+
+// JSON lines (monitor): a document per record, no array and no comma
+// between them, each on its own line.
+TEST(Printers, JsonLinesWriteADocumentPerRecord) {
+  std::string out =
+      render_with([](std::FILE* f) { return make_json_lines_printer(f, false); }, two_devices());
+  EXPECT_EQ(out,
+            "{\"ifindex\":0,\"ifname\":\"rxe0\",\"caps\":[\"A\",\"B\"],\"on\":true}\n"
+            "{\"ifindex\":1,\"ifname\":\"rxe1\",\"caps\":[\"A\",\"B\"],\"on\":true}\n");
 }
 
 TEST(Printers, EmptyOutputIsStillValidJson) {

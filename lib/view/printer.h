@@ -15,6 +15,8 @@ class Printer {
   virtual void record(const Record& r) = 0;
   // Ends the output (closes the JSON array); safe to call more than once.
   virtual void finish() = 0;
+  // Hands what was written to the stream now (output that follows events).
+  virtual void flush() {}
   // Ends the output after a malformed command line: nothing at all when
   // nothing was written yet (not even an empty JSON array), else finish().
   virtual void abandon() { finish(); }
@@ -30,5 +32,8 @@ class Printer {
 // as iproute2 writes its _SL_; each record still ends with a newline.
 std::unique_ptr<Printer> make_text_printer(std::FILE* out, bool oneline = false);
 std::unique_ptr<Printer> make_json_printer(std::FILE* out, bool pretty);
+// JSON lines: each record a JSON document of its own on its own line, with
+// no enclosing array (monitor, whose output is read while it runs).
+std::unique_ptr<Printer> make_json_lines_printer(std::FILE* out, bool pretty);
 
 }  // namespace rdma::view

@@ -2,6 +2,7 @@
 // output order, each with its text and its JSON form, ready for a printer.
 #pragma once
 
+#include <concepts>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -36,6 +37,29 @@ class Record {
     f.key.assign(key);
     f.text.assign(text);
     f.value = std::move(value);
+  }
+  // A pair in both forms in one call, as iproute2's print_string(PRINT_ANY,
+  // key, "key %s ", value): text "key value ", JSON "key": value.
+  void pair(std::string_view key, std::string_view value) {
+    pair(key, value, Json(std::string(value)));
+  }
+  template <std::integral T>
+  requires(!std::same_as<T, bool>) void pair(std::string_view key, T value) {
+    pair(key, std::to_string(value), value);
+  }
+  // The same where the text shows value_text and JSON another form (a list,
+  // a shortened string).
+  void pair(std::string_view key, std::string_view value_text, Json value) {
+    Field& f = next();
+    f.key.assign(key);
+    f.text.reserve(key.size() + value_text.size() + 2);
+    f.text.append(key).append(" ").append(value_text).append(" ");
+    f.value = std::move(value);
+  }
+  // A string that may hold blanks (a description): quoted in text, so that
+  // the line stays "key value" pairs; plain in JSON.
+  void pair_quoted(std::string_view key, std::string_view value) {
+    pair(key, "\"" + std::string(value) + "\"", Json(std::string(value)));
   }
   // A fresh field (empty key and text, null value) to fill in place.
   Field& next() {

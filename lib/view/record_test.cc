@@ -38,5 +38,27 @@ TEST(Record, GrowsPastItsFirstSize) {
   }
 }
 
+// pair() writes the label once: "key value " in text, the value in JSON,
+// a string or a number as given, or a JSON form of its own.
+TEST(Record, PairGivesTheTextAndTheJsonForm) {
+  Record r;
+  r.pair("comm", std::string("bash"));
+  r.pair("pid", uint32_t{42});
+  r.pair("port", uint8_t{3});
+  r.pair("lids", "2-3", Json::array({2, 3}));
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0].key, "comm");
+  EXPECT_EQ(r[0].text, "comm bash ");
+  EXPECT_EQ(r[0].value, "bash");
+  EXPECT_EQ(r[1].text, "pid 42 ");
+  EXPECT_EQ(r[1].value, 42);
+  EXPECT_TRUE(r[1].value.is_number_unsigned());
+  EXPECT_EQ(r[2].text, "port 3 ");
+  EXPECT_EQ(r[2].value, 3);
+  EXPECT_EQ(r[3].key, "lids");
+  EXPECT_EQ(r[3].text, "lids 2-3 ");
+  EXPECT_EQ(r[3].value, Json::array({2, 3}));
+}
+
 }  // namespace
 }  // namespace rdma::view

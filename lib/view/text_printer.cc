@@ -20,6 +20,7 @@ class TextPrinter : public Printer {
     std::fwrite(line_.data(), 1, line_.size(), out_);
   }
   void finish() override { std::fflush(out_); }
+  void flush() override { std::fflush(out_); }
   bool is_json() const override { return false; }
 
  private:

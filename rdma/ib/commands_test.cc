@@ -12,7 +12,7 @@ using madtest::MadCmd;
 using madtest::Result;
 
 TEST_F(MadCmd, NodeShowPrintsNodeInfoDescriptionAndSwitchInfo) {
-  Result r = run_rdma({"node", "show", "lid", "2"});
+  Result r = run({"node", "show", "lid", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("lid 2: type switch ports 8 node_guid 0000:0000:0020:0000 ", 0), 0u)
       << r.out;
@@ -27,10 +27,10 @@ TEST_F(MadCmd, JsonKeysAndValuesAreTheText) {
   for (std::vector<std::string> args : {std::vector<std::string>{"node", "show", "2"},
                                         {"-d", "node", "show", "2"},
                                         {"perf", "show", "lid", "2", "port", "3"}}) {
-    Result text = run_rdma(args);
+    Result text = run(args);
     ASSERT_EQ(text.status, 0) << text.err;
     args.insert(args.begin(), "-j");
-    Result json = run_rdma(args);
+    Result json = run(args);
     ASSERT_EQ(json.status, 0) << json.err;
     auto j = nlohmann::json::parse(json.out);
     ASSERT_EQ(j.size(), 1u);
@@ -47,7 +47,7 @@ TEST_F(MadCmd, JsonKeysAndValuesAreTheText) {
 }
 
 TEST_F(MadCmd, NodeShowJson) {
-  Result r = run_rdma({"-j", "node", "show", "2"});
+  Result r = run({"-j", "node", "show", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
@@ -56,12 +56,12 @@ TEST_F(MadCmd, NodeShowJson) {
   EXPECT_EQ(j[0]["ports"], 8);
   EXPECT_EQ(j[0]["description"], "sw1");
   EXPECT_FALSE(j[0].contains("sys_image_guid"));  // only with -d
-  r = run_rdma({"-j", "-d", "node", "show", "2"});
+  r = run({"-j", "-d", "node", "show", "2"});
   EXPECT_TRUE(nlohmann::json::parse(r.out)[0].contains("sys_image_guid"));
 }
 
 TEST_F(MadCmd, DirectedRouteAndVia) {
-  Result r = run_rdma({"node", "show", "dr", "0,1,3", "via", "ibsim0/1"});
+  Result r = run({"node", "show", "dr", "0,1,3", "via", "ibsim0/1"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(via_, "ibsim0/1");
   EXPECT_EQ(r.out.rfind("dr 0,1,3: ", 0), 0u);
@@ -70,8 +70,8 @@ TEST_F(MadCmd, DirectedRouteAndVia) {
 }
 
 TEST_F(MadCmd, PerfShowSelectsThePort) {
-  fabric_->set_counter(fabric_->node("sw1"), 3, "SymbolErrorCounter", 17);
-  Result r = run_rdma({"perf", "show", "lid", "2", "port", "3"});
+  fabric_.set_counter(fabric_.node("sw1"), 3, "SymbolErrorCounter", 17);
+  Result r = run({"perf", "show", "lid", "2", "port", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lid 2: port 3 symbol_errors 17 "), std::string::npos) << r.out;
   const Mad& pma = sent_.back();
@@ -80,28 +80,27 @@ TEST_F(MadCmd, PerfShowSelectsThePort) {
 }
 
 TEST_F(MadCmd, UnansweredTargetTimesOutAfterRetries) {
-  Result r = run_rdma({"--timeout", "5", "--retries", "1", "node", "show", "lid", "9"});
+  Result r = run({"--timeout", "5", "--retries", "1", "node", "show", "lid", "9"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "no reply to NodeInfo from lid 9 (2 tries of 5 ms)\n");
   EXPECT_EQ(sent_.size(), 2u);
 }
 
 TEST_F(MadCmd, ClearErrors) {
-  EXPECT_EQ(run_rdma({"node", "show"}).err, "missing target (lid N, guid G, gid G or dr PATH)\n");
-  EXPECT_EQ(run_rdma({"perf", "show", "dr", "0,1"}).err,
+  EXPECT_EQ(run({"node", "show"}).err, "missing target (lid N, guid G, gid G or dr PATH)\n");
+  EXPECT_EQ(run({"perf", "show", "dr", "0,1"}).err,
             "perf needs a LID target: the PMA is not reachable by directed route\n");
-  EXPECT_EQ(run_rdma({"port", "set", "lid", "2", "port", "1"}).err,
+  EXPECT_EQ(run({"port", "set", "lid", "2", "port", "1"}).err,
             "missing action: enable, disable or reset\n");
-  EXPECT_EQ(run_rdma({"node", "show", "lid", "0"}).err,
+  EXPECT_EQ(run({"node", "show", "lid", "0"}).err,
             "invalid LID \"0\" (expected 1-49151, decimal or 0x hex)\n");
-  EXPECT_EQ(run_rdma({"mad", "get", "Bogus", "lid", "2"}).status, 1);
+  EXPECT_EQ(run({"mad", "get", "Bogus", "lid", "2"}).status, 1);
   no_sm();
-  EXPECT_EQ(run_rdma({"sm", "show"}).err,
-            "no subnet manager: local port fabric0/1 has no SM LID\n");
+  EXPECT_EQ(run({"sm", "show"}).err, "no subnet manager: local port fabric0/1 has no SM LID\n");
 }
 
 TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
-  Result r = run_rdma({"port", "set", "lid", "2", "port", "4", "disable"});
+  Result r = run({"port", "set", "lid", "2", "port", "4", "disable"});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(sent_.size(), 2u);  // Get, then Set
   const Mad& set = sent_[1];
@@ -113,7 +112,7 @@ TEST_F(MadCmd, PortSetDisableWritesPhysicalState) {
 }
 
 TEST_F(MadCmd, PortSetResetDisablesThenPolls) {
-  Result r = run_rdma({"port", "set", "lid", "2", "port", "4", "reset"});
+  Result r = run({"port", "set", "lid", "2", "port", "4", "reset"});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(sent_.size(), 4u);  // Get, Set Disabled, Get, Set Polling
   EXPECT_EQ(sent_[1].get(mad::hdr::kMethod), mad::kSet);
@@ -163,7 +162,7 @@ TEST_F(MadCmd, RoceIsRefusedWithOneLineBeforeAnyMad) {
       {{"mad", "get", "NodeInfo", "dr", "0"}, default_line},
   };
   for (const Case& k : cases) {
-    Result r = run_rdma(k.args);
+    Result r = run(k.args);
     EXPECT_EQ(r.status, 1) << k.args[1];
     EXPECT_EQ(r.err, k.err) << k.args[1];
     // -j keeps stdout one JSON document, as for every failing command.

@@ -176,8 +176,8 @@ void fabric_links(Ctx& c) {
         std::string w = mad::value_text(mad::Fmt::Width, low->width);
         std::string sp = low->speed_ext ? mad::value_text(mad::Fmt::SpeedExt, low->speed_ext)
                                         : mad::value_text(mad::Fmt::Speed, low->speed);
-        rec.add("could_be_width", "could_be_width " + w + " ", w);
-        rec.add("could_be_speed", "could_be_speed " + sp + " ", sp);
+        rec.pair("could_be_width", w);
+        rec.pair("could_be_speed", sp);
       }
       c.out.record(rec);
     }
@@ -278,11 +278,10 @@ ib::SweepOptions sweep_options(const std::vector<std::string>& rest, size_t from
 // (PortCountersExtended's 64-bit ones where the PMA has them).
 void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
-  rec.add("node_guid", "node_guid " + view::guid_text(n.info.node_guid) + " ",
-          view::guid_text(n.info.node_guid));
-  rec.add("description", "description \"" + n.description + "\" ", n.description);
-  rec.add("port", "port " + std::to_string(c.port.port) + " ", c.port.port);
-  rec.add("lid", "lid " + std::to_string(c.lid) + " ", c.lid);
+  rec.pair("node_guid", view::guid_text(n.info.node_guid));
+  rec.pair_quoted("description", n.description);
+  rec.pair("port", c.port.port);
+  rec.pair("lid", c.lid);
 }
 
 void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,

@@ -1,6 +1,6 @@
-// rdma fabric against the fabric double (lib/ibtest): the suite's fabric
+// rdma fabric against the fabric double (lib/testing/fabric): the suite's fabric
 // (tests/ibsim/net), healthy, sick and changed, through the whole program.
-#include "lib/ibtest/fabric.h"
+#include "lib/testing/fabric/fabric.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <set>
 
 #include "lib/error.h"
-#include "lib/ibtest/topology.h"
 #include "lib/mad/attrs.h"
-#include "rdma/ib/fabric_fixture.h"
+#include "lib/testing/fabric/topology.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {
@@ -21,7 +21,7 @@ namespace {
 using ibtest::FakeFabric;
 using test::Result;
 
-class FabricCmd : public test::OnFakeFabric {
+class FabricCmd : public madtest::MadCmd {
  protected:
   std::string tmp(const char* name) {
     std::string p = ::testing::TempDir() + "rdma-fabric-" + name;

@@ -84,9 +84,9 @@ mad::Mad read_counters(MadSession& s, const mad::Route& r, const mad::AttrDef& a
 void add_port(view::Record& rec, const mad::Route& route, uint8_t port) {
   add_target(rec, route);
   if (port == ib::kAllPorts)
-    rec.add("port", "port all ", "all");
+    rec.pair("port", "all");
   else
-    rec.add("port", "port " + std::to_string(port) + " ", port);
+    rec.pair("port", port);
 }
 
 // -w SECONDS: the counters each interval with their rates per second

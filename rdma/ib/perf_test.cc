@@ -17,11 +17,11 @@ class Perf : public madtest::MadCmd {
   void SetUp() override {
     MadCmd::SetUp();
     for (int p = 1; p <= 8; ++p) {
-      fabric_->set_counter(sw1(), p, "SymbolErrorCounter", p);
-      fabric_->set_counter(sw1(), p, "PortXmitData", 1000 + p);
+      fabric_.set_counter(sw1(), p, "SymbolErrorCounter", p);
+      fabric_.set_counter(sw1(), p, "PortXmitData", 1000 + p);
     }
   }
-  int sw1() const { return fabric_->node("sw1"); }
+  int sw1() const { return fabric_.node("sw1"); }
 
   std::vector<Mad> pma(uint16_t id) const {
     std::vector<Mad> out;
@@ -32,7 +32,7 @@ class Perf : public madtest::MadCmd {
 };
 
 TEST_F(Perf, PortAllUsesAllPortSelectWhereThePmaHasIt) {
-  madtest::Result r = run_rdma({"perf", "show", "lid", "2", "port", "all"});
+  madtest::Result r = run({"perf", "show", "lid", "2", "port", "all"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("lid 2: port all symbol_errors 36 ", 0), 0u) << r.out;  // 1+...+8
   ASSERT_EQ(pma(mad::kPortCounters.id).size(), 1u);
@@ -41,7 +41,7 @@ TEST_F(Perf, PortAllUsesAllPortSelectWhereThePmaHasIt) {
 
 TEST_F(Perf, PortAllAsksEachPortWhereThePmaLacksAllPortSelect) {
   node("sw1").all_port_select = false;
-  madtest::Result r = run_rdma({"-j", "perf", "show", "lid", "2", "port", "all"});
+  madtest::Result r = run({"-j", "perf", "show", "lid", "2", "port", "all"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 8u);  // the switch's ports 1-8
@@ -52,7 +52,7 @@ TEST_F(Perf, PortAllAsksEachPortWhereThePmaLacksAllPortSelect) {
 }
 
 TEST_F(Perf, ExtendedReadsPortCountersExtended) {
-  madtest::Result r = run_rdma({"-j", "perf", "show", "lid", "2", "port", "3", "extended"});
+  madtest::Result r = run({"-j", "perf", "show", "lid", "2", "port", "3", "extended"});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(pma(mad::kPortCountersExtended.id).size(), 1u);
   EXPECT_EQ(
@@ -61,7 +61,7 @@ TEST_F(Perf, ExtendedReadsPortCountersExtended) {
 }
 
 TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {
-  madtest::Result r = run_rdma({"perf", "reset", "lid", "2", "port", "4"});
+  madtest::Result r = run({"perf", "reset", "lid", "2", "port", "4"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
   std::vector<Mad> pc = pma(mad::kPortCounters.id), ext = pma(mad::kPortCountersExtended.id);
@@ -74,22 +74,22 @@ TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {
   EXPECT_EQ(ext[0].get(mad::hdr::kMethod), mad::kSet);
   EXPECT_EQ(ext[0].get_attr(mad::kPortCountersExtended, "PortSelect"), 4u);
   EXPECT_EQ(ext[0].get_attr(mad::kPortCountersExtended, "CounterSelect"), 0xffu);
-  EXPECT_EQ(fabric_->counter(sw1(), 4, "SymbolErrorCounter"), 0u);
-  EXPECT_EQ(fabric_->counter(sw1(), 4, "PortXmitData"), 0u);
-  EXPECT_EQ(fabric_->counter(sw1(), 3, "SymbolErrorCounter"), 3u);  // another port: kept
+  EXPECT_EQ(fabric_.counter(sw1(), 4, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fabric_.counter(sw1(), 4, "PortXmitData"), 0u);
+  EXPECT_EQ(fabric_.counter(sw1(), 3, "SymbolErrorCounter"), 3u);  // another port: kept
 }
 
 TEST_F(Perf, ResetAllWithoutExtendedCounters) {
   node("sw1").extended_counters = false;
-  madtest::Result r = run_rdma({"perf", "reset", "lid", "2", "port", "all"});
+  madtest::Result r = run({"perf", "reset", "lid", "2", "port", "all"});
   ASSERT_EQ(r.status, 0) << r.err;  // "not supported" for the extended ones: nothing to reset
   ASSERT_EQ(pma(mad::kPortCounters.id).size(), 1u);
   EXPECT_EQ(pma(mad::kPortCounters.id)[0].get_attr(mad::kPortCounters, "PortSelect"), 0xffu);
-  for (int p = 1; p <= 8; ++p) EXPECT_EQ(fabric_->counter(sw1(), p, "SymbolErrorCounter"), 0u);
+  for (int p = 1; p <= 8; ++p) EXPECT_EQ(fabric_.counter(sw1(), p, "SymbolErrorCounter"), 0u);
 }
 
 TEST_F(Perf, DefaultPortIsTheLidsOwnOnACaAndPort1OnASwitch) {
-  ASSERT_EQ(run_rdma({"perf", "show", "lid", "2"}).status, 0);
+  ASSERT_EQ(run({"perf", "show", "lid", "2"}).status, 0);
   EXPECT_EQ(pma(mad::kPortCounters.id).back().get_attr(mad::kPortCounters, "PortSelect"), 1u);
 }
 
@@ -102,7 +102,7 @@ namespace {
 class PerfMore : public Perf {};
 
 TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
-  madtest::Result r = run_rdma({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
+  madtest::Result r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# TYPE rdma_ib_port_symbol_errors counter\n"
                        "rdma_ib_port_symbol_errors_total{node_guid=\""),
@@ -113,13 +113,12 @@ TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
   EXPECT_EQ(r.out.substr(r.out.size() - 6), "# EOF\n");
   // -d adds PortSelect and CounterSelect: configuration, not counters.
   EXPECT_EQ(
-      run_rdma({"-d", "--openmetrics", "perf", "show", "lid", "2", "port", "3"}).out.find("select"),
+      run({"-d", "--openmetrics", "perf", "show", "lid", "2", "port", "3"}).out.find("select"),
       std::string::npos);
 }
 
 TEST_F(PerfMore, WatchPrintsOneJsonDocumentPerIntervalWithRates) {
-  madtest::Result r =
-      run_rdma({"-j", "-w", "1", "-c", "2", "perf", "show", "lid", "2", "port", "3"});
+  madtest::Result r = run({"-j", "-w", "1", "-c", "2", "perf", "show", "lid", "2", "port", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   size_t nl = r.out.find('\n');
   ASSERT_NE(nl, std::string::npos);
@@ -139,7 +138,7 @@ TEST_F(PerfMore, WatchAndOpenMetricsMisuseIsOneLine) {
            {"--openmetrics", "perf", "reset", "lid", "2"},
            {"-j", "--openmetrics", "perf", "show", "lid", "2"},
        }) {
-    madtest::Result r = run_rdma(bad);
+    madtest::Result r = run(bad);
     EXPECT_EQ(r.status, 1) << bad[0];
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -41,7 +41,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
                    static_cast<uint16_t>(mad::get_field(mad::kPortInfoRecord, *pick, "EndportLID")),
                    {}});
   unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
-  rec.add("port", "port " + std::to_string(n) + " ", n);
+  rec.pair("port", n);
   mad::decode(mad::kPortInfo, pi, c.opt.details, rec);
   c.out.record(rec);
 }
@@ -72,7 +72,7 @@ void port_show(Ctx& c) {
     mad::Mad pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
     // Without "port N" a CA answers for the port the MAD arrived on.
     unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
-    rec.add("port", "port " + std::to_string(n) + " ", n);
+    rec.pair("port", n);
     mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec);
     c.out.record(rec);
     return;

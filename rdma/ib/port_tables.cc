@@ -17,7 +17,7 @@ void add_table(view::Record& rec, const mad::AttrDef& a, const char* field, cons
 view::Record base_record(const PortTarget& p) {
   view::Record rec;
   add_target(rec, p.route);
-  rec.add("port", "port " + std::to_string(p.port) + " ", p.port);
+  rec.pair("port", p.port);
   return rec;
 }
 

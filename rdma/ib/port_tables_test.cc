@@ -72,13 +72,6 @@ class Tables : public madtest::MadCmd {
         out.push_back(static_cast<uint32_t>(m.get(mad::hdr::kAttrMod)));
     return out;
   }
-
-  nlohmann::json json(std::vector<std::string> args) {
-    args.insert(args.begin(), "-j");
-    madtest::Result r = run_rdma(args);
-    EXPECT_EQ(r.status, 0) << r.err;
-    return r.status ? nlohmann::json::array() : nlohmann::json::parse(r.out);
-  }
 };
 
 TEST_F(Tables, SwitchPortPkeysUseTheEnforcementCapAndNameThePort) {
@@ -106,7 +99,7 @@ TEST_F(Tables, SwitchPort0PkeysUseNodeInfoCap) {
 }
 
 TEST_F(Tables, CaPkeysSpanTwoBlocks) {
-  madtest::Result r = run_rdma({"port", "show", "lid", "3", "pkeys"});
+  madtest::Result r = run({"port", "show", "lid", "3", "pkeys"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("lid 3: port 1 capacity 40 pkeys 0x8100,0x8101,", 0), 0u) << r.out;
   EXPECT_NE(r.out.find(",0x8127 \n"), std::string::npos) << r.out;  // entry 39 last
@@ -114,7 +107,7 @@ TEST_F(Tables, CaPkeysSpanTwoBlocks) {
 }
 
 TEST_F(Tables, APortTheSwitchLacksIsRefusedBeforeAnyTableMad) {
-  madtest::Result r = run_rdma({"port", "show", "lid", "2", "port", "9", "pkeys"});
+  madtest::Result r = run({"port", "show", "lid", "2", "port", "9", "pkeys"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
   EXPECT_EQ(r.out, "");
@@ -123,7 +116,7 @@ TEST_F(Tables, APortTheSwitchLacksIsRefusedBeforeAnyTableMad) {
 
 TEST_F(Tables, ACaAnswersOnlyForThePortTheMadArrivesOn) {
   for (const char* table : {"pkeys", "guids", "sl2vl", "vlarb"}) {
-    madtest::Result r = run_rdma({"port", "show", "lid", "3", "port", "2", table});
+    madtest::Result r = run({"port", "show", "lid", "3", "port", "2", table});
     EXPECT_EQ(r.status, 1) << table;
     EXPECT_EQ(r.err,
               "lid 3 is a channel adapter: it answers for port 1, where the MAD arrives; reach "
@@ -132,7 +125,7 @@ TEST_F(Tables, ACaAnswersOnlyForThePortTheMadArrivesOn) {
     EXPECT_EQ(r.out, "");
   }
   EXPECT_EQ(sent_.size(), 4u);  // NodeInfo only, once per command
-  EXPECT_EQ(run_rdma({"port", "show", "lid", "3", "port", "1", "pkeys"}).status, 0);
+  EXPECT_EQ(run({"port", "show", "lid", "3", "port", "1", "pkeys"}).status, 0);
 }
 
 TEST_F(Tables, CaGuidsReadEveryBlockUpToTheCap) {
@@ -146,7 +139,7 @@ TEST_F(Tables, CaGuidsReadEveryBlockUpToTheCap) {
 }
 
 TEST_F(Tables, OnlySwitchPort0HasGuids) {
-  madtest::Result r = run_rdma({"port", "show", "lid", "2", "port", "4", "guids"});
+  madtest::Result r = run({"port", "show", "lid", "2", "port", "4", "guids"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "lid 2 is a switch: only its port 0 has GUIDs (port 4 has none)\n");
   auto j = json({"port", "show", "lid", "2", "guids"});
@@ -167,7 +160,7 @@ TEST_F(Tables, SwitchSl2vlHasARecordPerInputPort) {
 }
 
 TEST_F(Tables, CaSl2vlIsOneTable) {
-  madtest::Result r = run_rdma({"port", "show", "lid", "3", "sl2vl"});
+  madtest::Result r = run({"port", "show", "lid", "3", "sl2vl"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "lid 3: port 1 sl2vl 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 \n");
   EXPECT_EQ(mods_of(0x0017), (std::vector<uint32_t>{0}));
@@ -189,7 +182,7 @@ TEST_F(Tables, VlarbReadsLowAndHighBlocksUpToTheirCaps) {
 }
 
 TEST_F(Tables, BaseSwitchPort0HasNoVlArbitration) {
-  madtest::Result r = run_rdma({"port", "show", "lid", "2", "vlarb"});
+  madtest::Result r = run({"port", "show", "lid", "2", "vlarb"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "lid 2 port 0 is a base switch port 0: it has no VL arbitration tables\n");
   EXPECT_EQ(r.out, "");

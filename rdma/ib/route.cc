@@ -103,25 +103,15 @@ void parse_range(const RouteWords& w, uint16_t& lo, uint16_t& hi, bool mcast = f
   }
 }
 
-void add_str(view::Record& r, const std::string& key, const std::string& v) {
-  r.add(key, key + " " + v + " ", v);
-}
-void add_num(view::Record& r, const std::string& key, uint64_t v) {
-  r.add(key, key + " " + std::to_string(v) + " ", v);
-}
-void add_desc(view::Record& r, const std::string& key, const std::string& v) {
-  r.add(key, key + " \"" + v + "\" ", v);
-}
-
 // What answers at a port: type, node and port GUID, description.
 void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
   const ib::Node& n = f.nodes[p.node];
   const char* type = ib::node_type_name(n.info.node_type);
-  add_str(r, "type", type ? type : "unknown");
-  add_str(r, "node_guid", view::guid_text(n.info.node_guid));
+  r.pair("type", type ? type : "unknown");
+  r.pair("node_guid", view::guid_text(n.info.node_guid));
   uint64_t pg = n.is_switch() ? n.info.port_guid : n.ports[p.port].guid;
-  add_str(r, "port_guid", view::guid_text(pg));
-  add_desc(r, "description", n.description);
+  r.pair("port_guid", view::guid_text(pg));
+  r.pair_quoted("description", n.description);
 }
 
 // The multicast table: each MLID that forwards anywhere and its ports (the
@@ -138,7 +128,7 @@ void show_mcast(Ctx& c, RouteWords& w) {
     rec.clear();
     char mlid[8];
     std::snprintf(mlid, sizeof mlid, "0x%04zx", t.first + i);
-    add_str(rec, "mlid", mlid);
+    rec.pair("mlid", mlid);
     std::string text;
     view::Json ports = view::Json::array();
     for (int p = 0; p <= t.num_ports; ++p)
@@ -146,7 +136,7 @@ void show_mcast(Ctx& c, RouteWords& w) {
         text += (text.empty() ? "" : ",") + std::to_string(p);
         ports.push_back(p);
       }
-    rec.add("ports", "ports " + text + " ", std::move(ports));
+    rec.pair("ports", text, std::move(ports));
     c.out.record(rec);
   }
 }
@@ -170,8 +160,8 @@ void route_show(Ctx& c) {
     if (t.ports[i] == ib::kNoPort) continue;
     uint16_t lid = static_cast<uint16_t>(t.first + i);
     rec.clear();
-    add_num(rec, "lid", lid);
-    add_num(rec, "port", t.ports[i]);
+    rec.pair("lid", lid);
+    rec.pair("port", t.ports[i]);
     auto o = owners.find(lid);
     if (o != owners.end()) add_node(rec, f, o->second);
     c.out.record(rec);
@@ -232,12 +222,12 @@ void route_trace(Ctx& c) {
     const ib::Hop& h = hops[i];
     const ib::Node& n = f.nodes[h.node.node];
     rec.clear();
-    add_num(rec, "hop", i);
-    add_num(rec, "in_port", h.in_port);
-    add_num(rec, "out_port", h.out_port);
+    rec.pair("hop", i);
+    rec.pair("in_port", h.in_port);
+    rec.pair("out_port", h.out_port);
     const ib::Port* p = n.port(h.node.port);
     uint16_t lid = p && p->info ? p->info->lid : 0;
-    add_num(rec, "lid", lid);
+    rec.pair("lid", lid);
     add_node(rec, f, h.node);
     c.out.record(rec);
   }

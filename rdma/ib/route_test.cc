@@ -2,14 +2,14 @@
 // topology (tests/ibsim/fabric.net: three switch levels, parallel links).
 #include <gtest/gtest.h>
 
-#include "rdma/ib/fabric_fixture.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {
 
-class RouteCmd : public test::OnFakeFabric {
+class RouteCmd : public madtest::MadCmd {
  protected:
-  RouteCmd() : OnFakeFabric("fabric.net") {}
+  RouteCmd() : MadCmd("fabric.net") {}
   std::string lid_of(const char* node, int port = 0) {
     return std::to_string(fabric_.lid(fabric_.node(node), port));
   }

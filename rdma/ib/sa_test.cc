@@ -9,7 +9,7 @@
 
 #include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
-#include "rdma/ib/fabric_fixture.h"
+#include "rdma/ib/test_util.h"
 
 namespace rdma {
 namespace {
@@ -20,9 +20,9 @@ ibtest::FabricOptions rmpp(ibtest::RmppMode m) {
   return o;
 }
 
-class SaCmd : public test::OnFakeFabric {
+class SaCmd : public madtest::MadCmd {
  protected:
-  SaCmd() : OnFakeFabric("net", rmpp(ibtest::RmppMode::Reassembled)) {}
+  SaCmd() : MadCmd("net", rmpp(ibtest::RmppMode::Reassembled)) {}
   uint16_t lid_of(const char* node, int port = 0) { return fabric_.lid(fabric_.node(node), port); }
 };
 
@@ -295,9 +295,9 @@ TEST_F(SaCmd, NewKindsRefuseWordsTheyDoNotTake) {
   EXPECT_EQ(run({"sa", "show", "nodes", "port", "1"}).status, 1);
 }
 
-class SaFirstOnly : public test::OnFakeFabric {
+class SaFirstOnly : public madtest::MadCmd {
  protected:
-  SaFirstOnly() : OnFakeFabric("net", rmpp(ibtest::RmppMode::FirstOnly)) {}
+  SaFirstOnly() : MadCmd("net", rmpp(ibtest::RmppMode::FirstOnly)) {}
 };
 
 TEST_F(SaFirstOnly, ACutTableIsAWarning) {
@@ -318,9 +318,9 @@ TEST_F(SaFirstOnly, ACutTableIsAWarning) {
 
 // --sa on the fabric views: the fabric from NodeRecords, PortInfoRecords,
 // SwitchInfoRecords and LinkRecords in discovery's order, no SMP sent.
-class SaFabric : public test::OnFakeFabric {
+class SaFabric : public madtest::MadCmd {
  protected:
-  SaFabric() : OnFakeFabric("fabric.net", rmpp(ibtest::RmppMode::Reassembled)) {}
+  SaFabric() : MadCmd("fabric.net", rmpp(ibtest::RmppMode::Reassembled)) {}
   uint64_t smps() {
     return fabric_.stats().received[mad::kClassSmiLid] + fabric_.stats().received[mad::kClassSmiDr];
   }

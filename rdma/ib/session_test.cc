@@ -21,7 +21,7 @@ size_t count(const std::string& s, const std::string& what) {
 }
 
 TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
-  Result r = run_rdma({"-dd", "node", "show", "lid", "2"});
+  Result r = run({"-dd", "node", "show", "lid", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
   // NodeInfo, NodeDescription, SwitchInfo: a header line, an attribute line
   // and 16 lines of hex per MAD each way.
@@ -44,7 +44,7 @@ TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
 }
 
 TEST_F(MadCmd, DdTracesEveryTryOfAnUnansweredMad) {
-  Result r = run_rdma({"-dd", "--timeout", "5", "--retries", "2", "node", "show", "lid", "9"});
+  Result r = run({"-dd", "--timeout", "5", "--retries", "2", "node", "show", "lid", "9"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(count(r.err, "> base_version 1 class 0x01 "), 3u);
   EXPECT_EQ(count(r.err, "\n< "), 0u);
@@ -59,7 +59,7 @@ class Malformed : public MadCmd {
     spoil_ = [spoil](std::vector<uint8_t>& reply) {
       if (reply.size() > 17 && reply[16] == 0 && reply[17] == mad::kNodeInfo.id) spoil(reply);
     };
-    return run_rdma({"node", "show", "lid", "2"});
+    return run({"node", "show", "lid", "2"});
   }
 };
 
@@ -84,7 +84,7 @@ TEST_F(Malformed, AReplyOfAnotherAttributeIsRefused) {
 
 // A bad status is the fabric's own: a channel adapter has no SwitchInfo.
 TEST_F(MadCmd, ABadStatusIsNamed) {
-  Result r = run_rdma({"mad", "get", "SwitchInfo", "lid", "3"});
+  Result r = run({"mad", "get", "SwitchInfo", "lid", "3"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
             "SwitchInfo from lid 3 failed: status 0x000c (method/attribute combination not "

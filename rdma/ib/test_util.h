@@ -1,22 +1,26 @@
-// The MAD commands run in-process against the fabric double (lib/ibtest):
-// the suite's fabric (tests/ibsim/net) after the SM's sweep, seen from hca1
-// port 1 (LID 1). The sweep gives sw1 LID 2, hca2 LID 3, sw2 LID 4, hca3
-// LID 5 and hca4 LID 6; LID 9 is nobody's. What was sent, printed and said.
+// The MAD commands run in-process against the fabric double (lib/testing/fabric)
+// on a topology file of tests/ibsim, after the SM's sweep, seen from hca1 port
+// 1 (LID 1): what was sent, printed and said. The program owns a transport
+// that lends the test's fabric, so tests inspect and change the fabric
+// between commands. In the suite's fabric (tests/ibsim/net) the sweep gives
+// sw1 LID 2, hca2 LID 3, sw2 LID 4, hca3 LID 5 and hca4 LID 6; LID 9 is
+// nobody's.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "lib/error.h"
-#include "lib/ibtest/fabric.h"
-#include "lib/ibtest/topology.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/captured_test.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
 
@@ -54,43 +58,60 @@ class SpoilingTransport : public mad::Transport {
   const Spoiler& spoil_;
 };
 
-inline std::string suite_net() {
-  return std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+inline std::string ibsim_file(const char* name) {
+  return std::string(RDMA_TEST_DATA) + "/../ibsim/" + name;
 }
 
 class MadCmd : public ::testing::Test {
  protected:
-  // Tests may replace access_'s parts, or the fabric (no_sm()).
-  void SetUp() override {
-    fabric_ = std::make_unique<ibtest::FakeFabric>(ibtest::load_topology(suite_net()));
-    fabric_->assign_lids();
+  // net: the topology file in tests/ibsim; o: the double's options. Tests
+  // may replace access_'s parts, or the fabric (no_sm()).
+  explicit MadCmd(const char* net = "net", ibtest::FabricOptions o = {})
+      : net_(net), options_(o), fabric_(ibtest::load_topology(ibsim_file(net)), o) {
+    fabric_.assign_lids();
     access_ = default_access();
   }
   mad::Access default_access() {
     return {[this](const std::string& via) {
               via_ = via;
-              return fabric_->local_port();
+              return fabric_.local_port();
             },
             [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-              return std::make_unique<SpoilingTransport>(*fabric_, sent_, spoil_);
+              return std::make_unique<SpoilingTransport>(fabric_, sent_, spoil_);
             }};
   }
 
   // The same fabric before any subnet manager has swept it: no LIDs.
-  void no_sm() {
-    fabric_ = std::make_unique<ibtest::FakeFabric>(ibtest::load_topology(suite_net()));
-  }
-  ibtest::FabricNode& node(const char* id) { return fabric_->nodes()[fabric_->node(id)]; }
+  void no_sm() { fabric_ = ibtest::FakeFabric(ibtest::load_topology(ibsim_file(net_)), options_); }
+  ibtest::FabricNode& node(const char* id) { return fabric_.nodes()[fabric_.node(id)]; }
 
   // Runs the program; input, when given, is its standard input.
-  Result run_rdma(std::vector<std::string> args, std::string input = "") {
+  Result run(std::vector<std::string> args, std::string input = "") {
     return test::run_program(
         std::move(args),
         []() -> std::unique_ptr<nl::Transport> { throw Error("no netlink in this test"); }, input,
         access_);
   }
 
-  std::unique_ptr<ibtest::FakeFabric> fabric_;
+  // The output of a command that must succeed, with -j: null when it printed
+  // nothing.
+  nlohmann::json json(std::vector<std::string> args) {
+    args.insert(args.begin(), "-j");
+    Result r = run(std::move(args));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status || r.out.empty() ? nlohmann::json() : nlohmann::json::parse(r.out);
+  }
+
+  std::string guid(uint64_t g) const {
+    char s[32];
+    std::snprintf(s, sizeof s, "%04x:%04x:%04x:%04x", unsigned(g >> 48), unsigned(g >> 32 & 0xffff),
+                  unsigned(g >> 16 & 0xffff), unsigned(g & 0xffff));
+    return s;
+  }
+
+  const char* net_;
+  ibtest::FabricOptions options_;
+  ibtest::FakeFabric fabric_;
   mad::Access access_;
   Spoiler spoil_;
   std::vector<Mad> sent_;

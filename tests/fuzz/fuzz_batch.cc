@@ -1,7 +1,7 @@
 // Batch files (-b -): line splitting, quotes, escapes, continuations and the
 // options and commands of each line, run with -force against the test
 // kernel. Byte 0 bit 0: -j (one JSON document for the whole batch).
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "rdma/batch.h"
 #include "tests/fuzz/fuzz_util.h"
 

@@ -1,7 +1,7 @@
 // The command line: options, objects, commands, keywords, filters and their
-// values, against the test kernel (lib/testkernel) so that commands which
+// values, against the test kernel (lib/testing/kernel) so that commands which
 // parse well go on to run. Input: arguments separated by NUL bytes.
-#include "lib/testkernel/testkernel.h"
+#include "lib/testing/kernel/testkernel.h"
 #include "tests/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

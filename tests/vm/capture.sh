@@ -13,7 +13,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
 KERNELS=()
-# Without siw0 by default: lib/testkernel's VM fixture (checked against these
+# Without siw0 by default: lib/testing/kernel's VM fixture (checked against these
 # captures) models rxe0/rxe1 only.
 FIXTURE=resources-rxe
 CORPUS=$HERE/corpus.txt

@@ -6,7 +6,7 @@
 #            veth pair (veth4 198.51.100.1, veth5 198.51.100.2) with an
 #            rping pair on it; all frozen with SIGSTOP.
 # resources-rxe: resources without siw0 (what tests/data was captured
-#            with and lib/testkernel models).
+#            with and lib/testing/kernel models).
 # The VM has no network device: all traffic stays inside the guest.
 
 gid_index() { # $1 = rdma device, $2 = gid (sysfs format); prints the index

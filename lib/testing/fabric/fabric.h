@@ -1,0 +1,264 @@
+// A fabric test double: a whole InfiniBand subnet, built from a topology
+// (ibsim's format), seen through one CA port as a mad::Transport. It routes
+// every MAD the way the wire does (directed route hop by hop per IBA
+// 14.2.2, LID routing through the switches' forwarding tables) and answers
+// as the node's agents would: the SMA (SMPs), the PMA, and the SA at the
+// subnet manager's LID. Tests can make it sick: drop or delay answers,
+// unlink ports, take ports down, degrade links.
+//
+// Timeouts: a request nobody answers is reported back through receive() as
+// a Received holding the request with status ETIMEDOUT, as umad does after
+// the send's timeout. By default the report comes at once (the engine
+// retries immediately, tests never sleep); real_timeouts makes it wait
+// timeout_ms of real time.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "lib/mad/field.h"
+#include "lib/mad/local_port.h"
+#include "lib/mad/transport.h"
+#include "lib/testing/fabric/topology.h"
+
+namespace rdma::ibtest {
+
+// PortInfo values (IBA 14.2.5.6).
+enum PortState : uint8_t { kDown = 1, kInit = 2, kArmed = 3, kActive = 4 };
+enum PhysState : uint8_t { kPolling = 2, kDisabled = 3, kLinkUp = 5 };
+
+// How the SA sends a table that does not fit one MAD.
+enum class RmppMode {
+  All,        // every segment at once, as a receiver that ACKs the whole window sees them
+  FirstOnly,  // only the first segment, as the SA under ibsim (no RMPP) gives it
+  // One Received: the first segment's 56-byte header, then the whole
+  // payload, as the kernel hands a transfer to an agent registered with
+  // RMPP (umad_register's rmpp_version 1). Longer than 256 bytes.
+  Reassembled,
+  // The RMPP protocol as an SA speaks it (13.6.5): segment 1, then what
+  // the receiver's ACKs (RMPPType 2: SegmentNumber, NewWindowLast) open.
+  Acked,
+};
+
+struct FabricOptions {
+  std::string attach_node;  // the CA the transport is on; "": the first CA in the file
+  int attach_port = 1;
+  uint64_t seed = 1;  // for drop rates
+  bool real_timeouts = false;
+  RmppMode rmpp = RmppMode::All;
+};
+
+struct FabricPort {
+  int peer_node = -1;  // now; -1: no link (unlinked, down, or never connected)
+  uint8_t peer_port = 0;
+  int wired_node = -1;  // the link in the topology (relink restores it)
+  uint8_t wired_port = 0;
+  uint8_t state = kDown;
+  uint8_t phys = kPolling;
+  uint8_t width_enabled = kWidth4x, width_supported = 31, width_active = kWidth4x;
+  uint8_t speed_enabled = kSpeedSdr, speed_supported = 7, speed_active = kSpeedSdr;
+  uint8_t speed_ext_enabled = 0, speed_ext_supported = 0, speed_ext_active = 0;
+  uint16_t lid = 0;  // CA ports, switch port 0
+  uint8_t lmc = 0;
+  uint16_t sm_lid = 0;
+  uint64_t guid = 0;
+  std::map<std::string, uint64_t, std::less<>> counters;  // PMA, by IBA name
+  // The SMA's port tables. P_KeyTable entries (the capacity is the node's,
+  // entries past the vector read 0); GUIDInfo: entry 0 is guid, then
+  // alias_guids, up to guid_cap (PortInfo GUIDCap: CAs 32, switch port 0 1,
+  // external ports 0); VLArbitrationTable entries up to PortInfo's caps.
+  std::vector<uint16_t> pkeys{0xffff};  // the default full-member key
+  uint8_t guid_cap = 32;
+  std::vector<uint64_t> alias_guids;
+  uint8_t vlarb_low_cap = 8, vlarb_high_cap = 8;
+  struct VlArb {
+    uint8_t vl = 0, weight = 0;
+  };
+  std::vector<VlArb> vlarb_low, vlarb_high;
+};
+
+struct FabricNode {
+  NodeType type = NodeType::Ca;
+  std::string id, description;
+  uint64_t node_guid = 0, sys_guid = 0;
+  uint32_t vendor_id = 0;
+  uint16_t device_id = 0;
+  bool enhanced_port0 = false;
+  bool all_port_select = true;    // PMA ClassPortInfo capability
+  bool extended_counters = true;  // PMA PortCountersExtended (else status 0x0c)
+  // NodeInfo PartitionCap: a CA port's or a switch's port 0 P_KeyTable
+  // (ibsim's 64 and 8); SwitchInfo PartitionEnforcementCap: a switch's
+  // external ports'.
+  uint16_t partition_cap = 64;
+  uint16_t partition_enforcement_cap = 64;
+  // SLtoVLMappingTable: a switch's by (input port << 8 | output port), a
+  // CA's one table at 0; a table not set maps every SL to VL0.
+  std::map<uint16_t, std::array<uint8_t, 16>> sl2vl;
+  std::vector<FabricPort> ports;  // [0]: a switch's port 0 (unused on CAs)
+  std::vector<uint8_t> lft;       // switches: output port by LID, 0xff none
+  // Switches: MulticastForwardingTable, the port mask (bit p: port p) by
+  // MLID (0xc000 ...); an MLID not here forwards nowhere.
+  std::map<uint16_t, uint64_t> mft;
+  int num_ports() const { return static_cast<int>(ports.size()) - 1; }
+  bool is_switch() const { return type == NodeType::Switch; }
+};
+
+// A multicast group as the SA keeps it (MCMemberRecord): its parameters
+// and its member ports (node, port), full members all.
+struct McGroup {
+  std::array<uint8_t, 16> mgid{};
+  uint16_t mlid = 0;
+  uint32_t qkey = 0;
+  uint16_t pkey = 0xffff;
+  uint8_t mtu = 4, rate = 3, sl = 0, scope = 2;
+  std::vector<std::pair<int, int>> members;
+};
+
+// A service an SA client registered (ServiceRecord).
+struct FabricService {
+  uint64_t id = 0;
+  int node = 0, port = 1;  // the ServiceGID's port
+  uint16_t pkey = 0xffff;
+  uint32_t lease = 0xffffffff;  // infinite
+  std::string name;
+};
+
+// Which MADs a fault applies to; -1 fields match anything. node is the
+// node that answers (the SM's node for SA queries).
+struct MadMatch {
+  int node = -1;
+  int mgmt_class = -1;  // 0x81 and 0x01 are told apart
+  int attr = -1;
+};
+
+struct DropRule {
+  MadMatch match;
+  double rate = 1.0;  // share of matching answers dropped (seeded)
+  int times = -1;     // drop at most this many, -1: no limit
+};
+
+struct DelayRule {
+  MadMatch match;
+  int ms = 0;             // the answer comes this many real ms later ...
+  int after_replies = 0;  // ... or after this many other answers were received
+};
+
+struct FabricStats {
+  uint64_t received[256] = {};  // requests the fabric got, by class
+  uint64_t answered[256] = {};  // replies sent (RMPP segments counted each)
+  uint64_t unrouted = 0;        // lost on the way: no link, bad path, unknown LID
+  uint64_t dropped = 0;         // by a DropRule
+  uint64_t timeouts = 0;        // timeout reports given back
+};
+
+class FakeFabric : public mad::Transport {
+ public:
+  explicit FakeFabric(const Topology& t, FabricOptions o = {});
+
+  // mad::Transport.
+  void send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) override;
+  std::optional<mad::Received> receive(int timeout_ms) override;
+
+  // The subnet manager, run from the attached port: a LID for every CA
+  // port with a link and every switch (port 0), in breadth-first order from
+  // the SM (its port is LID 1); min-hop forwarding tables; SM LID on every
+  // port; linked ports Active. Until then every LID is 0 (no SM) and only
+  // directed routes work. Call again after faults to re-sweep.
+  void assign_lids();
+  bool has_sm() const { return sm_lid_ != 0; }
+
+  // What the transport is attached to, as the tool's port lookup gives it.
+  mad::LocalPort local_port() const;
+  int attach_node() const { return attach_node_; }
+  int attach_port() const { return attach_port_; }
+
+  // The SA's multicast groups: assign_lids creates the IPoIB broadcast
+  // group (ff12:401b:ffff::ffff:ffff, MLID 0xc000) with every CA port with
+  // a LID as a member, as opensm does when IPoIB joins, and programs every
+  // group's MFT entries along a spanning tree of the switches.
+  std::vector<McGroup>& mcast_groups() { return groups_; }
+  std::vector<FabricService>& services() { return services_; }
+
+  // The model, for assertions and for settings the helpers below lack.
+  std::vector<FabricNode>& nodes() { return nodes_; }
+  const std::vector<FabricNode>& nodes() const { return nodes_; }
+  int node(std::string_view id) const;         // index by topology id; throws Error
+  uint16_t lid(int node, int port = 0) const;  // a switch's LID is its port 0's
+
+  // PMA counters (IBA names: "SymbolErrorCounter", "PortXmitData", ...).
+  void set_counter(int node, int port, std::string_view name, uint64_t v);
+  uint64_t counter(int node, int port, std::string_view name) const;
+
+  // Faults.
+  void drop(DropRule r) { drops_.push_back(r); }
+  void delay(DelayRule r) { delays_.push_back(r); }
+  void clear_faults();
+  void unlink(int node, int port);  // both ends go Down/Polling
+  void relink(int node, int port);  // the topology's link again (ports Init, or Active with an SM)
+  void set_port_disabled(int node, int port, bool disabled);  // like PortInfo Set PhysState 3
+  // A degraded link: both ends report this active width and speed.
+  void set_link_active(int node, int port, uint8_t width, uint8_t speed, uint8_t speed_ext = 0);
+
+  const FabricStats& stats() const { return stats_; }
+
+ private:
+  struct Pending {
+    mad::Received r;
+    std::chrono::steady_clock::time_point ready;
+    int after = 0;  // answers still to deliver before this one
+  };
+  struct Hop {  // where a request arrived: the node and the port it came in by
+    int node = -1;
+    int port = 0;
+  };
+  void link_up(int a, int ap, int b, int bp);
+  void link_down(int a, int ap);
+  std::optional<Hop> route_lid(int from_node, int from_port, uint16_t dlid, bool smp) const;
+  std::optional<Hop> owner_of(uint16_t lid) const;
+  std::optional<Hop> route_directed(mad::Mad& m) const;  // walks and fills ReturnPath
+  bool matches(const MadMatch& mm, int node, const mad::Mad& m) const;
+  void lost(const mad::Mad& m, int timeout_ms);
+  std::vector<mad::Mad> answer(mad::Mad& m, Hop at, bool directed);
+  std::vector<mad::Mad> answer_smp(const mad::Mad& m, Hop at, bool directed);
+  std::vector<mad::Mad> answer_pma(const mad::Mad& m, Hop at);
+  std::vector<mad::Mad> answer_sa(const mad::Mad& m);
+  std::vector<mad::Mad> rmpp_ack(const mad::Mad& m);
+  // The SMA's answer to a LID-routed Get of attr at node n (port p for a
+  // CA); false for an error status.
+  bool sma_get(int n, int p, uint16_t attr, uint32_t mod, std::span<uint8_t> out);
+  void program_mft();
+  std::vector<mad::Mad> answer_path(const mad::Mad& m, mad::Mad& r);
+  std::vector<mad::Mad> sa_reply(const mad::Mad& m, mad::Mad& r, const mad::AttrDef& def,
+                                 std::vector<std::vector<uint8_t>>& found);
+
+  std::vector<FabricNode> nodes_;
+  std::map<std::string, int, std::less<>> index_;
+  std::vector<Hop> lids_;  // owner by LID (node -1: none)
+  int attach_node_ = 0;
+  int attach_port_ = 1;
+  uint16_t sm_lid_ = 0;
+  uint32_t sm_activity_ = 0;
+  FabricOptions opt_;
+  std::mt19937_64 rng_;
+  std::vector<DropRule> drops_;
+  std::vector<DelayRule> delays_;
+  std::deque<Pending> queue_;
+  std::vector<uint8_t> reassembled_;
+  std::map<uint64_t, std::vector<mad::Mad>>
+      transfers_;  // RmppMode::Acked, by TID  // RmppMode::Reassembled: the transfer sa_reply built
+  FabricStats stats_;
+  std::vector<McGroup> groups_;
+  std::vector<FabricService> services_;
+};
+
+}  // namespace rdma::ibtest

@@ -1,0 +1,98 @@
+// The performance management agent of every node (IBA 16.1): ClassPortInfo,
+// PortCounters and PortCountersExtended, per port or summed over all ports
+// (PortSelect 0xFF, where ClassPortInfo says AllPortSelect), and Set to
+// clear the counters CounterSelect names.
+#include <algorithm>
+
+#include "lib/mad/attrs.h"
+#include "lib/testing/fabric/fabric.h"
+
+namespace rdma::ibtest {
+
+using mad::Mad;
+namespace hdr = mad::hdr;
+
+namespace {
+
+constexpr uint16_t kCapExtendedWidth = 1 << 9;  // PortCountersExtended supported
+
+}  // namespace
+
+std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
+  FabricNode& n = nodes_[at.node];
+  if (m.get(hdr::kResponse)) return {};
+  Mad r = m;
+  r.set(hdr::kResponse, 1);
+  r.set(hdr::kMethod, mad::kGet);
+  auto fail = [&](uint16_t s) {
+    r.set(hdr::kStatus, s);
+    return std::vector<Mad>{r};
+  };
+  if (m.get(hdr::kBaseVersion) != 1 || m.get(hdr::kClassVersion) != 1)
+    return fail(mad::kStatusBadVersion);
+  uint8_t method = static_cast<uint8_t>(m.get(hdr::kMethod));
+  if (method != mad::kGet && method != mad::kSet) return fail(mad::kStatusBadMethod);
+  uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
+  auto d = r.data();
+  if (attr == mad::kClassPortInfo.id) {
+    if (method != mad::kGet) return fail(mad::kStatusBadMethodAttr);
+    std::fill(d.begin(), d.end(), 0);
+    r.set_attr(mad::kClassPortInfo, "BaseVersion", 1);
+    r.set_attr(mad::kClassPortInfo, "ClassVersion", 1);
+    r.set_attr(mad::kClassPortInfo, "CapabilityMask",
+               (n.extended_counters ? kCapExtendedWidth : 0) |
+                   (n.all_port_select ? mad::kPmaCapAllPortSelect : 0));
+    r.set_attr(mad::kClassPortInfo, "RespTimeValue", 18);
+    return {r};
+  }
+  bool ext = attr == mad::kPortCountersExtended.id;
+  if ((attr != mad::kPortCounters.id && !ext) || (ext && !n.extended_counters))
+    return fail(mad::kStatusBadMethodAttr);
+  const mad::AttrDef& a = ext ? mad::kPortCountersExtended : mad::kPortCounters;
+  int sel = static_cast<int>(m.get_attr(a, "PortSelect"));
+  std::vector<int> ports;
+  if (sel == 0xff) {
+    if (!n.all_port_select) return fail(mad::kStatusBadField);
+    for (int p = 1; p <= n.num_ports(); ++p) ports.push_back(p);
+  } else {
+    if (sel > n.num_ports() || (sel == 0 && !n.is_switch())) return fail(mad::kStatusBadField);
+    ports.push_back(sel);
+  }
+  uint32_t select = static_cast<uint32_t>(m.get_attr(a, "CounterSelect"));
+  if (method == mad::kSet) {
+    uint32_t select2 = ext ? 0 : static_cast<uint32_t>(m.get_attr(a, "CounterSelect2"));
+    for (int p : ports) {
+      auto& c = n.ports[p].counters;
+      if (ext) {
+        auto names = mad::port_counters_ext_select();
+        for (size_t i = 0; i < names.size(); ++i)
+          if (select & (1u << i)) c.erase(names[i]);
+      } else {
+        auto names = mad::port_counters_select();
+        for (size_t i = 0; i < names.size(); ++i)
+          if (select & (1u << i)) c.erase(names[i]);
+        if (select2 & 1) c.erase("PortXmitWait");
+      }
+    }
+  }
+  // The reply: the request's PortSelect and CounterSelect, each counter
+  // summed over the ports and saturated at its width.
+  std::fill(d.begin(), d.end(), 0);
+  r.set_attr(a, "PortSelect", static_cast<uint64_t>(sel));
+  r.set_attr(a, "CounterSelect", select);
+  for (const mad::FieldDef& f : a.fields) {
+    std::string_view name = f.name;
+    if (name == "PortSelect" || name.starts_with("CounterSelect")) continue;
+    uint64_t max = f.width >= 64 ? ~0ull : (1ull << f.width) - 1;
+    uint64_t sum = 0;
+    for (int p : ports) {
+      auto it = n.ports[p].counters.find(name);
+      uint64_t v = it == n.ports[p].counters.end() ? 0 : it->second;
+      sum = sum + v < sum ? ~0ull : sum + v;
+    }
+    mad::set_bits(d, f.bit, f.width, std::min(sum, max));
+  }
+  return {r};
+}
+
+}  // namespace rdma::ibtest
