@@ -1,6 +1,5 @@
 #include "rdma/ib/session.h"
 
-#include <cctype>
 #include <cstdio>
 
 #include "lib/error.h"
