@@ -46,16 +46,52 @@ void Args::take_keyword_values(std::initializer_list<std::string_view> keywords,
   v_ = std::move(kept);
 }
 
+namespace {
+
+// What follows `from` or `via`, for messages.
+std::string value_after(const std::string& keyword) {
+  return std::string(keyword == "via" ? "DEV/PORT" : "FILE") + " after \"" + keyword + "\"";
+}
+
+}  // namespace
+
 std::string Args::take_via() {
-  std::string via;
+  return take_source_words({"via"}).via;
+}
+
+FabricSource Args::take_source() {
+  return take_source_words({"from", "via"});
+}
+
+FabricSource Args::take_source_words(std::initializer_list<std::string_view> keywords) {
+  FabricSource src;
   take_keyword_values(
-      {"via"}, [&](const std::string&, const std::string& v) { via = check_via(v); },
-      [](const std::string&) { return std::string("\"via\" needs DEV/PORT"); });
-  return via;
+      keywords,
+      [&](const std::string& k, const std::string& v) {
+        // An empty DEV/PORT is the check's to name.
+        if (k == "via") {
+          src.via = check_via(v);
+        } else {
+          if (v.empty()) throw UsageError("empty " + value_after(k));
+          src.from = v;
+        }
+      },
+      [](const std::string& k) { return "missing " + value_after(k); });
+  return src;
 }
 
 std::optional<mad::Target> Args::target() {
   return mad::parse_target(v_, i_);
+}
+
+std::vector<mad::Target> Args::targets(size_t max) {
+  std::vector<mad::Target> all;
+  while (all.size() < max) {
+    std::optional<mad::Target> t = target();
+    if (!t) break;
+    all.push_back(std::move(*t));
+  }
+  return all;
 }
 
 bool matches(const std::string& word, const char* name) {

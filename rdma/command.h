@@ -24,6 +24,14 @@ namespace rdma {
 namespace verbs {
 class Verbs;  // lib/verbs/verbs.h
 }
+
+// Where a fabric command's fabric comes from: a file `fabric save` wrote
+// (`from FILE`), else discovery from a local port (`via DEV/PORT`; "" for
+// the first one that is active).
+struct FabricSource {
+  std::string from;
+  std::string via;
+};
 using VerbsFactory = std::function<std::unique_ptr<verbs::Verbs>()>;
 
 // The words after the object, consumed left to right; some words may
@@ -56,12 +64,18 @@ class Args {
   // `via DEV/PORT` anywhere in the words left, checked (check_via()); the
   // last one given, or "" when none is.
   std::string take_via();
+  // `from FILE` and `via DEV/PORT` anywhere in the words left, in one pass
+  // (as take_keyword_values: `from via` reads the file "via").
+  FabricSource take_source();
   // The MAD target the next words give (lid N, N, guid G, gid G, dr PATH;
   // lib/mad/target.h parses the value), taken; nullopt when the next word
   // starts none.
   std::optional<mad::Target> target();
+  // Up to max targets, as many as the next words give.
+  std::vector<mad::Target> targets(size_t max);
 
  private:
+  FabricSource take_source_words(std::initializer_list<std::string_view> keywords);
   std::vector<std::string> v_;
   size_t i_ = 0;
 };

@@ -50,11 +50,41 @@ TEST(Args, TakeViaLastWinsAndIsChecked) {
   EXPECT_EQ(error_of([&] { bad.take_via(); }),
             "invalid port \"x\" in \"via mlx5_0/x\" (expected DEV/PORT)");
   Args missing({"port", "via"});
-  EXPECT_EQ(error_of([&] { missing.take_via(); }), "\"via\" needs DEV/PORT");
+  EXPECT_EQ(error_of([&] { missing.take_via(); }), "missing DEV/PORT after \"via\"");
   // An empty value is the check's to name.
   Args empty({"via", ""});
   EXPECT_EQ(error_of([&] { empty.take_via(); }),
             "missing device name in \"via \" (expected DEV or DEV/PORT)");
+}
+
+TEST(Args, TakeSourceInOnePass) {
+  Args a({"all", "from", "via", "via", "mlx5_0/1", "down"});
+  FabricSource src = a.take_source();
+  EXPECT_EQ(src.from, "via");  // a value is the next word, whatever it is
+  EXPECT_EQ(src.via, "mlx5_0/1");
+  EXPECT_EQ(a.next(), "all");
+  EXPECT_EQ(a.next(), "down");
+  a.done();
+  Args missing({"from"});
+  EXPECT_EQ(error_of([&] { missing.take_source(); }), "missing FILE after \"from\"");
+  Args empty({"from", ""});
+  EXPECT_EQ(error_of([&] { empty.take_source(); }), "empty FILE after \"from\"");
+  Args none({"all"});
+  src = none.take_source();
+  EXPECT_EQ(src.from, "");
+  EXPECT_EQ(src.via, "");
+}
+
+TEST(Args, TargetsUpToMax) {
+  Args a({"lid", "4", "5", "6", "port", "1"});
+  std::vector<mad::Target> t = a.targets(2);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].lid, 4);
+  EXPECT_EQ(t[1].lid, 5);
+  EXPECT_EQ(a.next(), "6");
+  Args none({"port", "1"});
+  EXPECT_TRUE(none.targets(2).empty());
+  EXPECT_EQ(none.next(), "port");
 }
 
 TEST(Args, TargetAtTheNextWords) {

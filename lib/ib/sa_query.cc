@@ -145,4 +145,27 @@ void path_example(const mad::LocalPort& local, std::span<const mad::Target> ends
   if (pf.rate) set("RateSelector", 2), set("Rate", *pf.rate);
 }
 
+bool SaQuery::paths() const {
+  return kind->record == &mad::kPathRecord;
+}
+
+void SaQuery::add(const SaFilter& f, const SaFilterValue& v) {
+  put_sa_filter(*kind, f, v, example, mask);
+  filters.push_back(&f);
+}
+
+void SaQuery::complete(uint64_t gid_prefix) {
+  if (lid) put_sa_lid(*kind, example, mask, *lid);
+  for (const SaFilter* f : filters) put_sa_prefix(*kind, *f, example, gid_prefix);
+}
+
+bool SaQuery::answers(std::span<const uint8_t> rec,
+                      const std::optional<std::set<uint16_t>>& lids) const {
+  uint16_t l = sa_record_lid(*kind, rec);
+  if (lid && l != *lid) return false;
+  if (lids && !lids->count(l)) return false;
+  return std::all_of(filters.begin(), filters.end(),
+                     [&](const SaFilter* f) { return sa_filter_matches(*kind, *f, rec, example); });
+}
+
 }  // namespace rdma::ib

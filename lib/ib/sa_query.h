@@ -69,6 +69,36 @@ struct PathFilter {
   std::optional<uint8_t> sl, mtu, rate;
 };
 
+// A question to one of the SA's tables as the user put it: the record type;
+// for records about a node, which nodes (a LID, or the NodeRecords a GUID
+// or a description select); the type's filters, their values in example
+// and their ComponentMask bits in mask; for PathRecords the ends and the
+// PathFilter; the SM_Key to send (0: none).
+struct SaQuery {
+  explicit SaQuery(const SaKind& k) : kind(&k), example(k.record->bytes, 0) {}
+  const SaKind* kind;
+  std::optional<uint16_t> lid;
+  std::optional<uint64_t> guid;
+  std::optional<std::string> name;
+  std::vector<const SaFilter*> filters;
+  std::vector<uint8_t> example;
+  uint64_t mask = 0;
+  std::vector<mad::Target> ends;  // PathRecords
+  PathFilter path;                // PathRecords
+  uint64_t sm_key = 0;
+
+  bool paths() const;
+  // Filter f with its value (put_sa_filter).
+  void add(const SaFilter& f, const SaFilterValue& v);
+  // Completes example and mask once the local port is known: the LID, the
+  // subnet prefix of port GUID filters.
+  void complete(uint64_t gid_prefix);
+  // Whether rec, a record the SA returned (fixed by sa_fix_record), answers
+  // the question: the SA may ignore a component it does not index. lids:
+  // those the GUID or description selected (node_record_lids), if asked.
+  bool answers(std::span<const uint8_t> rec, const std::optional<std::set<uint16_t>>& lids) const;
+};
+
 // The PathRecord example and ComponentMask for the paths between ends:
 // none, all paths; one, from the local port to it; two, from the first to
 // the second. An end is a LID (SLID/DLID), a GID or a port GUID (a GID of

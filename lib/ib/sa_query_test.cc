@@ -43,6 +43,27 @@ TEST(SaQuery, NumbersGoToTheirFieldAndComponentBit) {
   EXPECT_EQ(sa_record_lid(k, ex), 0x0405);
 }
 
+TEST(SaQuery, AQuestionCompletedAndRecordsCheckedAgainstIt) {
+  SaQuery q(*find_sa_kind("pkeys"));
+  EXPECT_FALSE(q.paths());
+  EXPECT_EQ(q.example.size(), q.kind->record->bytes);
+  q.lid = 0x0405;
+  q.add(filter(*q.kind, "port"), num(3));
+  EXPECT_EQ(q.mask, 0b100u);  // the LID waits for complete()
+  q.complete(0);
+  EXPECT_EQ(q.mask, 0b101u);
+  std::vector<uint8_t> rec = q.example;
+  EXPECT_TRUE(q.answers(rec, std::nullopt));
+  EXPECT_TRUE(q.answers(rec, std::set<uint16_t>{0x0405}));
+  EXPECT_FALSE(q.answers(rec, std::set<uint16_t>{7}));  // not a node the GUID selected
+  rec[4] = 2;                                           // another port: the SA ignored PortNum
+  EXPECT_FALSE(q.answers(rec, std::nullopt));
+  rec[4] = 3;
+  rec[1] = 6;  // another LID
+  EXPECT_FALSE(q.answers(rec, std::nullopt));
+  EXPECT_TRUE(SaQuery(*find_sa_kind("paths")).paths());
+}
+
 TEST(SaQuery, APortGuidIsTheGidsInterfaceIdItsPrefixPutLater) {
   const SaKind& k = *find_sa_kind("services");
   const SaFilter& g = filter(k, "guid");

@@ -49,39 +49,22 @@ void fabric_help(Ctx& c) {
       c.help_out);
 }
 
-// The words every fabric command takes besides its own: `from FILE` and
-// `via DEV/PORT`, anywhere.
-struct FabricWords {
-  std::vector<std::string> rest;
-  std::string from;
-  std::string via;
-};
-
-FabricWords words(Ctx& c, bool sends_mads = false) {
-  FabricWords w;
-  auto what = [](const std::string& k) {
-    return std::string(k == "via" ? "DEV/PORT" : "FILE") + " after \"" + k + "\"";
-  };
-  c.args.take_keyword_values(
-      {"from", "via"},
-      [&](const std::string& k, const std::string& v) {
-        if (v.empty()) throw UsageError("empty " + what(k));
-        (k == "via" ? w.via : w.from) = k == "via" ? check_via(v) : v;
-      },
-      [&](const std::string& k) { return "missing " + what(k); });
-  w.rest = c.args.take_rest();
-  if (!sends_mads && !w.from.empty() && !w.via.empty())
+// `from FILE` and `via DEV/PORT`, anywhere in the words. A command that
+// sends MADs to a saved fabric's nodes (fabric errors) takes both.
+FabricSource source(Ctx& c, bool sends_mads = false) {
+  FabricSource src = c.args.take_source();
+  if (!sends_mads && !src.from.empty() && !src.via.empty())
     throw UsageError("\"from FILE\" reads a saved fabric: \"via\" has no port to leave from");
-  return w;
+  return src;
 }
 
 // The fabric: read from the file, or discovered from the local port. A
 // sick fabric gives what was found, a warning line per problem and a
 // non-zero exit status; -d adds what the discovery cost.
-ib::Fabric fabric_of(Ctx& c, const FabricWords& w, MadSession* session = nullptr) {
-  if (!w.from.empty()) return ib::load_fabric(w.from);
+ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = nullptr) {
+  if (!src.from.empty()) return ib::load_fabric(src.from);
   std::optional<MadSession> own;
-  MadSession& s = session ? *session : own.emplace(c, w.via);
+  MadSession& s = session ? *session : own.emplace(c, src.via);
   ib::Discovery d;
   if (c.opt.sa) {
     // From the SA's records: no SMP sent.
@@ -106,15 +89,11 @@ ib::Fabric fabric_of(Ctx& c, const FabricWords& w, MadSession* session = nullptr
   return std::move(d.fabric);
 }
 
-void unexpected(const std::vector<std::string>& rest, size_t from) {
-  if (rest.size() > from) throw UsageError("unexpected argument \"" + rest[from] + "\"");
-}
-
 void fabric_show(Ctx& c) {
-  FabricWords w = words(c);
+  FabricSource src = source(c);
   int type = 0;  // all
-  if (!w.rest.empty()) {
-    const std::string& k = w.rest[0];
+  if (!c.args.empty()) {
+    const std::string k = c.args.next();
     if (matches(k, "switches"))
       type = static_cast<int>(ib::NodeType::Switch);
     else if (matches(k, "cas"))
@@ -124,8 +103,8 @@ void fabric_show(Ctx& c) {
     else
       throw UsageError("unknown fabric show argument \"" + k + "\" (switches, cas or routers)");
   }
-  unexpected(w.rest, 1);
-  ib::Fabric f = fabric_of(c, w);
+  c.args.done();
+  ib::Fabric f = fabric_of(c, src);
   view::Record rec;
   for (const ib::Node& n : f.nodes) {
     if (type && n.info.node_type != type) continue;
@@ -138,21 +117,21 @@ void fabric_show(Ctx& c) {
 // `links`: every link once; `all` adds the ports with no peer; `degraded`
 // the links below what both ends support; `down` the ports down.
 void fabric_links(Ctx& c) {
-  FabricWords w = words(c);
+  FabricSource src = source(c);
   enum { Links, All, Degraded, Down } what = Links;
-  if (!w.rest.empty()) {
-    if (matches(w.rest[0], "all"))
+  if (!c.args.empty()) {
+    const std::string k = c.args.next();
+    if (matches(k, "all"))
       what = All;
-    else if (matches(w.rest[0], "degraded"))
+    else if (matches(k, "degraded"))
       what = Degraded;
-    else if (matches(w.rest[0], "down"))
+    else if (matches(k, "down"))
       what = Down;
     else
-      throw UsageError("unknown fabric links argument \"" + w.rest[0] +
-                       "\" (all, degraded or down)");
+      throw UsageError("unknown fabric links argument \"" + k + "\" (all, degraded or down)");
   }
-  unexpected(w.rest, 1);
-  ib::Fabric f = fabric_of(c, w);
+  c.args.done();
+  ib::Fabric f = fabric_of(c, src);
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     for (const ib::Port& p : f.nodes[n].ports) {
@@ -185,30 +164,30 @@ void fabric_links(Ctx& c) {
 }
 
 void fabric_topology(Ctx& c) {
-  FabricWords w = words(c);
-  unexpected(w.rest, 0);
+  FabricSource src = source(c);
+  c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
-  ib::Fabric f = fabric_of(c, w);
+  ib::Fabric f = fabric_of(c, src);
   std::fflush(c.help_out);
   ib::write_topology(f, c.help_out);
 }
 
 void fabric_save(Ctx& c) {
-  FabricWords w = words(c);
-  if (w.rest.empty()) throw UsageError("missing FILE to save the fabric to");
-  unexpected(w.rest, 1);
-  ib::Fabric f = fabric_of(c, w);
-  ib::save_fabric(f, w.rest[0]);
+  FabricSource src = source(c);
+  std::string file = c.args.need_word("FILE to save the fabric to");
+  c.args.done();
+  ib::Fabric f = fabric_of(c, src);
+  ib::save_fabric(f, file);
 }
 
 // Exit status as diff(1): 0 the same, 1 different, 2 trouble.
 void fabric_diff(Ctx& c) {
   try {
-    FabricWords w = words(c);
-    if (w.rest.empty()) throw UsageError("missing FILE to compare the fabric with");
-    unexpected(w.rest, 1);
-    ib::Fabric before = ib::load_fabric(w.rest[0]);
-    ib::Fabric now = fabric_of(c, w);
+    FabricSource src = source(c);
+    std::string file = c.args.need_word("FILE to compare the fabric with");
+    c.args.done();
+    ib::Fabric before = ib::load_fabric(file);
+    ib::Fabric now = fabric_of(c, src);
     std::vector<ib::Change> changes = ib::diff(before, now);
     view::Record rec;
     for (const ib::Change& ch : changes) {
@@ -234,14 +213,12 @@ std::string after_equals(const std::string& s, size_t eq, const char* what) {
 }
 
 // The words of `fabric errors`: counters, thresholds, data.
-ib::SweepOptions sweep_options(const std::vector<std::string>& rest, size_t from) {
+ib::SweepOptions sweep_options(Args& args) {
   ib::SweepOptions o;
-  for (size_t i = from; i < rest.size(); ++i) {
-    const std::string& k = rest[i];
+  while (!args.empty()) {
+    const std::string k = args.next();
     auto value = [&](const char* what) {
-      if (i + 1 >= rest.size())
-        throw UsageError(std::string("missing ") + what + " after \"" + k + "\"");
-      return rest[++i];
+      return args.need_word((std::string(what) + " after \"" + k + "\"").c_str());
     };
     if (matches(k, "counters")) {
       std::string list = value("LIST");
@@ -302,17 +279,15 @@ void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::Swe
 
 // `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
 // or by its node or port GUID, in the fabric discovered or loaded.
-void fabric_errors_reset(Ctx& c, const FabricWords& w) {
+void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   bool all = false;
   std::optional<uint16_t> lid;
   std::optional<uint64_t> guid;
   std::optional<uint8_t> port;
-  for (size_t i = 1; i < w.rest.size(); ++i) {
-    const std::string& k = w.rest[i];
+  while (!c.args.empty()) {
+    const std::string k = c.args.next();
     auto value = [&](const char* what) {
-      if (i + 1 >= w.rest.size())
-        throw UsageError(std::string("missing ") + what + " after \"" + k + "\"");
-      return w.rest[++i];
+      return c.args.need_word((std::string(what) + " after \"" + k + "\"").c_str());
     };
     if (matches(k, "all"))
       all = true;
@@ -328,8 +303,8 @@ void fabric_errors_reset(Ctx& c, const FabricWords& w) {
   }
   if (lid && guid) throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
   if (port && !lid && !guid) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
-  MadSession s(c, w.via);
-  ib::Fabric f = fabric_of(c, w, &s);
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s);
   ib::ClearSelect only;
   if (lid || guid) {
     if (std::optional<ib::PortRef> at = lid ? ib::find_port_lid(f, *lid) : ib::find_guid(f, *guid))
@@ -403,12 +378,13 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
 // Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
 // did not answer (as ibqueryerrors).
 void fabric_errors(Ctx& c) {
-  FabricWords w = words(c, true);
-  if (!w.rest.empty() && w.rest[0] == "reset") {
+  FabricSource src = source(c, true);
+  if (!c.args.empty() && c.args.peek() == "reset") {
+    c.args.next();
     check_takes(c, Takes::Once);
-    return fabric_errors_reset(c, w);
+    return fabric_errors_reset(c, src);
   }
-  ib::SweepOptions o = sweep_options(w.rest, 0);
+  ib::SweepOptions o = sweep_options(c.args);
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
@@ -418,8 +394,8 @@ void fabric_errors(Ctx& c) {
           {{"node_guid", "node_guid"}, {"description", "description"}, {"port", "port"}},
           {},
           {"lid"}});
-  MadSession s(c, w.via);
-  ib::Fabric f = fabric_of(c, w, &s);
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s);
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s.engine().stats().sent);

@@ -32,33 +32,6 @@ void route_help(Ctx& c) {
       c.help_out);
 }
 
-struct RouteWords {
-  std::vector<mad::Target> targets;
-  std::vector<std::string> rest;
-  std::string via, from;
-};
-
-// Up to max_targets targets first, then the command's words.
-RouteWords route_words(Ctx& c, size_t max_targets) {
-  RouteWords w;
-  c.args.take_keyword_values(
-      {"via", "from"},
-      [&](const std::string& k, const std::string& v) {
-        (k == "via" ? w.via : w.from) = k == "via" ? check_via(v) : v;
-      },
-      [](const std::string& k) {
-        return "\"" + k + "\" needs " + (k == "via" ? "DEV/PORT" : "FILE");
-      });
-  // Targets first; after them, the command's own words.
-  while (w.targets.size() < max_targets) {
-    std::optional<mad::Target> t = c.args.target();
-    if (!t) break;
-    w.targets.push_back(*t);
-  }
-  w.rest = c.args.take_rest();
-  return w;
-}
-
 ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
   ib::Discovery d = ib::discover(s.engine());
   for (const std::string& warning : d.warnings)
@@ -77,30 +50,45 @@ uint16_t parse_mlid(const std::string& s) {
   return static_cast<uint16_t>(*v);
 }
 
-// "lid 4": the range 4-4; "lids 1-20". Multicast: MLIDs.
-void parse_range(const RouteWords& w, uint16_t& lo, uint16_t& hi, bool mcast = false) {
-  lo = mcast ? 0xc000 : 0;
-  hi = mcast ? 0xfffe : 0xbfff;
-  auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
-  if (w.rest.empty()) return;
-  const std::string& k = w.rest[0];
-  if (w.rest.size() < 2) throw UsageError("\"" + k + "\" needs a value");
-  if (w.rest.size() > 2) throw UsageError("unexpected argument \"" + w.rest[2] + "\"");
-  if (k == "lid") {
-    lo = hi = parse(w.rest[1]);
-  } else if (k == "lids") {
-    const std::string& v = w.rest[1];
-    size_t dash = v.find('-');
-    if (dash == std::string::npos)
-      throw UsageError("invalid LID range \"" + v + "\" (expected A-B)");
-    lo = parse(v.substr(0, dash));
-    hi = parse(v.substr(dash + 1));
-    if (lo > hi)
-      throw UsageError("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
-                       v.substr(dash + 1));
-  } else {
-    throw UsageError("unknown route show argument \"" + k + "\" (lid, lids or mcast)");
+// A table's LIDs: all of them, "lid 4" (4-4) or "lids 1-20". Multicast:
+// MLIDs.
+struct LidRange {
+  uint16_t lo, hi;
+};
+
+// The words after the switch: [ mcast ] [ lid LID | lids FIRST-LAST ], in
+// either order.
+LidRange lid_range(Args& args, bool& mcast) {
+  mcast = false;
+  std::optional<std::pair<std::string, std::string>> range;
+  while (!args.empty()) {
+    std::string k = args.next();
+    if (k == "mcast" && !mcast) {
+      mcast = true;
+    } else if ((k == "lid" || k == "lids") && !range) {
+      range.emplace(k, args.need_word(("a value after \"" + k + "\"").c_str()));
+    } else if (range) {
+      throw UsageError("unexpected argument \"" + k + "\"");
+    } else {
+      throw UsageError("unknown route show argument \"" + k + "\" (lid, lids or mcast)");
+    }
   }
+  LidRange r{uint16_t(mcast ? 0xc000 : 0), uint16_t(mcast ? 0xfffe : 0xbfff)};
+  if (!range) return r;
+  auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
+  const std::string& v = range->second;
+  if (range->first == "lid") {
+    r.lo = r.hi = parse(v);
+    return r;
+  }
+  size_t dash = v.find('-');
+  if (dash == std::string::npos) throw UsageError("invalid LID range \"" + v + "\" (expected A-B)");
+  r.lo = parse(v.substr(0, dash));
+  r.hi = parse(v.substr(dash + 1));
+  if (r.lo > r.hi)
+    throw UsageError("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
+                     v.substr(dash + 1));
+  return r;
 }
 
 // What answers at a port: type, node and port GUID, description.
@@ -116,12 +104,11 @@ void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
 
 // The multicast table: each MLID that forwards anywhere and its ports (the
 // x's of ibroute -M).
-void show_mcast(Ctx& c, RouteWords& w) {
-  if (!w.from.empty()) throw UsageError("\"from\" names LIDs' owners; a multicast table has none");
-  uint16_t lo, hi;
-  parse_range(w, lo, hi, true);
-  MadSession s(c, w.via);
-  ib::Mft t = ib::read_mft(s.engine(), s.route(w.targets[0]), lo, hi);
+void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, LidRange range) {
+  if (!src.from.empty())
+    throw UsageError("\"from\" names LIDs' owners; a multicast table has none");
+  MadSession s(c, src.via);
+  ib::Mft t = ib::read_mft(s.engine(), s.route(sw), range.lo, range.hi);
   view::Record rec;
   for (size_t i = 0; i < t.masks.size(); ++i) {
     if (t.masks[i].none()) continue;
@@ -142,18 +129,16 @@ void show_mcast(Ctx& c, RouteWords& w) {
 }
 
 void route_show(Ctx& c) {
-  RouteWords w = route_words(c, 1);
-  if (w.targets.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
-  if (auto m = std::find(w.rest.begin(), w.rest.end(), "mcast"); m != w.rest.end()) {
-    w.rest.erase(m);
-    return show_mcast(c, w);
-  }
-  uint16_t lo, hi;
-  parse_range(w, lo, hi);
-  MadSession s(c, w.via);
-  mad::Route r = s.route(w.targets[0]);
-  ib::Lft t = ib::read_lft(s.engine(), r, lo, hi);
-  ib::Fabric f = w.from.empty() ? discover_fabric(c, s) : ib::load_fabric(w.from);
+  FabricSource src = c.args.take_source();
+  std::vector<mad::Target> sw = c.args.targets(1);
+  if (sw.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
+  bool mcast;
+  LidRange range = lid_range(c.args, mcast);
+  if (mcast) return show_mcast(c, src, sw[0], range);
+  MadSession s(c, src.via);
+  mad::Route r = s.route(sw[0]);
+  ib::Lft t = ib::read_lft(s.engine(), r, range.lo, range.hi);
+  ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   view::Record rec;
   for (size_t i = 0; i < t.ports.size(); ++i) {
@@ -201,20 +186,20 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
 }
 
 void route_trace(Ctx& c) {
-  RouteWords w = route_words(c, 2);
-  if (!w.from.empty())
+  FabricSource src = c.args.take_source();
+  if (!src.from.empty())
     throw UsageError("route trace reads the live forwarding tables; no \"from FILE\"");
-  if (!w.rest.empty()) throw UsageError("unexpected argument \"" + w.rest[0] + "\"");
-  if (w.targets.empty()) throw UsageError("missing destination (lid N, guid G, gid G or dr PATH)");
-  MadSession s(c, w.via);
+  std::vector<mad::Target> ends = c.args.targets(2);
+  c.args.done();
+  if (ends.empty()) throw UsageError("missing destination (lid N, guid G, gid G or dr PATH)");
+  MadSession s(c, src.via);
   ib::Fabric f = discover_fabric(c, s);
   if (f.nodes.empty()) throw Error("the local node does not answer");
   uint16_t slid = 0, dlid = 0;
-  ib::PortRef src{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};
-  if (w.targets.size() == 2) src = locate(s, f, w.targets[0], slid);
-  ib::PortRef dst = locate(s, f, w.targets.back(), dlid);
-  (void)dst;
-  std::vector<ib::Hop> hops = ib::trace(f, src, dlid, [&](uint32_t node, uint16_t lid) {
+  ib::PortRef from{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};
+  if (ends.size() == 2) from = locate(s, f, ends[0], slid);
+  locate(s, f, ends.back(), dlid);
+  std::vector<ib::Hop> hops = ib::trace(f, from, dlid, [&](uint32_t node, uint16_t lid) {
     return ib::lft_port(s.engine(), {true, 0, f.nodes[node].path}, lid);
   });
   view::Record rec;

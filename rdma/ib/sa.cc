@@ -45,23 +45,6 @@ constexpr const char* kKindWords =
     "nodes, ports, links, paths, switches, sm, lft, services, mcast, guids, pkeys, sl2vl, vlarb "
     "or classportinfo";
 
-struct SaWords {
-  const ib::SaKind* kind = nullptr;
-  std::vector<mad::Target> targets;
-  // Node selectors of records about a node (lid_bit >= 0).
-  std::optional<uint16_t> lid;
-  std::optional<uint64_t> guid;
-  std::optional<std::string> name;
-  // The kind's own filters: their values in example, their bits in mask.
-  std::vector<const ib::SaFilter*> filters;
-  std::vector<uint8_t> example;
-  uint64_t mask = 0;
-  std::optional<uint16_t> pkey;
-  std::optional<uint8_t> sl, mtu, rate;
-  uint64_t sm_key = 0;
-  std::string via;
-};
-
 uint64_t number(const std::string& s, uint64_t max, const char* what) {
   std::optional<uint64_t> v = parse_number(s, {.max = max, .c_bases = true});
   if (!v) throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
@@ -84,8 +67,8 @@ std::string filter_words(const ib::SaKind& k) {
   return all.empty() ? "none" : all;
 }
 
-// A filter word's value into the example record.
-void put_filter(SaWords& w, const ib::SaFilter& f, const std::string& v) {
+// A filter word's value.
+ib::SaFilterValue filter_value(const ib::SaFilter& f, const std::string& v) {
   using V = ib::SaFilter::Value;
   ib::SaFilterValue x;
   switch (f.value) {
@@ -95,71 +78,67 @@ void put_filter(SaWords& w, const ib::SaFilter& f, const std::string& v) {
     case V::Gid:
       x.gid = mad::parse_gid(v);
       break;
-    case V::Guid:  // the prefix comes from the local port (sa_show)
+    case V::Guid:  // the prefix comes from the local port (SaQuery::complete)
       x.number = mad::parse_guid(v);
       break;
     case V::Name:
       x.name = v;
       break;
   }
-  ib::put_sa_filter(*w.kind, f, x, w.example, w.mask);
-  w.filters.push_back(&f);
+  return x;
 }
 
-SaWords sa_words(Ctx& c) {
-  SaWords w;
-  if (c.args.empty()) throw UsageError(std::string("missing record type (") + kKindWords + ")");
-  std::string kind = c.args.next();
-  w.kind = ib::find_sa_kind(kind);
-  if (!w.kind) throw UsageError("unknown record type \"" + kind + "\" (" + kKindWords + ")");
-  w.example.assign(w.kind->record->bytes, 0);
-  bool paths = w.kind->record == &mad::kPathRecord;
-  while (!c.args.empty()) {
-    const std::string k = c.args.peek();
-    if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "via" &&
-        k != "smkey") {
-      if (std::optional<mad::Target> t = c.args.target()) {
+// `KIND [filters]` into the question; via is taken before.
+ib::SaQuery sa_query(Args& args) {
+  if (args.empty()) throw UsageError(std::string("missing record type (") + kKindWords + ")");
+  std::string word = args.next();
+  const ib::SaKind* kind = ib::find_sa_kind(word);
+  if (!kind) throw UsageError("unknown record type \"" + word + "\" (" + kKindWords + ")");
+  ib::SaQuery q(*kind);
+  bool paths = q.paths();
+  while (!args.empty()) {
+    const std::string k = args.peek();
+    if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "smkey") {
+      if (std::optional<mad::Target> t = args.target()) {
         if (t->kind == mad::Target::Kind::Dr)
           throw UsageError("a path runs between LIDs or GIDs; \"" + t->text +
                            "\" is a directed route");
-        if (w.targets.size() == 2) throw UsageError("unexpected argument \"" + t->text + "\"");
-        w.targets.push_back(*t);
+        if (q.ends.size() == 2) throw UsageError("unexpected argument \"" + t->text + "\"");
+        q.ends.push_back(*t);
         continue;
       }
     }
-    const ib::SaFilter* f = paths ? nullptr : ib::find_sa_filter(*w.kind, k);
-    bool node_word = !paths && w.kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
+    const ib::SaFilter* f = paths ? nullptr : ib::find_sa_filter(*kind, k);
+    bool node_word = !paths && kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
     bool path_word = paths && (k == "pkey" || k == "sl" || k == "mtu" || k == "rate");
-    if (!f && !node_word && !path_word && k != "via" && k != "smkey")
-      throw UsageError("unknown sa show " + std::string(w.kind->word) + " argument \"" + k +
-                       "\" (filters: " + (paths ? "pkey, sl, mtu, rate" : filter_words(*w.kind)) +
+    if (!f && !node_word && !path_word && k != "smkey")
+      throw UsageError("unknown sa show " + std::string(kind->word) + " argument \"" + k +
+                       "\" (filters: " + (paths ? "pkey, sl, mtu, rate" : filter_words(*kind)) +
                        ")");
-    c.args.next();
-    if (c.args.empty()) throw UsageError("\"" + k + "\" needs a value");
-    const std::string v = c.args.next();
-    if (k == "via") {
-      w.via = check_via(v);
-    } else if (k == "smkey") {
-      w.sm_key = number(v, ~uint64_t{0}, "SM_Key");
+    args.next();
+    if (args.empty()) throw UsageError("\"" + k + "\" needs a value");
+    const std::string v = args.next();
+    if (k == "smkey") {
+      q.sm_key = number(v, ~uint64_t{0}, "SM_Key");
     } else if (f) {
-      put_filter(w, *f, v);
+      q.add(*f, filter_value(*f, v));
     } else if (k == "lid") {
-      w.lid = mad::parse_lid(v);
+      q.lid = mad::parse_lid(v);
     } else if (k == "guid") {
-      w.guid = mad::parse_guid(v);
+      q.guid = mad::parse_guid(v);
     } else if (k == "name") {
-      w.name = v;
+      q.name = v;
     } else if (k == "pkey") {
-      w.pkey = static_cast<uint16_t>(number(v, 0xffff, "P_Key"));
+      q.path.pkey = static_cast<uint16_t>(number(v, 0xffff, "P_Key"));
     } else if (k == "sl") {
-      w.sl = static_cast<uint8_t>(number(v, 15, "SL"));
+      q.path.sl = static_cast<uint8_t>(number(v, 15, "SL"));
     } else if (k == "mtu") {
-      w.mtu = mtu_code(v);
+      q.path.mtu = mtu_code(v);
     } else {
-      w.rate = static_cast<uint8_t>(number(v, 63, "rate code"));
+      q.path.rate = static_cast<uint8_t>(number(v, 63, "rate code"));
     }
   }
-  return w;
+  return q;
 }
 
 // One GetTable; a table cut short (an SA or transport without RMPP) is a
@@ -186,53 +165,43 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
   return std::move(t.records);
 }
 
-void show_paths(Ctx& c, MadSession& s, const SaWords& w) {
+void show_paths(Ctx& c, MadSession& s, const ib::SaQuery& q) {
   std::vector<uint8_t> example;
   uint64_t mask = 0;
-  ib::path_example(s.local(), w.targets, {w.pkey, w.sl, w.mtu, w.rate}, example, mask);
-  auto recs = table(c, s, mad::kPathRecord, mask, example, w.sm_key);
+  ib::path_example(s.local(), q.ends, q.path, example, mask);
+  auto recs = table(c, s, mad::kPathRecord, mask, example, q.sm_key);
   view::Record out;
   for (const auto& r : recs) {
     out.clear();
-    ib::sa_record(*w.kind, r, c.opt.details, out);
+    ib::sa_record(*q.kind, r, c.opt.details, out);
     c.out.record(out);
   }
 }
 
 void sa_show(Ctx& c) {
-  SaWords w = sa_words(c);
-  MadSession s(c, w.via);
-  if (w.kind->record == &mad::kPathRecord) return show_paths(c, s, w);
+  std::string via = c.args.take_via();
+  ib::SaQuery q = sa_query(c.args);
+  MadSession s(c, via);
+  if (q.paths()) return show_paths(c, s, q);
   view::Record out;
-  if (w.kind->get) {
-    std::vector<uint8_t> a = mad::get_one(s.engine(), s.sm_lid(), *w.kind->record);
-    mad::decode(*w.kind->record, a, c.opt.details, out);
+  if (q.kind->get) {
+    std::vector<uint8_t> a = mad::get_one(s.engine(), s.sm_lid(), *q.kind->record);
+    mad::decode(*q.kind->record, a, c.opt.details, out);
     c.out.record(out);
     return;
   }
   // guid and name select nodes: their LIDs, from the NodeRecords.
   std::optional<std::set<uint16_t>> lids;
-  if (w.guid || w.name) {
+  if (q.guid || q.name) {
     std::vector<uint8_t> none(mad::kNodeRecord.bytes);
-    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, w.sm_key), w.guid, w.name);
+    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, q.sm_key), q.guid, q.name);
   }
-  const mad::AttrDef& rec = *w.kind->record;
-  if (w.lid) ib::put_sa_lid(*w.kind, w.example, w.mask, *w.lid);
-  // A port GUID asks for the GID of the local subnet.
-  for (const ib::SaFilter* f : w.filters)
-    ib::put_sa_prefix(*w.kind, *f, w.example, s.local().gid_prefix);
-  for (auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
-    ib::sa_fix_record(*w.kind, r);
-    uint16_t lid = ib::sa_record_lid(*w.kind, r);
-    // Filters again here: an SA may ignore a component it does not index.
-    if (w.lid && lid != *w.lid) continue;
-    if (lids && !lids->count(lid)) continue;
-    if (!std::all_of(w.filters.begin(), w.filters.end(), [&](const ib::SaFilter* f) {
-          return ib::sa_filter_matches(*w.kind, *f, r, w.example);
-        }))
-      continue;
+  q.complete(s.local().gid_prefix);
+  for (auto& r : table(c, s, *q.kind->record, q.mask, q.example, q.sm_key)) {
+    ib::sa_fix_record(*q.kind, r);
+    if (!q.answers(r, lids)) continue;
     out.clear();
-    ib::sa_record(*w.kind, r, c.opt.details, out);
+    ib::sa_record(*q.kind, r, c.opt.details, out);
     c.out.record(out);
   }
 }
