@@ -17,6 +17,22 @@ uint32_t tid_of(std::span<const uint8_t> mad) {
 
 }  // namespace
 
+std::string EngineStats::dropped_text() const {
+  std::string out;
+  if (dropped) {
+    out = "dropped " + std::to_string(dropped) + (dropped == 1 ? " reply" : " replies") +
+          " not matching their request (";
+    bool first = true;
+    for (const auto& [field, n] : dropped_by) {
+      out += (first ? "" : ", ") + field + " " + std::to_string(n);
+      first = false;
+    }
+    out += ")";
+  }
+  if (stray) out += (out.empty() ? "" : ", ") + std::to_string(stray) + " stray";
+  return out;
+}
+
 uint32_t Engine::new_tid() {
   if (next_tid_ == 0)  // not 0, and unlike the last run's, so stale replies do not match
     next_tid_ = (static_cast<uint32_t>(getpid()) << 16) ^
@@ -81,7 +97,10 @@ void Engine::on_receive(const Received& r) {
   if (r.bytes.size() < 16) return;  // no TID to match; the request times out
   uint32_t tid = tid_of(r.bytes);
   auto alias = tids_.find(tid);
-  if (alias == tids_.end()) return;  // foreign, or for a finished query
+  if (alias == tids_.end()) {  // foreign, a duplicate, or for a finished query
+    if (!r.status) ++stats_.stray;
+    return;
+  }
   uint32_t key = alias->second;
   Flight& f = flights_.at(key);
   if (r.status) {
@@ -101,7 +120,22 @@ void Engine::on_receive(const Received& r) {
   Mad request = f.q.mad;
   request.set(hdr::kTid, r.bytes.size() >= 16 ? get_bits(r.bytes, hdr::kTid.bit, 64) : 0);
   Mad reply;
-  if (std::optional<Failure> failure = verify_reply(request, r.bytes, f.q.what, reply)) {
+  std::optional<Failure> failure = verify_reply(request, r.bytes, f.q.what, reply);
+  // A LID-routed reply comes from the LID the request went to (its SLID is
+  // the request's DLID, LMC path bits included); 0: the transport cannot say.
+  if (!failure && f.q.mad.mgmt_class() != kClassSmiDr && f.q.to.lid &&
+      f.q.to.lid != kPermissiveLid && r.slid && r.slid != f.q.to.lid) {
+    failure = Failure{Failure::Kind::Malformed, 0, 0,
+                      "malformed reply to " + f.q.what + ": from LID " + std::to_string(r.slid)};
+    failure->field = "source LID";
+  }
+  if (failure && failure->kind == Failure::Kind::Malformed) {
+    // Not this query's answer, though it carries its TID (a damaged reply,
+    // or another's with its TID moved): dropped; the query waits on.
+    ++stats_.dropped;
+    ++stats_.dropped_by[failure->field];
+    f.refused = std::move(failure);
+  } else if (failure) {
     finish(key, nullptr, &*failure);
   } else {
     if (f.q.whole) *f.q.whole = r.bytes;
@@ -120,9 +154,17 @@ void Engine::expire(Clock::time_point now) {
       retry(key, f);
       continue;
     }
+    // Only replies that did not answer it: the last of them names why.
+    if (f.refused) {
+      Failure failure = std::move(*f.refused);
+      failure.tries = f.tries;
+      finish(key, nullptr, &failure);
+      continue;
+    }
     Failure failure{Failure::Kind::Timeout, f.tries, 0,
-                    "no reply to " + f.q.what + " (" + std::to_string(f.tries) + " tries of " +
-                        std::to_string(c_.timeout_ms) + " ms)"};
+                    "no reply to " + f.q.what + " (" + std::to_string(f.tries) +
+                        (f.tries == 1 ? " try of " : " tries of ") + std::to_string(c_.timeout_ms) +
+                        " ms)"};
     finish(key, nullptr, &failure);
   }
 }

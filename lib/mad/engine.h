@@ -1,7 +1,10 @@
-// The asynchronous MAD core: up to `window` requests in flight, replies
-// matched by transaction id, each request with its own deadline and
-// retries. Single-target commands send one request through call(); fabric
-// discovery submits many.
+// The asynchronous MAD core: up to `window` requests in flight, each with
+// its own deadline and retries. A reply is believed only when it matches its
+// request in everything the request fixed (verify_reply: TID, versions,
+// class, method, attribute and modifier, a directed route's way back; a
+// LID-routed reply's source): anything else is counted and dropped, and the
+// query waits for its own reply or times out. Single-target commands send one request through
+// call(); fabric discovery submits many.
 #pragma once
 
 #include <chrono>
@@ -9,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,7 +33,10 @@ struct EngineConfig {
 using Done = std::function<void(const Mad* reply, const Failure* failure)>;
 
 // What a run cost, for -d and bench/: MADs sent (tries included), tries that
-// were retries, and queries that ended without a good reply, by kind.
+// were retries, and queries that ended without a good reply, by kind; the
+// replies dropped (carrying a query's TID but not answering it as sent, by
+// what differed) and the stray ones (no query in flight has their TID:
+// duplicates, late or foreign replies).
 struct EngineStats {
   uint64_t sent = 0;
   uint64_t retried = 0;
@@ -37,7 +44,13 @@ struct EngineStats {
   uint64_t timeouts = 0;
   uint64_t status_errors = 0;
   uint64_t malformed = 0;
+  uint64_t dropped = 0;
+  uint64_t stray = 0;
+  std::map<std::string, uint64_t> dropped_by;  // "attribute" -> 3
   uint64_t failed() const { return timeouts + status_errors + malformed; }
+  // "dropped 4 replies not matching their request (attribute 3, path 1),
+  // 2 stray"; "" when none.
+  std::string dropped_text() const;
 };
 
 struct Query {
@@ -76,6 +89,9 @@ class Engine {
     int tries = 0;
     Clock::time_point deadline;
     std::vector<uint32_t> tids;  // one per try; the last is the current one
+    // The last reply dropped as not answering this query: what it ends
+    // with when no true reply comes.
+    std::optional<Failure> refused;
   };
   uint32_t new_tid();
   void start(Query q);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
@@ -103,6 +104,13 @@ TEST(Engine, RetriesThenTimesOutWithAClearError) {
   }
   ASSERT_EQ(t.sent.size(), 3u);
   EXPECT_EQ(e.stats().sent, 3u);
+  Engine once(t, {.timeout_ms = 5, .retries = 0, .window = 8});
+  try {
+    once.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "x");
+    ADD_FAILURE() << "no error";
+  } catch (const MadError& err) {
+    EXPECT_STREQ(err.what(), "no reply to x (1 try of 5 ms)");
+  }
   EXPECT_EQ(e.stats().retried, 2u);
   EXPECT_EQ(e.stats().timeouts, 1u);
   // Every try is the same request under its own TID.
@@ -265,6 +273,138 @@ TEST(Engine, ReplyForAnotherAttributeIsMalformed) {
   } catch (const MadError& err) {
     EXPECT_EQ(err.failure.kind, Failure::Kind::Malformed);
     EXPECT_STREQ(err.what(), "malformed reply to NodeInfo from lid 3: attribute PortInfo");
+  }
+}
+
+// A transport that holds the first replies until `hold` requests are in
+// flight and then delivers them with their TIDs rotated (each carries the
+// next request's TID), as a fabric that moves TIDs; later requests (the
+// retries) are answered honestly, each reply delivered twice.
+class MovedTids : public Transport {
+ public:
+  using Answer = std::function<Received(const Mad&, const Address&)>;
+  MovedTids(size_t hold, Answer a) : hold_(hold), answer_(std::move(a)) {}
+  void send(const Mad& m, const Address& to, int) override {
+    ++sent;
+    Received r = answer_(m, to);
+    if (held_.size() < hold_ && !released_) {
+      held_.push_back(r);
+      if (held_.size() == hold_) {
+        released_ = true;
+        for (size_t i = 0; i < held_.size(); ++i) {
+          Received moved = held_[i];
+          const Received& next = held_[(i + 1) % held_.size()];
+          std::copy_n(next.bytes.begin() + 8, 8, moved.bytes.begin() + 8);  // the TID
+          queue_.push_back(moved);
+        }
+      }
+      return;
+    }
+    queue_.push_back(r);
+    queue_.push_back(r);  // and a duplicate
+  }
+  std::optional<Received> receive(int) override {
+    if (queue_.empty()) return std::nullopt;
+    Received r = queue_.front();
+    queue_.pop_front();
+    return r;
+  }
+  size_t sent = 0;
+
+ private:
+  size_t hold_;
+  Answer answer_;
+  bool released_ = false;
+  std::vector<Received> held_;
+  std::deque<Received> queue_;
+};
+
+// A DR SMP's answer: the node at the end of path {p} has 10 + p ports.
+Received dr_answer(const Mad& m, const Address&) {
+  uint8_t p = m.bytes[hdr::kInitialPath.bit / 8 + 1];
+  return {reply_to(m, node_info_of(static_cast<uint8_t>(10 + p)))};
+}
+
+TEST(Engine, ARepliesTidMovedToAnotherQueryIsDroppedAndTheTrueReplyAwaited) {
+  MovedTids t(3, dr_answer);
+  Engine e(t, {.timeout_ms = 20, .retries = 2, .window = 3});
+  std::vector<int> got(3, -1);
+  for (uint8_t p = 1; p <= 3; ++p) {
+    Route r{true, 0, {p}};
+    e.submit({make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo",
+              [&, p](const Mad* reply, const Failure* f) {
+                ASSERT_TRUE(reply) << f->message;
+                got[p - 1] = reply->bytes[64 + 3];
+              }});
+  }
+  e.run();
+  // Each took the answer to its own path, not the first with its TID.
+  EXPECT_EQ(got, (std::vector<int>{11, 12, 13}));
+  EXPECT_EQ(e.stats().dropped, 3u);
+  EXPECT_EQ(e.stats().dropped_by.at("path"), 3u);
+  EXPECT_EQ(e.stats().retried, 3u);
+  // The duplicates of the retries' replies, but the last: run() ends with
+  // the last query, before reading it.
+  EXPECT_EQ(e.stats().stray, 2u);
+  EXPECT_EQ(e.stats().dropped_text(),
+            "dropped 3 replies not matching their request (path 3), 2 stray");
+}
+
+TEST(Engine, ALidRoutedReplyFromAnotherLidIsDropped) {
+  MovedTids t(2, [](const Mad& m, const Address& to) {
+    Received r{reply_to(m, node_info_of(static_cast<uint8_t>(to.lid)))};
+    r.slid = to.lid;
+    return r;
+  });
+  Engine e(t, {.timeout_ms = 20, .retries = 1, .window = 2});
+  std::vector<int> got(2, -1);
+  for (uint16_t lid = 2; lid <= 3; ++lid) {
+    Route r{false, lid, {}};
+    e.submit({make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo",
+              [&, lid](const Mad* reply, const Failure* f) {
+                ASSERT_TRUE(reply) << f->message;
+                got[lid - 2] = reply->bytes[64 + 3];
+              }});
+  }
+  e.run();
+  EXPECT_EQ(got, (std::vector<int>{2, 3}));
+  EXPECT_EQ(e.stats().dropped_by.at("source LID"), 2u);
+}
+
+// Every field the request fixed: a reply that differs in any is not its
+// answer.
+TEST(Engine, RepliesDifferingInWhatTheRequestFixedAreRefused) {
+  struct Case {
+    const char* field;
+    std::function<void(Mad&)> spoil;
+  } cases[] = {
+      {"class version", [](Mad& m) { m.set(hdr::kClassVersion, 2); }},
+      {"attribute modifier", [](Mad& m) { m.set(hdr::kAttrMod, 5); }},
+      {"direction", [](Mad& m) { m.set(hdr::kDirection, 0); }},
+      {"hop count", [](Mad& m) { m.set(hdr::kHopCount, 1); }},
+      {"path", [](Mad& m) { m.bytes[hdr::kInitialPath.bit / 8 + 2] = 9; }},
+      {"path", [](Mad& m) { m.set(hdr::kDrSlid, 4); }},
+  };
+  for (const Case& c : cases) {
+    FakeTransport t([&](const Mad& m, const Address&) -> std::optional<std::vector<uint8_t>> {
+      Mad r;
+      std::vector<uint8_t> b = reply_to(m, node_info_of(2));
+      std::copy(b.begin(), b.end(), r.bytes.begin());
+      c.spoil(r);
+      return std::vector<uint8_t>(r.bytes.begin(), r.bytes.end());
+    });
+    Engine e(t, {.timeout_ms = 5, .retries = 1, .window = 8});
+    Route r{true, 0, {1, 2}};
+    try {
+      e.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo");
+      ADD_FAILURE() << c.field;
+    } catch (const MadError& err) {
+      EXPECT_EQ(err.failure.kind, Failure::Kind::Malformed) << c.field;
+      EXPECT_EQ(err.failure.tries, 2) << c.field;  // waited for the true reply, retried
+      EXPECT_EQ(std::string(err.failure.field), c.field) << err.what();
+    }
+    EXPECT_EQ(e.stats().dropped, 2u) << c.field;
+    EXPECT_EQ(e.stats().malformed, 1u) << c.field;
   }
 }
 

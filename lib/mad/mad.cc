@@ -157,8 +157,10 @@ std::string attr_name(uint8_t mgmt_class, uint16_t id) {
 
 std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t> reply,
                                     const std::string& what, Mad& r) {
-  auto malformed = [&](const std::string& why) {
-    return Failure{Failure::Kind::Malformed, 0, 0, "malformed reply to " + what + ": " + why};
+  auto malformed = [&](const char* field, const std::string& why) {
+    Failure f{Failure::Kind::Malformed, 0, 0, "malformed reply to " + what + ": " + why};
+    f.field = field;
+    return f;
   };
   // A reply may end after its attribute (opensm's SA replies under ibsim
   // do); it must hold the header and the whole attribute.
@@ -168,27 +170,51 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
                 : a ? data_offset(request.mgmt_class()) + a->bytes
                     : kMadBytes;
   if (reply.size() < need)
-    return malformed(std::to_string(reply.size()) + " bytes, need " + std::to_string(need));
+    return malformed("length",
+                     std::to_string(reply.size()) + " bytes, need " + std::to_string(need));
   r.bytes.fill(0);
   std::copy(reply.begin(), reply.begin() + std::min(reply.size(), kMadBytes), r.bytes.begin());
   if (r.get(hdr::kBaseVersion) != 1)
-    return malformed("base version " + std::to_string(r.get(hdr::kBaseVersion)));
+    return malformed("base version", "base version " + std::to_string(r.get(hdr::kBaseVersion)));
   if (r.mgmt_class() != request.mgmt_class())
-    return malformed("class " + hex16(r.mgmt_class()) + ", expected " +
-                     hex16(request.mgmt_class()));
+    return malformed(
+        "class", "class " + hex16(r.mgmt_class()) + ", expected " + hex16(request.mgmt_class()));
+  if (r.get(hdr::kClassVersion) != request.get(hdr::kClassVersion))
+    return malformed("class version", "class version " + std::to_string(r.get(hdr::kClassVersion)) +
+                                          ", expected " +
+                                          std::to_string(request.get(hdr::kClassVersion)));
   // Get and Set are both answered by GetResp (0x81); others by method | 0x80.
   uint64_t expect = request.get(hdr::kMethod) == kSet ? uint64_t{kGet} : request.get(hdr::kMethod);
   if (!r.get(hdr::kResponse) || r.get(hdr::kMethod) != expect)
-    return malformed("method " + hex16(r.bytes[3]) + " is not a response to " +
-                     hex16(request.bytes[3]));
+    return malformed("method", "method " + hex16(r.bytes[3]) + " is not a response to " +
+                                   hex16(request.bytes[3]));
   // The low 32 bits of the TID are the requester's (the kernel owns the high
   // ones). A request without one was matched by TID already (Engine).
   uint64_t want_tid = request.get(hdr::kTid) & 0xffffffffu;
   uint64_t got_tid = r.get(hdr::kTid) & 0xffffffffu;
   if (want_tid && got_tid != want_tid)
-    return malformed("transaction id " + hex32(got_tid) + ", expected " + hex32(want_tid));
+    return malformed("transaction id",
+                     "transaction id " + hex32(got_tid) + ", expected " + hex32(want_tid));
   if (r.get(hdr::kAttrId) != request.get(hdr::kAttrId))
-    return malformed("attribute " + attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
+    return malformed("attribute", "attribute " + attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
+  if (r.get(hdr::kAttrMod) != request.get(hdr::kAttrMod))
+    return malformed("attribute modifier", "attribute modifier " + hex32(r.get(hdr::kAttrMod)) +
+                                               ", expected " + hex32(request.get(hdr::kAttrMod)));
+  if (r.mgmt_class() == kClassSmiDr) {
+    // The way back of the way the request went (IBA 14.2.2): the direction
+    // bit set, the same hops, DR LIDs and initial path.
+    if (!r.get(hdr::kDirection)) return malformed("direction", "directed route going out");
+    uint64_t hops = request.get(hdr::kHopCount);
+    if (r.get(hdr::kHopCount) != hops)
+      return malformed("hop count", "hop count " + std::to_string(r.get(hdr::kHopCount)) +
+                                        ", expected " + std::to_string(hops));
+    const size_t path = hdr::kInitialPath.bit / 8;
+    if (r.get(hdr::kDrSlid) != request.get(hdr::kDrSlid) ||
+        r.get(hdr::kDrDlid) != request.get(hdr::kDrDlid) ||
+        !std::equal(r.bytes.begin() + path + 1, r.bytes.begin() + path + 1 + hops,
+                    request.bytes.begin() + path + 1))
+      return malformed("path", "another directed route");
+  }
   uint16_t status = r.mgmt_class() == kClassSmiDr ? r.get(hdr::kDrStatus) : r.get(hdr::kStatus);
   if (status)
     return Failure{Failure::Kind::Status, 0, status,

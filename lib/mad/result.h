@@ -21,6 +21,9 @@ struct Failure {
   int tries = 0;        // Timeout: how many were sent
   uint16_t status = 0;  // Status: the status word (DR SMPs: without the D bit)
   std::string message;  // "no reply to NodeInfo from lid 4 (4 tries of 1000 ms)"
+  // Malformed: what of the reply did not match the request ("attribute",
+  // "path", "source LID"...), for counting.
+  const char* field = "";
 
   // The MAD status says the method or attribute is not supported (IBA
   // 13.4.7, codes 2 and 3): the attribute does not exist there, which for

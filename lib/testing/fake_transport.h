@@ -53,7 +53,9 @@ inline std::vector<uint8_t> reply_to(const Mad& request, std::span<const uint8_t
   } else {
     r.set(hdr::kStatus, status);
   }
+  // A directed route SMP's data is 64 bytes; the paths after it stay as sent.
   std::span<uint8_t> d = r.data();
+  if (r.mgmt_class() == kClassSmiDr) d = d.first(64);
   std::fill(d.begin(), d.end(), 0);
   std::copy_n(attr.begin(), std::min(attr.size(), d.size()), d.begin());
   return {r.bytes.begin(), r.bytes.end()};

@@ -78,13 +78,15 @@ ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = null
   if (!d.warnings.empty()) c.status = 1;
   if (c.opt.details) {
     const mad::EngineStats& st = s.engine().stats();
-    std::fprintf(c.err,
-                 "fabric: %zu nodes, %zu links; MADs sent %llu, retried %llu, failed %llu "
-                 "(window %zu)\n",
-                 d.fabric.nodes.size(), d.fabric.links().size(),
-                 static_cast<unsigned long long>(st.sent),
-                 static_cast<unsigned long long>(st.retried),
-                 static_cast<unsigned long long>(st.failed()), s.engine().config().window);
+    // Replies that did not answer their request, when there were any.
+    std::string dropped = st.dropped_text();
+    std::fprintf(
+        c.err,
+        "fabric: %zu nodes, %zu links; MADs sent %llu, retried %llu, failed %llu "
+        "(window %zu)%s%s\n",
+        d.fabric.nodes.size(), d.fabric.links().size(), static_cast<unsigned long long>(st.sent),
+        static_cast<unsigned long long>(st.retried), static_cast<unsigned long long>(st.failed()),
+        s.engine().config().window, dropped.empty() ? "" : "; ", dropped.c_str());
   }
   return std::move(d.fabric);
 }
