@@ -14,6 +14,7 @@
 #include "lib/ib/discover.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/records.h"
 #include "lib/ib/sa_fabric.h"
@@ -21,7 +22,6 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
-#include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -126,6 +126,7 @@ void fabric_show(Ctx& c) {
   }
   unexpected(w.rest, 1);
   ib::Fabric f = fabric_of(c, w);
+  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
   view::Record rec;
   for (const ib::Node& n : f.nodes) {
     if (type && n.info.node_type != type) continue;
@@ -153,6 +154,7 @@ void fabric_links(Ctx& c) {
   }
   unexpected(w.rest, 1);
   ib::Fabric f = fabric_of(c, w);
+  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     for (const ib::Port& p : f.nodes[n].ports) {
@@ -189,6 +191,7 @@ void fabric_topology(Ctx& c) {
   unexpected(w.rest, 0);
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
   ib::Fabric f = fabric_of(c, w);
+  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
   std::fflush(c.help_out);
   ib::write_topology(f, c.help_out);
 }
@@ -209,6 +212,9 @@ void fabric_diff(Ctx& c) {
     unexpected(w.rest, 1);
     ib::Fabric before = ib::load_fabric(w.rest[0]);
     ib::Fabric now = fabric_of(c, w);
+    ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
+    ib::rename_nodes(names, before);
+    ib::rename_nodes(names, now);
     std::vector<ib::Change> changes = ib::diff(before, now);
     view::Record rec;
     for (const ib::Change& ch : changes) {
@@ -278,9 +284,10 @@ ib::SweepOptions sweep_options(const std::vector<std::string>& rest, size_t from
 // (PortCountersExtended's 64-bit ones where the PMA has them).
 void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
-  rec.pair("node_guid", view::guid_text(n.info.node_guid));
-  rec.pair_quoted("description", n.description);
+  rec.pair("node_guid", mad::guid_text(n.info.node_guid));
+  rec.pair("description", mad::desc_text(n.description), n.description);
   rec.pair("port", c.port.port);
+  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_text(g));
   rec.pair("lid", c.lid);
 }
 
@@ -330,18 +337,19 @@ void fabric_errors_reset(Ctx& c, const FabricWords& w) {
   if (port && !lid && !guid) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
   MadSession s(c, w.via);
   ib::Fabric f = fabric_of(c, w, &s);
+  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
   ib::ClearSelect only;
   if (lid || guid) {
     if (std::optional<ib::PortRef> at = lid ? ib::find_port_lid(f, *lid) : ib::find_guid(f, *guid))
       only.node = at->node;
-    std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + view::guid_text(*guid);
+    std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + mad::guid_text(*guid);
     if (!only.node) throw Error("no node with " + what + " in the fabric");
     if (port) {
       const ib::Node& node = f.nodes[*only.node];
       const ib::Port* p = node.port(*port);
       if (!p || !p->info || (!node.is_switch() && (*port == 0 || !p->info->lid)))
-        throw Error("node \"" + node.description + "\" has no port " + std::to_string(*port) +
-                    " with counters");
+        throw Error("node " + mad::desc_text(node.description) + " has no port " +
+                    std::to_string(*port) + " with counters");
       only.port = port;
     }
   }
@@ -420,6 +428,7 @@ void fabric_errors(Ctx& c) {
           {"lid"}});
   MadSession s(c, w.via);
   ib::Fabric f = fabric_of(c, w, &s);
+  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s.engine().stats().sent);

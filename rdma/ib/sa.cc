@@ -12,6 +12,7 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
 #include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
@@ -221,6 +222,8 @@ void sa_show(Ctx& c) {
   // A port GUID asks for the GID of the local subnet.
   for (const ib::SaFilter* f : w.filters)
     ib::put_sa_prefix(*w.kind, *f, w.example, s.local().gid_prefix);
+  ib::NodeNameMap names;
+  if (&rec == &mad::kNodeRecord) names = ib::load_node_name_map(c.opt.node_name_map);
   for (auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
     ib::sa_fix_record(*w.kind, r);
     uint16_t lid = ib::sa_record_lid(*w.kind, r);
@@ -233,6 +236,12 @@ void sa_show(Ctx& c) {
       continue;
     out.clear();
     ib::sa_record(*w.kind, r, c.opt.details, out);
+    if (!names.names.empty())
+      ib::rename_description(
+          names,
+          mad::get_field(mad::kNodeInfo, std::span(r).subspan(mad::kNodeRecordNodeInfo),
+                         "NodeGUID"),
+          out);
     c.out.record(out);
   }
 }

@@ -13,7 +13,7 @@ NET=$(cd "$(dirname "$0")" && pwd)/net
 
 # Before the subnet manager: GUIDs cannot be resolved, routes work.
 out=$(run "$RDMA" node show guid 0x100007 2>&1)
-if [ "$out" = 'cannot resolve guid 0000:0000:0010:0007: no subnet manager (the local port has no SM LID); use a LID or "dr"' ]; then
+if [ "$out" = 'cannot resolve guid 0x0000000000100007: no subnet manager (the local port has no SM LID); use a LID or "dr"' ]; then
   ok "no subnet manager: GUID target says so"
 else
   bad "no subnet manager: GUID target: $out"
@@ -83,7 +83,7 @@ GID=$(run ibaddr -G "$G3" 2>/dev/null | sed -n 's/^GID \([^ ]*\) .*/\1/p')
 expect "node show guid $G3 (0x form) resolves to ibaddr's lid $LID_DIAGS" 0 "^lid $LID_DIAGS: " node show guid "$G3"
 expect "node show guid $G3_COLON (colon form)" 0 "^lid $LID_DIAGS: .*description hca3" node show guid "$G3_COLON"
 expect "node show gid $GID" 0 "^lid $LID_DIAGS: .*description hca3" node show gid "$GID"
-expect "unknown GUID: clear error" 1 "^cannot resolve guid 0000:0000:dead:beef: no such port in the subnet$" \
+expect "unknown GUID: clear error" 1 "^cannot resolve guid 0x00000000deadbeef: no such port in the subnet$" \
   node show guid 0xdeadbeef
 
 # port show: PortInfo of CA ports, switch ports, a down port.
