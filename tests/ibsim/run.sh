@@ -25,7 +25,7 @@ else
   bad "no subnet manager: sm show: $out"
 fi
 out=$(run "$RDMA" node show dr 0,1 2>&1)
-if grep -q '^dr 0,1: type switch .*description sw1' <<<"$out"; then
+if grep -q '^dr 0,1: type switch .*description "sw1"' <<<"$out"; then
   ok "no subnet manager: directed route works"
 else
   bad "no subnet manager: dr: $out"
@@ -81,8 +81,8 @@ LID_DIAGS=$(run ibaddr -G "$G3" 2>/dev/null | sed -n 's/.*LID start 0x\([0-9a-f]
 GID=$(run ibaddr -G "$G3" 2>/dev/null | sed -n 's/^GID \([^ ]*\) .*/\1/p')
 [ -n "$LID_DIAGS" ] && LID_DIAGS=$((16#$LID_DIAGS))
 expect "node show guid $G3 (0x form) resolves to ibaddr's lid $LID_DIAGS" 0 "^lid $LID_DIAGS: " node show guid "$G3"
-expect "node show guid $G3_COLON (colon form)" 0 "^lid $LID_DIAGS: .*description hca3" node show guid "$G3_COLON"
-expect "node show gid $GID" 0 "^lid $LID_DIAGS: .*description hca3" node show gid "$GID"
+expect "node show guid $G3_COLON (colon form)" 0 "^lid $LID_DIAGS: .*description \"hca3\"" node show guid "$G3_COLON"
+expect "node show gid $GID" 0 "^lid $LID_DIAGS: .*description \"hca3\"" node show gid "$GID"
 expect "unknown GUID: clear error" 1 "^cannot resolve guid 0x00000000deadbeef: no such port in the subnet$" \
   node show guid 0xdeadbeef
 
@@ -196,7 +196,7 @@ else
 fi
 hex=$(awk '/^< .*attribute NodeDescription/ {n = 18} n && n-- <= 16' <<<"$out")
 expect_decode=$(echo "$hex" | "$RDMA" mad decode 2>&1)
-if grep -q "description hca3" <<<"$expect_decode"; then ok "mad decode of a captured reply"; else bad "mad decode: $expect_decode"; fi
+if grep -q 'description "hca3"' <<<"$expect_decode"; then ok "mad decode of a captured reply"; else bad "mad decode: $expect_decode"; fi
 
 # Errors: timeouts after the configured retries, bad targets.
 expect "no answer: timeout after retries" 1 "^no reply to NodeInfo from lid 999 \(3 tries of 200 ms\)$" \
