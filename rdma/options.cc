@@ -30,7 +30,7 @@ constexpr OptionSpec kOptions[] = {
     {'f', "force", false},
     {'b', "batch", true},
     {'n', "netns", true},
-    // '\1' to '\7': long form only. -t is the timestamp, as in `ip -t
+    // '\1' to '\10': long form only. -t is the timestamp, as in `ip -t
     // monitor`. --timeout is per MAD (infiniband-diags' -t); the kernel
     // answers netlink requests in microseconds, so its deadline is another
     // option with another default.
@@ -44,6 +44,8 @@ constexpr OptionSpec kOptions[] = {
     {'t', "timestamp", false},
     {'\6', "openmetrics", false, 3},
     {'\7', "prometheus", false, 5},
+    // "-no" stays -n o (netns "o"), as before the option.
+    {'\10', "node-name-map", true, 4},
 };
 
 const OptionSpec* by_short(char c) {
@@ -143,6 +145,10 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\7':
       opt.exposition = Options::Exposition::Prometheus;
+      break;
+    case '\10':
+      if (arg->empty()) throw UsageError("empty FILE after \"--node-name-map\"");
+      opt.node_name_map = *arg;
       break;
   }
 }

@@ -43,6 +43,9 @@ struct Options {
   // reads).
   enum class Exposition : uint8_t { None, OpenMetrics, Prometheus };
   Exposition exposition = Exposition::None;
+  // --node-name-map FILE: the InfiniBand views name nodes as the file says
+  // (lib/ib/node_name_map.h; infiniband-diags' default file when not given).
+  std::optional<std::string> node_name_map;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

@@ -49,6 +49,22 @@ TEST(Options, OnelineShortSingleAndDoubleDash) {
   EXPECT_FALSE(parse_options(none).oneline);
 }
 
+TEST(Options, NodeNameMapLongFormOnly) {
+  Words w = {"--node-name-map", "/etc/names", "fabric", "--node-name=x.map"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.node_name_map, "x.map");  // the last one given
+  EXPECT_EQ(w, (Words{"fabric"}));
+  Words none = {"fabric"};
+  EXPECT_FALSE(parse_options(none).node_name_map);
+  // -no is -n o, as it was before the option.
+  Words netns = {"-no", "fabric"};
+  o = parse_options(netns);
+  EXPECT_EQ(o.netns, "o");
+  EXPECT_FALSE(o.node_name_map);
+  Words empty = {"--node-name-map="};
+  EXPECT_THROW(parse_options(empty), UsageError);
+}
+
 TEST(Options, DoubleDashLongFormsAndArguments) {
   Words w = {"--json", "--batch=-", "--netns", "blue", "--raw", "--det"};
   Options o = parse_options(w);

@@ -79,6 +79,18 @@ TEST_F(Cache, OtherJsonLayoutsReadTheSame) {
   EXPECT_EQ(text_of(load(other)), saved);
 }
 
+// GUIDs are JSON numbers in the file, never text in the form the views
+// print (0x0000000000200000 now, 0000:0000:0020:0000 before): a file saved
+// before the views changed their form loads as one saved now.
+TEST_F(Cache, GuidsAreNumbersInTheFile) {
+  std::string saved = text_of(fabric_);
+  EXPECT_EQ(saved.find("0x"), std::string::npos) << saved;
+  EXPECT_EQ(saved.find(":0000:"), std::string::npos) << saved;
+  std::string guid = "," + std::to_string(fabric_.nodes[0].info.node_guid) + ",";
+  EXPECT_NE(saved.find(guid), std::string::npos) << guid << " in " << saved;
+  EXPECT_EQ(load(saved).nodes[0].info.node_guid, fabric_.nodes[0].info.node_guid);
+}
+
 TEST_F(Cache, AnEscapedDescriptionIsRead) {
   fabric_.nodes[1].description = "sw \"one\"\\1";
   std::string saved = text_of(fabric_);

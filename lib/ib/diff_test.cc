@@ -101,8 +101,8 @@ TEST(ChangeRecord, ALinkNamesBothEnds) {
   std::string text;
   for (const view::Field& f : r) text += f.text;
   EXPECT_EQ(text,
-            "added link node_guid 0000:0000:0000:0020 port 3 description \"sw1\" peer_node_guid "
-            "0000:0000:0000:0021 peer_port 4 peer_description \"sw2\" ");
+            "added link node_guid 0x0000000000000020 port 3 description \"sw1\" peer_node_guid "
+            "0x0000000000000021 peer_port 4 peer_description \"sw2\" ");
 }
 
 }  // namespace

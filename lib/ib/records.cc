@@ -1,8 +1,8 @@
 #include "lib/ib/records.h"
 
+#include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
-#include "lib/view/fields.h"
 
 namespace rdma::ib {
 
@@ -18,7 +18,7 @@ std::string speed_text(const PortInfo& p) {
 void node_record(const Node& n, int detail, view::Record& out) {
   const char* type = node_type_name(n.info.node_type);
   out.pair("type", type ? type : "unknown(" + std::to_string(n.info.node_type) + ")");
-  out.pair("node_guid", view::guid_text(n.info.node_guid));
+  out.pair("node_guid", mad::guid_text(n.info.node_guid));
   std::vector<uint16_t> lids = n.lids();
   std::string text;
   view::Json arr = view::Json::array();
@@ -29,14 +29,14 @@ void node_record(const Node& n, int detail, view::Record& out) {
   out.pair("lids", text.empty() ? "-" : text, std::move(arr));
   out.pair("ports", n.info.num_ports);
   if (detail) {
-    out.pair("sys_image_guid", view::guid_text(n.info.sys_image_guid));
-    out.pair("port_guid", view::guid_text(n.info.port_guid));
+    out.pair("sys_image_guid", mad::guid_text(n.info.sys_image_guid));
+    out.pair("port_guid", mad::guid_text(n.info.port_guid));
     out.pair("vendor_id", mad::value_text(mad::Fmt::Hex, n.info.vendor_id, 24));
     out.pair("device_id", mad::value_text(mad::Fmt::Hex, n.info.device_id, 16));
     out.pair("revision", mad::value_text(mad::Fmt::Hex, n.info.revision, 32));
     out.pair("route", mad::route_text({true, 0, n.path}));
   }
-  out.pair_quoted("description", n.description);
+  out.pair("description", mad::desc_text(n.description), n.description);
 }
 
 uint16_t port_lid(const Fabric& f, PortRef p) {
@@ -45,15 +45,26 @@ uint16_t port_lid(const Fabric& f, PortRef p) {
   return port.info ? port.info->lid : 0;
 }
 
+uint64_t port_guid(const Fabric& f, PortRef p) {
+  const Node& n = f.nodes[p.node];
+  if (n.is_switch() || p.port == 0) return 0;
+  const Port* port = n.port(p.port);
+  return port ? port->guid : 0;
+}
+
 void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   auto side = [&](const char* prefix, PortRef r) {
     const Node& n = f.nodes[r.node];
     std::string p = prefix;
-    out.add(p + "node_guid", p + "node_guid " + view::guid_text(n.info.node_guid) + " ",
-            view::guid_text(n.info.node_guid));
+    out.add(p + "node_guid", p + "node_guid " + mad::guid_text(n.info.node_guid) + " ",
+            mad::guid_text(n.info.node_guid));
     out.add(p + "port", p + "port " + std::to_string(r.port) + " ", r.port);
+    // A CA's or router's port has a GUID of its own (ibqueryerrors prints it).
+    if (uint64_t g = port_guid(f, r))
+      out.add(p + "port_guid", p + "port_guid " + mad::guid_text(g) + " ", mad::guid_text(g));
     out.add(p + "lid", p + "lid " + std::to_string(port_lid(f, r)) + " ", port_lid(f, r));
-    out.add(p + "description", p + "description \"" + n.description + "\" ", n.description);
+    out.add(p + "description", p + "description " + mad::desc_text(n.description) + " ",
+            n.description);
   };
   side("", end);
   const Port& port = f.at(end);
@@ -71,7 +82,11 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
     out.pair("speed_supported", mad::value_text(mad::Fmt::SpeedMask, pi->speed_supported));
     out.pair("speed_ext_supported",
              mad::value_text(mad::Fmt::SpeedExtMask, pi->speed_ext_supported));
-    out.pair("mtu", mad::value_text(mad::Fmt::Mtu, pi->mtu));
+    // Text and JSON (the number 2048) as PortInfo's own field prints.
+    std::string mtu;
+    view::Json mtu_json;
+    mad::render_value(*mad::find_field(mad::kPortInfo, "NeighborMTU"), pi->mtu, mtu, mtu_json);
+    out.pair("mtu", mtu, std::move(mtu_json));
   }
 }
 

@@ -12,10 +12,14 @@ namespace rdma::ib {
 // sys_image_guid, port_guid, vendor_id, device_id, revision and the route.
 void node_record(const Node& n, int detail, view::Record& out);
 
-// One end of a link and, when it has one, its peer: node_guid, port, lid,
-// description, then peer_*; the link's width, speed and states (as the
-// first end's PortInfo says; with detail also what the ports support).
+// One end of a link and, when it has one, its peer: node_guid, port,
+// port_guid (a CA's or router's port), lid, description, then peer_*; the link's width, speed and
+// states (as the first end's PortInfo says; with detail also what the ports support).
 void port_record(const Fabric& f, PortRef end, int detail, view::Record& out);
+
+// The port GUID of a CA's or router's port; 0 for a switch's ports (the
+// switch's node GUID names them) or a port with none known.
+uint64_t port_guid(const Fabric& f, PortRef p);
 
 // The LID a port answers at: a switch's port 0 LID for any of its ports.
 uint16_t port_lid(const Fabric& f, PortRef p);

@@ -34,7 +34,7 @@ TEST_F(Records, ANodeAndItsDetails) {
   view::Record r;
   node_record(f_.nodes[index("sw1")], 0, r);
   EXPECT_EQ(text(r),
-            "type switch node_guid 0000:0000:0020:0000 lids 2 ports 8 description \"sw1\" ");
+            "type switch node_guid 0x0000000000200000 lids 2 ports 8 description \"sw1\" ");
   r.clear();
   node_record(f_.nodes[index("sw2")], 1, r);
   EXPECT_NE(text(r).find(" route dr 0,1,3 "), std::string::npos) << text(r);
@@ -46,8 +46,9 @@ TEST_F(Records, ALinkFromOneEndWithItsPeer) {
   view::Record r;
   port_record(f_, {hca2, 1}, 0, r);
   EXPECT_EQ(text(r),
-            "node_guid 0000:0000:0010:0003 port 1 lid 3 description \"hca2\" peer_node_guid "
-            "0000:0000:0020:0000 peer_port 2 peer_lid 2 peer_description \"sw1\" width 4X speed "
+            "node_guid 0x0000000000100003 port 1 port_guid 0x0000000000100004 lid 3 description "
+            "\"hca2\" peer_node_guid 0x0000000000200000 peer_port 2 peer_lid 2 peer_description "
+            "\"sw1\" width 4X speed "
             "2.5 state ACTIVE physical_state LINK_UP ");
   EXPECT_EQ(port_lid(f_, {index("sw1"), 5}), 2);  // a switch port: the switch's LID
   EXPECT_EQ(port_lid(f_, {hca2, 2}), 0);          // not reached

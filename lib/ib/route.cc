@@ -8,8 +8,8 @@
 #include "lib/ib/records.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
+#include "lib/mad/format.h"
 #include "lib/mad/target.h"
-#include "lib/view/fields.h"
 
 namespace rdma::ib {
 
@@ -17,7 +17,7 @@ namespace {
 
 std::string switch_name(const Fabric& f, uint32_t node) {
   const Node& n = f.nodes[node];
-  return "switch " + view::guid_text(n.info.node_guid) + " (\"" + n.description + "\")";
+  return "switch " + mad::guid_text(n.info.node_guid) + " (" + mad::desc_text(n.description) + ")";
 }
 
 }  // namespace
@@ -153,8 +153,8 @@ std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLoo
     } else if (!hops.empty()) {
       throw Error("LID " + std::to_string(dlid) + " is routed into " +
                   node_type_name(n.info.node_type) + std::string(" ") +
-                  view::guid_text(n.info.node_guid) + " (\"" + n.description +
-                  "\"), which does not forward");
+                  mad::guid_text(n.info.node_guid) + " (" + mad::desc_text(n.description) +
+                  "), which does not forward");
     }
     h.out_port = out;
     hops.push_back(h);
@@ -163,7 +163,7 @@ std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLoo
       throw Error("hole in the forwarding tables: " +
                   (n.is_switch()
                        ? switch_name(f, at.node)
-                       : "port " + std::to_string(out) + " of \"" + n.description + "\"") +
+                       : "port " + std::to_string(out) + " of " + mad::desc_text(n.description)) +
                   " sends LID " + std::to_string(dlid) + " out of port " + std::to_string(out) +
                   ", which has no link");
     in = p->peer->port;

@@ -7,8 +7,8 @@
 #include "lib/error.h"
 #include "lib/ib/sa_query.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
 #include "lib/mad/sa.h"
-#include "lib/view/fields.h"
 
 namespace rdma::ib {
 
@@ -154,8 +154,9 @@ Fabric fabric_from_sa(mad::Engine& e, uint16_t sa_lid, uint64_t local_port_guid,
   }
   for (uint64_t g : order)
     if (!f.by_guid.count(g))
-      warnings.push_back("the SA's node " + view::guid_text(g) + " (\"" + nodes[g].description +
-                         "\") is not linked to the local port's subnet");
+      warnings.push_back("the SA's node " + mad::guid_text(g) + " (" +
+                         mad::desc_text(nodes[g].description) +
+                         ") is not linked to the local port's subnet");
   return f;
 }
 

@@ -7,7 +7,7 @@ namespace rdma::mad {
 namespace {
 
 constexpr FieldDef kNodeDescriptionFields[] = {
-    {"NodeString", "description", 0, 512, Fmt::Str},
+    {"NodeString", "description", 0, 512, Fmt::Desc},
 };
 
 constexpr FieldDef kNodeInfoFields[] = {

@@ -33,7 +33,7 @@ TEST(Describe, SwitchNodeInfoFromTheSimulator) {
   // The values smpquery prints for the same node.
   EXPECT_EQ(aj["type"], "switch");
   EXPECT_EQ(aj["ports"], 8);
-  EXPECT_EQ(aj["node_guid"], "0000:0000:0020:0000");
+  EXPECT_EQ(aj["node_guid"], "0x0000000000200000");
   EXPECT_EQ(aj["partition_cap"], 8);
   EXPECT_EQ(aj["revision"], "0x000000a1");
   EXPECT_EQ(aj["local_port"], 0);
@@ -48,14 +48,14 @@ TEST(Describe, HcaPortInfoFromTheSimulator) {
   view::Record r;
   decode(kPortInfo, m.data(), 1, r);
   view::Json j = json_of(r);
-  EXPECT_EQ(j["subnet_prefix"], "fe80:0000:0000:0000");
+  EXPECT_EQ(j["subnet_prefix"], "0xfe80000000000000");
   EXPECT_EQ(j["lid"], 1);
   EXPECT_EQ(j["sm_lid"], 1);
   EXPECT_EQ(j["caps"], "0x0050c04a");
   EXPECT_EQ(j["state"], "ACTIVE");
   EXPECT_EQ(j["physical_state"], "LINK_UP");
   EXPECT_EQ(j["width"], "4X");
-  EXPECT_EQ(j["mtu"], "2048");
+  EXPECT_EQ(j["mtu"], 2048);
   EXPECT_EQ(j["local_port"], 1);
   std::string t = text_of(r);
   EXPECT_NE(t.find("width 4X "), std::string::npos) << t;
@@ -78,7 +78,7 @@ TEST(Describe, DirectedRouteReply) {
   EXPECT_EQ(hj["hop_count"], 2);
   EXPECT_EQ(hj["initial_path"][1], 1);
   EXPECT_EQ(hj["initial_path"][2], 3);
-  EXPECT_EQ(aj["node_guid"], "0000:0000:0020:0001");
+  EXPECT_EQ(aj["node_guid"], "0x0000000000200001");
   EXPECT_EQ(aj["local_port"], 3);
 }
 

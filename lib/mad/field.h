@@ -15,9 +15,10 @@ namespace rdma::mad {
 enum class Fmt : uint8_t {
   Uint,          // decimal
   Hex,           // 0x with width/4 digits
-  Guid,          // xxxx:xxxx:xxxx:xxxx (text and JSON)
+  Guid,          // 0x%016x as the IB tools print it (text and JSON)
   Gid,           // 128 bits as IPv6 (text and JSON)
-  Str,           // NUL-padded string (NodeDescription)
+  Str,           // NUL-padded string (ServiceName)
+  Desc,          // NUL-padded NodeDescription: quoted and escaped in text, raw in JSON
   NodeType,      // 1 ca, 2 switch, 3 router
   PortState,     // DOWN, INIT, ARMED, ACTIVE
   PhysState,     // SLEEP, POLLING, DISABLED, ..., LINK_UP
@@ -28,7 +29,7 @@ enum class Fmt : uint8_t {
   SpeedMask,     // set of speeds
   SpeedExt,      // one extended speed: 14.0625, 25.78125, 53.125, 106.25
   SpeedExtMask,  // set of extended speeds
-  Mtu,           // 256 .. 4096
+  Mtu,           // 256 .. 4096 (JSON: the number of bytes)
   VlCap,         // VL0, VL0-1, VL0-3, VL0-7, VL0-14
   SmState,       // NOTACTIVE, DISCOVERING, STANDBY, MASTER
 };

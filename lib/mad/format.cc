@@ -8,7 +8,6 @@
 #include "lib/error.h"
 #include "lib/ib/types.h"
 #include "lib/mad/bits.h"
-#include "lib/view/fields.h"
 
 namespace rdma::mad {
 
@@ -87,6 +86,30 @@ std::string gid_text(std::span<const uint8_t, 16> gid) {
   return buf;
 }
 
+std::string guid_text(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+  return buf;
+}
+
+std::string desc_text(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + '"';
+}
+
 void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
             view::Json& json) {
   unsigned bit = f.bit + index * (f.stride ? f.stride : f.width);
@@ -95,7 +118,7 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
     json = text;
     return;
   }
-  if (f.fmt == Fmt::Str) {
+  if (f.fmt == Fmt::Str || f.fmt == Fmt::Desc) {
     std::span<const uint8_t> s = attr.subspan(bit / 8, f.width / 8);
     text.clear();
     for (uint8_t c : s) {
@@ -103,6 +126,7 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
       text += static_cast<char>(c);
     }
     json = text;
+    if (f.fmt == Fmt::Desc) text = desc_text(text);
     return;
   }
   render_value(f, get_bits(attr, bit, f.width), text, json);
@@ -111,9 +135,11 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
 void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& json) {
   text = value_text(f.fmt, v, f.width);
   // One vocabulary: JSON carries what the text says ("ACTIVE", "4X",
-  // "0x0012"); plain numbers stay numbers.
+  // "0x0012"); plain numbers stay numbers, and so does an MTU (2048).
   if (f.fmt == Fmt::Uint)
     json = v;
+  else if (f.fmt == Fmt::Mtu && text.find('(') == std::string::npos)
+    json = std::stoul(text);
   else
     json = text;
 }
@@ -136,7 +162,7 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
     case Fmt::Hex:
       return hex(v, width);
     case Fmt::Guid:
-      return view::guid_text(v);
+      return guid_text(v);
     case Fmt::NodeType: {
       const char* name = ib::node_type_name(static_cast<unsigned>(v));
       return name ? name : "unknown(" + std::to_string(v) + ")";
@@ -167,6 +193,7 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
       return name_of(kSmStates, v);
     case Fmt::Gid:
     case Fmt::Str:
+    case Fmt::Desc:
       break;  // not numbers
   }
   return std::to_string(v);

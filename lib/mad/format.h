@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "lib/mad/field.h"
 #include "lib/view/record.h"
@@ -42,5 +43,14 @@ const char* phys_state_name(unsigned v);
 
 // 16 bytes as an IPv6 address (GIDs).
 std::string gid_text(std::span<const uint8_t, 16> gid);
+
+// A GUID as the InfiniBand tools print it: 0x and 16 hex digits. (The
+// netlink views keep iproute2's xxxx:xxxx:xxxx:xxxx, view::guid_text.)
+std::string guid_text(uint64_t v);
+
+// A NodeDescription (or the name a node-name-map gives it) for text: in
+// double quotes, with '"' and '\\' escaped by a backslash and every other
+// byte below 0x20 or 0x7f as \xHH; bytes from 0x80 (UTF-8) as they are.
+std::string desc_text(std::string_view s);
 
 }  // namespace rdma::mad

@@ -1,5 +1,6 @@
-// How field values print: GUIDs as xxxx:xxxx:xxxx:xxxx and GIDs as IPv6 in
-// text and JSON, LIDs decimal, enumerations and masks by name in text and
+// How field values print: GUIDs as 0x and 16 hex digits and GIDs as IPv6 in
+// text and JSON, NodeDescriptions quoted and escaped in text, MTUs numbers in
+// JSON, LIDs decimal, enumerations and masks by name in text and
 // by number in JSON, values outside the names shown as unknown(N).
 #include "lib/mad/format.h"
 
@@ -37,8 +38,31 @@ TEST(Format, GuidsGidsAndLids) {
   std::vector<uint8_t> ni(64);
   set_bits(ni, 96, 64, 0x0002c90300a1b2c3ull);  // NodeGUID
   Shown n = show(kNodeInfo, "NodeGUID", ni);
-  EXPECT_EQ(n.text, "0002:c903:00a1:b2c3");
-  EXPECT_EQ(n.json, "0002:c903:00a1:b2c3");
+  EXPECT_EQ(n.text, "0x0002c90300a1b2c3");
+  EXPECT_EQ(n.json, "0x0002c90300a1b2c3");
+}
+
+TEST(Format, DescriptionsQuotedAndEscapedInTextRawInJson) {
+  std::vector<uint8_t> nd(64);
+  const char desc[] = "a \"b\" \\ c\td\x7f h\xc3\xb6st";
+  std::copy(desc, desc + sizeof desc - 1, nd.begin());
+  Shown d = show(kNodeDescription, "NodeString", nd);
+  EXPECT_EQ(d.text, "\"a \\\"b\\\" \\\\ c\\x09d\\x7f h\xc3\xb6st\"");
+  EXPECT_EQ(d.json, desc);
+  EXPECT_EQ(desc_text(""), "\"\"");
+  EXPECT_EQ(guid_text(0x200000), "0x0000000000200000");
+}
+
+TEST(Format, MtuANumberInJson) {
+  std::vector<uint8_t> pi(64);
+  set_bits(pi, 288, 4, 4);  // NeighborMTU 2048
+  Shown m = show(kPortInfo, "NeighborMTU", pi);
+  EXPECT_EQ(m.text, "2048");
+  EXPECT_EQ(m.json, 2048);
+  set_bits(pi, 288, 4, 7);  // no such MTU: the text in JSON too
+  m = show(kPortInfo, "NeighborMTU", pi);
+  EXPECT_EQ(m.text, "unknown(7)");
+  EXPECT_EQ(m.json, "unknown(7)");
 }
 
 TEST(Format, EnumerationsAndMasks) {

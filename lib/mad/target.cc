@@ -8,7 +8,6 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
-#include "lib/view/fields.h"
 
 namespace rdma::mad {
 
@@ -113,7 +112,7 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
   } else if (key == "guid") {
     t.kind = Target::Kind::Guid;
     t.guid = parse_guid(value("a GUID"));
-    t.text = "guid " + view::guid_text(t.guid);
+    t.text = "guid " + guid_text(t.guid);
   } else if (key == "gid") {
     t.kind = Target::Kind::Gid;
     t.gid = parse_gid(value("a GID"));

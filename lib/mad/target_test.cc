@@ -83,7 +83,7 @@ TEST(Target, ParsesTargetWords) {
   EXPECT_EQ(t->text, "dr 0,2");
   w = {"guid", "0x100001"};
   i = 0;
-  EXPECT_EQ(parse_target(w, i)->text, "guid 0000:0000:0010:0001");
+  EXPECT_EQ(parse_target(w, i)->text, "guid 0x0000000000100001");
   w = {"port", "1"};
   i = 0;
   EXPECT_FALSE(parse_target(w, i));
@@ -126,12 +126,12 @@ TEST(Target, ExplainsAMissingSubnetManager) {
   Engine e(t, {.timeout_ms = 5, .retries = 1, .window = 1});
   Target tg;
   tg.kind = Target::Kind::Guid;
-  tg.text = "guid 0000:0000:0020:0004";
+  tg.text = "guid 0x0000000000200004";
   EXPECT_EQ(error_of([&] { resolve(e, local_with_sm(0), tg); }),
-            "cannot resolve guid 0000:0000:0020:0004: no subnet manager (the local port has no SM "
+            "cannot resolve guid 0x0000000000200004: no subnet manager (the local port has no SM "
             "LID); use a LID or \"dr\"");
   EXPECT_EQ(error_of([&] { resolve(e, local_with_sm(1), tg); }),
-            "cannot resolve guid 0000:0000:0020:0004: the subnet manager (SA at lid 1) does not "
+            "cannot resolve guid 0x0000000000200004: the subnet manager (SA at lid 1) does not "
             "answer; is one running?");
   EXPECT_EQ(t.sent.size(), 2u);  // one try and one retry
 }

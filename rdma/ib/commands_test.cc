@@ -2,6 +2,7 @@
 // send, what they print, and their errors.
 #include <nlohmann/json.hpp>
 
+#include "lib/mad/format.h"
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -14,9 +15,9 @@ using madtest::Result;
 TEST_F(MadCmd, NodeShowPrintsNodeInfoDescriptionAndSwitchInfo) {
   Result r = run({"node", "show", "lid", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("lid 2: type switch ports 8 node_guid 0000:0000:0020:0000 ", 0), 0u)
+  EXPECT_EQ(r.out.rfind("lid 2: type switch ports 8 node_guid 0x0000000000200000 ", 0), 0u)
       << r.out;
-  EXPECT_NE(r.out.find("description sw1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("description \"sw1\""), std::string::npos) << r.out;
   ASSERT_EQ(sent_.size(), 3u);  // NodeInfo, NodeDescription, SwitchInfo
   EXPECT_EQ(sent_[2].get(mad::hdr::kAttrId), mad::kSwitchInfo.id);
 }
@@ -38,6 +39,7 @@ TEST_F(MadCmd, JsonKeysAndValuesAreTheText) {
     for (auto& [key, value] : j[0].items()) {
       if (key == "target") continue;
       std::string v = value.is_string() ? value.get<std::string>() : value.dump();
+      if (key == "description") v = mad::desc_text(v);  // quoted in text
       EXPECT_NE(text.out.find(" " + key + " " + v + " "), std::string::npos)
           << key << " " << v << " in " << text.out;
       ++members;

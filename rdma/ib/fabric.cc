@@ -14,6 +14,7 @@
 #include "lib/ib/discover.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/records.h"
 #include "lib/ib/sa_fabric.h"
@@ -21,7 +22,6 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
-#include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -61,7 +61,7 @@ FabricSource source(Ctx& c, bool sends_mads = false) {
 // The fabric: read from the file, or discovered from the local port. A
 // sick fabric gives what was found, a warning line per problem and a
 // non-zero exit status; -d adds what the discovery cost.
-ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = nullptr) {
+ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session) {
   if (!src.from.empty()) return ib::load_fabric(src.from);
   std::optional<MadSession> own;
   MadSession& s = session ? *session : own.emplace(c, src.via);
@@ -89,6 +89,15 @@ ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = null
         s.engine().config().window, dropped.empty() ? "" : "; ", dropped.c_str());
   }
   return std::move(d.fabric);
+}
+
+// The fabric with the nodes named after the node-name-map (read first: a
+// bad map is an error before any MAD is sent).
+ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = nullptr) {
+  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
+  ib::Fabric f = found_fabric(c, src, session);
+  ib::rename_nodes(names, f);
+  return f;
 }
 
 void fabric_show(Ctx& c) {
@@ -178,7 +187,7 @@ void fabric_save(Ctx& c) {
   FabricSource src = source(c);
   std::string file = c.args.need_word("FILE to save the fabric to");
   c.args.done();
-  ib::Fabric f = fabric_of(c, src);
+  ib::Fabric f = found_fabric(c, src, nullptr);  // the real descriptions
   ib::save_fabric(f, file);
 }
 
@@ -188,7 +197,7 @@ void fabric_diff(Ctx& c) {
     FabricSource src = source(c);
     std::string file = c.args.need_word("FILE to compare the fabric with");
     c.args.done();
-    ib::Fabric before = ib::load_fabric(file);
+    ib::Fabric before = fabric_of(c, {.from = file, .via = ""});
     ib::Fabric now = fabric_of(c, src);
     std::vector<ib::Change> changes = ib::diff(before, now);
     view::Record rec;
@@ -257,9 +266,10 @@ ib::SweepOptions sweep_options(Args& args) {
 // (PortCountersExtended's 64-bit ones where the PMA has them).
 void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
-  rec.pair("node_guid", view::guid_text(n.info.node_guid));
-  rec.pair_quoted("description", n.description);
+  rec.pair("node_guid", mad::guid_text(n.info.node_guid));
+  rec.pair("description", mad::desc_text(n.description), n.description);
   rec.pair("port", c.port.port);
+  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_text(g));
   rec.pair("lid", c.lid);
 }
 
@@ -311,14 +321,14 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   if (lid || guid) {
     if (std::optional<ib::PortRef> at = lid ? ib::find_port_lid(f, *lid) : ib::find_guid(f, *guid))
       only.node = at->node;
-    std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + view::guid_text(*guid);
+    std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + mad::guid_text(*guid);
     if (!only.node) throw Error("no node with " + what + " in the fabric");
     if (port) {
       const ib::Node& node = f.nodes[*only.node];
       const ib::Port* p = node.port(*port);
       if (!p || !p->info || (!node.is_switch() && (*port == 0 || !p->info->lid)))
-        throw Error("node \"" + node.description + "\" has no port " + std::to_string(*port) +
-                    " with counters");
+        throw Error("node " + mad::desc_text(node.description) + " has no port " +
+                    std::to_string(*port) + " with counters");
       only.port = port;
     }
   }

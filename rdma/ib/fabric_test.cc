@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -244,12 +245,10 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
   EXPECT_EQ(by["hca2"]["rcv_errors"], 4);
   EXPECT_EQ(by["hca2"]["xmit_wait"], 0);
   EXPECT_FALSE(by["hca2"].contains("xmit_data"));
-  char guid[32];
-  std::snprintf(guid, sizeof guid, "%016llx",
-                static_cast<unsigned long long>(fabric_.nodes()[fabric_.node("hca2")].node_guid));
-  std::string g = guid;
-  EXPECT_EQ(by["hca2"]["node_guid"],
-            g.substr(0, 4) + ":" + g.substr(4, 4) + ":" + g.substr(8, 4) + ":" + g.substr(12, 4));
+  EXPECT_EQ(by["hca2"]["node_guid"], guid(fabric_.nodes()[fabric_.node("hca2")].node_guid));
+  // A CA's port carries its own GUID, a switch's port none (as ibqueryerrors).
+  EXPECT_EQ(by["hca2"]["port_guid"], guid(fabric_.nodes()[fabric_.node("hca2")].ports[1].guid));
+  EXPECT_FALSE(by["sw2"].contains("port_guid"));
   // Text: the same keys and values.
   Result t = run({"fabric", "errors", "counters", "symbol_errors"});
   EXPECT_NE(t.out.find("port 3 lid " + std::to_string(fabric_.lid(fabric_.node("sw2"))) +
@@ -400,6 +399,49 @@ TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
     EXPECT_EQ(b.out, "");
     EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
   }
+}
+
+// --node-name-map: the file's names where the descriptions were, in text
+// (quoted, escaped), JSON, the metrics' labels and the other fabric views;
+// a saved fabric keeps the NodeDescriptions; a bad line is one error line.
+TEST_F(FabricCmd, NodeNameMapNamesTheNodesEverywhere) {
+  std::string map = tmp("names.map");
+  std::ofstream(map) << "# site names\n"
+                     << guid(fabric_.nodes()[fabric_.node("sw1")].node_guid)
+                     << " \"leaf één \\ 1\"\n"  // a backslash: escaped in text
+                     << guid(fabric_.nodes()[fabric_.node("hca2")].node_guid)
+                     << "  höst 2 \t# bare\n";
+  fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
+  nlohmann::json j = json({"--node-name-map", map, "fabric", "show"});
+  std::set<std::string> names;
+  for (const auto& n : j) names.insert(n["description"]);
+  EXPECT_EQ(names,
+            (std::set<std::string>{"hca1", "höst 2", "hca3", "hca4", "leaf één \\ 1", "sw2"}));
+  Result t = run({"--node-name-map", map, "fabric", "show", "switches"});
+  EXPECT_NE(t.out.find(" ports 8 description \"leaf één \\\\ 1\" \n"), std::string::npos) << t.out;
+  Result l = run({"--node-name-map", map, "fabric", "links"});
+  EXPECT_NE(l.out.find("peer_description \"höst 2\" "), std::string::npos) << l.out;
+  Result e = run({"--node-name-map", map, "--openmetrics", "fabric", "errors"});
+  EXPECT_NE(e.out.find("description=\"höst 2\",port=\"1\"} 4\n"), std::string::npos) << e.out;
+  Result tp = run({"--node-name-map", map, "fabric", "topology"});
+  EXPECT_NE(tp.out.find("höst 2"), std::string::npos) << tp.out;
+  // save keeps what the nodes say; reading it back names them again.
+  std::string saved = tmp("named");
+  ASSERT_EQ(run({"--node-name-map", map, "fabric", "save", saved}).status, 0);
+  EXPECT_NE(run({"fabric", "show", "from", saved}).out.find("description \"hca2\""),
+            std::string::npos);
+  EXPECT_NE(run({"--node-name-map", map, "fabric", "show", "from", saved})
+                .out.find("description \"höst 2\""),
+            std::string::npos);
+  EXPECT_EQ(run({"--node-name-map", map, "fabric", "diff", saved}).status, 0);
+  std::string bad = tmp("bad.map");
+  std::ofstream(bad) << "0x1 one\nnot-a-guid two\n";
+  Result b = run({"--node-name-map", bad, "fabric", "show"});
+  EXPECT_EQ(b.status, 1);
+  EXPECT_EQ(b.err, bad +
+                       ":2: invalid GUID \"not-a-guid\" (expected GUID \"NAME\", e.g. "
+                       "0x0002c90300a1b2c3 \"leaf 1\")\n");
+  EXPECT_EQ(b.out, "");
 }
 
 TEST_F(FabricCmd, ErrorsWatchGivesRatesPerIntervalAndListsPortsThatMove) {

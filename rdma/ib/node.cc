@@ -1,6 +1,7 @@
 // rdma node show TARGET: NodeInfo and NodeDescription, SwitchInfo on
 // switches.
 #include "lib/error.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -38,6 +39,8 @@ void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
   }
   mad::decode(mad::kNodeDescription,
               std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeDesc), c.opt.details, rec);
+  ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
+                         mad::get_field(mad::kNodeInfo, info, "NodeGUID"), rec);
   c.out.record(rec);
 }
 
@@ -59,6 +62,8 @@ void node_show(Ctx& c) {
     mad::decode(mad::kSwitchInfo, sw.data(), c.opt.details, rec);
   }
   mad::decode(mad::kNodeDescription, desc.data(), c.opt.details, rec);
+  ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
+                         info.get_attr(mad::kNodeInfo, "NodeGUID"), rec);
   c.out.record(rec);
 }
 

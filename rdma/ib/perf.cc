@@ -4,12 +4,12 @@
 #include <chrono>
 
 #include "lib/error.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
-#include "lib/view/fields.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -149,11 +149,12 @@ void perf_show(Ctx& c) {
       if (!ch) break;
       desc += static_cast<char>(ch);
     }
+    desc = ib::load_node_name_map(c.opt.node_name_map).name(node.node_guid, desc);
     metrics = openmetrics_output(
         c, {"rdma_ib_port_",
             "InfiniBand PMA counter",
             {{"port", "port"}},
-            {{"node_guid", view::guid_text(node.node_guid)}, {"description", desc}},
+            {{"node_guid", mad::guid_text(node.node_guid)}, {"description", desc}},
             {"port_select", "counter_select", "counter_select2"}});
   }
   view::Printer& out = metrics ? *metrics : c.out;

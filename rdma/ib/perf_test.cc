@@ -1,5 +1,7 @@
 // rdma perf show/reset: PortSelect, AllPortSelect where the PMA has it and
 // one query per port where it has not, and what a reset writes.
+#include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "rdma/ib/test_util.h"
@@ -109,6 +111,15 @@ TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("description=\"sw1\",port=\"3\"} 3\n"), std::string::npos) << r.out;
+  // --node-name-map: the name the file gives sw1 (0x200000) is the label.
+  std::string map = ::testing::TempDir() + "rdma-perf-names.map";
+  std::ofstream(map) << "0x0000000000200000 \"leaf 1 ü\"\n";
+  r = run({"--node-name-map", map, "--openmetrics", "perf", "show", "lid", "2", "port", "3"});
+  std::remove(map.c_str());
+  EXPECT_NE(
+      r.out.find("{node_guid=\"0x0000000000200000\",description=\"leaf 1 ü\",port=\"3\"} 3\n"),
+      std::string::npos)
+      << r.out;
   EXPECT_EQ(r.out.find("port_select"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.substr(r.out.size() - 6), "# EOF\n");
   // -d adds PortSelect and CounterSelect: configuration, not counters.

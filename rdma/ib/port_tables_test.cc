@@ -133,8 +133,8 @@ TEST_F(Tables, CaGuidsReadEveryBlockUpToTheCap) {
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["capacity"], 10);
   ASSERT_EQ(j[0]["guids"].size(), 10u);
-  EXPECT_EQ(j[0]["guids"][0], "0000:0000:0010:0004");  // hca2 port 1's own GUID
-  EXPECT_EQ(j[0]["guids"][9], "0000:0000:0000:1009");
+  EXPECT_EQ(j[0]["guids"][0], "0x0000000000100004");  // hca2 port 1's own GUID
+  EXPECT_EQ(j[0]["guids"][9], "0x0000000000001009");
   EXPECT_EQ(mods_of(0x0014), (std::vector<uint32_t>{0, 1}));
 }
 
@@ -144,7 +144,7 @@ TEST_F(Tables, OnlySwitchPort0HasGuids) {
   EXPECT_EQ(r.err, "lid 2 is a switch: only its port 0 has GUIDs (port 4 has none)\n");
   auto j = json({"port", "show", "lid", "2", "guids"});
   ASSERT_EQ(j.size(), 1u);
-  EXPECT_EQ(j[0]["guids"], nlohmann::json::array({"0000:0000:0020:0000"}));  // sw1's port GUID
+  EXPECT_EQ(j[0]["guids"], nlohmann::json::array({"0x0000000000200000"}));  // sw1's port GUID
 }
 
 TEST_F(Tables, SwitchSl2vlHasARecordPerInputPort) {

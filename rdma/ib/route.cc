@@ -13,8 +13,9 @@
 #include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/find.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/mad/attrs.h"
-#include "lib/view/fields.h"
+#include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -37,6 +38,7 @@ ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
   for (const std::string& warning : d.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (!d.warnings.empty()) c.status = 1;
+  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), d.fabric);
   return std::move(d.fabric);
 }
 
@@ -96,10 +98,10 @@ void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
   const ib::Node& n = f.nodes[p.node];
   const char* type = ib::node_type_name(n.info.node_type);
   r.pair("type", type ? type : "unknown");
-  r.pair("node_guid", view::guid_text(n.info.node_guid));
+  r.pair("node_guid", mad::guid_text(n.info.node_guid));
   uint64_t pg = n.is_switch() ? n.info.port_guid : n.ports[p.port].guid;
-  r.pair("port_guid", view::guid_text(pg));
-  r.pair_quoted("description", n.description);
+  r.pair("port_guid", mad::guid_text(pg));
+  r.pair("description", mad::desc_text(n.description), n.description);
 }
 
 // The multicast table: each MLID that forwards anywhere and its ports (the
@@ -139,6 +141,7 @@ void route_show(Ctx& c) {
   mad::Route r = s.route(sw[0]);
   ib::Lft t = ib::read_lft(s.engine(), r, range.lo, range.hi);
   ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
+  if (!src.from.empty()) ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   view::Record rec;
   for (size_t i = 0; i < t.ports.size(); ++i) {

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
 #include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
@@ -197,11 +198,15 @@ void sa_show(Ctx& c) {
     lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, q.sm_key), q.guid, q.name);
   }
   q.complete(s.local().gid_prefix);
+  ib::NodeNameMap names;
+  if (q.kind->record == &mad::kNodeRecord) names = ib::load_node_name_map(c.opt.node_name_map);
   for (auto& r : table(c, s, *q.kind->record, q.mask, q.example, q.sm_key)) {
     ib::sa_fix_record(*q.kind, r);
     if (!q.answers(r, lids)) continue;
     out.clear();
     ib::sa_record(*q.kind, r, c.opt.details, out);
+    if (!names.names.empty())
+      ib::rename_description(names, ib::NodeRecord::from(r).info.node_guid, out);
     c.out.record(out);
   }
 }

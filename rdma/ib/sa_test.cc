@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdio>
+#include <fstream>
 
 #include "lib/ib/sa_records.h"
 #include "lib/mad/attrs.h"
@@ -38,6 +40,29 @@ TEST_F(SaCmd, NodesComeWholeThroughRmpp) {
   }
   EXPECT_EQ(
       fabric_.stats().received[mad::kClassSmiLid] + fabric_.stats().received[mad::kClassSmiDr], 0u);
+}
+
+// --node-name-map: sa show nodes and node show (SMPs or --sa) name the
+// node as the file says, the colon form of its GUID read as well.
+TEST_F(SaCmd, NodeNameMapNamesNodeRecordsAndNodeShow) {
+  std::string map = ::testing::TempDir() + "rdma-sa-names.map";
+  std::ofstream(map) << "0000:0000:0020:0000 \"leaf één\"\n";
+  std::string sw1 = std::to_string(lid_of("sw1"));
+  nlohmann::json j = json({"--node-name-map", map, "sa", "show", "nodes", "lid", sw1});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["description"], "leaf één");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"--node-name-map", map, "sa", "show", "nodes", "lid", sw1},
+        {"--node-name-map", map, "node", "show", "lid", sw1},
+        {"--node-name-map", map, "--sa", "node", "show", "lid", sw1}}) {
+    madtest::Result r = run(args);
+    EXPECT_NE(r.out.find(" description \"leaf één\" \n"), std::string::npos) << r.out;
+  }
+  EXPECT_NE(
+      run({"--node-name-map", map, "sa", "show", "nodes", "lid", std::to_string(lid_of("sw2"))})
+          .out.find(" description \"sw2\" \n"),
+      std::string::npos);
+  std::remove(map.c_str());
 }
 
 TEST_F(SaCmd, FiltersByLidGuidPortAndName) {

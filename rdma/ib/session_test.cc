@@ -35,7 +35,7 @@ TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
       r.err.find("attribute NodeInfo \n< base_version 1 class_version 1 type switch ports 8 "),
       std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("attribute NodeDescription \n< description sw1"), std::string::npos);
+  EXPECT_NE(r.err.find("attribute NodeDescription \n< description \"sw1\""), std::string::npos);
   EXPECT_EQ(count(r.err, "\n"), 6u * 18u);
   // stdout is the ordinary output (every field, as -dd includes -d).
   EXPECT_EQ(r.out.rfind("lid 2: base_version 1 class_version 1 type switch ports 8 ", 0), 0u)

@@ -104,8 +104,7 @@ class MadCmd : public ::testing::Test {
 
   std::string guid(uint64_t g) const {
     char s[32];
-    std::snprintf(s, sizeof s, "%04x:%04x:%04x:%04x", unsigned(g >> 48), unsigned(g >> 32 & 0xffff),
-                  unsigned(g >> 16 & 0xffff), unsigned(g & 0xffff));
+    std::snprintf(s, sizeof s, "0x%016llx", static_cast<unsigned long long>(g));
     return s;
   }
 

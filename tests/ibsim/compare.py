@@ -172,10 +172,12 @@ MASKS = {'WidthMask': 'Width', 'SpeedMask': 'Speed', 'SpeedExtMask': 'SpeedExt'}
 
 def ours_value(v, fmt='Uint'):
     """One of our JSON values as the IBA's number (or string)."""
+    if fmt == 'Mtu' and isinstance(v, int):  # JSON says 2048: the IBA's 4
+        return {256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}.get(v, v)
     if not isinstance(v, str):
         return v
-    if re.fullmatch(r'[0-9a-f]{4}(:[0-9a-f]{4}){3}', v):
-        return int(v.replace(':', ''), 16)  # GUIDs
+    if fmt == 'Guid':  # as smpquery prints them: 0x and 16 digits, else unequal
+        return int(v, 16) if re.fullmatch(r'0x[0-9a-f]{16}', v) else v
     if fmt in OUR_WORDS:
         return OUR_WORDS[fmt].get(v, v)
     if fmt in MASKS:

@@ -2,8 +2,10 @@
 """Compares the ports ibqueryerrors lists with those `rdma -j fabric errors` lists.
 
   errors_compare.py IBQUERYERRORS_OUTPUT RDMA_JSON
-Prints what both list; exits 1 when the sets of (description, port) differ
-or a listed counter differs from ibqueryerrors' value.
+Prints what both list; exits 1 when the sets of (description, port) differ,
+a port's GUID differs from the one ibqueryerrors prints (a CA port's own
+port_guid, else the node's; 0x and 16 hex digits) or a listed counter
+differs from ibqueryerrors' value.
 """
 import json
 import re
@@ -33,16 +35,20 @@ for line in open(sys.argv[1]):
     if m:
         node = m.group(1)
         continue
-    m = re.match(r"^\s+GUID 0x[0-9a-f]+ port (\d+):(.*)$", line)
+    m = re.match(r"^\s+GUID (0x[0-9a-f]+) port (\d+):(.*)$", line)
     if m:
-        counters = {k: int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(2))}
-        diags[(node, int(m.group(1)))] = counters
+        counters = {k: int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(3))}
+        diags[(node, int(m.group(2)))] = (int(m.group(1), 16), counters)
 
 ours = {(p["description"], p["port"]): p for p in json.load(open(sys.argv[2]))}
 if set(diags) != set(ours):
     print(f"ibqueryerrors lists {sorted(diags)}, rdma {sorted(ours)}")
     sys.exit(1)
-for port, counters in diags.items():
+for port, (guid, counters) in diags.items():
+    ours_guid = ours[port].get("port_guid", ours[port]["node_guid"])
+    if not re.fullmatch(r"0x[0-9a-f]{16}", ours_guid) or int(ours_guid, 16) != guid:
+        print(f"{port}: GUID {guid:#018x} in ibqueryerrors, {ours_guid} in rdma")
+        sys.exit(1)
     for name, value in counters.items():
         if ours[port].get(KEYS.get(name, name)) != value:
             print(f"{port}: {name} {value} in ibqueryerrors, {ours[port].get(KEYS.get(name))} in rdma")

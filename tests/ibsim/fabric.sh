@@ -26,6 +26,60 @@ fabric_check "fabric show = ibswitches + ibhosts" nodes "run ibswitches; run ibh
 fabric_check "fabric links all = ibnetdiscover -p" links "run ibnetdiscover -p" "fabric links all"
 expect "the dual-homed HCA shows both its LIDs" 0 '^type ca .* lids [0-9]+,[0-9]+ ports 2 description "h3"' \
   fabric show cas
+# --node-name-map: the file infiniband-diags reads, with blanks and UTF-8
+# in quoted and bare names; the names where the descriptions were, as
+# ibnetdiscover -p and iblinkinfo print them.
+{ run ibswitches; run ibhosts; } >nodes.txt 2>/dev/null
+S1=$(sed -n 's/^Switch\s*: \(0x[0-9a-f]*\) .*"s1".*/\1/p' nodes.txt)
+S3=$(sed -n 's/^Switch\s*: \(0x[0-9a-f]*\) .*"s3".*/\1/p' nodes.txt)
+H3=$(sed -n 's/^Ca\s*: \(0x[0-9a-f]*\) .*"h3".*/\1/p' nodes.txt)
+cat >names.map <<EOF
+# the site's names
+$S1 "leaf één (rack 1)"
+
+$H3   "höst 3 ✓"   # two ports
+$S3 spine ü 3
+EOF
+fabric_check "--node-name-map: fabric links all = ibnetdiscover -p --node-name-map" links \
+  "run ibnetdiscover -p --node-name-map names.map" "--node-name-map names.map fabric links all"
+run iblinkinfo --node-name-map names.map >lim.txt 2>/dev/null
+run "$RDMA" -j --node-name-map names.map fabric links >lim.json 2>/dev/null
+if out=$(python3 - lim.txt lim.json <<'PY' 2>&1
+import json, re, sys
+# iblinkinfo: "Switch: GUID NAME:" and "CA: NAME:" heads, then one line a
+# port: "LID PORT[..] ==(...)==> LID PORT[..] "PEER"".
+diags, head = set(), None
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        continue
+    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \"(.*?)\"", line)
+    if m:
+        diags.add(frozenset(((head, int(m[2])), (m[5], int(m[4])))))
+ours = {frozenset(((l["description"], l["port"]), (l["peer_description"], l["peer_port"])))
+        for l in json.load(open(sys.argv[2], encoding="utf-8"))}
+names = {"leaf één (rack 1)", "höst 3 ✓", "spine ü 3"}
+seen = {n for link in ours for n, _ in link} & names
+if not ours or diags != ours or seen != names:
+    sys.exit(f"only iblinkinfo {[sorted(x) for x in diags - ours]}, "
+             f"only rdma {[sorted(x) for x in ours - diags]}, names {seen}")
+print(f"{len(ours)} links")
+PY
+); then
+  ok "--node-name-map: fabric links = iblinkinfo --node-name-map ($out)"
+else
+  bad "--node-name-map: fabric links vs iblinkinfo: $out"
+fi
+expect "--node-name-map: fabric show quotes the name" 0 \
+  "^type switch node_guid $S1 lids [0-9]+ ports 8 description \"leaf één \(rack 1\)\"" \
+  --node-name-map names.map fabric show switches
+expect "--node-name-map: node show" 0 "description \"spine ü 3\"" \
+  --node-name-map names.map node show dr 0,1,3,6
+printf '0x1 "ok"\n0x2g "bad"\n' >bad.map
+expect "--node-name-map: a bad line names file and line" 1 '^bad.map:2: invalid GUID "0x2g"' \
+  --node-name-map bad.map fabric show
+
 # The SMPs a discovery costs, with -d.
 expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
   -d fabric show
@@ -58,7 +112,7 @@ sim 'Unlink "s2"[4]'
 sleep 1
 out=$(run "$RDMA" fabric diff saved.json 2>&1)
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q '^gone link node_guid [0-9a-f:]* port 4 description "s[12]" peer_node_guid [0-9a-f:]* peer_port 4 peer_description "s[12]"' <<<"$out"; then
+if [ "$rc" -eq 1 ] && grep -q '^gone link node_guid 0x[0-9a-f]\{16\} port 4 description "s[12]" peer_node_guid 0x[0-9a-f]\{16\} peer_port 4 peer_description "s[12]"' <<<"$out"; then
   ok "diff after Unlink names the link gone (exit 1)"
 else
   bad "diff after Unlink: exit $rc: $out"
@@ -86,7 +140,7 @@ if out=$(python3 "$HERE/errors_compare.py" qe.txt errors.json 2>&1) && [ "$rc" -
 else
   bad "fabric errors vs ibqueryerrors: exit $rc: $out $(cat qe.err errors.err)"
 fi
-expect "fabric errors text: the counter by perf show's name" 1 '^node_guid [0-9a-f:]+ description "s2" port 3 lid [0-9]+ symbol_errors 17 ' \
+expect "fabric errors text: the counter by perf show's name" 1 '^node_guid 0x[0-9a-f]{16} description "s2" port 3 lid [0-9]+ symbol_errors 17 ' \
   fabric errors
 expect "fabric errors threshold: over means greater" 1 'description "h2" port 1 .*rcv_errors 4' \
   fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5

@@ -6,8 +6,8 @@ Usage: fabric_compare.py nodes DIAGS OURS   (DIAGS: ibswitches and ibhosts outpu
        fabric_compare.py same  OURS1 OURS2  (two `rdma -j fabric show` outputs: same nodes)
 
 Nodes are (type, node GUID, ports, description, switch LID); links are
-unordered pairs of ends (description, port, LID), and ports with no peer
-(description, port). Prints the differences; exits 1 on any.
+unordered pairs of ends (description, port, LID, GUID: a CA's port GUID, a
+switch's node GUID), and ports with no peer (description, port, GUID). Prints the differences; exits 1 on any.
 """
 import json
 import re
@@ -15,7 +15,10 @@ import sys
 
 
 def guid(text):
-    return int(text.replace(':', ''), 16)
+    """Our GUIDs as ibnetdiscover prints them: 0x and 16 digits."""
+    if not re.fullmatch(r'0x[0-9a-f]{16}', text):
+        raise SystemExit(f'GUID {text!r} is not 0x and 16 hex digits')
+    return int(text, 16)
 
 
 def diags_nodes(text):
@@ -38,27 +41,29 @@ def ours_nodes(records):
 def diags_links(text):
     links, lone = set(), set()
     for line in text.splitlines():
-        m = re.match(r"^(SW|CA|RT)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]+ \S+ \S+ - (SW|CA|RT)\s+(\d+)\s+(\d+)"
-                     r"\s+0x[0-9a-f]+ \( '(.*)' - '(.*)' \)", line)
+        m = re.match(r"^(SW|CA|RT)\s+(\d+)\s+(\d+)\s+(0x[0-9a-f]+) \S+ \S+ - (SW|CA|RT)\s+(\d+)"
+                     r"\s+(\d+)\s+(0x[0-9a-f]+) \( '(.*)' - '(.*)' \)", line)
         if m:
-            a = (m.group(7), int(m.group(3)), int(m.group(2)))
-            b = (m.group(8), int(m.group(6)), int(m.group(5)))
+            a = (m.group(9), int(m.group(3)), int(m.group(2)), int(m.group(4), 16))
+            b = (m.group(10), int(m.group(7)), int(m.group(6)), int(m.group(8), 16))
             links.add(frozenset((a, b)))
             continue
-        m = re.match(r"^(SW|CA|RT)\s+(\d+)\s+(\d+)\s+0x[0-9a-f]+ \S+ \S+\s+'(.*)'$", line)
+        m = re.match(r"^(SW|CA|RT)\s+(\d+)\s+(\d+)\s+(0x[0-9a-f]+) \S+ \S+\s+'(.*)'$", line)
         if m:
-            lone.add((m.group(4), int(m.group(3))))
+            lone.add((m.group(5), int(m.group(3)), int(m.group(4), 16)))
     return links, lone
 
 
 def ours_links(records):
+    """ibnetdiscover -p prints a CA's port GUID, a switch's node GUID."""
     links, lone = set(), set()
     for r in records:
-        a = (r['description'], r['port'], r['lid'])
+        a = (r['description'], r['port'], r['lid'], guid(r.get('port_guid', r['node_guid'])))
         if 'peer_node_guid' in r:
-            links.add(frozenset((a, (r['peer_description'], r['peer_port'], r['peer_lid']))))
+            links.add(frozenset((a, (r['peer_description'], r['peer_port'], r['peer_lid'],
+                                     guid(r.get('peer_port_guid', r['peer_node_guid']))))))
         else:
-            lone.add((r['description'], r['port']))
+            lone.add((r['description'], r['port'], a[3]))
     return links, lone
 
 

@@ -46,6 +46,22 @@ done
 compare "route trace lid $last lid 1 = ibtracert $last 1" trace "run ibtracert $last 1" \
   "route trace lid $last lid 1"
 
+# --node-name-map (blanks and UTF-8 in quoted and bare names) as ibroute
+# and ibtracert apply it; sa show nodes names the node alike.
+{ run ibswitches; run ibhosts; } >nodes.txt 2>/dev/null
+node_guid() { sed -n "s/^$1\\s*: \\(0x[0-9a-f]*\\) .*\"$2\".*/\\1/p" nodes.txt; }
+printf '# names\n%s "leaf één (1)"\n%s spine ü 3\n%s\t"höst ✓ 4"  # h4\n' \
+  "$(node_guid Switch s1)" "$(node_guid Switch s2)" "$(node_guid Ca h4)" >names.map
+for s in $switches; do
+  compare "--node-name-map: route show lid $s = ibroute --node-name-map" show \
+    "run ibroute --node-name-map names.map $s" "--node-name-map names.map route show lid $s"
+done
+compare "--node-name-map: route trace lid $last = ibtracert --node-name-map" trace \
+  "run ibtracert --node-name-map names.map 1 $last" "--node-name-map names.map route trace lid $last"
+s1=$(sed -n 's/^Switch.*"s1" .* lid \([0-9]*\) .*/\1/p' nodes.txt)
+expect "--node-name-map: sa show nodes" 0 "^lid $s1 type switch .*description \"leaf één \\(1\\)\" \$" \
+  --node-name-map names.map sa show nodes lid "$s1"
+
 # SA records, one lookup each (saquery's record dumps, field by field).
 for l in 1 3 $last; do
   compare "sa show nodes lid $l = saquery NR $l" nodes "run saquery NR $l" "sa show nodes lid $l"

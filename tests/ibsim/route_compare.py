@@ -17,8 +17,10 @@ import sys
 
 
 def guid(text):
-    """0x0000000000100001 or 0000:0000:0010:0001 -> int."""
-    return int(text.replace(":", ""), 16)
+    """Our GUIDs as ibroute and ibtracert print them, 0x and 16 digits -> int."""
+    if not re.fullmatch(r"0x[0-9a-f]{16}", text):
+        raise SystemExit(f"GUID {text!r} is not 0x and 16 hex digits")
+    return int(text, 16)
 
 
 def show(diags, ours):
@@ -124,8 +126,6 @@ def norm(v):
     if isinstance(v, int):
         return v
     v = str(v).strip()
-    if re.fullmatch(r"[0-9a-f]{4}(:[0-9a-f]{4}){3}", v):
-        return int(v.replace(":", ""), 16)
     if re.fullmatch(r"0x[0-9a-fA-F]+", v):
         return int(v, 16)
     if re.fullmatch(r"\d+", v):
