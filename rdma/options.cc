@@ -44,6 +44,7 @@ constexpr OptionSpec kOptions[] = {
     {'t', "timestamp", false},
     {'\6', "openmetrics", false, 3},
     {'\7', "prometheus", false, 5},
+    {'\20', "show-keys", false},
 };
 
 const OptionSpec* by_short(char c) {
@@ -143,6 +144,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\7':
       opt.exposition = Options::Exposition::Prometheus;
+      break;
+    case '\20':
+      opt.show_keys = true;
       break;
   }
 }

@@ -121,8 +121,9 @@ void Engine::expire(Clock::time_point now) {
       continue;
     }
     Failure failure{Failure::Kind::Timeout, f.tries, 0,
-                    "no reply to " + f.q.what + " (" + std::to_string(f.tries) + " tries of " +
-                        std::to_string(c_.timeout_ms) + " ms)"};
+                    "no reply to " + f.q.what + " (" + std::to_string(f.tries) +
+                        (f.tries == 1 ? " try of " : " tries of ") + std::to_string(c_.timeout_ms) +
+                        " ms)"};
     finish(key, nullptr, &failure);
   }
 }

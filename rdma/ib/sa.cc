@@ -163,10 +163,11 @@ SaWords sa_words(Ctx& c) {
 }
 
 // One GetTable; a table cut short (an SA or transport without RMPP) is a
-// warning and exit status 1.
+// warning and exit status 1, said once per command (warned: the record
+// types said so far).
 std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDef& rec,
                                         uint64_t mask, std::span<const uint8_t> example,
-                                        uint64_t sm_key = 0) {
+                                        uint64_t sm_key, std::set<const mad::AttrDef*>& warned) {
   mad::SaTable t;
   try {
     t = mad::get_table(s.engine(), s.sm_lid(), rec, mask, example, sm_key);
@@ -178,9 +179,8 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
                   "requester: give its SM_Key with smkey KEY");
     throw;
   }
-  if (t.missing) {
-    std::fprintf(c.err, "warning: the SA's %s table lacks %zu of its records (no RMPP?)\n",
-                 rec.name, t.missing);
+  if (std::string cut = mad::cut_warning(t, rec); !cut.empty()) {
+    if (warned.insert(&rec).second) std::fprintf(c.err, "warning: %s\n", cut.c_str());
     c.status = 1;
   }
   return std::move(t.records);
@@ -190,11 +190,12 @@ void show_paths(Ctx& c, MadSession& s, const SaWords& w) {
   std::vector<uint8_t> example;
   uint64_t mask = 0;
   ib::path_example(s.local(), w.targets, {w.pkey, w.sl, w.mtu, w.rate}, example, mask);
-  auto recs = table(c, s, mad::kPathRecord, mask, example, w.sm_key);
+  std::set<const mad::AttrDef*> warned;
+  auto recs = table(c, s, mad::kPathRecord, mask, example, w.sm_key, warned);
   view::Record out;
   for (const auto& r : recs) {
     out.clear();
-    ib::sa_record(*w.kind, r, c.opt.details, out);
+    ib::sa_record(*w.kind, r, c.opt.details, out, c.opt.show_keys);
     c.out.record(out);
   }
 }
@@ -206,22 +207,24 @@ void sa_show(Ctx& c) {
   view::Record out;
   if (w.kind->get) {
     std::vector<uint8_t> a = mad::get_one(s.engine(), s.sm_lid(), *w.kind->record);
-    mad::decode(*w.kind->record, a, c.opt.details, out);
+    mad::decode(*w.kind->record, a, c.opt.details, out, c.opt.show_keys);
     c.out.record(out);
     return;
   }
   // guid and name select nodes: their LIDs, from the NodeRecords.
   std::optional<std::set<uint16_t>> lids;
+  std::set<const mad::AttrDef*> warned;
   if (w.guid || w.name) {
     std::vector<uint8_t> none(mad::kNodeRecord.bytes);
-    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, w.sm_key), w.guid, w.name);
+    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, w.sm_key, warned), w.guid,
+                                w.name);
   }
   const mad::AttrDef& rec = *w.kind->record;
   if (w.lid) ib::put_sa_lid(*w.kind, w.example, w.mask, *w.lid);
   // A port GUID asks for the GID of the local subnet.
   for (const ib::SaFilter* f : w.filters)
     ib::put_sa_prefix(*w.kind, *f, w.example, s.local().gid_prefix);
-  for (auto& r : table(c, s, rec, w.mask, w.example, w.sm_key)) {
+  for (auto& r : table(c, s, rec, w.mask, w.example, w.sm_key, warned)) {
     ib::sa_fix_record(*w.kind, r);
     uint16_t lid = ib::sa_record_lid(*w.kind, r);
     // Filters again here: an SA may ignore a component it does not index.
@@ -232,7 +235,7 @@ void sa_show(Ctx& c) {
         }))
       continue;
     out.clear();
-    ib::sa_record(*w.kind, r, c.opt.details, out);
+    ib::sa_record(*w.kind, r, c.opt.details, out, c.opt.show_keys);
     c.out.record(out);
   }
 }

@@ -2,8 +2,10 @@
 """Compares the ports ibqueryerrors lists with those `rdma -j fabric errors` lists.
 
   errors_compare.py IBQUERYERRORS_OUTPUT RDMA_JSON
-Prints what both list; exits 1 when the sets of (description, port) differ
-or a listed counter differs from ibqueryerrors' value.
+Prints what both list; exits 1 when the sets of (description, port) differ,
+when a port's counters over threshold differ from ibqueryerrors' (names or
+values: both list only those), or when the summaries differ (nodes and
+ports checked, nodes and ports over threshold).
 """
 import json
 import re
@@ -25,8 +27,11 @@ KEYS = {
     "VL15Dropped": "vl15_dropped",
     "PortXmitWait": "xmit_wait",
 }
+# Where a listed port is, not a counter.
+WHERE = {"node_guid", "description", "port", "lid"}
 
 diags = {}
+summary = {}
 node = None
 for line in open(sys.argv[1]):
     m = re.match(r'^Errors for (?:0x[0-9a-f]+ )?"(.*)"$', line.rstrip("\n"))
@@ -35,16 +40,35 @@ for line in open(sys.argv[1]):
         continue
     m = re.match(r"^\s+GUID 0x[0-9a-f]+ port (\d+):(.*)$", line)
     if m:
-        counters = {k: int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(2))}
+        counters = {KEYS.get(k, k): int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(2))}
         diags[(node, int(m.group(1)))] = counters
+    m = re.match(r"^## Summary: (\d+) nodes checked, (\d+) bad nodes found", line)
+    if m:
+        summary["nodes_checked"], summary["nodes_over_threshold"] = map(int, m.groups())
+    m = re.match(r"^##\s+(\d+) ports checked, (\d+) ports have errors beyond threshold", line)
+    if m:
+        summary["ports_checked"], summary["ports_over_threshold"] = map(int, m.groups())
 
-ours = {(p["description"], p["port"]): p for p in json.load(open(sys.argv[2]))}
+doc = json.load(open(sys.argv[2]))
+if not doc or set(doc[-1]) != {"summary"}:
+    print(f"rdma's last element is not the summary: {doc[-1:]}")
+    sys.exit(1)
+ours_summary = doc[-1]["summary"]
+ours = {(p["description"], p["port"]): p for p in doc[:-1]}
 if set(diags) != set(ours):
     print(f"ibqueryerrors lists {sorted(diags)}, rdma {sorted(ours)}")
     sys.exit(1)
 for port, counters in diags.items():
-    for name, value in counters.items():
-        if ours[port].get(KEYS.get(name, name)) != value:
-            print(f"{port}: {name} {value} in ibqueryerrors, {ours[port].get(KEYS.get(name))} in rdma")
-            sys.exit(1)
-print(f"{len(diags)} ports: " + ", ".join(f"{d}/{p}" for d, p in sorted(diags)))
+    got = {k: v for k, v in ours[port].items() if k not in WHERE}
+    if got != counters:
+        print(f"{port}: ibqueryerrors {counters}, rdma {got}")
+        sys.exit(1)
+if len(summary) != 4:
+    print(f"no summary in ibqueryerrors' output ({summary})")
+    sys.exit(1)
+for k, v in summary.items():
+    if ours_summary.get(k) != v:
+        print(f"summary {k}: ibqueryerrors {v}, rdma {ours_summary.get(k)}")
+        sys.exit(1)
+print(f"{len(diags)} ports: " + ", ".join(f"{d}/{p}" for d, p in sorted(diags))
+      + "; summary " + ", ".join(f"{k} {v}" for k, v in summary.items()))
