@@ -46,6 +46,7 @@ constexpr OptionSpec kOptions[] = {
     {'\7', "prometheus", false, 5},
     // "-no" stays -n o (netns "o"), as before the option.
     {'\10', "node-name-map", true, 4},
+    {'\20', "show-keys", false},
 };
 
 const OptionSpec* by_short(char c) {
@@ -149,6 +150,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case '\10':
       if (arg->empty()) throw UsageError("empty FILE after \"--node-name-map\"");
       opt.node_name_map = *arg;
+      break;
+    case '\20':
+      opt.show_keys = true;
       break;
   }
 }

@@ -32,6 +32,9 @@ struct Options {
   int mad_window = 32;
   // --sa: node and port views from the SA's records instead of SMPs.
   bool sa = false;
+  // --show-keys: M_Key, SM_Key and ServiceKey in clear, as infiniband-diags'
+  // -K (else "<not displayed>").
+  bool show_keys = false;
   // stat show / res (-w SECONDS, -c COUNT) and monitor (-c events,
   // --timestamp): 0 means not given.
   int watch_s = 0;

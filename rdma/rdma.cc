@@ -19,8 +19,8 @@ void usage(std::FILE* f) {
       "                   node | port | perf | sm | mad | fabric | route | sa | gid | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
-      "                    --sa | --openmetrics | --prometheus | --node-name-map FILE |\n"
-      "                    -w[atch] SECONDS | -c[ount] COUNT }\n",
+      "                    --sa | --show-keys | --openmetrics | --prometheus |\n"
+      "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT }\n",
       f);
 }
 

@@ -116,6 +116,39 @@ TEST_P(ResView, Srq) {
   EXPECT_EQ(show({"res", "show", "srq", "lqpn", "21-30"}), "");
 }
 
+// iproute2's res_help, line for line (rdma/res.c since "rdma: Fix help
+// information of 'rdma resource'": a CQ is per device, "cq dev [DEV]").
+TEST_P(ResView, HelpIsIproute2s) {
+  Result r = run(k, {"resource", "help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "Usage: rdma resource\n"
+            "          resource show [DEV]\n"
+            "          resource show [qp|cm_id|pd|mr|cq|ctx|srq|frmr_pools]\n"
+            "          resource show qp link [DEV/PORT]\n"
+            "          resource show qp link [DEV/PORT] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show cm_id link [DEV/PORT]\n"
+            "          resource show cm_id link [DEV/PORT] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show cq dev [DEV]\n"
+            "          resource show cq dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show pd dev [DEV]\n"
+            "          resource show pd dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show mr dev [DEV]\n"
+            "          resource show mr dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show ctx dev [DEV]\n"
+            "          resource show ctx dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show srq dev [DEV]\n"
+            "          resource show srq dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource show frmr_pools dev [DEV]\n"
+            "          resource show frmr_pools dev [DEV] [FILTER-NAME FILTER-VALUE]\n"
+            "          resource set frmr_pools dev DEV aging AGING_PERIOD\n"
+            "          resource set frmr_pools dev DEV pinned POOL_KEY PINNED_VALUE\n");
+  // What it advertises works: a CQ by device, with a filter.
+  EXPECT_EQ(show({"res", "show", "cq", "dev", "rxe1", "cqn", "1"}),
+            show({"res", "show", "cq", "dev", "rxe1"})
+                .substr(show({"res", "show", "cq", "dev", "rxe1"}).find("dev rxe1 cqn 1 ")));
+}
+
 TEST_P(ResView, PrettyJson) {
   EXPECT_EQ(show({"-j", "-p", "res", "show", "ctx", "dev", "rxe1"}),
             subst("[ {\n"

@@ -85,7 +85,9 @@ uint16_t MadClient::sa_lid(const mad::Target& t) {
     if (r.info.port_guid == guid) return r.lid;
   for (const NodeRecord& r : records)
     if (r.info.node_guid == guid) return r.lid;
-  throw Error("cannot resolve " + t.text + ": the SA has no such node or port");
+  std::string cut = mad::cut_warning(all, mad::kNodeRecord);
+  throw Error("cannot resolve " + t.text + ": the SA has no such node or port" +
+              (cut.empty() ? "" : " (" + cut + ")"));
 }
 
 std::vector<std::vector<uint8_t>> MadClient::sa_records(const mad::Target& t,
@@ -102,13 +104,16 @@ std::vector<std::vector<uint8_t>> MadClient::sa_records(const mad::Target& t,
     mask |= mad::component_mask(rec, {"PortNum"});
   }
   std::vector<std::vector<uint8_t>> out;
-  for (auto& r : mad::get_table(*engine_, sm_lid(), rec, mask, example).records)
+  mad::SaTable table = mad::get_table(*engine_, sm_lid(), rec, mask, example);
+  for (auto& r : table.records)
     if (mad::get_field(rec, r, lid_field) == lid &&
         (!port || mad::get_field(rec, r, "PortNum") == *port))
       out.push_back(std::move(r));
+  std::string cut = mad::cut_warning(table, rec);
   if (out.empty())
     throw Error("the SA has no " + std::string(rec.name) + " for lid " + std::to_string(lid) +
-                (port ? " port " + std::to_string(*port) : std::string()));
+                (port ? " port " + std::to_string(*port) : std::string()) +
+                (cut.empty() ? "" : " (" + cut + ")"));
   return out;
 }
 

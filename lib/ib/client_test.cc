@@ -161,6 +161,27 @@ TEST_F(Client, SaLidOfLidsGuidsAndGids) {
   EXPECT_THROW(c.sa_lid(dr), Error);
 }
 
+// An SA that gives only the first MAD of a table (ibsim's through
+// umad2sim): a GUID beyond it cannot be resolved, and the error says why.
+TEST_F(Client, AGuidBeyondACutNodeTableSaysTheTableWasCut) {
+  ibtest::FabricOptions o;
+  o.rmpp = ibtest::RmppMode::Umad2sim;
+  fabric_ = std::make_unique<ibtest::FakeFabric>(
+      ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net"), o);
+  fabric_->assign_lids();
+  MadClient c = client();
+  EXPECT_EQ(c.sa_lid(guid_target(port_guid("hca1", 1))), 1);  // the first record
+  try {
+    c.sa_lid(guid_target(node_guid("sw2")));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot resolve guid " + std::to_string(node_guid("sw2")) +
+                  ": the SA has no such node or port (the SA's NodeRecord table is cut short "
+                  "after 1 record: an unknown number of its records is missing (no RMPP?))");
+  }
+}
+
 TEST_F(Client, SaRecordsOfATargetAndPort) {
   MadClient c = client();
   auto all = c.sa_records(lid_target(2), mad::kPortInfoRecord);

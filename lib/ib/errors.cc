@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <set>
 
 #include "lib/error.h"
 #include "lib/ib/port_select.h"
@@ -184,9 +185,10 @@ uint64_t Thresholds::of(const mad::FieldDef& f) const {
   return it == by_name_.end() ? 0 : it->second;
 }
 
-void Thresholds::load(const std::string& file) {
+std::vector<std::string> Thresholds::load(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw Error("cannot read thresholds from \"" + file + "\"");
+  std::vector<std::string> warnings;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     size_t b = line.find_first_not_of(" \t\r");
@@ -203,22 +205,42 @@ void Thresholds::load(const std::string& file) {
     while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
     if (val.empty() || *end || errno || val.find('-') != std::string::npos)
       throw Error(where + ": invalid value \"" + val + "\"");
-    try {
-      set(name, v);
-    } catch (const Error& e) {
-      throw Error(where + ": " + e.what());
+    // A name ibqueryerrors does not check is no reason to refuse a file
+    // shared with it.
+    if (!error_counter(name)) {
+      warnings.push_back(where + ": unknown error counter \"" + name + "\", ignored");
+      continue;
     }
+    set(name, v);
   }
+  return warnings;
 }
 
 uint64_t PortCounters::get(const mad::FieldDef& f) const {
   return mad::get_bits(pc, f.bit, f.width);
 }
 
-bool over_threshold(const PortCounters& c, const SweepOptions& o) {
+std::vector<const mad::FieldDef*> counters_over(const PortCounters& c, const SweepOptions& o) {
+  std::vector<const mad::FieldDef*> out;
   for (const mad::FieldDef* f : o.counters)
-    if (c.get(*f) > o.thresholds.of(*f)) return true;
-  return false;
+    if (c.get(*f) > o.thresholds.of(*f)) out.push_back(f);
+  return out;
+}
+
+bool over_threshold(const PortCounters& c, const SweepOptions& o) {
+  return !counters_over(c, o).empty();
+}
+
+SweepSummary summarize(const ErrorSweep& s) {
+  SweepSummary out;
+  out.nodes_checked = s.nodes_checked;
+  out.ports_checked = s.ports_checked;
+  out.ports_over = s.ports.size();
+  std::set<uint32_t> nodes;
+  for (const PortCounters& p : s.ports) nodes.insert(p.port.node);
+  out.nodes_over = nodes.size();
+  out.pma_failures = s.warnings.size();
+  return out;
 }
 
 ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) {

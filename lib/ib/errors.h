@@ -33,9 +33,12 @@ class Thresholds {
  public:
   // Throws Error naming the counter when it is not an error counter.
   void set(std::string_view name, uint64_t v);
-  // ibqueryerrors' threshold file: NAME=VALUE lines, '#' comments. Throws
-  // Error naming the file and line for what it cannot read.
-  void load(const std::string& file);
+  // ibqueryerrors' threshold file: NAME=VALUE lines, '#' comments. The
+  // names are error_counters()' (all ibqueryerrors reads: it ignores
+  // others, QP1Dropped among them); an unknown name is one warning naming
+  // the file, line and name, returned. Throws Error naming the file and
+  // line for what it cannot read (a line without '=', a bad value).
+  std::vector<std::string> load(const std::string& file);
   uint64_t of(const mad::FieldDef& f) const;
 
  private:
@@ -67,9 +70,25 @@ struct ErrorSweep {
 
 // True when a checked counter of c is over its threshold.
 bool over_threshold(const PortCounters& c, const SweepOptions& o);
+// The checked counters of c over their thresholds, in o.counters' order.
+std::vector<const mad::FieldDef*> counters_over(const PortCounters& c, const SweepOptions& o);
+
+// ibqueryerrors' summary of a sweep: nodes and ports checked, the ports
+// over a threshold and the nodes they are on, the PMA queries that failed.
+struct SweepSummary {
+  size_t nodes_checked = 0;
+  size_t ports_checked = 0;
+  size_t ports_over = 0;
+  size_t nodes_over = 0;
+  size_t pma_failures = 0;
+};
 
 // The sweep over f (discovered or loaded: only LIDs and PortInfo are used).
 ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o);
+
+// The summary of a sweep whose kept ports are those over a threshold (not
+// every_port); each warning is a PMA query that failed.
+SweepSummary summarize(const ErrorSweep& s);
 
 // The ports clear_counters clears: every port of every node, or of one node
 // (an index into Fabric::nodes), or one port of it.

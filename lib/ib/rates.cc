@@ -2,6 +2,7 @@
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
+#include "lib/mad/format.h"
 #include "lib/stat/rate.h"
 
 namespace rdma::ib {
@@ -40,14 +41,17 @@ std::vector<CounterRate> CounterRates::update(const Key& key, std::span<const Co
   Reading& reading = cur_[key];
   for (const CounterReading& r : now) {
     reading[r.field] = r.value;
-    CounterRate c{r.field, r.value, std::nullopt};
+    auto shown = [&](uint64_t v) { return mad::shown_value(r.field->fmt, v); };
+    CounterRate c{r.field, shown(r.value), std::nullopt};
     c.saturated = saturated(*r.field, r.value);
     if (old != prev_.end()) {
       auto it = old->second.find(r.field);
       if (it != old->second.end()) {
         c.reset = r.value < it->second;
         if (!c.reset && !c.saturated && seconds > 0)
-          c.per_second = stat::round_half_away(double(r.value - it->second) / seconds * 100) / 100;
+          c.per_second =
+              stat::round_half_away(double(shown(r.value) - shown(it->second)) / seconds * 100) /
+              100;
       }
     }
     out.push_back(c);

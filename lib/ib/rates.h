@@ -20,13 +20,13 @@ namespace rdma::ib {
 
 struct CounterReading {
   const mad::FieldDef* field;
-  uint64_t value;
+  uint64_t value;  // as the counter holds it (4-byte words for the data counters)
 };
 
 struct CounterRate {
   const mad::FieldDef* field;
-  uint64_t value;
-  std::optional<double> per_second;  // none: first reading, reset or saturated
+  uint64_t value;                    // as shown: the data counters in bytes (mad::shown_value)
+  std::optional<double> per_second;  // in that unit; none: first reading, reset or saturated
   bool reset = false;                // lower than the previous reading
   bool saturated = false;            // at the maximum its width holds
 };
@@ -67,7 +67,8 @@ class CounterRates {
 bool moved(std::span<const CounterRate> rates);
 
 // Adds the counters as `perf show` prints them, each with its rate: text
-// "symbol_errors 3 (0.5/s) ", "(reset)" or "(saturated)"; JSON the values by
+// "symbol_errors 3 (0.5/s) ", "xmit_bytes 4096 (512/s) ", "(reset)" or
+// "(saturated)"; JSON the values by
 // the same keys, then a "rate" object (counters with a rate) and "reset" and
 // "saturated" arrays naming the flagged counters (when there are any).
 void add_counter_rates(std::span<const CounterRate> rates, view::Record& rec);

@@ -100,11 +100,35 @@ TEST_F(Rates, ACounterAtItsMaximumIsSaturated) {
   o_.extended = true;
   fake_.set_counter(hca3, 1, "PortXmitData", 1ull << 40);
   auto third = sweep(1);
-  EXPECT_EQ(of(third[{"hca3", 1}], "xmit_data").value, 1ull << 40);
-  EXPECT_FALSE(of(third[{"hca3", 1}], "xmit_data").saturated);
+  EXPECT_EQ(of(third[{"hca3", 1}], "xmit_bytes").value, 4ull << 40);  // 4-byte words
+  EXPECT_FALSE(of(third[{"hca3", 1}], "xmit_bytes").saturated);
   for (auto& n : fake_.nodes()) n.extended_counters = false;
   auto fourth = sweep(1);
-  EXPECT_TRUE(of(fourth[{"hca3", 1}], "xmit_data").saturated);
+  EXPECT_TRUE(of(fourth[{"hca3", 1}], "xmit_bytes").saturated);
+  EXPECT_EQ(of(fourth[{"hca3", 1}], "xmit_bytes").value, 4ull * 0xffffffff);
+}
+
+// The data counters count 4-byte words: their values and rates are bytes.
+TEST_F(Rates, DataCountersInBytesPerSecond) {
+  int hca3 = fake_.node("hca3");
+  o_.extended = true;
+  fake_.set_counter(hca3, 1, "PortXmitData", 1000);
+  fake_.set_counter(hca3, 1, "PortRcvData", 10);
+  sweep(0);
+  fake_.set_counter(hca3, 1, "PortXmitData", 1500);
+  fake_.set_counter(hca3, 1, "PortRcvData", 11);
+  fake_.set_counter(hca3, 1, "PortXmitPkts", 8);
+  auto second = sweep(4);
+  const std::vector<CounterRate>& r = second[{"hca3", 1}];
+  EXPECT_EQ(of(r, "xmit_bytes").value, 6000u);
+  EXPECT_EQ(*of(r, "xmit_bytes").per_second, 500);  // 2000 bytes in 4 s
+  EXPECT_EQ(*of(r, "rcv_bytes").per_second, 1);     // 4 bytes in 4 s
+  EXPECT_EQ(*of(r, "xmit_pkts").per_second, 2);     // packets stay packets
+  view::Record rec;
+  add_counter_rates(r, rec);
+  std::string text;
+  for (const view::Field& f : rec) text += f.text;
+  EXPECT_NE(text.find("xmit_bytes 6000 (500/s) rcv_bytes 44 (1/s) "), std::string::npos) << text;
 }
 
 TEST(RatesRecord, TextAndJsonCarryValuesRatesAndFlags) {

@@ -18,9 +18,7 @@ std::vector<std::vector<uint8_t>> all(mad::Engine& e, uint16_t sa_lid, const mad
                                       std::vector<std::string>& warnings) {
   std::vector<uint8_t> none(rec.bytes);
   mad::SaTable t = mad::get_table(e, sa_lid, rec, 0, none);
-  if (t.missing)
-    warnings.push_back("the SA's " + std::string(rec.name) + " table lacks " +
-                       std::to_string(t.missing) + " of its records (no RMPP?)");
+  if (std::string cut = mad::cut_warning(t, rec); !cut.empty()) warnings.push_back(cut);
   return std::move(t.records);
 }
 

@@ -48,8 +48,10 @@ const SaKind* find_sa_kind(std::string_view word);
 const SaFilter* find_sa_filter(const SaKind& k, std::string_view word);
 
 // The record's fields, then its attributes' (a key already given is not
-// repeated: a PortInfoRecord's LID, not its PortInfo's).
-void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::Record& out);
+// repeated: a PortInfoRecord's LID, not its PortInfo's); secrets
+// (Fmt::Key) in clear only with show_keys.
+void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::Record& out,
+               bool show_keys = false);
 
 // Undoes what SAs are known to get wrong in a record, before filtering and
 // printing: opensm (3.3) sends a P_KeyTableRecord's BlockNum in host (little

@@ -48,14 +48,14 @@ constexpr FieldDef kLinkRecordFields[] = {{"FromLID", "from_lid", 0, 16},
                                           {"ToPort", "to_port", 24, 8},
                                           {"ToLID", "to_lid", 32, 16}};
 
-// ServiceRecord (15.2.5.14). ServiceKey is a secret: -d only, as saquery
-// shows it only with --show-keys.
+// ServiceRecord (15.2.5.14). ServiceKey is a secret: -d only, and shown
+// only with --show-keys, as saquery shows it only with --show_keys.
 constexpr FieldDef kServiceRecordFields[] = {
     {"ServiceID", "service_id", 0, 64, Fmt::Hex},
     {"ServiceGID", "service_gid", 64, 128, Fmt::Gid},
     {"ServiceP_Key", "service_pkey", 192, 16, Fmt::Hex},
     {"ServiceLease", "service_lease", 224, 32, Fmt::Hex},
-    {"ServiceKey", "service_key", 256, 64, Fmt::Hex, kDetail, 2},
+    {"ServiceKey", "service_key", 256, 64, Fmt::Key, kDetail, 2},
     {"ServiceName", "service_name", 384, 512, Fmt::Str},
     {"ServiceData8", "service_data8", 896, 8, Fmt::Hex, kDetail, 16},
     {"ServiceData16", "service_data16", 1024, 16, Fmt::Hex, kDetail, 8},

@@ -51,7 +51,7 @@ constexpr FieldDef kGuidInfoFields[] = {
 };
 
 constexpr FieldDef kPortInfoFields[] = {
-    {"M_Key", "mkey", 0, 64, Fmt::Hex, kDetail},
+    {"M_Key", "mkey", 0, 64, Fmt::Key, kDetail},
     {"GIDPrefix", "subnet_prefix", 64, 64, Fmt::Guid},
     {"LID", "lid", 128, 16},
     {"MasterSMLID", "sm_lid", 144, 16},
@@ -119,7 +119,7 @@ constexpr FieldDef kVlArbFields[] = {
 };
 
 constexpr FieldDef kSmInfoFields[] = {
-    {"GUID", "guid", 0, 64, Fmt::Guid},         {"SM_Key", "sm_key", 64, 64, Fmt::Hex, kDetail},
+    {"GUID", "guid", 0, 64, Fmt::Guid},         {"SM_Key", "sm_key", 64, 64, Fmt::Key, kDetail},
     {"ActCount", "act_count", 128, 32},         {"Priority", "priority", 160, 4},
     {"SMState", "state", 164, 4, Fmt::SmState},
 };

@@ -89,7 +89,8 @@ TEST(Describe, PortCountersSetBySimulator) {
   EXPECT_EQ(json_of(h)["attribute"], "PortCounters");
   EXPECT_EQ(aj["port_select"], 1);
   EXPECT_EQ(aj["symbol_errors"], 17);
-  EXPECT_EQ(aj["xmit_data"], 123528);  // set to 123456, then 72 bytes of MADs
+  // PortXmitData, 4-byte words (set to 123456, then the MADs' 72), in bytes.
+  EXPECT_EQ(aj["xmit_bytes"], 4 * 123528);
 }
 
 TEST(Describe, RejectsMalformedMads) {

@@ -104,12 +104,13 @@ TEST(Engine, RetriesThenTimesOutWithAClearError) {
   }
   ASSERT_EQ(t.sent.size(), 3u);
   EXPECT_EQ(e.stats().sent, 3u);
+  // Without retries: one try, in the singular.
   Engine once(t, {.timeout_ms = 5, .retries = 0, .window = 8});
   try {
-    once.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "x");
-    ADD_FAILURE() << "no error";
+    once.call(make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 77");
+    FAIL() << "no error";
   } catch (const MadError& err) {
-    EXPECT_STREQ(err.what(), "no reply to x (1 try of 5 ms)");
+    EXPECT_STREQ(err.what(), "no reply to NodeInfo from lid 77 (1 try of 5 ms)");
   }
   EXPECT_EQ(e.stats().retried, 2u);
   EXPECT_EQ(e.stats().timeouts, 1u);

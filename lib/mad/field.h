@@ -14,7 +14,9 @@ namespace rdma::mad {
 // (enumerations included, so scripts compare values), text gets names.
 enum class Fmt : uint8_t {
   Uint,          // decimal
+  DataWords,     // a count of 4-byte words (PortXmitData, PortRcvData): decimal bytes
   Hex,           // 0x with width/4 digits
+  Key,           // a secret (M_Key, SM_Key, ServiceKey): Hex, or hidden (decode)
   Guid,          // 0x%016x as the IB tools print it (text and JSON)
   Gid,           // 128 bits as IPv6 (text and JSON)
   Str,           // NUL-padded string (ServiceName)

@@ -136,8 +136,8 @@ void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& 
   text = value_text(f.fmt, v, f.width);
   // One vocabulary: JSON carries what the text says ("ACTIVE", "4X",
   // "0x0012"); plain numbers stay numbers, and so does an MTU (2048).
-  if (f.fmt == Fmt::Uint)
-    json = v;
+  if (f.fmt == Fmt::Uint || f.fmt == Fmt::DataWords)
+    json = shown_value(f.fmt, v);
   else if (f.fmt == Fmt::Mtu && text.find('(') == std::string::npos)
     json = std::stoul(text);
   else
@@ -159,7 +159,10 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
   switch (fmt) {
     case Fmt::Uint:
       return std::to_string(v);
+    case Fmt::DataWords:
+      return std::to_string(shown_value(fmt, v));
     case Fmt::Hex:
+    case Fmt::Key:
       return hex(v, width);
     case Fmt::Guid:
       return guid_text(v);
@@ -199,12 +202,21 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
   return std::to_string(v);
 }
 
+uint64_t shown_value(Fmt fmt, uint64_t v) {
+  if (fmt != Fmt::DataWords) return v;
+  return v > UINT64_MAX / 4 ? UINT64_MAX : v * 4;
+}
+
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out) {
+                   view::Record& out, bool show_keys) {
   for (const FieldDef& f : fields) {
     if (f.level > detail) continue;
     std::string text;
     view::Json json;
+    if (f.fmt == Fmt::Key && !show_keys) {
+      out.add(f.label, std::string(f.label) + " " + kNotDisplayed + " ", kNotDisplayed);
+      continue;
+    }
     if (f.count <= 1) {
       render(f, bytes, 0, text, json);
       out.add(f.label, std::string(f.label) + " " + text + " ", std::move(json));
@@ -221,11 +233,12 @@ void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> by
   }
 }
 
-void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out) {
+void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
+            bool show_keys) {
   if (attr.size() < a.bytes)
     throw Error("truncated " + std::string(a.name) + ": " + std::to_string(attr.size()) +
                 " bytes, expected " + std::to_string(a.bytes));
-  decode_fields(a.fields, attr, detail, out);
+  decode_fields(a.fields, attr, detail, out, show_keys);
 }
 
 }  // namespace rdma::mad

@@ -25,17 +25,29 @@ void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& 
 // out, as decode gives a table: "label v,v,v " and a JSON array.
 void add_values(const FieldDef& f, std::span<const uint64_t> values, view::Record& out);
 
+// What a key field (Fmt::Key) shows unless show_keys, in text and JSON, as
+// infiniband-diags prints it without -K.
+inline constexpr const char* kNotDisplayed = "<not displayed>";
+
 // Appends every field at or below detail; tables (count > 1) become one
-// field with a comma-separated text and a JSON array. Throws Error when attr
-// is shorter than the attribute.
-void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out);
+// field with a comma-separated text and a JSON array. Keys show as
+// kNotDisplayed unless show_keys. Throws Error when attr is shorter than
+// the attribute.
+void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
+            bool show_keys = false);
 
 // The same for a bare field list (MAD headers).
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out);
+                   view::Record& out, bool show_keys = false);
 
 // A numeric value as text in the given format ("4X", "ACTIVE", "0x0012").
 std::string value_text(Fmt fmt, uint64_t v, unsigned width = 64);
+
+// A counter's value in the unit it is shown in: the data counters count
+// 4-byte words (IBA 16.1.3.5) and are shown in bytes, times 4, stopping at
+// the largest uint64_t (a 64-bit counter saturated or close to it); other
+// counters as they are.
+uint64_t shown_value(Fmt fmt, uint64_t v);
 
 // Names shared with callers that print enumerations themselves.
 const char* port_state_name(unsigned v);

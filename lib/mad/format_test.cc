@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
 
@@ -83,6 +85,64 @@ TEST(Format, EnumerationsAndMasks) {
   EXPECT_EQ(show(kPortInfo, "LinkWidthEnabled", pi).text, "none");
   set_bits(pi, 232, 8, 0x22);  // 4X and a bit no width has
   EXPECT_EQ(show(kPortInfo, "LinkWidthEnabled", pi).text, "4X,unknown(32)");
+}
+
+// The data counters count 4-byte words; they print in bytes, in text and
+// JSON, under keys that say so; a 64-bit one too large to multiply stops at
+// the largest value.
+TEST(Format, DataCountersInBytes) {
+  std::vector<uint8_t> pc(kPortCounters.bytes), ext(kPortCountersExtended.bytes);
+  set_bits(pc, 192, 32, 1000);  // PortXmitData
+  set_bits(pc, 288, 32, 1000);  // PortRcvPkts: packets, as they are
+  Shown d = show(kPortCounters, "PortXmitData", pc);
+  EXPECT_EQ(d.text, "4000");
+  EXPECT_EQ(d.json, 4000);
+  EXPECT_EQ(show(kPortCounters, "PortRcvPkts", pc).json, 1000);
+  EXPECT_STREQ(find_field(kPortCounters, "PortXmitData")->label, "xmit_bytes");
+  EXPECT_STREQ(find_field(kPortCounters, "PortRcvData")->label, "rcv_bytes");
+  EXPECT_STREQ(find_field(kPortCountersExtended, "PortXmitData")->label, "xmit_bytes");
+  EXPECT_STREQ(find_field(kPortCountersExtended, "PortRcvData")->label, "rcv_bytes");
+  set_bits(ext, 128, 64, ~0ull);  // PortRcvData saturated
+  EXPECT_EQ(show(kPortCountersExtended, "PortRcvData", ext).json, ~0ull);
+  set_bits(ext, 128, 64, (~0ull / 4));
+  EXPECT_EQ(show(kPortCountersExtended, "PortRcvData", ext).json, (~0ull / 4) * 4);
+  EXPECT_EQ(shown_value(Fmt::DataWords, 3), 12u);
+  EXPECT_EQ(shown_value(Fmt::Uint, 3), 3u);
+}
+
+// Keys (M_Key, SM_Key, ServiceKey) print as "<not displayed>" unless asked
+// for, as infiniband-diags prints them without -K.
+TEST(Format, KeysAreNotDisplayedUnlessAsked) {
+  std::vector<uint8_t> pi(kPortInfo.bytes), sm(kSmInfo.bytes), sr(kServiceRecord.bytes);
+  set_bits(pi, 0, 64, 0x1122334455667788ull);  // M_Key
+  set_bits(sm, 64, 64, 0xabcdull);             // SM_Key
+  set_bits(sr, 256, 64, 0x77ull);              // ServiceKey, first half
+  auto fields = [](const AttrDef& a, std::span<const uint8_t> b, bool keys) {
+    view::Record r;
+    decode(a, b, 1, r, keys);
+    std::map<std::string, std::pair<std::string, view::Json>> out;
+    for (const view::Field& f : r) out[f.key] = {f.text, f.value};
+    return out;
+  };
+  auto hidden = fields(kPortInfo, pi, false);
+  EXPECT_EQ(hidden["mkey"].first, "mkey <not displayed> ");
+  EXPECT_EQ(hidden["mkey"].second, "<not displayed>");
+  auto shown = fields(kPortInfo, pi, true);
+  EXPECT_EQ(shown["mkey"].first, "mkey 0x1122334455667788 ");
+  EXPECT_EQ(shown["mkey"].second, "0x1122334455667788");
+  // Only the keys: the fields around them print alike.
+  hidden.erase("mkey");
+  shown.erase("mkey");
+  EXPECT_EQ(hidden, shown);
+  EXPECT_EQ(fields(kSmInfo, sm, false)["sm_key"].first, "sm_key <not displayed> ");
+  EXPECT_EQ(fields(kSmInfo, sm, true)["sm_key"].first, "sm_key 0x000000000000abcd ");
+  EXPECT_EQ(fields(kServiceRecord, sr, false)["service_key"].second, "<not displayed>");
+  EXPECT_EQ(fields(kServiceRecord, sr, true)["service_key"].second,
+            view::Json::array({"0x0000000000000077", "0x0000000000000000"}));
+  // Without -d there is no key to hide.
+  view::Record plain;
+  decode(kPortInfo, pi, 0, plain);
+  for (const view::Field& f : plain) EXPECT_NE(f.key, "mkey");
 }
 
 }  // namespace

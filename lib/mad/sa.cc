@@ -22,7 +22,9 @@ SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec) {
   size_t stride = get(hdr::kAttrOffset) * 8;
   size_t have = reply.size() - start;
   size_t announced = have;
-  if ((get(hdr::kRmppFlags) & kRmppActive) && (get(hdr::kRmppFlags) & kRmppFirst)) {
+  uint64_t flags = get(hdr::kRmppFlags);
+  bool counted = (flags & kRmppActive) && (flags & kRmppFirst);
+  if (counted) {
     uint64_t len = get(hdr::kRmppPayload);
     announced = len > kSaHeaderBytes ? len - kSaHeaderBytes : 0;
   }
@@ -37,7 +39,21 @@ SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec) {
     t.records.emplace_back(r.begin(), r.end());
   }
   if (announced > have) t.missing = announced / stride - count;
+  // A transfer with more segments to come, of which this is all there is:
+  // the next record begun and not ended.
+  t.cut = !counted && (flags & kRmppActive) && !(flags & kRmppLast) && have % stride;
   return t;
+}
+
+std::string cut_warning(const SaTable& t, const AttrDef& rec) {
+  std::string table = "the SA's " + std::string(rec.name) + " table";
+  if (t.missing)
+    return table + " lacks " + std::to_string(t.missing) + " of its records (no RMPP?)";
+  if (t.cut)
+    return table + " is cut short after " + std::to_string(t.records.size()) +
+           (t.records.size() == 1 ? " record" : " records") +
+           ": an unknown number of its records is missing (no RMPP?)";
+  return "";
 }
 
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,

@@ -19,11 +19,19 @@ struct SaTable {
   // Records the SA said it sent (PayloadLength) but the reply lacks: an SA
   // or transport without RMPP gave only the first MAD.
   size_t missing = 0;
+  // The reply ends inside a record and its RMPP header neither counts the
+  // transfer nor marks it last (umad2sim under ibsim passes the first MAD
+  // of an RMPP transfer so): records are missing, how many is unknown.
+  bool cut = false;
 };
 
 // The records of a GetTableResp of rec (its AttributeOffset is the stride).
 // Throws Error for a reply too short for its header.
 SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec);
+
+// The warning for a table cut short, without "warning: ": the missing
+// count when it is known; "" for a whole table.
+std::string cut_warning(const SaTable& t, const AttrDef& rec);
 
 // Every record of type rec whose components selected by mask equal those
 // of example (a record's bytes, rec.bytes long), from the SA at sa_lid.

@@ -42,8 +42,10 @@ uint16_t parse_lid(const std::string& s) {
   uint64_t v = 0;
   if (!parse_number(s, 0xffff, v) || v == 0)
     throw UsageError("invalid LID \"" + s + "\" (expected 1-49151, decimal or 0x hex)");
+  // 0xffff is not a multicast LID but the permissive one (IBA 7.11.1).
   if (v >= 0xc000)
-    throw UsageError("LID " + s + " is a multicast LID; a target needs a unicast LID");
+    throw UsageError("LID " + s + (v == 0xffff ? " is the permissive LID" : " is a multicast LID") +
+                     "; a target needs a unicast LID");
   return static_cast<uint16_t>(v);
 }
 

@@ -31,6 +31,13 @@ TEST(Target, ParsesLids) {
             "invalid LID \"-1\" (expected 1-49151, decimal or 0x hex)");
   EXPECT_EQ(error_of([] { parse_lid("0xc000"); }),
             "LID 0xc000 is a multicast LID; a target needs a unicast LID");
+  EXPECT_EQ(error_of([] { parse_lid("0xfffe"); }),
+            "LID 0xfffe is a multicast LID; a target needs a unicast LID");
+  // 0xffff is the permissive LID, not a multicast one.
+  EXPECT_EQ(error_of([] { parse_lid("65535"); }),
+            "LID 65535 is the permissive LID; a target needs a unicast LID");
+  EXPECT_EQ(error_of([] { parse_lid("0xffff"); }),
+            "LID 0xffff is the permissive LID; a target needs a unicast LID");
 }
 
 TEST(Target, ParsesGuidsInBothForms) {

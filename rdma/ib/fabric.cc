@@ -223,8 +223,9 @@ std::string after_equals(const std::string& s, size_t eq, const char* what) {
   return std::to_string(*n);
 }
 
-// The words of `fabric errors`: counters, thresholds, data.
-ib::SweepOptions sweep_options(Args& args) {
+// The words of `fabric errors`: counters, thresholds, data. A threshold
+// file's unknown names are warnings, added to warnings.
+ib::SweepOptions sweep_options(Args& args, std::vector<std::string>& warnings) {
   ib::SweepOptions o;
   while (!args.empty()) {
     const std::string k = args.next();
@@ -251,7 +252,7 @@ ib::SweepOptions sweep_options(Args& args) {
         throw UsageError("invalid threshold \"" + t + "\" (expected NAME=N)");
       o.thresholds.set(t.substr(0, eq), std::stoull(after_equals(t, eq, "threshold")));
     } else if (k == "thresholds") {
-      o.thresholds.load(value("FILE"));
+      for (std::string& w : o.thresholds.load(value("FILE"))) warnings.push_back(std::move(w));
     } else if (matches(k, "data")) {
       o.extended = true;
     } else {
@@ -261,8 +262,9 @@ ib::SweepOptions sweep_options(Args& args) {
   return o;
 }
 
-// One port listed by `fabric errors`: where it is, then the counters
-// checked by the names perf show prints; with data the traffic counters
+// One port listed by `fabric errors`: where it is, then the checked
+// counters over their thresholds (all of them with all_counters) by the
+// names perf show prints; with data the traffic counters
 // (PortCountersExtended's 64-bit ones where the PMA has them).
 void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
@@ -274,10 +276,11 @@ void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& 
 }
 
 void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
-                   view::Record& rec) {
+                   bool all_counters, view::Record& rec) {
   errors_where(f, c, rec);
   std::vector<mad::FieldDef> fields;
-  for (const mad::FieldDef* d : o.counters) fields.push_back(*d);
+  for (const mad::FieldDef* d : all_counters ? o.counters : ib::counters_over(c, o))
+    fields.push_back(*d);
   if (o.extended && c.ext.empty())
     for (const mad::FieldDef* d : ib::data_counters()) fields.push_back(*d);
   mad::decode_fields(fields, c.pc, 0, rec);
@@ -349,6 +352,26 @@ void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, uint64_t mads_sent) {
   if (!sweep.warnings.empty()) c.status = 1;
 }
 
+// ibqueryerrors' summary, after the ports: text "summary: 6 nodes checked,
+// 20 ports checked, 3 ports over threshold on 2 nodes" (", 1 PMA query
+// failed" when one did), JSON an object {"summary": {...}} with the counts.
+void summary_record(const ib::SweepSummary& s, view::Record& rec) {
+  auto count = [](size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string text = "summary: " + count(s.nodes_checked, "node", "nodes") + " checked, " +
+                     count(s.ports_checked, "port", "ports") + " checked, " +
+                     count(s.ports_over, "port", "ports") + " over threshold on " +
+                     count(s.nodes_over, "node", "nodes");
+  if (s.pma_failures) text += ", " + count(s.pma_failures, "PMA query", "PMA queries") + " failed";
+  view::Json json = {{"nodes_checked", s.nodes_checked},
+                     {"ports_checked", s.ports_checked},
+                     {"ports_over_threshold", s.ports_over},
+                     {"nodes_over_threshold", s.nodes_over},
+                     {"pma_failures", s.pma_failures}};
+  rec.add("summary", text, std::move(json));
+}
+
 // -w SECONDS: a sweep of every port each interval (the fabric discovered
 // or loaded once), listing the ports over a threshold or whose counters
 // moved, each counter with its rate per second since the sweep before
@@ -396,7 +419,10 @@ void fabric_errors(Ctx& c) {
     check_takes(c, Takes::Once);
     return fabric_errors_reset(c, src);
   }
-  ib::SweepOptions o = sweep_options(c.args);
+  std::vector<std::string> file_warnings;
+  ib::SweepOptions o = sweep_options(c.args, file_warnings);
+  for (const std::string& warning : file_warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
@@ -411,14 +437,22 @@ void fabric_errors(Ctx& c) {
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s.engine().stats().sent);
+  // Metrics expose every counter of the ports listed (an exporter wants the
+  // zeros too), and no summary.
   view::Printer& out = metrics ? *metrics : c.out;
   view::Record rec;
   for (const ib::PortCounters& p : sweep.ports) {
     rec.clear();
-    errors_record(f, p, o, rec);
+    errors_record(f, p, o, metrics || c.opt.details, rec);
     out.record(rec);
   }
-  if (metrics) metrics->finish();
+  if (metrics) {
+    metrics->finish();
+  } else {
+    rec.clear();
+    summary_record(ib::summarize(sweep), rec);
+    c.out.record(rec);
+  }
   if (!sweep.ports.empty()) c.status = 1;
 }
 

@@ -229,22 +229,43 @@ namespace rdma {
 namespace {
 
 TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
-  EXPECT_EQ(run({"fabric", "errors"}).out, "");
+  // Nothing over: the summary alone, as ibqueryerrors'.
+  EXPECT_EQ(run({"fabric", "errors"}).out,
+            "summary: 6 nodes checked, 20 ports checked, 0 ports over threshold on 0 nodes\n");
   EXPECT_EQ(run({"fabric", "errors"}).status, 0);
+  EXPECT_EQ(run({"-j", "fabric", "errors"}).out,
+            R"([{"summary":{"nodes_checked":6,"ports_checked":20,"ports_over_threshold":0,)"
+            R"("nodes_over_threshold":0,"pma_failures":0}}])"
+            "\n");
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
   Result r = run({"-j", "fabric", "errors"});
   EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as ibqueryerrors
   nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j.size(), 2u);
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[2], nlohmann::json::parse(R"({"summary":{"nodes_checked":6,"ports_checked":20,)"
+                                        R"("ports_over_threshold":2,"nodes_over_threshold":2,)"
+                                        R"("pma_failures":0}})"));
+  j.erase(2);
   std::map<std::string, nlohmann::json> by;
   for (const auto& p : j) by[p["description"]] = p;
   EXPECT_EQ(by["sw2"]["port"], 3);
   EXPECT_EQ(by["sw2"]["symbol_errors"], 17);
   EXPECT_EQ(by["sw2"]["lid"], fabric_.lid(fabric_.node("sw2")));
   EXPECT_EQ(by["hca2"]["rcv_errors"], 4);
-  EXPECT_EQ(by["hca2"]["xmit_wait"], 0);
-  EXPECT_FALSE(by["hca2"].contains("xmit_data"));
+  // Only the counters over their thresholds; every one with -d. Where: node_guid,
+  // description, port, lid (and a CA port's port_guid), then symbol_errors.
+  EXPECT_EQ(by["sw2"].size(), 5u) << by["sw2"];
+  EXPECT_EQ(by["hca2"].size(), 6u) << by["hca2"];
+  EXPECT_FALSE(by["hca2"].contains("xmit_wait"));
+  EXPECT_FALSE(by["hca2"].contains("xmit_bytes"));
+  nlohmann::json d = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out);
+  ASSERT_EQ(d.size(), 3u);
+  for (const auto& p : {d[0], d[1]}) {
+    EXPECT_EQ(p.size(), 4u + (p.contains("port_guid") ? 1 : 0) + 13u) << p;
+    EXPECT_EQ(p["xmit_wait"], 0);
+    EXPECT_FALSE(p.contains("xmit_bytes"));
+  }
   EXPECT_EQ(by["hca2"]["node_guid"], guid(fabric_.nodes()[fabric_.node("hca2")].node_guid));
   // A CA's port carries its own GUID, a switch's port none (as ibqueryerrors).
   EXPECT_EQ(by["hca2"]["port_guid"], guid(fabric_.nodes()[fabric_.node("hca2")].ports[1].guid));
@@ -256,16 +277,35 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
             std::string::npos)
       << t.out;
   EXPECT_EQ(t.out.find("rcv_errors"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" symbol_errors 17 \nsummary: 6 nodes checked, 20 ports checked, 1 port "
+                       "over threshold on 1 node\n"),
+            std::string::npos)
+      << t.out;
 }
 
 TEST_F(FabricCmd, ErrorsThresholdsDataAndBadWords) {
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   fabric_.set_counter(fabric_.node("sw2"), 3, "PortXmitData", 1ull << 33);
-  EXPECT_EQ(run({"fabric", "errors", "threshold", "SymbolErrorCounter=17"}).out, "");
+  EXPECT_EQ(run({"fabric", "errors", "threshold", "SymbolErrorCounter=17"}).out,
+            "summary: 6 nodes checked, 20 ports checked, 0 ports over threshold on 0 nodes\n");
   nlohmann::json j = nlohmann::json::parse(
       run({"-j", "fabric", "errors", "threshold", "symbol_errors=16", "data"}).out);
-  ASSERT_EQ(j.size(), 1u);
-  EXPECT_EQ(j[0]["xmit_data"], 1ull << 33);  // PortCountersExtended: 64 bits
+  ASSERT_EQ(j.size(), 2u);
+  // PortCountersExtended: 64 bits, 4-byte words shown in bytes.
+  EXPECT_EQ(j[0]["xmit_bytes"], 4ull << 33);
+  EXPECT_EQ(j[0]["rcv_bytes"], 0);
+  EXPECT_FALSE(j[0].contains("xmit_data"));
+  // A threshold file's unknown name is a warning naming the file and line;
+  // the rest of the file counts.
+  std::string file = tmp("thresholds");
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  std::fputs("QP1Dropped=1\nSymbolErrorCounter=17\n", f);
+  std::fclose(f);
+  Result warned = run({"fabric", "errors", "thresholds", file});
+  EXPECT_EQ(warned.status, 0);
+  EXPECT_EQ(warned.err, "warning: " + file + ":1: unknown error counter \"QP1Dropped\", ignored\n");
+  EXPECT_EQ(warned.out,
+            "summary: 6 nodes checked, 20 ports checked, 0 ports over threshold on 0 nodes\n");
   for (std::vector<std::string> bad : {
            std::vector<std::string>{"fabric", "errors", "threshold", "Bogus=1"},
            {"fabric", "errors", "threshold", "SymbolErrorCounter=x"},
@@ -296,9 +336,18 @@ TEST_F(FabricCmd, ErrorsFromASavedFabricAndASilentPma) {
   EXPECT_NE(r.err.find("warning: no reply to PortCounters port 1 from lid"), std::string::npos)
       << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j.size(), 1u);
+  ASSERT_EQ(j.size(), 2u);
   EXPECT_EQ(j[0]["description"], "hca3");
   EXPECT_EQ(j[0]["link_downed"], 1);
+  // The silent PMA: one failure; its node is not checked, its ports are.
+  EXPECT_EQ(j[1]["summary"]["pma_failures"], 1);
+  EXPECT_EQ(j[1]["summary"]["nodes_checked"], 5);
+  EXPECT_EQ(j[1]["summary"]["ports_checked"], 20);
+  r = run({"fabric", "errors", "from", file});
+  EXPECT_NE(r.out.find("summary: 5 nodes checked, 20 ports checked, 1 port over threshold on 1 "
+                       "node, 1 PMA query failed\n"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(FabricCmd, ErrorsResetClearsErrorsOrEverything) {
@@ -368,9 +417,15 @@ TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
   fabric_.nodes()[fabric_.node("hca2")].description = "hca \"2\"\\x";
-  nlohmann::json j = nlohmann::json::parse(run({"-j", "fabric", "errors"}).out);
+  // Every counter of the ports listed, as -d lists them (without it only
+  // those over threshold); no summary.
+  nlohmann::json j = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out);
+  ASSERT_TRUE(j.back().contains("summary"));
+  j.erase(j.size() - 1);
   Result r = run({"--openmetrics", "fabric", "errors"});
   EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as without the option
+  EXPECT_EQ(r.out.find("summary"), std::string::npos);
+  EXPECT_EQ(r.out.find("checked"), std::string::npos);
   for (const auto& p : j) {
     std::string desc = p["description"];
     std::string esc;

@@ -59,7 +59,12 @@ TEST_F(Perf, ExtendedReadsPortCountersExtended) {
   ASSERT_EQ(pma(mad::kPortCountersExtended.id).size(), 1u);
   EXPECT_EQ(
       pma(mad::kPortCountersExtended.id)[0].get_attr(mad::kPortCountersExtended, "PortSelect"), 3u);
-  EXPECT_EQ(nlohmann::json::parse(r.out)[0]["xmit_data"], 1003);
+  // PortXmitData counts 4-byte words: shown in bytes, under a key that says so.
+  auto j = nlohmann::json::parse(r.out)[0];
+  EXPECT_EQ(j["xmit_bytes"], 4 * 1003);
+  EXPECT_FALSE(j.contains("xmit_data"));
+  r = run({"perf", "show", "lid", "2", "port", "3"});
+  EXPECT_NE(r.out.find(" xmit_bytes 4012 rcv_bytes 0 xmit_pkts 0 "), std::string::npos) << r.out;
 }
 
 TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {
@@ -121,7 +126,16 @@ TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
       std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("port_select"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_port_xmit_bytes counter\n"
+                       "rdma_ib_port_xmit_bytes_total{"),
+            std::string::npos)
+      << r.out;
+  // The named node's bytes (1003 words).
+  EXPECT_NE(r.out.find("description=\"leaf 1 ü\",port=\"3\"} 4012\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.substr(r.out.size() - 6), "# EOF\n");
+  // Prometheus' text format names the sample NAME_bytes_total.
+  r = run({"--prometheus", "perf", "show", "lid", "2", "port", "3"});
+  EXPECT_NE(r.out.find("\nrdma_ib_port_rcv_bytes_total{"), std::string::npos) << r.out;
   // -d adds PortSelect and CounterSelect: configuration, not counters.
   EXPECT_EQ(
       run({"-d", "--openmetrics", "perf", "show", "lid", "2", "port", "3"}).out.find("select"),
@@ -137,8 +151,10 @@ TEST_F(PerfMore, WatchPrintsOneJsonDocumentPerIntervalWithRates) {
   auto second = nlohmann::json::parse(r.out.substr(nl + 1));
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0]["symbol_errors"], 3);
+  EXPECT_EQ(first[0]["xmit_bytes"], 4012);
   EXPECT_FALSE(first[0].contains("rate"));
   EXPECT_EQ(second[0]["rate"]["symbol_errors"], 0);
+  EXPECT_EQ(second[0]["rate"]["xmit_bytes"], 0);
 }
 
 TEST_F(PerfMore, WatchAndOpenMetricsMisuseIsOneLine) {

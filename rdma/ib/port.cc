@@ -42,7 +42,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
                    {}});
   unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
   rec.pair("port", n);
-  mad::decode(mad::kPortInfo, pi, c.opt.details, rec);
+  mad::decode(mad::kPortInfo, pi, c.opt.details, rec, c.opt.show_keys);
   c.out.record(rec);
 }
 
@@ -73,7 +73,7 @@ void port_show(Ctx& c) {
     // Without "port N" a CA answers for the port the MAD arrived on.
     unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
     rec.pair("port", n);
-    mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec);
+    mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec, c.opt.show_keys);
     c.out.record(rec);
     return;
   }

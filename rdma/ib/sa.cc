@@ -143,10 +143,11 @@ ib::SaQuery sa_query(Args& args) {
 }
 
 // One GetTable; a table cut short (an SA or transport without RMPP) is a
-// warning and exit status 1.
+// warning and exit status 1, said once per command (warned: the record
+// types said so far).
 std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDef& rec,
                                         uint64_t mask, std::span<const uint8_t> example,
-                                        uint64_t sm_key = 0) {
+                                        uint64_t sm_key, std::set<const mad::AttrDef*>& warned) {
   mad::SaTable t;
   try {
     t = mad::get_table(s.engine(), s.sm_lid(), rec, mask, example, sm_key);
@@ -158,9 +159,8 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
                   "requester: give its SM_Key with smkey KEY");
     throw;
   }
-  if (t.missing) {
-    std::fprintf(c.err, "warning: the SA's %s table lacks %zu of its records (no RMPP?)\n",
-                 rec.name, t.missing);
+  if (std::string cut = mad::cut_warning(t, rec); !cut.empty()) {
+    if (warned.insert(&rec).second) std::fprintf(c.err, "warning: %s\n", cut.c_str());
     c.status = 1;
   }
   return std::move(t.records);
@@ -170,11 +170,12 @@ void show_paths(Ctx& c, MadSession& s, const ib::SaQuery& q) {
   std::vector<uint8_t> example;
   uint64_t mask = 0;
   ib::path_example(s.local(), q.ends, q.path, example, mask);
-  auto recs = table(c, s, mad::kPathRecord, mask, example, q.sm_key);
+  std::set<const mad::AttrDef*> warned;
+  auto recs = table(c, s, mad::kPathRecord, mask, example, q.sm_key, warned);
   view::Record out;
   for (const auto& r : recs) {
     out.clear();
-    ib::sa_record(*q.kind, r, c.opt.details, out);
+    ib::sa_record(*q.kind, r, c.opt.details, out, c.opt.show_keys);
     c.out.record(out);
   }
 }
@@ -187,24 +188,26 @@ void sa_show(Ctx& c) {
   view::Record out;
   if (q.kind->get) {
     std::vector<uint8_t> a = mad::get_one(s.engine(), s.sm_lid(), *q.kind->record);
-    mad::decode(*q.kind->record, a, c.opt.details, out);
+    mad::decode(*q.kind->record, a, c.opt.details, out, c.opt.show_keys);
     c.out.record(out);
     return;
   }
   // guid and name select nodes: their LIDs, from the NodeRecords.
   std::optional<std::set<uint16_t>> lids;
+  std::set<const mad::AttrDef*> warned;
   if (q.guid || q.name) {
     std::vector<uint8_t> none(mad::kNodeRecord.bytes);
-    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, q.sm_key), q.guid, q.name);
+    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, q.sm_key, warned), q.guid,
+                                q.name);
   }
   q.complete(s.local().gid_prefix);
   ib::NodeNameMap names;
   if (q.kind->record == &mad::kNodeRecord) names = ib::load_node_name_map(c.opt.node_name_map);
-  for (auto& r : table(c, s, *q.kind->record, q.mask, q.example, q.sm_key)) {
+  for (auto& r : table(c, s, *q.kind->record, q.mask, q.example, q.sm_key, warned)) {
     ib::sa_fix_record(*q.kind, r);
     if (!q.answers(r, lids)) continue;
     out.clear();
-    ib::sa_record(*q.kind, r, c.opt.details, out);
+    ib::sa_record(*q.kind, r, c.opt.details, out, c.opt.show_keys);
     if (!names.names.empty())
       ib::rename_description(names, ib::NodeRecord::from(r).info.node_guid, out);
     c.out.record(out);

@@ -168,6 +168,9 @@ OUR_WORDS = {
     'SmState': {'NOTACTIVE': 0, 'DISCOVERING': 1, 'STANDBY': 2, 'MASTER': 3},
 }
 MASKS = {'WidthMask': 'Width', 'SpeedMask': 'Speed', 'SpeedExtMask': 'SpeedExt'}
+# The data counters (PortXmitData, PortRcvData) count 4-byte words: perfquery
+# prints the words, we print bytes (Fmt::DataWords), four times as many.
+DATA_WORDS = {iba for t in TABLES.values() for iba, fmt in t.values() if fmt == 'DataWords'}
 
 
 def ours_value(v, fmt='Uint'):
@@ -335,6 +338,7 @@ def main():
     kind, diags_file, ours_file = sys.argv[1:4]
     read_diags, read_ours, exact = KINDS[kind]
     diags = read_diags(kind, open(diags_file).read())
+    diags = {k: v * 4 if k in DATA_WORDS and isinstance(v, int) else v for k, v in diags.items()}
     records = json.load(open(ours_file))
     ours = read_ours(kind, records if isinstance(records, list) else [records])
     if not diags:

@@ -3,9 +3,11 @@
 
   errors_compare.py IBQUERYERRORS_OUTPUT RDMA_JSON
 Prints what both list; exits 1 when the sets of (description, port) differ,
-a port's GUID differs from the one ibqueryerrors prints (a CA port's own
-port_guid, else the node's; 0x and 16 hex digits) or a listed counter
-differs from ibqueryerrors' value.
+when a port's GUID differs from the one ibqueryerrors prints (a CA port's
+own port_guid, else the node's; 0x and 16 hex digits), when a port's
+counters over threshold differ from ibqueryerrors' (names or values: both
+list only those), or when the summaries differ (nodes and ports checked,
+nodes and ports over threshold).
 """
 import json
 import re
@@ -27,8 +29,11 @@ KEYS = {
     "VL15Dropped": "vl15_dropped",
     "PortXmitWait": "xmit_wait",
 }
+# Where a listed port is, not a counter.
+WHERE = {"node_guid", "port_guid", "description", "port", "lid"}
 
 diags = {}
+summary = {}
 node = None
 for line in open(sys.argv[1]):
     m = re.match(r'^Errors for (?:0x[0-9a-f]+ )?"(.*)"$', line.rstrip("\n"))
@@ -37,10 +42,21 @@ for line in open(sys.argv[1]):
         continue
     m = re.match(r"^\s+GUID (0x[0-9a-f]+) port (\d+):(.*)$", line)
     if m:
-        counters = {k: int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(3))}
+        counters = {KEYS.get(k, k): int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(3))}
         diags[(node, int(m.group(2)))] = (int(m.group(1), 16), counters)
+    m = re.match(r"^## Summary: (\d+) nodes checked, (\d+) bad nodes found", line)
+    if m:
+        summary["nodes_checked"], summary["nodes_over_threshold"] = map(int, m.groups())
+    m = re.match(r"^##\s+(\d+) ports checked, (\d+) ports have errors beyond threshold", line)
+    if m:
+        summary["ports_checked"], summary["ports_over_threshold"] = map(int, m.groups())
 
-ours = {(p["description"], p["port"]): p for p in json.load(open(sys.argv[2]))}
+doc = json.load(open(sys.argv[2]))
+if not doc or set(doc[-1]) != {"summary"}:
+    print(f"rdma's last element is not the summary: {doc[-1:]}")
+    sys.exit(1)
+ours_summary = doc[-1]["summary"]
+ours = {(p["description"], p["port"]): p for p in doc[:-1]}
 if set(diags) != set(ours):
     print(f"ibqueryerrors lists {sorted(diags)}, rdma {sorted(ours)}")
     sys.exit(1)
@@ -49,8 +65,16 @@ for port, (guid, counters) in diags.items():
     if not re.fullmatch(r"0x[0-9a-f]{16}", ours_guid) or int(ours_guid, 16) != guid:
         print(f"{port}: GUID {guid:#018x} in ibqueryerrors, {ours_guid} in rdma")
         sys.exit(1)
-    for name, value in counters.items():
-        if ours[port].get(KEYS.get(name, name)) != value:
-            print(f"{port}: {name} {value} in ibqueryerrors, {ours[port].get(KEYS.get(name))} in rdma")
-            sys.exit(1)
-print(f"{len(diags)} ports: " + ", ".join(f"{d}/{p}" for d, p in sorted(diags)))
+    got = {k: v for k, v in ours[port].items() if k not in WHERE}
+    if got != counters:
+        print(f"{port}: ibqueryerrors {counters}, rdma {got}")
+        sys.exit(1)
+if len(summary) != 4:
+    print(f"no summary in ibqueryerrors' output ({summary})")
+    sys.exit(1)
+for k, v in summary.items():
+    if ours_summary.get(k) != v:
+        print(f"summary {k}: ibqueryerrors {v}, rdma {ours_summary.get(k)}")
+        sys.exit(1)
+print(f"{len(diags)} ports: " + ", ".join(f"{d}/{p}" for d, p in sorted(diags))
+      + "; summary " + ", ".join(f"{k} {v}" for k, v in summary.items()))

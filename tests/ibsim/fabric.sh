@@ -144,8 +144,32 @@ expect "fabric errors text: the counter by perf show's name" 1 '^node_guid 0x[0-
   fabric errors
 expect "fabric errors threshold: over means greater" 1 'description "h2" port 1 .*rcv_errors 4' \
   fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5
-n=$(run "$RDMA" fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5 2>/dev/null | grep -c .)
-if [ "$n" -eq 2 ]; then ok "fabric errors threshold: 2 ports left"; else bad "fabric errors threshold: $n ports"; fi
+out=$(run "$RDMA" fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5 2>/dev/null)
+n=$(grep -c '^node_guid ' <<<"$out")
+if [ "$n" -eq 2 ] && [ "$(grep -c . <<<"$out")" -eq 3 ] &&
+  grep -qE '^summary: [0-9]+ nodes checked, [0-9]+ ports checked, 2 ports over threshold on 2 nodes$' <<<"$out"; then
+  ok "fabric errors threshold: 2 ports left, the summary says so"
+else
+  bad "fabric errors threshold: $n ports: $out"
+fi
+# Only the counters over their thresholds (s2 port 3 has only SymbolErrorCounter set).
+expect "fabric errors: only the counters over threshold" 1 \
+  '^node_guid [0-9a-f:x]+ description "s2" port 3 lid [0-9]+ symbol_errors 17 $' fabric errors
+expect "-d fabric errors: every counter" 1 'description "s2" port 3 lid [0-9]+ symbol_errors 17 link_error_recovery 0 .* xmit_wait 0 $' \
+  -d fabric errors
+# A threshold file: every name ibqueryerrors reads is used, one it ignores
+# (QP1Dropped) is a warning; the same ports and counters as ibqueryerrors
+# with the same file.
+printf 'QP1Dropped=1\nSymbolErrorCounter=16\nPortXmitDiscards=5\nPortRcvErrors=3\nLinkDownedCounter=2\n' >thr
+run ibqueryerrors --threshold-file thr >qet.txt 2>qet.err
+run "$RDMA" -j fabric errors thresholds thr >errt.json 2>errt.err
+rc=$?
+if out=$(python3 "$HERE/errors_compare.py" qet.txt errt.json 2>&1) && [ "$rc" -eq 1 ] &&
+  [ "$(cat errt.err)" = "warning: thr:1: unknown error counter \"QP1Dropped\", ignored" ]; then
+  ok "fabric errors thresholds FILE = ibqueryerrors --threshold-file ($out)"
+else
+  bad "fabric errors thresholds FILE: exit $rc: $out $(cat qet.err errt.err)"
+fi
 run "$RDMA" fabric save errsaved.json 2>/dev/null
 run "$RDMA" -j fabric errors from errsaved.json >errors2.json 2>/dev/null
 if python3 "$HERE/errors_compare.py" qe.txt errors2.json >/dev/null 2>&1; then
@@ -154,7 +178,8 @@ else
   bad "fabric errors from FILE: $(cat errors2.json)"
 fi
 expect "fabric errors reset" 0 '^$' fabric errors reset
-expect "after reset: nothing listed, exit 0" 0 '^$' fabric errors
+expect "after reset: nothing listed, exit 0" 0 \
+  '^summary: [0-9]+ nodes checked, [0-9]+ ports checked, 0 ports over threshold on 0 nodes$' fabric errors
 run ibqueryerrors >qe2.txt 2>/dev/null
 if grep -q "0 ports have errors beyond threshold" qe2.txt; then
   ok "after reset: ibqueryerrors finds nothing"
@@ -246,7 +271,7 @@ fi
 # the same samples and values as -j. Debian's python3-prometheus-client is
 # in /usr/bin/python3's path (a python3 of pyenv's first on PATH lacks it).
 # The traffic counters count the MADs of the commands themselves.
-traffic="xmit_data rcv_data xmit_pkts rcv_pkts unicast_xmit_pkts unicast_rcv_pkts"
+traffic="xmit_bytes rcv_bytes xmit_pkts rcv_pkts unicast_xmit_pkts unicast_rcv_pkts"
 traffic+=" multicast_xmit_pkts multicast_rcv_pkts"
 pyprom=python3
 python3 -c 'import prometheus_client' 2>/dev/null || pyprom=/usr/bin/python3
@@ -255,12 +280,14 @@ s2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
 sim 'PerformanceSet "s3"[2] PortCounters.PortXmitDiscards=5'
 sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=2'
 sleep 0.5
-run "$RDMA" -j fabric errors data >om.json 2>/dev/null
+# The metrics have every counter of the ports listed, as -d -j, and no summary.
+run "$RDMA" -d -j fabric errors data >om.json 2>/dev/null
 for fmt in openmetrics prometheus; do
   run "$RDMA" --$fmt fabric errors data >om.txt 2>om.err
   rc=$?
   if out=$($pyprom "$HERE/metrics_compare.py" $fmt om.txt om.json rdma_ib_port_ \
-    node_guid=node_guid description=description port=port -ignore lid -rising $traffic 2>&1) &&
+    node_guid=node_guid description=description port=port -ignore lid -skip summary \
+    -rising $traffic 2>&1) &&
     [ "$rc" -eq 1 ]; then
     ok "fabric errors --$fmt parsed = -j ($out)"
   else

@@ -7,9 +7,11 @@ value, and there is no other sample.
 
 Usage: metrics_compare.py openmetrics|prometheus METRICS JSON PREFIX
            KEY=LABEL... [-ignore KEY...] [-const LABEL...] [-rising KEY...]
+           [-skip KEY...]
 -rising names counters that move on their own (the traffic counters count
 the MADs of the commands themselves): read after the JSON, their samples
-must be at least the JSON values.
+must be at least the JSON values. -skip: JSON objects with that key are
+not samples (fabric errors' summary).
 Prints "N samples in F families"; exits non-zero with the difference."""
 import json
 import sys
@@ -22,12 +24,14 @@ from prometheus_client.parser import \
 
 def main():
     fmt, metrics, doc, prefix = sys.argv[1:5]
-    labels, ignore, const, rising, mode = {}, set(), [], set(), None
+    labels, ignore, const, rising, skip, mode = {}, set(), [], set(), set(), None
     for a in sys.argv[5:]:
-        if a in ("-ignore", "-const", "-rising"):
+        if a in ("-ignore", "-const", "-rising", "-skip"):
             mode = a
         elif mode == "-ignore":
             ignore.add(a)
+        elif mode == "-skip":
+            skip.add(a)
         elif mode == "-rising":
             rising.add(a)
         elif mode == "-const":
@@ -57,6 +61,8 @@ def main():
             got[key] = s.value
     want = {}
     for obj in json.load(open(doc)):
+        if skip & set(obj):
+            continue
         where = tuple(str(obj[k]) for k in labels)
         for k, v in obj.items():
             if k in labels or k in ignore or isinstance(v, bool) or not isinstance(v, int):

@@ -92,6 +92,22 @@ compare "port show lid $SW1 port 3 = smpquery portinfo" portinfo "smpquery porti
 compare "port show lid $SW2 port 7 (down) = smpquery portinfo" portinfo "smpquery portinfo $SW2 7" "port show lid $SW2 port 7"
 compare "port show lid $HCA3 port 2 (down) = smpquery portinfo" portinfo "smpquery portinfo $HCA3 2" "port show lid $HCA3 port 2"
 compare "port show dr 0,1 port 0 = smpquery -D portinfo" portinfo "smpquery -D portinfo 0,1 0" "port show dr 0,1 port 0"
+# Keys: smpquery prints the M_Key as "<not displayed>" unless -K; so does
+# -d port show (and mad get PortInfo) unless --show-keys, which prints the
+# value smpquery -K prints.
+mkey=$(run smpquery -K portinfo "$HCA1" 1 2>/dev/null | sed -n 's/^Mkey:\.*//p')
+ours=$(run "$RDMA" -j -d --show-keys port show lid "$HCA1" port 1 2>/dev/null |
+  python3 -c 'import json,sys; print(int(json.load(sys.stdin)[0]["mkey"], 16))')
+if run smpquery portinfo "$HCA1" 1 2>/dev/null | grep -q '^Mkey:\.*<not displayed>$' &&
+  [ -n "$mkey" ] && [ "$ours" = "$((mkey))" ]; then
+  ok "--show-keys port show: the M_Key smpquery -K shows ($mkey)"
+else
+  bad "--show-keys port show: smpquery -K $mkey, rdma $ours"
+fi
+expect "-d port show: M_Key not displayed" 0 " mkey <not displayed> " -d port show lid "$HCA1" port 1
+expect "mad get PortInfo: M_Key not displayed" 0 " mkey <not displayed> " mad get PortInfo lid "$HCA1" mod 1
+expect "-d sm show: SM_Key not displayed" 0 " sm_key <not displayed> " -d sm show
+expect "--show-keys -d sm show: the SM_Key" 0 " sm_key 0x[0-9a-f]{16} " --show-keys -d sm show
 expect "port show: down port is DOWN/POLLING in text" 0 "state DOWN physical_state POLLING" port show lid "$SW2" port 7
 
 # The tables, every entry against smpquery's (opensm.conf and
@@ -204,6 +220,12 @@ expect "no answer: timeout after retries" 1 "^no reply to NodeInfo from lid 999 
 tries=$(run "$RDMA" -dd --timeout 200 --retries 2 node show lid 999 2>&1 | grep -c '^> .*attribute NodeInfo')
 if [ "$tries" -eq 3 ]; then ok "timeout: 3 tries sent (1 + 2 retries)"; else bad "timeout: $tries tries sent"; fi
 expect "unreachable route: clear error" 1 "^no reply to NodeInfo from dr 0,1,7 " --timeout 100 --retries 0 node show dr 0,1,7
+expect "no retry: 1 try, singular" 1 "^no reply to NodeInfo from lid 999 \(1 try of 100 ms\)$" \
+  --timeout 100 --retries 0 node show lid 999
+expect "LID 65535: the permissive LID, not a multicast one" 1 \
+  "^LID 65535 is the permissive LID; a target needs a unicast LID$" node show lid 65535
+expect "LID 0xc000: a multicast LID" 1 "^LID 0xc000 is a multicast LID; a target needs a unicast LID$" \
+  node show lid 0xc000
 expect "bad LID" 1 '^invalid LID "0x" ' node show lid 0x
 expect "bad route" 1 '^invalid directed route "0,x" ' node show dr 0,x
 expect "unknown device in via" 1 '^no RDMA device "mlx9" with a umad port$' node show lid 1 via mlx9/1

@@ -40,7 +40,11 @@ enum PhysState : uint8_t { kPolling = 2, kDisabled = 3, kLinkUp = 5 };
 // How the SA sends a table that does not fit one MAD.
 enum class RmppMode {
   All,        // every segment at once, as a receiver that ACKs the whole window sees them
-  FirstOnly,  // only the first segment, as the SA under ibsim (no RMPP) gives it
+  FirstOnly,  // only the first segment, its header whole (PayloadLength counts the rest)
+  // What the SA under ibsim gives through umad2sim (no RMPP): its buffer
+  // cut to one MAD, a record cut in two at its end, the RMPP header with
+  // only the Active flag (no PayloadLength); a shorter reply at its length.
+  Umad2sim,
   // One Received: the first segment's 56-byte header, then the whole
   // payload, as the kernel hands a transfer to an agent registered with
   // RMPP (umad_register's rmpp_version 1). Longer than 256 bytes.
@@ -255,7 +259,8 @@ class FakeFabric : public mad::Transport {
   std::deque<Pending> queue_;
   std::vector<uint8_t> reassembled_;
   std::map<uint64_t, std::vector<mad::Mad>>
-      transfers_;  // RmppMode::Acked, by TID  // RmppMode::Reassembled: the transfer sa_reply built
+      transfers_;  // RmppMode::Acked, by TID  // RmppMode::Reassembled, Umad2sim: the reply
+                   // sa_reply built
   FabricStats stats_;
   std::vector<McGroup> groups_;
   std::vector<FabricService> services_;

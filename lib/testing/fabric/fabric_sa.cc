@@ -464,7 +464,9 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
   payload.reserve(found.size() * stride);
   for (const Record& x : found) payload.insert(payload.end(), x.begin(), x.end());
   size_t segments = std::max<size_t>(1, (payload.size() + kSaData - 1) / kSaData);
-  if (opt_.rmpp == RmppMode::FirstOnly || opt_.rmpp == RmppMode::Reassembled) segments = 1;
+  if (opt_.rmpp == RmppMode::FirstOnly || opt_.rmpp == RmppMode::Reassembled ||
+      opt_.rmpp == RmppMode::Umad2sim)
+    segments = 1;
   std::vector<Mad> out;
   for (size_t i = 0; i < segments; ++i) {
     Mad s = r;
@@ -491,6 +493,16 @@ std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& 
     out[0].set(hdr::kRmppFlags, mad::kRmppActive | mad::kRmppFirst | mad::kRmppLast);
     reassembled_.assign(out[0].bytes.begin(), out[0].bytes.begin() + 56);
     reassembled_.insert(reassembled_.end(), payload.begin(), payload.end());
+  }
+  if (opt_.rmpp == RmppMode::Umad2sim) {
+    mad::Mad& s = out[0];
+    s.set(hdr::kRmppVersion, 0);
+    s.set(hdr::kRmppType, 0);
+    s.set(hdr::kRmppFlags, mad::kRmppActive);
+    s.set(mad::hdr::kRmppSegment, 0);
+    s.set(mad::hdr::kRmppPayload, 0);
+    reassembled_.assign(s.bytes.begin(),
+                        s.bytes.begin() + std::min(s.bytes.size(), 56 + payload.size()));
   }
   return out;
 }
