@@ -48,7 +48,7 @@ TEST_F(Records, ALinkFromOneEndWithItsPeer) {
   EXPECT_EQ(text(r),
             "node_guid 0000:0000:0010:0003 port 1 lid 3 description \"hca2\" peer_node_guid "
             "0000:0000:0020:0000 peer_port 2 peer_lid 2 peer_description \"sw1\" width 4X speed "
-            "2.5 state ACTIVE physical_state LINK_UP ");
+            "2.5 rate 10 generation SDR state ACTIVE physical_state LINK_UP ");
   EXPECT_EQ(port_lid(f_, {index("sw1"), 5}), 2);  // a switch port: the switch's LID
   EXPECT_EQ(port_lid(f_, {hca2, 2}), 0);          // not reached
   r.clear();
@@ -56,6 +56,9 @@ TEST_F(Records, ALinkFromOneEndWithItsPeer) {
   EXPECT_NE(text(r).find("state DOWN physical_state POLLING width_supported "), std::string::npos)
       << text(r);
   EXPECT_EQ(text(r).find("peer_"), std::string::npos);
+  // A down port's width and speed mean nothing: none shown.
+  EXPECT_EQ(text(r).find(" width "), std::string::npos) << text(r);
+  EXPECT_EQ(text(r).find(" speed "), std::string::npos) << text(r);
 }
 
 TEST(LinkTexts, WidthAndSpeed) {
@@ -66,6 +69,9 @@ TEST(LinkTexts, WidthAndSpeed) {
   EXPECT_EQ(speed_text(p), "10.0");
   p.speed_ext_active = 1;
   EXPECT_EQ(speed_text(p), "14.0625");
+  p.speed_ext_active = 2;  // EDR: LinkSpeedActive still says QDR
+  EXPECT_EQ(speed_text(p), "25.78125");
+  EXPECT_EQ(link_generation(p), mad::Generation::Edr);
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ constexpr FieldDef kPortInfoFields[] = {
     {"LinkDownDefaultState", "link_down_default", 268, 4, Fmt::LinkDownDef, kDetail},
     {"M_KeyProtectBits", "mkey_protect", 272, 2, Fmt::Uint, kDetail},
     {"LMC", "lmc", 277, 3},
-    {"LinkSpeedActive", "speed", 280, 4, Fmt::Speed},
+    {"LinkSpeedActive", "speed", 280, 4, Fmt::LinkSpeed},
     {"LinkSpeedEnabled", "speed_enabled", 284, 4, Fmt::SpeedMask, kDetail},
     {"NeighborMTU", "mtu", 288, 4, Fmt::Mtu},
     {"MasterSMSL", "sm_sl", 292, 4, Fmt::Uint, kDetail},

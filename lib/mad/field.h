@@ -25,6 +25,8 @@ enum class Fmt : uint8_t {
   Width,         // one width: 1X, 4X, 8X, 12X, 2X
   WidthMask,     // set of widths: 1X,4X
   Speed,         // one speed: 2.5, 5.0, 10.0 (Gb/s per lane)
+  LinkSpeed,     // PortInfo's LinkSpeedActive: decode shows the link's speed, rate and
+                 // generation, read from the whole attribute (lib/mad/speed.h)
   SpeedMask,     // set of speeds
   SpeedExt,      // one extended speed: 14.0625, 25.78125, 53.125, 106.25
   SpeedExtMask,  // set of extended speeds
