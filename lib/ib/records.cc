@@ -15,8 +15,7 @@ mad::Generation link_generation(const PortInfo& p) {
 }
 
 std::string speed_text(const PortInfo& p) {
-  const char* lane = mad::lane_speed_text(link_generation(p));
-  return lane ? lane : mad::value_text(mad::Fmt::Speed, p.speed_active);
+  return mad::speed_text(link_generation(p), p.speed_active);
 }
 
 void node_record(const Node& n, int detail, view::Record& out) {

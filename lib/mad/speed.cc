@@ -105,10 +105,14 @@ unsigned rate_tenths(Generation g, unsigned width_active) {
   return i ? i->lane_tenths * width_lanes(width_active) : 0;
 }
 
+std::string speed_text(Generation g, unsigned speed_active) {
+  const char* lane = lane_speed_text(g);
+  return lane ? lane : value_text(Fmt::Speed, speed_active);
+}
+
 void add_speed(view::Record& out, Generation g, unsigned width_active, unsigned speed_active,
                const std::string& prefix) {
-  const char* lane = lane_speed_text(g);
-  out.pair(prefix + "speed", lane ? lane : value_text(Fmt::Speed, speed_active));
+  out.pair(prefix + "speed", speed_text(g, speed_active));
   if (unsigned r = rate_tenths(g, width_active)) {
     // As the kernel's sysfs rate: whole Gb/s, ".5" for the one fraction a
     // product of these lane rates has (1X SDR).

@@ -34,6 +34,10 @@ const char* generation_name(Generation g);
 // "212.5"; nullptr for Unknown.
 const char* lane_speed_text(Generation g);
 
+// The lane rate, or the raw LinkSpeedActive's name ("unknown(3)") when no
+// generation is known: the views' "speed".
+std::string speed_text(Generation g, unsigned speed_active);
+
 // Lanes of a LinkWidthActive value (1X 1, 2X 2, 4X 4, 8X 8, 12X 12), 0
 // for any other value.
 unsigned width_lanes(unsigned width_active);

@@ -98,6 +98,8 @@ TEST(Speed, RecordKeysTextAndJson) {
   add_speed(r, Generation::Unknown, k4x, 3);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].text, "speed unknown(3) ");
+  EXPECT_EQ(speed_text(Generation::Edr, 4), "25.78125");
+  EXPECT_EQ(speed_text(Generation::Unknown, 4), "10.0");
 }
 
 // PortInfo bytes with the given speed fields, 4X, state `state`.
