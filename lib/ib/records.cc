@@ -11,7 +11,8 @@ std::string width_text(const PortInfo& p) {
 }
 
 mad::Generation link_generation(const PortInfo& p) {
-  return mad::generation(p.speed_active, p.speed_ext_active);
+  return mad::generation(p.speed_active, p.speed_ext_active, p.speed_ext2_active,
+                         p.mlnx_speed_active & mad::kMlnxSpeedFdr10);
 }
 
 std::string speed_text(const PortInfo& p) {

@@ -24,7 +24,8 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out);
 uint16_t port_lid(const Fabric& f, PortRef p);
 
 // The generation of the link p describes (mad::generation of its speed
-// fields; FDR10 and XDR are not in PortInfo's typed view).
+// fields: LinkSpeedExtActive2, LinkSpeedExtActive, the vendor's FDR10,
+// LinkSpeedActive).
 mad::Generation link_generation(const PortInfo& p);
 
 // "4X", "25.78125" (Gb/s per lane, as lib/mad/speed.h reads the speed

@@ -35,8 +35,9 @@ enum class Fmt : uint8_t {
   SmState,       // NOTACTIVE, DISCOVERING, STANDBY, MASTER
 };
 
-// Detail level: shown by default, or only with -d.
-enum : uint8_t { kShow = 0, kDetail = 1 };
+// Detail level: shown by default, or only with -d; kHidden fields are never
+// printed, only read by the typed views (lib/ib/smp.h).
+enum : uint8_t { kShow = 0, kDetail = 1, kHidden = 0xff };
 
 struct FieldDef {
   const char* name;   // IBA name, the JSON key

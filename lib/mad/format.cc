@@ -72,9 +72,9 @@ std::string hex(uint64_t v, unsigned width) {
 // PortInfo's speed keys (speed, rate, generation) in LinkSpeedActive's
 // place. A down port's speed fields mean nothing (IBA C14-24.2.1): its
 // speed is the raw LinkSpeedActive, as ever, with no rate or generation.
-void add_link_speed(std::span<const uint8_t> pi, view::Record& out) {
+void add_link_speed(std::span<const uint8_t> pi, view::Record& out, bool fdr10) {
   bool down = get_field(kPortInfo, pi, "PortState") == ib::kPortDown;
-  add_speed(out, down ? Generation::Unknown : port_generation(pi),
+  add_speed(out, down ? Generation::Unknown : port_generation(pi, fdr10),
             static_cast<unsigned>(get_field(kPortInfo, pi, "LinkWidthActive")),
             static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")));
 }
@@ -186,11 +186,11 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
 }
 
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out) {
+                   view::Record& out, bool fdr10) {
   for (const FieldDef& f : fields) {
     if (f.level > detail) continue;
     if (f.fmt == Fmt::LinkSpeed) {
-      add_link_speed(bytes, out);
+      add_link_speed(bytes, out, fdr10);
       continue;
     }
     std::string text;
@@ -211,11 +211,12 @@ void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> by
   }
 }
 
-void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out) {
+void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
+            bool fdr10) {
   if (attr.size() < a.bytes)
     throw Error("truncated " + std::string(a.name) + ": " + std::to_string(attr.size()) +
                 " bytes, expected " + std::to_string(a.bytes));
-  decode_fields(a.fields, attr, detail, out);
+  decode_fields(a.fields, attr, detail, out, fdr10);
 }
 
 }  // namespace rdma::mad

@@ -26,12 +26,14 @@ void add_values(const FieldDef& f, std::span<const uint64_t> values, view::Recor
 
 // Appends every field at or below detail; tables (count > 1) become one
 // field with a comma-separated text and a JSON array. Throws Error when attr
-// is shorter than the attribute.
-void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out);
+// is shorter than the attribute. fdr10: the vendor's MlnxExtPortInfo says
+// the port runs FDR10, which PortInfo's speed keys then read.
+void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
+            bool fdr10 = false);
 
 // The same for a bare field list (MAD headers).
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out);
+                   view::Record& out, bool fdr10 = false);
 
 // A numeric value as text in the given format ("4X", "ACTIVE", "0x0012").
 std::string value_text(Fmt fmt, uint64_t v, unsigned width = 64);

@@ -1,7 +1,6 @@
 #include "lib/mad/speed.h"
 
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 
 namespace rdma::mad {
@@ -17,7 +16,7 @@ struct GenInfo {
 
 constexpr GenInfo kGens[] = {
     {Generation::Sdr, "SDR", "2.5", 25},      {Generation::Ddr, "DDR", "5.0", 50},
-    {Generation::Qdr, "QDR", "10.0", 100},    {Generation::Fdr10, "FDR10", "10.3125", 100},
+    {Generation::Qdr, "QDR", "10.0", 100},    {Generation::Fdr10, "FDR10", "10.0", 100},
     {Generation::Fdr, "FDR", "14.0625", 140}, {Generation::Edr, "EDR", "25.78125", 250},
     {Generation::Hdr, "HDR", "53.125", 500},  {Generation::Ndr, "NDR", "106.25", 1000},
     {Generation::Xdr, "XDR", "212.5", 2000},
@@ -28,11 +27,6 @@ const GenInfo* info(Generation g) {
     if (i.g == g) return &i;
   return nullptr;
 }
-
-// LinkSpeedExtActive2 (IBA 1.7; libibmad's IB_PORT_LINK_SPEED_EXT_ACTIVE_2_F):
-// reserved bits of older PortInfo, so zero there. Not in the PortInfo table,
-// which would add it to every -d listing; read here only.
-constexpr unsigned kSpeedExt2ActiveBit = 449, kSpeedExt2ActiveWidth = 2;
 
 }  // namespace
 
@@ -86,8 +80,7 @@ Generation generation(unsigned speed_active, unsigned speed_ext_active, unsigned
 Generation port_generation(std::span<const uint8_t> pi, bool fdr10) {
   return generation(static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")),
                     static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedExtActive")),
-                    static_cast<unsigned>(get_bits(pi, kSpeedExt2ActiveBit, kSpeedExt2ActiveWidth)),
-                    fdr10);
+                    static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedExtActive2")), fdr10);
 }
 
 const char* generation_name(Generation g) {

@@ -13,6 +13,9 @@
 
 namespace rdma::mad {
 
+// MlnxExtPortInfo's speed bit for FDR10 (libibmad's FDR10).
+inline constexpr unsigned kMlnxSpeedFdr10 = 0x01;
+
 enum class Generation : uint8_t { Unknown, Sdr, Ddr, Qdr, Fdr10, Fdr, Edr, Hdr, Ndr, Xdr };
 
 // The active generation from the fields' values: LinkSpeedExtActive2 (XDR)
@@ -30,8 +33,8 @@ Generation port_generation(std::span<const uint8_t> port_info, bool fdr10 = fals
 const char* generation_name(Generation g);
 
 // Per-lane signalling rate in Gb/s as iblinkinfo prints it: "2.5", "5.0",
-// "10.0", "10.3125" (FDR10), "14.0625", "25.78125", "53.125", "106.25",
-// "212.5"; nullptr for Unknown.
+// "10.0" (QDR and FDR10: iblinkinfo's "10.0 Gbps (FDR10)"), "14.0625", "25.78125", "53.125",
+// "106.25", "212.5"; nullptr for Unknown.
 const char* lane_speed_text(Generation g);
 
 // The lane rate, or the raw LinkSpeedActive's name ("unknown(3)") when no

@@ -25,7 +25,7 @@ TEST(Speed, EveryGeneration) {
       {generation(1, 0), "SDR", "2.5", 100},
       {generation(2, 0), "DDR", "5.0", 200},
       {generation(4, 0), "QDR", "10.0", 400},
-      {generation(4, 0, 0, true), "FDR10", "10.3125", 400},
+      {generation(4, 0, 0, true), "FDR10", "10.0", 400},
       {generation(4, 1), "FDR", "14.0625", 560},
       {generation(4, 2), "EDR", "25.78125", 1000},
       {generation(4, 4), "HDR", "53.125", 2000},
