@@ -6,8 +6,10 @@
 // PortInfo: lib/mad/speed_test.cc covers them on PortInfo bytes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
@@ -142,6 +144,91 @@ TEST_F(MadCmd, CouldBeCarriesRateAndGeneration) {
                        "could_be_generation EDR"),
             std::string::npos)
       << t.out;
+}
+
+// sw2 port 1 and hca3 at 4X QDR, both ends' MlnxExtPortInfo saying FDR10.
+void fdr10_link(ibtest::FakeFabric& f) {
+  int sw2 = f.node("sw2"), hca3 = f.node("hca3");
+  f.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr);
+  for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}}) {
+    f.nodes()[n].ports[p].mlnx_speed_enabled = 1;
+    f.nodes()[n].ports[p].mlnx_speed_active = 1;
+  }
+}
+
+TEST_F(MadCmd, Fdr10IsAskedOfTheDevicesIblinkinfoAsks) {
+  fdr10_link(fabric_);
+  // Device ID 0: not a device libibnetdisc asks, so QDR, as iblinkinfo says.
+  for (const nlohmann::json& r : {sw2_hca3(json({"fabric", "links", "all"})),
+                                  json({"port", "show", "lid", "5", "port", "1"})[0]})
+    EXPECT_EQ(r["generation"], "QDR") << r.dump();
+  uint64_t asked = fabric_.stats().received[mad::kClassSmiDr];
+  // A SwitchX and a ConnectX-3: FDR10, speed 10.0 (iblinkinfo's "10.0 Gbps
+  // (FDR10)"), rate 40 (ibstat's).
+  fabric_.nodes()[fabric_.node("sw2")].device_id = 0xc738;
+  fabric_.nodes()[fabric_.node("hca3")].device_id = 0x1003;
+  nlohmann::json link = sw2_hca3(json({"fabric", "links", "all"}));
+  EXPECT_GT(fabric_.stats().received[mad::kClassSmiDr], asked);
+  nlohmann::json port = json({"port", "show", "lid", "5", "port", "1"});
+  ASSERT_EQ(port.size(), 1u);
+  for (const nlohmann::json& r : {link, port[0]}) {
+    EXPECT_EQ(r["speed"], "10.0") << r.dump();
+    EXPECT_EQ(r["rate"], 40) << r.dump();
+    EXPECT_EQ(r["generation"], "FDR10") << r.dump();
+  }
+  // The SA's PortInfoRecord has no vendor attribute: QDR there.
+  EXPECT_EQ(json({"sa", "show", "ports", "lid", "5", "port", "1"})[0]["generation"], "QDR");
+  Result t = run({"fabric", "links", "all"});
+  EXPECT_NE(t.out.find(" width 4X speed 10.0 rate 40 generation FDR10 "), std::string::npos)
+      << t.out;
+  EXPECT_NE(run({"fabric", "topology"}).out.find(" 4xFDR10\n"), std::string::npos);
+  // The other links, QDR LinkUp ports of sw2 too, are asked and stay QDR.
+  size_t fdr10 = 0;
+  for (const auto& l : json({"fabric", "links", "all"})) fdr10 += l["generation"] == "FDR10";
+  EXPECT_EQ(fdr10, 1u);
+}
+
+TEST_F(MadCmd, Fdr10NotAnsweredIsNoError) {
+  fdr10_link(fabric_);
+  fabric_.nodes()[fabric_.node("sw2")].device_id = 0xc738;
+  fabric_.nodes()[fabric_.node("hca3")].device_id = 0x1003;
+  fabric_.drop({{-1, -1, 0xff90}});
+  for (std::vector<std::string> words :
+       {std::vector<std::string>{"-j", "fabric", "links", "all"},
+        std::vector<std::string>{"-j", "port", "show", "lid", "5", "port", "1"}}) {
+    Result r = run(words);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out.find("FDR10"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"QDR\""), std::string::npos) << r.out;
+  }
+  EXPECT_GT(fabric_.stats().dropped, 0u);
+}
+
+TEST_F(MadCmd, Fdr10IsSavedWithTheFabric) {
+  fdr10_link(fabric_);
+  fabric_.nodes()[fabric_.node("sw2")].device_id = 0xc738;
+  std::string file = ::testing::TempDir() + "rdma-speeds-fdr10";
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  fabric_.nodes()[fabric_.node("sw2")].device_id = 0;  // the file, not the wire
+  EXPECT_EQ(sw2_hca3(json({"fabric", "links", "all", "from", file}))["generation"], "FDR10");
+  EXPECT_EQ(sw2_hca3(json({"fabric", "links", "all"}))["generation"], "QDR");
+  std::remove(file.c_str());
+}
+
+TEST_F(MadCmd, XdrInEveryView) {
+  int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
+  fabric_.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr, ibtest::kSpeedExtNdr);
+  fabric_.nodes()[sw2].ports[1].speed_ext2_active = 1;
+  fabric_.nodes()[hca3].ports[1].speed_ext2_active = 1;
+  for (const nlohmann::json& r : {sw2_hca3(json({"fabric", "links", "all"})),
+                                  json({"port", "show", "lid", "5", "port", "1"})[0],
+                                  json({"sa", "show", "ports", "lid", "5", "port", "1"})[0]}) {
+    EXPECT_EQ(r["speed"], "212.5") << r.dump();
+    EXPECT_EQ(r["rate"], 800) << r.dump();
+    EXPECT_EQ(r["generation"], "XDR") << r.dump();
+  }
+  EXPECT_NE(run({"fabric", "topology"}).out.find(" 4xXDR\n"), std::string::npos);
 }
 
 }  // namespace
