@@ -1,13 +1,13 @@
 #!/bin/bash
 # The speeds suite: every link width (1X, 2X, 4X, 8X, 12X) and every
-# generation ibsim 0.10 can express (SDR, DDR, QDR, FDR, EDR, HDR) on
-# speeds.net, rdma's speed, rate and generation compared with
+# generation ibsim 0.10 can express (SDR, DDR, QDR, FDR10, FDR, EDR, HDR)
+# on speeds.net, rdma's speed, rate and generation compared with
 # infiniband-diags: iblinkinfo (fabric links all, and its "Could be" with
-# fabric links degraded), smpquery portinfo (port show and sa show ports of
-# every port) and ibstat (each CA's rate, attached there with SIM_HOST).
-# NDR, XDR and FDR10 are not expressible this way (ibsim takes e= up to 7
-# and no LinkSpeedExtActive2; rdma reads no vendor MAD): the unit tests
-# cover them (lib/mad/speed_test.cc, rdma/ib/fabric_test.cc).
+# fabric links degraded), smpquery portinfo and mlnxextportinfo (port show
+# and sa show ports of every port) and ibstat (each CA's rate, attached
+# there with SIM_HOST). NDR and XDR are not expressible this way (ibsim
+# takes e= up to 7 and no LinkSpeedExtActive2): the unit tests cover them
+# (lib/mad/speed_test.cc, rdma/ib/speeds_test.cc).
 #   tests/ibsim/speeds.sh [--rdma PATH]
 # Ends with "N passed, M failed"; exits non-zero on any failure.
 set -u
@@ -44,18 +44,20 @@ for r in json.load(open(sys.argv[1])):
             print(r[side + 'description'], r[side + 'lid'], r[side + 'port'])
 PY
 : >smp.txt
+: >mepi.txt
 : >port.json
 : >sa.json
 : >ibstat.txt
 while read -r name lid port; do
   { echo "== $name $port"; run smpquery portinfo "$lid" "$port"; } >>smp.txt 2>&1
+  { echo "== $name $port"; run smpquery MlnxExtPortInfo "$lid" "$port"; } >>mepi.txt 2>&1
   { echo "== $name $port"; run "$RDMA" -j port show lid "$lid" port "$port"; } >>port.json 2>&1
   { echo "== $name $port"; run "$RDMA" -j sa show ports lid "$lid" port "$port"; } >>sa.json 2>&1
   [ "$name" = sw ] && continue
   { echo "== $name $port"; SIM_HOST=$name run ibstat; } >>ibstat.txt 2>&1
 done <ports.txt
-speeds_check "port show and sa show ports = smpquery portinfo; rate = ibstat" \
-  ports smp.txt port.json sa.json ibstat.txt
+speeds_check "port show and sa show ports = smpquery portinfo (and mlnxextportinfo); rate = ibstat" \
+  ports smp.txt mepi.txt port.json sa.json ibstat.txt
 
 # Text and JSON say the same: one link's keys in both forms.
 text=$(run "$RDMA" fabric links all 2>/dev/null | grep '"edr4x"')
@@ -69,6 +71,13 @@ if [ -n "$text" ] && ! grep -qE ' (width|speed|rate|generation) ' <<<"$text"; th
   ok "fabric links down: no width, speed or rate"
 else
   bad "fabric links down: $text"
+fi
+
+text=$(run "$RDMA" fabric links all 2>/dev/null | grep '"fdr10x4"')
+if grep -q ' width 4X speed 10.0 rate 40 generation FDR10 ' <<<"$text"; then
+  ok "text: 4X FDR10 reads speed 10.0 rate 40 generation FDR10"
+else
+  bad "text: 4X FDR10 link: $text"
 fi
 
 echo "$PASS passed, $FAIL failed"

@@ -2,15 +2,17 @@
 """Compares rdma's link speeds with infiniband-diags' on the same fabric.
 
 Usage: speeds_compare.py links IBLINKINFO LINKS_ALL LINKS_DEGRADED
-       speeds_compare.py ports SMPQUERY PORT_SHOW SA_PORTS IBSTAT
+       speeds_compare.py ports SMPQUERY MEPI PORT_SHOW SA_PORTS IBSTAT
 
 links: `iblinkinfo` against `rdma -j fabric links all` (width and per-lane
 speed of every link end, none on a down port) and `rdma -j fabric links
-degraded` (iblinkinfo's "Could be" width and speed).
+degraded` (iblinkinfo's "Could be" width and speed); iblinkinfo's
+"10.0 Gbps (FDR10)" is FDR10.
 ports: `smpquery portinfo LID PORT` of each port (the raw fields, read here
 into the speed iblinkinfo would print and the rate the kernel's sysfs gives)
-against `rdma -j port show` (width, speed, rate, generation) and `rdma -j
-sa show ports` (the same keys and values); `ibstat` of each CA against its
+against `rdma -j port show` (width, speed, rate, generation; FDR10 where
+`smpquery mlnxextportinfo` says the port runs it) and `rdma -j sa show
+ports` (the same keys and values; the SA's PortInfo never says FDR10); `ibstat` of each CA against its
 rate, where umad2sim writes the rate as the kernel would: ibsim 0.10's
 umad2sim gives EDR and HDR 26 Gb/s a lane and 2X no lanes, so those rates
 are checked against smpquery only.
@@ -25,6 +27,7 @@ import sys
 # rate in Gb/s (the kernel's rate_show).
 GENERATIONS = {'2.5': ('SDR', 2.5), '5.0': ('DDR', 5), '10.0': ('QDR', 10), '14.0625': ('FDR', 14),
                '25.78125': ('EDR', 25), '53.125': ('HDR', 50)}
+FDR10 = ('FDR10', 10)  # iblinkinfo's "10.0 Gbps (FDR10)"
 LANES = {'1X': 1, '2X': 2, '4X': 4, '8X': 8, '12X': 12}
 failures = []
 
@@ -58,9 +61,10 @@ def iblinkinfo(path):
         if m:
             name = m.group(1)
             continue
-        m = re.match(r'^\s+(?:0x[0-9a-f]+\s+)?\d+\s+(\d+)\[\s*\] ==\(\s*(\d+X)\s+([\d.]+) Gbps', line)
+        m = re.match(r'^\s+(?:0x[0-9a-f]+\s+)?\d+\s+(\d+)\[\s*\] ==\(\s*(\d+X)\s+([\d.]+) Gbps( \(FDR10\))?',
+                     line)
         if m:
-            ends[(name, int(m.group(1)))] = (m.group(2), m.group(3))
+            ends[(name, int(m.group(1)))] = (m.group(2), m.group(3), bool(m.group(4)))
             c = re.search(r'"[^"]*" \((.*)\)$', line.rstrip('\n')).group(1)
             w = re.search(r'Could be (\d+X)', c)
             s = re.search(r'Could be ([\d.]+) Gbps', c)
@@ -80,7 +84,7 @@ def links(diags, all_json, degraded_json):
         for side in ('', 'peer_'):
             if side + 'description' in r:
                 ours[(r[side + 'description'], r[side + 'port'])] = r
-    checked = down = 0
+    checked = down = fdr10s = 0
     for key, want in sorted(ends.items(), key=str):
         r = ours.get(key)
         if r is None:
@@ -93,8 +97,9 @@ def links(diags, all_json, degraded_json):
             if extra:
                 fail(f'{key}: down, yet rdma gives {extra}')
             continue
-        width, speed = want
-        gen, lane_rate = GENERATIONS[speed]
+        width, speed, fdr10 = want
+        gen, lane_rate = FDR10 if fdr10 else GENERATIONS[speed]
+        fdr10s += fdr10
         got = (r.get('width'), r.get('speed'), r.get('rate'), r.get('generation'))
         if got != (width, speed, number(lane_rate * LANES[width]), gen):
             fail(f'{key}: iblinkinfo {width} {speed}, rdma {got}')
@@ -119,7 +124,7 @@ def links(diags, all_json, degraded_json):
             fail(f'{key}: could be {w}, rdma {r.get("could_be_width")}')
         if s and (r.get('could_be_speed'), r.get('could_be_generation')) != (s, GENERATIONS[s][0]):
             fail(f'{key}: could be {s}, rdma {r.get("could_be_speed")} {r.get("could_be_generation")}')
-    print(f'{checked} link ends ({down} down), {len(could)} could-be')
+    print(f'{checked} link ends ({down} down, {fdr10s} FDR10), {len(could)} could-be')
 
 
 def field(text, name):
@@ -127,8 +132,9 @@ def field(text, name):
     return m.group(1).strip() if m else None
 
 
-def ports(smp_path, port_path, sa_path, ibstat_path):
-    smp, port, sa, ibstat = (sections(p) for p in (smp_path, port_path, sa_path, ibstat_path))
+def ports(smp_path, mepi_path, port_path, sa_path, ibstat_path):
+    smp, mepi, port, sa, ibstat = (sections(p) for p in (smp_path, mepi_path, port_path, sa_path,
+                                                          ibstat_path))
     gens, by_ibstat = set(), 0
     for key, text in sorted(smp.items()):
         width = field(text, 'LinkWidthActive')
@@ -136,18 +142,22 @@ def ports(smp_path, port_path, sa_path, ibstat_path):
         base = field(text, 'LinkSpeedActive')
         speed = (ext if ext and ext != 'No Extended Speed' else base).replace(' Gbps', '')
         gen, lane_rate = GENERATIONS[speed]
-        want = {'width': width, 'speed': speed, 'rate': number(lane_rate * LANES[width]),
-                'generation': gen}
+        sa_want = {'width': width, 'speed': speed, 'rate': number(lane_rate * LANES[width]),
+                   'generation': gen}
+        active = field(mepi.get(key, ''), 'LinkSpeedActive')
+        if gen == 'QDR' and active and int(active, 16) & 1:
+            gen, lane_rate = FDR10
+        want = dict(sa_want, generation=gen, rate=number(lane_rate * LANES[width]))
         gens.add(f'{width} {gen}')
-        for what, docs in (('port show', port), ('sa show ports', sa)):
+        for what, docs, expect in (('port show', port, want), ('sa show ports', sa, sa_want)):
             try:
                 r = json.loads(docs.get(key, ''))[0]
             except (ValueError, IndexError) as e:
                 fail(f'{key}: {what}: no record ({e})')
                 continue
-            got = {k: r.get(k) for k in want}
-            if got != want or type(got['rate']) is not type(want['rate']):
-                fail(f'{key}: {what} {got}, smpquery says {want}')
+            got = {k: r.get(k) for k in expect}
+            if got != expect or type(got['rate']) is not type(expect['rate']):
+                fail(f'{key}: {what} {got}, smpquery says {expect}')
         if key in ibstat:
             m = re.search(r'Rate: ([\d.]+)', ibstat[key])
             if gen in ('EDR', 'HDR') or width == '2X':
@@ -161,7 +171,7 @@ def ports(smp_path, port_path, sa_path, ibstat_path):
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == 'links':
         links(*sys.argv[2:])
-    elif len(sys.argv) == 6 and sys.argv[1] == 'ports':
+    elif len(sys.argv) == 7 and sys.argv[1] == 'ports':
         ports(*sys.argv[2:])
     else:
         sys.exit(__doc__)
