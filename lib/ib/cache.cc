@@ -1,5 +1,6 @@
 #include "lib/ib/cache.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -20,6 +21,10 @@ using InJson = nlohmann::json;
 
 constexpr const char* kFormat = "rdma-fabric";
 constexpr int kVersion = 1;
+// The PortInfo columns of files saved before LinkSpeedExtActive2 and
+// MlnxExtPortInfo.LinkSpeedActive: the first ones of ours, the rest read 0.
+constexpr size_t kPortInfoColumnsBefore = 19;
+constexpr size_t kAll = std::numeric_limits<size_t>::max();
 
 // A typed view as a row of numbers; the header names the columns once.
 template <typename S, typename Fields>
@@ -38,13 +43,15 @@ Json columns(Fields fields) {
 }
 
 // Reads one typed view from its row; every value must be there and fit.
+// columns: how many the file has (its first fields; the rest stay 0).
 template <typename S, typename Fields>
-S from_row(const InJson& j, Fields fields, const char* what) {
+S from_row(const InJson& j, Fields fields, const char* what, size_t columns = kAll) {
   if (!j.is_array()) throw Error(std::string(what) + " is not an array");
   S s;
   size_t i = 0;
   fields(s, [&](const char* name, auto& v) {
     using T = std::remove_reference_t<decltype(v)>;
+    if (i >= columns) return;
     if (i >= j.size() || !j[i].is_number_unsigned())
       throw Error(std::string(what) + " has no number \"" + name + "\"");
     uint64_t n = j[i++].template get<uint64_t>();
@@ -70,7 +77,8 @@ constexpr auto kSwitchInfo = [](auto& s, auto&& g) { switch_info_fields(s, g); }
 // what a file means and every error message stay as they were.
 class FastLine {
  public:
-  explicit FastLine(const std::string& text) : p_(text.data()), end_(text.data() + text.size()) {
+  FastLine(const std::string& text, size_t port_info_columns)
+      : p_(text.data()), end_(text.data() + text.size()), port_info_columns_(port_info_columns) {
     if (end_ > p_ && end_[-1] == '\n') --end_;
   }
 
@@ -109,7 +117,8 @@ class FastLine {
           !lit(","))
         return false;
       PortLine& pl = ports.emplace_back(PortLine{static_cast<uint8_t>(num), guid, {}});
-      if (!lit("null") && (!nums(pi) || !row(pi, kPortInfo, pl.info.emplace()))) return false;
+      if (!lit("null") && (!nums(pi) || !row(pi, kPortInfo, pl.info.emplace(), port_info_columns_)))
+        return false;
       if (!lit("]")) return false;
     }
     if (!lit("}}") || p_ != end_) return false;
@@ -139,11 +148,12 @@ class FastLine {
   }
 
   template <typename S, typename Fields>
-  static bool row(const std::vector<uint64_t>& v, Fields fields, S& s) {
+  static bool row(const std::vector<uint64_t>& v, Fields fields, S& s, size_t columns = kAll) {
     size_t i = 0;
     bool ok = true;
     fields(s, [&](const char*, auto& x) {
       using T = std::remove_reference_t<decltype(x)>;
+      if (i >= columns) return;
       if (i >= v.size() || v[i] > std::numeric_limits<T>::max()) {
         ok = false;
       } else {
@@ -200,6 +210,7 @@ class FastLine {
 
   const char* p_;
   const char* end_;
+  size_t port_info_columns_;
 };
 
 }  // namespace
@@ -250,6 +261,7 @@ Fabric load_fabric(const std::string& path) {
   std::string text;
   int lineno = 0;
   bool header = false;
+  size_t port_info_columns = kAll;
   char buf[8192];
   auto fail = [&](const std::string& why) {
     throw Error(path + ":" + std::to_string(lineno) + ": " + why);
@@ -258,7 +270,7 @@ Fabric load_fabric(const std::string& path) {
     text += buf;
     if (text.back() != '\n' && !std::feof(in.get())) continue;  // a long line goes on
     ++lineno;
-    if (header && FastLine(text).read(f)) {
+    if (header && FastLine(text, port_info_columns).read(f)) {
       text.clear();
       continue;
     }
@@ -278,10 +290,16 @@ Fabric load_fabric(const std::string& path) {
                " is not supported (this rdma reads " + std::to_string(kVersion) + ")");
         // The columns must be ours: a file from another version of the
         // tool with other fields is refused, not misread.
+        // PortInfo's may be those of a file saved before the last ones.
+        InJson ours = columns<PortInfo>(kPortInfo), theirs = j.value("port_info", InJson());
+        bool older = theirs.is_array() && theirs.size() >= kPortInfoColumnsBefore &&
+                     theirs.size() < ours.size() &&
+                     std::equal(theirs.begin(), theirs.end(), ours.begin());
         if (j.value("node_info", InJson()) != InJson(columns<NodeInfo>(kNodeInfo)) ||
             j.value("switch_info", InJson()) != InJson(columns<SwitchInfo>(kSwitchInfo)) ||
-            j.value("port_info", InJson()) != InJson(columns<PortInfo>(kPortInfo)))
+            (theirs != ours && !older))
           fail("its columns are not this rdma's (written by another version?)");
+        if (older) port_info_columns = theirs.size();
         header = true;
         continue;
       }
@@ -300,7 +318,8 @@ Fabric load_fabric(const std::string& path) {
           if (p >= node.ports.size()) fail("port " + std::to_string(p) + " out of range");
           node.ports[p].guid = pj[1].get<uint64_t>();
           if (!pj[2].is_null())
-            node.ports[p].info = from_row<PortInfo>(pj[2], kPortInfo, "port_info");
+            node.ports[p].info =
+                from_row<PortInfo>(pj[2], kPortInfo, "port_info", port_info_columns);
         }
       } else if (j.contains("link")) {
         const InJson& l = j["link"];

@@ -1,5 +1,7 @@
 #include "lib/ib/degraded.h"
 
+#include "lib/mad/speed.h"
+
 namespace rdma::ib {
 
 namespace {
@@ -8,7 +10,7 @@ namespace {
 uint8_t best_width(uint8_t mask) {
   uint8_t best = 0;
   for (uint8_t bit = 1; bit && bit <= 16; bit <<= 1)
-    if ((mask & bit) && width_lanes(bit) > width_lanes(best)) best = bit;
+    if ((mask & bit) && mad::width_lanes(bit) > mad::width_lanes(best)) best = bit;
   return best;
 }
 
@@ -21,29 +23,12 @@ uint8_t top_bit(uint8_t mask) {
 
 }  // namespace
 
-unsigned width_lanes(uint8_t width) {
-  switch (width) {
-    case 1:
-      return 1;
-    case 2:
-      return 4;
-    case 4:
-      return 8;
-    case 8:
-      return 12;
-    case 16:
-      return 2;
-    default:
-      return 0;
-  }
-}
-
 std::optional<LinkBest> degraded(const PortInfo& a, const PortInfo& b) {
   LinkBest l;
   l.width = best_width(a.width_supported & b.width_supported);
   l.speed = top_bit(a.speed_supported & b.speed_supported);
   l.speed_ext = top_bit(a.speed_ext_supported & b.speed_ext_supported);
-  l.width_low = l.width && width_lanes(a.width_active) < width_lanes(l.width);
+  l.width_low = l.width && mad::width_lanes(a.width_active) < mad::width_lanes(l.width);
   if (l.speed_ext)
     l.speed_low = top_bit(a.speed_ext_active) < l.speed_ext;
   else

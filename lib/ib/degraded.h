@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "lib/ib/smp.h"
+#include "lib/mad/speed.h"
 
 namespace rdma::ib {
 
@@ -16,13 +17,13 @@ struct LinkBest {
   uint8_t speed_ext = 0;   // one LinkSpeedExt bit; 0: not both ends have one
   bool width_low = false;  // the active width is below width
   bool speed_low = false;  // the active speed is below speed (or speed_ext)
+
+  // The generation speed and speed_ext make.
+  mad::Generation generation() const { return mad::generation(speed, speed_ext); }
 };
 
 // What a and b could run at, and whether the link (as a sees it) runs
 // lower; nullopt when it does not.
 std::optional<LinkBest> degraded(const PortInfo& a, const PortInfo& b);
-
-// Lanes of a LinkWidth value (1x 1, 2x 2, 4x 4, 8x 8, 12x 12), 0 unknown.
-unsigned width_lanes(uint8_t width);
 
 }  // namespace rdma::ib

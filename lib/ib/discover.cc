@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "lib/error.h"
+#include "lib/ib/fdr10.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/target.h"
 
@@ -95,9 +96,22 @@ class Discoverer {
     return found;
   }
 
+  // PortInfo, then where iblinkinfo asks it the vendor's MlnxExtPortInfo
+  // (lib/ib/fdr10.h). A node that does not answer that is not a problem:
+  // its port is not FDR10, and no warning says otherwise.
   void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port) {
-    get(path, mad::kPortInfo, port, [this, n, port](std::span<const uint8_t> a) {
-      d_.fabric.nodes[n].ports[port].info = PortInfo::from(a);
+    get(path, mad::kPortInfo, port, [this, n, path, port](std::span<const uint8_t> a) {
+      Node& node = d_.fabric.nodes[n];
+      PortInfo& pi = node.ports[port].info.emplace(PortInfo::from(a));
+      if (!ask_fdr10(node.info, pi)) return;
+      mad::Route r{true, 0, path};
+      e_.submit({mad::make_smp(r, mad::kGet, mad::kMlnxExtPortInfo, port), mad::smp_address(r),
+                 "MlnxExtPortInfo port " + std::to_string(port) + " from " + mad::route_text(r),
+                 [this, n, port](const mad::Mad* reply, const mad::Failure*) {
+                   if (reply)
+                     d_.fabric.nodes[n].ports[port].info->mlnx_speed_active =
+                         mlnx_speed_active(reply->data());
+                 }});
     });
   }
 

@@ -10,9 +10,13 @@ std::string width_text(const PortInfo& p) {
   return mad::value_text(mad::Fmt::Width, p.width_active);
 }
 
+mad::Generation link_generation(const PortInfo& p) {
+  return mad::generation(p.speed_active, p.speed_ext_active, p.speed_ext2_active,
+                         p.mlnx_speed_active & mad::kMlnxSpeedFdr10);
+}
+
 std::string speed_text(const PortInfo& p) {
-  if (p.speed_ext_active) return mad::value_text(mad::Fmt::SpeedExt, p.speed_ext_active);
-  return mad::value_text(mad::Fmt::Speed, p.speed_active);
+  return mad::speed_text(link_generation(p), p.speed_active);
 }
 
 void node_record(const Node& n, int detail, view::Record& out) {
@@ -73,8 +77,10 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   const PortInfo* pi = port.info ? &*port.info : nullptr;
   if (!pi && port.peer && f.at(*port.peer).info) pi = &*f.at(*port.peer).info;
   if (!pi) return;
-  out.pair("width", width_text(*pi));
-  out.pair("speed", speed_text(*pi));
+  if (pi->state != kPortDown) {
+    out.pair("width", width_text(*pi));
+    mad::add_speed(out, link_generation(*pi), pi->width_active, pi->speed_active);
+  }
   out.pair("state", mad::value_text(mad::Fmt::PortState, pi->state));
   out.pair("physical_state", mad::value_text(mad::Fmt::PhysState, pi->phys_state));
   if (detail) {

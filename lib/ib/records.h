@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lib/ib/fabric.h"
+#include "lib/mad/speed.h"
 #include "lib/view/record.h"
 
 namespace rdma::ib {
@@ -13,8 +14,11 @@ namespace rdma::ib {
 void node_record(const Node& n, int detail, view::Record& out);
 
 // One end of a link and, when it has one, its peer: node_guid, port,
-// port_guid (a CA's or router's port), lid, description, then peer_*; the link's width, speed and
-// states (as the first end's PortInfo says; with detail also what the ports support).
+// port_guid (a CA's or router's port), lid, description, then peer_*; the
+// link's width, speed, rate, generation and states (as the first end's
+// PortInfo says; with detail also what the ports support). A down port has
+// no width or speed: its PortInfo's are meaningless (IBA C14-24.2.1), and
+// iblinkinfo leaves them out too.
 void port_record(const Fabric& f, PortRef end, int detail, view::Record& out);
 
 // The port GUID of a CA's or router's port; 0 for a switch's ports (the
@@ -24,7 +28,13 @@ uint64_t port_guid(const Fabric& f, PortRef p);
 // The LID a port answers at: a switch's port 0 LID for any of its ports.
 uint16_t port_lid(const Fabric& f, PortRef p);
 
-// "4X", "10.0" (Gb/s per lane; the extended speed when one is active).
+// The generation of the link p describes (mad::generation of its speed
+// fields: LinkSpeedExtActive2, LinkSpeedExtActive, the vendor's FDR10,
+// LinkSpeedActive).
+mad::Generation link_generation(const PortInfo& p);
+
+// "4X", "25.78125" (Gb/s per lane, as lib/mad/speed.h reads the speed
+// fields).
 std::string width_text(const PortInfo& p);
 std::string speed_text(const PortInfo& p);
 

@@ -49,7 +49,7 @@ TEST_F(Records, ALinkFromOneEndWithItsPeer) {
             "node_guid 0x0000000000100003 port 1 port_guid 0x0000000000100004 lid 3 description "
             "\"hca2\" peer_node_guid 0x0000000000200000 peer_port 2 peer_lid 2 peer_description "
             "\"sw1\" width 4X speed "
-            "2.5 state ACTIVE physical_state LINK_UP ");
+            "2.5 rate 10 generation SDR state ACTIVE physical_state LINK_UP ");
   EXPECT_EQ(port_lid(f_, {index("sw1"), 5}), 2);  // a switch port: the switch's LID
   EXPECT_EQ(port_lid(f_, {hca2, 2}), 0);          // not reached
   r.clear();
@@ -57,6 +57,9 @@ TEST_F(Records, ALinkFromOneEndWithItsPeer) {
   EXPECT_NE(text(r).find("state DOWN physical_state POLLING width_supported "), std::string::npos)
       << text(r);
   EXPECT_EQ(text(r).find("peer_"), std::string::npos);
+  // A down port's width and speed mean nothing: none shown.
+  EXPECT_EQ(text(r).find(" width "), std::string::npos) << text(r);
+  EXPECT_EQ(text(r).find(" speed "), std::string::npos) << text(r);
 }
 
 TEST(LinkTexts, WidthAndSpeed) {
@@ -67,6 +70,9 @@ TEST(LinkTexts, WidthAndSpeed) {
   EXPECT_EQ(speed_text(p), "10.0");
   p.speed_ext_active = 1;
   EXPECT_EQ(speed_text(p), "14.0625");
+  p.speed_ext_active = 2;  // EDR: LinkSpeedActive still says QDR
+  EXPECT_EQ(speed_text(p), "25.78125");
+  EXPECT_EQ(link_generation(p), mad::Generation::Edr);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "lib/ib/smp.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/error.h"
@@ -13,12 +14,17 @@ namespace {
 
 // The FieldDefs a *_fields() visitor names, in its order: looked up by
 // name once, not for every attribute read (discovery reads tens of
-// thousands of PortInfos, and the lookup compares strings).
+// thousands of PortInfos, and the lookup compares strings). nullptr for
+// another attribute's field ("Attribute.Field").
 template <typename S, typename Fields>
 std::vector<const mad::FieldDef*> field_defs(const mad::AttrDef& a, Fields fields) {
   std::vector<const mad::FieldDef*> out;
   S s{};
   fields(s, [&](const char* name, const auto&) {
+    if (std::string_view(name).find('.') != std::string_view::npos) {
+      out.push_back(nullptr);
+      return;
+    }
     const mad::FieldDef* f = mad::find_field(a, name);
     if (!f) throw Error(std::string("internal: ") + a.name + " has no field " + name);
     out.push_back(f);
@@ -40,7 +46,7 @@ class Reader {
   template <typename T>
   void operator()(const char*, T& out) {
     const mad::FieldDef* f = defs_[next_++];
-    out = static_cast<T>(mad::get_bits(attr_, f->bit, f->width));
+    if (f) out = static_cast<T>(mad::get_bits(attr_, f->bit, f->width));
   }
 
  private:

@@ -50,6 +50,10 @@ struct PortInfo {
   uint8_t speed_ext_active = 0;
   uint8_t speed_ext_supported = 0;
   uint8_t speed_ext_enabled = 0;
+  uint8_t speed_ext2_active = 0;  // LinkSpeedExtActive2 (XDR)
+  // Not PortInfo's: the vendor's MlnxExtPortInfo LinkSpeedActive (bit 0
+  // FDR10), where discovery asks it (lib/ib/fdr10.h); 0 elsewhere.
+  uint8_t mlnx_speed_active = 0;
 
   // The link trained: a neighbour answers behind it (state INIT or more).
   bool link_up() const { return state >= kPortInit; }
@@ -67,6 +71,9 @@ struct SwitchInfo {
 
 // The members of each view with the IBA field each is read from, listed
 // once: decoding (smp.cc) and the fabric cache file (cache.cc) walk them.
+// A name "Attribute.Field" is another attribute's field, which decoding
+// leaves alone. The cache's columns follow this order: a member added
+// goes last (cache.cc reads files saved before it).
 template <typename S, typename F>
 void node_info_fields(S& v, F&& f) {
   f("BaseVersion", v.base_version);
@@ -104,6 +111,8 @@ void port_info_fields(S& v, F&& f) {
   f("LinkSpeedExtActive", v.speed_ext_active);
   f("LinkSpeedExtSupported", v.speed_ext_supported);
   f("LinkSpeedExtEnabled", v.speed_ext_enabled);
+  f("LinkSpeedExtActive2", v.speed_ext2_active);
+  f("MlnxExtPortInfo.LinkSpeedActive", v.mlnx_speed_active);
 }
 
 template <typename S, typename F>

@@ -2,6 +2,9 @@
 
 #include <cinttypes>
 
+#include "lib/ib/records.h"
+#include "lib/mad/speed.h"
+
 namespace rdma::ib {
 
 namespace {
@@ -50,26 +53,8 @@ std::string rate_text(const PortInfo& p) {
       width = "2x";
       break;
   }
-  const char* speed = "?";
-  switch (p.speed_ext_active) {
-    case 1:
-      speed = "FDR";
-      break;
-    case 2:
-      speed = "EDR";
-      break;
-    case 4:
-      speed = "HDR";
-      break;
-    case 8:
-      speed = "NDR";
-      break;
-    default:
-      speed = p.speed_active == 1   ? "SDR"
-              : p.speed_active == 2 ? "DDR"
-              : p.speed_active == 4 ? "QDR"
-                                    : "?";
-  }
+  const char* speed = mad::generation_name(link_generation(p));
+  if (!speed) speed = "?";
   return std::string(width) + speed;
 }
 

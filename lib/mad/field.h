@@ -28,6 +28,8 @@ enum class Fmt : uint8_t {
   Width,         // one width: 1X, 4X, 8X, 12X, 2X
   WidthMask,     // set of widths: 1X,4X
   Speed,         // one speed: 2.5, 5.0, 10.0 (Gb/s per lane)
+  LinkSpeed,     // PortInfo's LinkSpeedActive: decode shows the link's speed, rate and
+                 // generation, read from the whole attribute (lib/mad/speed.h)
   SpeedMask,     // set of speeds
   SpeedExt,      // one extended speed: 14.0625, 25.78125, 53.125, 106.25
   SpeedExtMask,  // set of extended speeds
@@ -36,8 +38,9 @@ enum class Fmt : uint8_t {
   SmState,       // NOTACTIVE, DISCOVERING, STANDBY, MASTER
 };
 
-// Detail level: shown by default, or only with -d.
-enum : uint8_t { kShow = 0, kDetail = 1 };
+// Detail level: shown by default, or only with -d; kHidden fields are never
+// printed, only read by the typed views (lib/ib/smp.h).
+enum : uint8_t { kShow = 0, kDetail = 1, kHidden = 0xff };
 
 struct FieldDef {
   const char* name;   // IBA name, the JSON key

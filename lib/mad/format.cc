@@ -7,7 +7,10 @@
 
 #include "lib/error.h"
 #include "lib/ib/types.h"
+#include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
+#include "lib/mad/speed.h"
+#include "lib/view/fields.h"
 
 namespace rdma::mad {
 
@@ -64,6 +67,16 @@ std::string hex(uint64_t v, unsigned width) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, int((width + 3) / 4), v);
   return buf;
+}
+
+// PortInfo's speed keys (speed, rate, generation) in LinkSpeedActive's
+// place. A down port's speed fields mean nothing (IBA C14-24.2.1): its
+// speed is the raw LinkSpeedActive, as ever, with no rate or generation.
+void add_link_speed(std::span<const uint8_t> pi, view::Record& out, bool fdr10) {
+  bool down = get_field(kPortInfo, pi, "PortState") == ib::kPortDown;
+  add_speed(out, down ? Generation::Unknown : port_generation(pi, fdr10),
+            static_cast<unsigned>(get_field(kPortInfo, pi, "LinkWidthActive")),
+            static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")));
 }
 
 }  // namespace
@@ -181,6 +194,7 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
     case Fmt::WidthMask:
       return mask_of(kWidths, v);
     case Fmt::Speed:
+    case Fmt::LinkSpeed:
       return name_of(kSpeeds, v);
     case Fmt::SpeedMask:
       return mask_of(kSpeeds, v);
@@ -208,9 +222,13 @@ uint64_t shown_value(Fmt fmt, uint64_t v) {
 }
 
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out, bool show_keys) {
+                   view::Record& out, bool show_keys, bool fdr10) {
   for (const FieldDef& f : fields) {
     if (f.level > detail) continue;
+    if (f.fmt == Fmt::LinkSpeed) {
+      add_link_speed(bytes, out, fdr10);
+      continue;
+    }
     std::string text;
     view::Json json;
     if (f.fmt == Fmt::Key && !show_keys) {
@@ -234,11 +252,11 @@ void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> by
 }
 
 void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
-            bool show_keys) {
+            bool show_keys, bool fdr10) {
   if (attr.size() < a.bytes)
     throw Error("truncated " + std::string(a.name) + ": " + std::to_string(attr.size()) +
                 " bytes, expected " + std::to_string(a.bytes));
-  decode_fields(a.fields, attr, detail, out, show_keys);
+  decode_fields(a.fields, attr, detail, out, show_keys, fdr10);
 }
 
 }  // namespace rdma::mad

@@ -31,14 +31,15 @@ inline constexpr const char* kNotDisplayed = "<not displayed>";
 
 // Appends every field at or below detail; tables (count > 1) become one
 // field with a comma-separated text and a JSON array. Keys show as
-// kNotDisplayed unless show_keys. Throws Error when attr is shorter than
-// the attribute.
+// kNotDisplayed unless show_keys. fdr10: the vendor's MlnxExtPortInfo says
+// the port runs FDR10, which PortInfo's speed keys then read. Throws Error
+// when attr is shorter than the attribute.
 void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
-            bool show_keys = false);
+            bool show_keys = false, bool fdr10 = false);
 
 // The same for a bare field list (MAD headers).
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out, bool show_keys = false);
+                   view::Record& out, bool show_keys = false, bool fdr10 = false);
 
 // A numeric value as text in the given format ("4X", "ACTIVE", "0x0012").
 std::string value_text(Fmt fmt, uint64_t v, unsigned width = 64);

@@ -163,11 +163,8 @@ void fabric_links(Ctx& c) {
       rec.clear();
       ib::port_record(f, {n, p.num}, c.opt.details, rec);
       if (low) {
-        std::string w = mad::value_text(mad::Fmt::Width, low->width);
-        std::string sp = low->speed_ext ? mad::value_text(mad::Fmt::SpeedExt, low->speed_ext)
-                                        : mad::value_text(mad::Fmt::Speed, low->speed);
-        rec.pair("could_be_width", w);
-        rec.pair("could_be_speed", sp);
+        rec.pair("could_be_width", mad::value_text(mad::Fmt::Width, low->width));
+        mad::add_speed(rec, low->generation(), low->width, low->speed, "could_be_");
       }
       c.out.record(rec);
     }

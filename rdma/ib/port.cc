@@ -2,8 +2,10 @@
 // rdma port set TARGET port N {enable|disable|reset}: PortInfo and the
 // per-port tables.
 #include "lib/error.h"
+#include "lib/ib/fdr10.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/mad/speed.h"
 #include "rdma/ib/port_tables.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -46,6 +48,22 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   c.out.record(rec);
 }
 
+// Whether the port runs FDR10: the vendor's MlnxExtPortInfo, asked where
+// iblinkinfo asks it (lib/ib/fdr10.h: a QDR link of a device that answers
+// it). No answer is no FDR10, not an error.
+bool fdr10(MadSession& s, const mad::Route& route, const mad::Mad& port_info, unsigned port) {
+  ib::PortInfo pi = ib::PortInfo::from(port_info.data());
+  if (!ib::may_be_fdr10(pi)) return false;  // no NodeInfo asked for the others
+  try {
+    ib::NodeInfo ni = ib::NodeInfo::from(s.smp(route, mad::kGet, mad::kNodeInfo, 0).data());
+    if (!ib::ask_fdr10(ni, pi)) return false;
+    mad::Mad ext = s.smp(route, mad::kGet, mad::kMlnxExtPortInfo, port);
+    return ib::mlnx_speed_active(ext.data()) & mad::kMlnxSpeedFdr10;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 void port_show(Ctx& c) {
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
@@ -73,7 +91,8 @@ void port_show(Ctx& c) {
     // Without "port N" a CA answers for the port the MAD arrived on.
     unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
     rec.pair("port", n);
-    mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec, c.opt.show_keys);
+    mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec, c.opt.show_keys,
+                fdr10(s, route, pi, n));
     c.out.record(rec);
     return;
   }

@@ -162,6 +162,10 @@ OUR_WORDS = {
     'LinkDownDef': {'NOCHANGE': 0, 'SLEEP': 1, 'POLLING': 2},
     'Width': {'1X': 1, '4X': 2, '8X': 4, '12X': 8, '2X': 16},
     'Speed': {'2.5': 1, '5.0': 2, '10.0': 4},
+    # LinkSpeedActive's key is the link's speed (lib/mad/speed.h): the
+    # extended speed when one runs, which these fabrics' SDR links lack, so
+    # here it must read as LinkSpeedActive (speeds.sh compares the rest).
+    'LinkSpeed': {'2.5': 1, '5.0': 2, '10.0': 4},
     'SpeedExt': {'none': 0, '14.0625': 1, '25.78125': 2, '53.125': 4, '106.25': 8},
     'Mtu': {'256': 1, '512': 2, '1024': 3, '2048': 4, '4096': 5},
     'VlCap': {'VL0': 1, 'VL0-1': 2, 'VL0-3': 3, 'VL0-7': 4, 'VL0-14': 5},

@@ -56,6 +56,7 @@ FakeFabric::FakeFabric(const Topology& t, FabricOptions o) : opt_(std::move(o)),
       fp.speed_enabled = tp.speed_enabled;
       fp.speed_ext_enabled = tp.speed_ext_enabled;
       fp.speed_ext_supported = tp.speed_ext_enabled ? 15 : 0;
+      fp.mlnx_speed_enabled = tp.mlnx_speed_enabled;
       if (n.is_switch()) fp.guid_cap = p == 0 ? 1 : 0;
     }
     if (n.is_switch()) {  // port 0, the switch's own: always up (ibsim's smaport)
@@ -130,6 +131,7 @@ void FakeFabric::link_up(int a, int ap, int b, int bp) {
     p->width_active = w ? w : kWidth1x;
     p->speed_active = s ? s : kSpeedSdr;
     p->speed_ext_active = e;
+    p->mlnx_speed_active = x.mlnx_speed_enabled & y.mlnx_speed_enabled;
     p->phys = kLinkUp;
     p->state = has_sm() ? kActive : kInit;
   }

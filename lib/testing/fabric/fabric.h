@@ -72,6 +72,10 @@ struct FabricPort {
   uint8_t width_enabled = kWidth4x, width_supported = 31, width_active = kWidth4x;
   uint8_t speed_enabled = kSpeedSdr, speed_supported = 7, speed_active = kSpeedSdr;
   uint8_t speed_ext_enabled = 0, speed_ext_supported = 0, speed_ext_active = 0;
+  uint8_t speed_ext2_active = 0;  // LinkSpeedExtActive2 (XDR); tests set it
+  // MlnxExtPortInfo (0xff90), which every node answers, as ibsim's do: the
+  // speeds (FDR10 1) when the link runs FDR10, zeros otherwise.
+  uint8_t mlnx_speed_enabled = 0, mlnx_speed_active = 0;
   uint16_t lid = 0;  // CA ports, switch port 0
   uint8_t lmc = 0;
   uint16_t sm_lid = 0;

@@ -117,6 +117,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
     set("LinkSpeedExtActive", fp.speed_ext_active);
     set("LinkSpeedExtSupported", fp.speed_ext_supported);
     set("LinkSpeedExtEnabled", fp.speed_ext_enabled);
+    set("LinkSpeedExtActive2", fp.speed_ext2_active);
   }
   set("PortState", fp.state);
   set("PortPhysicalState", fp.phys);
@@ -231,6 +232,18 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
         if (phys == kPolling) set_port_disabled(at.node, p, false);
       }
       put_port_info(d, n, p, local);
+      return {r};
+    }
+    case 0xff90: {  // MlnxExtPortInfo, as ibsim's do_extportinfo
+      int p = static_cast<int>(mod);
+      if (p > n.num_ports()) return bad(mad::kStatusBadField);
+      if (!n.is_switch() && p == 0) p = at.port;
+      const FabricPort& fp = n.ports[p];
+      if (fp.mlnx_speed_active && !fp.speed_ext_active) {  // ibsim's update_portinfo
+        mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedSupported", fp.mlnx_speed_enabled);
+        mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedEnabled", fp.mlnx_speed_enabled);
+        mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedActive", fp.mlnx_speed_active);
+      }
       return {r};
     }
     case 0x0014: {  // GUIDInfo: blocks of 8 up to GUIDCap; entry 0 is the port GUID

@@ -262,6 +262,7 @@ class Parser {
     if (it == kSpeeds.end()) fail(at, "invalid link speed \"" + speed + "\"");
     p.speed_enabled = it->second.first;
     p.speed_ext_enabled = it->second.second;
+    p.mlnx_speed_enabled = it->second.first == kUpToQdr && speed != "QDR" ? 1 : 0;
   }
 
   void ports(TopoNode& n) {

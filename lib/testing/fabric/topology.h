@@ -25,6 +25,9 @@ struct TopoPort {
   uint8_t width_enabled = kWidth4x;  // ibsim's defaults: 4X SDR
   uint8_t speed_enabled = kSpeedSdr;
   uint8_t speed_ext_enabled = 0;
+  // The vendor's MlnxExtPortInfo LinkSpeedEnabled: FDR10 (1) for the
+  // FDR10 .. NDR of an ibnetdiscover line, as ibsim sets it.
+  uint8_t mlnx_speed_enabled = 0;
   uint16_t lid = 0;  // given in ibnetdiscover output; the double ignores it
   uint8_t lmc = 0;
   int line = 0;  // where the port was declared (0: not declared)
