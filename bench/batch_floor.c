@@ -18,13 +18,13 @@ static int hexval(int c) {
   return -1;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s REQUESTS [RECV_BUFFER_BYTES]\n", argv[0]);
     return 2;
   }
   size_t cap = argc > 2 ? (size_t)atol(argv[2]) : 65536;
-  FILE *f = fopen(argv[1], "r");
+  FILE* f = fopen(argv[1], "r");
   if (!f) {
     perror(argv[1]);
     return 2;
@@ -32,8 +32,8 @@ int main(int argc, char **argv) {
   /* All requests in memory first, as a batch file is read line by line
    * but costs nothing next to the kernel's work. */
   size_t nreq = 0, used = 0, size = 1 << 16;
-  unsigned char *reqs = malloc(size);
-  size_t *offs = malloc(sizeof(size_t) * (1 << 16));
+  unsigned char* reqs = malloc(size);
+  size_t* offs = malloc(sizeof(size_t) * (1 << 16));
   char line[8192];
   while (fgets(line, sizeof line, f) && nreq < (1 << 16)) {
     size_t n = strcspn(line, "\r\n") / 2;
@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
   }
   fclose(f);
 
-  struct mnl_socket *nl = mnl_socket_open(NETLINK_RDMA);
+  struct mnl_socket* nl = mnl_socket_open(NETLINK_RDMA);
   int on = 1;
   if (!nl) {
     perror("netlink");
@@ -56,10 +56,10 @@ int main(int argc, char **argv) {
     perror("netlink bind");
     return 1;
   }
-  unsigned char *buf = malloc(cap);
+  unsigned char* buf = malloc(cap);
   unsigned seq = (unsigned)time(NULL);
   for (size_t r = 0; r < nreq; ++r) {
-    struct nlmsghdr *nlh = (struct nlmsghdr *)(reqs + offs[r]);
+    struct nlmsghdr* nlh = (struct nlmsghdr*)(reqs + offs[r]);
     nlh->nlmsg_seq = ++seq;
     if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
       perror("send");
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       int len = (int)n;
-      for (struct nlmsghdr *m = (struct nlmsghdr *)buf; mnl_nlmsg_ok(m, len);
+      for (struct nlmsghdr* m = (struct nlmsghdr*)buf; mnl_nlmsg_ok(m, len);
            m = mnl_nlmsg_next(m, &len))
         if (m->nlmsg_seq == seq && (m->nlmsg_type == NLMSG_DONE || m->nlmsg_type == NLMSG_ERROR))
           done = 1;

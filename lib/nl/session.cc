@@ -14,7 +14,8 @@ namespace rdma::nl {
 
 namespace {
 
-// Big enough for any datagram the kernel builds for a netlink dump.
+// Room for the largest dump part the kernel builds (32 KiB); a larger
+// datagram grows it (Transport::recv says how large).
 constexpr size_t kRecvSize = 1 << 16;
 // NLM_F_DUMP_INTR before any message was delivered: restart the dump.
 constexpr int kDumpRetries = 3;
@@ -153,6 +154,11 @@ Session::Session(Transport& t)
 
 size_t Session::recv_datagram(const Request* req, int timeout_ms) {
   size_t n = t_.recv(buf_.data(), buf_.size(), timeout_ms);
+  if (n > buf_.size()) {  // a datagram larger than any so far
+    buf_.resize(n);
+    n = t_.recv(buf_.data(), buf_.size(), timeout_ms);
+    if (n > buf_.size()) throw Error("kernel reply larger than the receive buffer");
+  }
   if (n == 0) {
     if (!req) throw Error("the kernel's notifications ended");
     throw Error("no reply from the kernel within " + std::to_string(timeout_ms) +
