@@ -53,6 +53,7 @@ void Attrs::parse(const uint8_t* p, size_t len) {
                 std::to_string(want));
     }
     tb_[type] = a;
+    seen_[type / 64] |= uint64_t{1} << (type % 64);
   });
 }
 

@@ -22,7 +22,8 @@ class Attrs {
 
   bool has(int type) const { return get(type) != nullptr; }
   const nlattr* get(int type) const {
-    return type >= 0 && type < kAttrTableSize ? tb_[type] : nullptr;
+    return type >= 0 && type < kAttrTableSize && (seen_[type / 64] >> (type % 64) & 1) ? tb_[type]
+                                                                                       : nullptr;
   }
   // Callers check has() first; a missing attribute reads as 0 / "".
   uint8_t u8(int type) const { return has(type) ? *payload(get(type)) : 0; }
@@ -46,7 +47,11 @@ class Attrs {
 
  private:
   void parse(const uint8_t* p, size_t len);
-  std::array<const nlattr*, kAttrTableSize> tb_{};
+  // tb_[type] is only meaningful once seen_ has type's bit: zeroing the whole
+  // table for every nested entry of a dump cost more than parsing it.
+  static constexpr int kSeenWords = (kAttrTableSize + 63) / 64;
+  std::array<uint64_t, kSeenWords> seen_{};
+  std::array<const nlattr*, kAttrTableSize> tb_;
 };
 
 // Throws the Error for an attribute that runs past its nest.
