@@ -31,14 +31,9 @@ template <typename Fn>
 void walk(const uint8_t* p, size_t len, Fn fn) {
   size_t off = 0;
   while (off < len) {
-    if (len - off < sizeof(nlattr)) malformed("truncated attribute header");
+    if (len - off < sizeof(nlattr)) truncated_attribute(nullptr);
     auto* a = reinterpret_cast<const nlattr*>(p + off);
-    if (a->nla_len < sizeof(nlattr) || a->nla_len > len - off) {
-      int type = Attrs::type_of(a);
-      malformed(attr_type(type) == AttrType::Unknown
-                    ? "attribute of unknown type " + std::to_string(type) + " is truncated"
-                    : std::string("attribute ") + attr_name(type) + " is truncated");
-    }
+    if (a->nla_len < sizeof(nlattr) || a->nla_len > len - off) truncated_attribute(a);
     fn(a);
     off += MNL_ALIGN(a->nla_len);
   }
@@ -58,6 +53,7 @@ void Attrs::parse(const uint8_t* p, size_t len) {
                 std::to_string(want));
     }
     tb_[type] = a;
+    seen_[type / 64] |= uint64_t{1} << (type % 64);
   });
 }
 
@@ -75,8 +71,12 @@ Attrs Attrs::of_nest(const nlattr* nest) {
   return at;
 }
 
-void for_each_nested(const nlattr* nest, const std::function<void(const nlattr*)>& fn) {
-  walk(Attrs::payload(nest), Attrs::payload_len(nest), fn);
+void truncated_attribute(const nlattr* a) {
+  if (!a) malformed("truncated attribute header");
+  int type = Attrs::type_of(a);
+  malformed(attr_type(type) == AttrType::Unknown
+                ? "attribute of unknown type " + std::to_string(type) + " is truncated"
+                : std::string("attribute ") + attr_name(type) + " is truncated");
 }
 
 std::string_view Attrs::str(int type) const {

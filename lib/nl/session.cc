@@ -14,7 +14,8 @@ namespace rdma::nl {
 
 namespace {
 
-// Big enough for any datagram the kernel builds for a netlink dump.
+// Room for the largest dump part the kernel builds (32 KiB); a larger
+// datagram grows it (Transport::recv says how large).
 constexpr size_t kRecvSize = 1 << 16;
 // NLM_F_DUMP_INTR before any message was delivered: restart the dump.
 constexpr int kDumpRetries = 3;
@@ -53,21 +54,41 @@ std::string ext_ack_message(const nlmsghdr* nlh) {
   return {};
 }
 
-// The netlink messages of one datagram; a message that does not fit is an
-// Error ("malformed kernel <what>").
-std::vector<const nlmsghdr*> split(const uint8_t* p, size_t left, const char* what) {
-  std::vector<const nlmsghdr*> out;
-  while (left > 0) {
-    auto* nlh = reinterpret_cast<const nlmsghdr*>(p);
-    if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left)
-      throw Error(std::string("malformed kernel ") + what + ": truncated netlink message");
-    out.push_back(nlh);
-    size_t step = std::min<size_t>(MNL_ALIGN(nlh->nlmsg_len), left);
-    p += step;
-    left -= step;
+// The netlink messages of one datagram, walked in place (no vector a
+// datagram). The whole datagram is checked before any message is given out:
+// a message that does not fit is an Error ("malformed kernel <what>").
+class Messages {
+ public:
+  class It {
+   public:
+    It(const uint8_t* p, size_t left) : p_(p), left_(left) {}
+    const nlmsghdr* operator*() const { return reinterpret_cast<const nlmsghdr*>(p_); }
+    It& operator++() {
+      size_t step = std::min<size_t>(MNL_ALIGN((**this)->nlmsg_len), left_);
+      p_ += step;
+      left_ -= step;
+      return *this;
+    }
+    bool operator!=(const It& o) const { return left_ != o.left_; }
+
+   private:
+    const uint8_t* p_;
+    size_t left_;
+  };
+  Messages(const uint8_t* p, size_t len, const char* what) : p_(p), len_(len) {
+    for (It it(p, len); it != end(); ++it) {
+      size_t left = len - static_cast<size_t>(reinterpret_cast<const uint8_t*>(*it) - p);
+      if (left < sizeof(nlmsghdr) || (*it)->nlmsg_len < sizeof(nlmsghdr) || (*it)->nlmsg_len > left)
+        throw Error(std::string("malformed kernel ") + what + ": truncated netlink message");
+    }
   }
-  return out;
-}
+  It begin() const { return {p_, len_}; }
+  It end() const { return {p_ + len_, 0}; }
+
+ private:
+  const uint8_t* p_;
+  size_t len_;
+};
 
 // The error of an NLMSG_ERROR or NLMSG_DONE (a negative errno). A value no
 // kernel sends (fuzz_nl_replies: INT_MIN, whose negation overflows) is a
@@ -153,6 +174,11 @@ Session::Session(Transport& t)
 
 size_t Session::recv_datagram(const Request* req, int timeout_ms) {
   size_t n = t_.recv(buf_.data(), buf_.size(), timeout_ms);
+  if (n > buf_.size()) {  // a datagram larger than any so far
+    buf_.resize(n);
+    n = t_.recv(buf_.data(), buf_.size(), timeout_ms);
+    if (n > buf_.size()) throw Error("kernel reply larger than the receive buffer");
+  }
   if (n == 0) {
     if (!req) throw Error("the kernel's notifications ended");
     throw Error("no reply from the kernel within " + std::to_string(timeout_ms) +
@@ -231,7 +257,7 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
   bool interrupted = false;
   bool got_reply = false;
   for (;;) {
-    for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(&req, timeout_ms_), "reply")) {
+    for (const nlmsghdr* nlh : Messages(buf_.data(), recv_datagram(&req, timeout_ms_), "reply")) {
       check_header(req, nlh);
       // A leftover of an earlier request (e.g. one that failed mid-dump).
       if (nlh->nlmsg_seq != req.seq()) continue;
@@ -265,7 +291,7 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
 }
 
 void Session::receive_notifications(const MessageFn& on_msg) {
-  for (const nlmsghdr* nlh : split(buf_.data(), recv_datagram(nullptr, -1), "notification"))
+  for (const nlmsghdr* nlh : Messages(buf_.data(), recv_datagram(nullptr, -1), "notification"))
     if (nlh->nlmsg_type >= NLMSG_MIN_TYPE) on_msg(nlh);
 }
 

@@ -27,6 +27,7 @@ class ScriptedTransport : public Transport {
   size_t recv(uint8_t* buf, size_t cap, int timeout_ms) override {
     last_timeout_ms = timeout_ms;
     if (queue_.empty()) return 0;
+    if (says_size && queue_.front().size() > cap) return queue_.front().size();
     auto d = queue_.front();
     queue_.pop_front();
     size_t n = std::min(cap, d.size());
@@ -37,6 +38,9 @@ class ScriptedTransport : public Transport {
   void join_group(unsigned) override {}
   int sent = 0;
   int last_timeout_ms = 0;
+  // As the socket: a datagram larger than cap stays queued, and recv says
+  // how large it is.
+  bool says_size = false;
 
  private:
   Script script_;
@@ -121,6 +125,25 @@ ScriptedTransport::Script renaming_kernel(int& generation) {
     return std::vector<std::vector<uint8_t>>{device_msg(seq, 1, name.c_str(), NLM_F_MULTI),
                                              done_msg(seq)};
   };
+}
+
+TEST(Session, ADatagramLargerThanTheBufferGrowsIt) {
+  // 1,000 devices in one datagram of over 64 KiB, the buffer's first size.
+  ScriptedTransport t([](const nlmsghdr* req) {
+    std::vector<uint8_t> big;
+    for (uint32_t i = 1; i <= 1000; ++i) {
+      std::string name = "dev" + std::to_string(i);
+      auto m = device_msg(req->nlmsg_seq, i, name.c_str(), NLM_F_MULTI);
+      big.insert(big.end(), m.begin(), m.end());
+    }
+    return std::vector<std::vector<uint8_t>>{big, done_msg(req->nlmsg_seq)};
+  });
+  t.says_size = true;
+  Session s(t);
+  std::vector<std::string> names = names_of(s);
+  ASSERT_EQ(names.size(), 1000u);
+  EXPECT_EQ(names.front(), "dev1");
+  EXPECT_EQ(names.back(), "dev1000");
 }
 
 TEST(Session, KeptDumpIsAskedOnceAndReplayed) {

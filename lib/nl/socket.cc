@@ -49,20 +49,35 @@ void Socket::send(const uint8_t* data, size_t len) {
 }
 
 size_t Socket::recv(uint8_t* buf, size_t cap, int timeout_ms) {
-  // The kernel may never send the rest of a reply (a damaged message that
-  // ended a dump, a lost datagram): every wait has a deadline.
-  pollfd p{mnl_socket_get_fd(sock_), POLLIN, 0};
+  const int fd = mnl_socket_get_fd(sock_);
+  // The next datagram's length first (a peek that copies nothing), so that
+  // the receive below asks for exactly that many bytes: the kernel sizes
+  // the skbs of later dump parts by the largest receive it has seen
+  // (max_recvmsg_len, up to 32 KiB), and a 64 KiB buffer made it allocate
+  // (and, with init_on_alloc, zero) 32 KiB for every part of every dump.
+  // Given no more than it needs, it uses NLMSG_GOODSIZE skbs, as for
+  // iproute2's 4 KiB buffer; a datagram of any size is still read whole.
+  // The peek does not wait: the reply is nearly always queued by the time
+  // the request is sent (doit) or the previous part is read (dump), so the
+  // poll for the deadline is made only when nothing is there yet.
+  ssize_t len;
   for (;;) {
+    len = ::recv(fd, nullptr, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+    if (len >= 0) break;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK)
+      throw Error("cannot receive from the kernel: " + errno_text());
+    // The kernel may never send the rest of a reply (a damaged message that
+    // ended a dump, a lost datagram): every wait has a deadline.
+    pollfd p{fd, POLLIN, 0};
     int rc = poll(&p, 1, timeout_ms);
     if (rc == 0) return 0;
-    if (rc < 0) {
-      if (errno == EINTR) continue;
-      throw Error("cannot wait for the kernel: " + errno_text());
-    }
-    break;
+    if (rc < 0 && errno != EINTR) throw Error("cannot wait for the kernel: " + errno_text());
   }
+  size_t want = static_cast<size_t>(len);
+  if (want > cap) return want;  // the caller makes room and asks again
   for (;;) {
-    ssize_t n = mnl_socket_recvfrom(sock_, buf, cap);
+    ssize_t n = mnl_socket_recvfrom(sock_, buf, want);
     if (n >= 0) return static_cast<size_t>(n);
     if (errno == EINTR) continue;
     if (errno == ENOSPC) throw Error("kernel reply larger than the receive buffer");

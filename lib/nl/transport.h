@@ -16,7 +16,9 @@ class Transport {
   // Receives one datagram (one or more netlink messages) into buf and returns
   // its length. Returns 0 when none came within timeout_ms (-1: no limit), or
   // none ever will (a test kernel with nothing queued): the caller treats that
-  // as a reply that never came. Throws Error on a socket error.
+  // as a reply that never came. A transport may instead return a length
+  // larger than cap and receive nothing: the datagram needs that much room,
+  // and the caller calls again with it. Throws Error on a socket error.
   virtual size_t recv(uint8_t* buf, size_t cap, int timeout_ms) = 0;
   // Netlink port id of this end (nlmsg_pid of replies).
   virtual uint32_t port_id() const = 0;

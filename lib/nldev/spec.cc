@@ -10,9 +10,8 @@ namespace rdma::nldev {
 
 namespace {
 
-// The text template with its "%s" replaced by the value.
-std::string fill(const char* tmpl, const std::string& value) {
-  std::string out;
+// Appends the text template with its "%s" replaced by the value.
+void fill(std::string& out, const char* tmpl, const std::string& value) {
   for (const char* p = tmpl; *p; ++p) {
     if (p[0] == '%' && p[1] == 's') {
       out += value;
@@ -21,7 +20,6 @@ std::string fill(const char* tmpl, const std::string& value) {
       out += *p;
     }
   }
-  return out;
 }
 
 std::string hex(uint64_t v) {
@@ -107,7 +105,12 @@ bool decode_field(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
       if (!f.render || !f.render(a, f.attr, text, json)) return false;
       break;
   }
-  out.add(f.key ? f.key : "", f.text ? fill(f.text, text) : "", std::move(json));
+  // Filled in place: the record's field keeps its storage from the last
+  // object, so a warm record allocates nothing here.
+  view::Field& field = out.next();
+  if (f.key) field.key.assign(f.key);
+  if (f.text) fill(field.text, f.text, text);
+  field.value = std::move(json);
   return true;
 }
 

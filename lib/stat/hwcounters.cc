@@ -2,6 +2,8 @@
 
 #include <rdma/rdma_netlink.h>
 
+#include <charconv>
+
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 
@@ -30,8 +32,15 @@ std::vector<HwCounter> parse_hwcounters(const nlattr* nest, bool need_value) {
 }
 
 void add_counters(const std::vector<HwCounter>& counters, view::Record& r) {
-  for (const HwCounter& c : counters)
-    r.add(c.name, "\n    " + c.name + " " + std::to_string(c.value) + " ", c.value);
+  // Written straight into the record's field: no temporary strings.
+  char num[24];
+  for (const HwCounter& c : counters) {
+    view::Field& f = r.next();
+    f.key.assign(c.name);
+    char* end = std::to_chars(num, num + sizeof num, c.value).ptr;
+    f.text.append("\n    ").append(c.name).append(" ").append(num, end).append(" ");
+    f.value = c.value;
+  }
 }
 
 }  // namespace rdma::stat

@@ -63,6 +63,9 @@ class Record {
   }
   // A fresh field (empty key and text, null value) to fill in place.
   Field& next() {
+    // Room for a usual object's fields at once: growing one field at a time
+    // moved every field (strings and JSON values) again and again.
+    if (fields_.empty()) fields_.reserve(kUsualFields);
     if (n_ == fields_.size()) fields_.emplace_back();
     Field& f = fields_[n_++];
     f.key.clear();
@@ -82,6 +85,7 @@ class Record {
   const Field& operator[](size_t i) const { return fields_[i]; }
 
  private:
+  static constexpr size_t kUsualFields = 24;
   std::vector<Field> fields_;
   size_t n_ = 0;
 };
