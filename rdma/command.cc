@@ -21,6 +21,10 @@ std::string Args::need_word(const char* what) {
   return next();
 }
 
+std::string Args::need_value(const std::string& keyword, const char* what) {
+  return need_word((std::string(what) + " after \"" + keyword + "\"").c_str());
+}
+
 void Args::done() const {
   if (!empty()) throw UsageError("unexpected argument \"" + v_[i_] + "\"");
 }

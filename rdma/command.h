@@ -47,6 +47,9 @@ class Args {
   // The next word even when empty (the parser it goes to names what is
   // wrong with it); "missing WHAT" when there is none.
   std::string need_word(const char* what);
+  // The value after keyword (need_word: even when empty), or
+  // "missing WHAT after \"KEYWORD\"".
+  std::string need_value(const std::string& keyword, const char* what);
   // Throws when words are left over.
   void done() const;
   // The words left, taken.

@@ -57,6 +57,13 @@ TEST(Args, TakeViaLastWinsAndIsChecked) {
             "missing device name in \"via \" (expected DEV or DEV/PORT)");
 }
 
+TEST(Args, NeedValueNamesTheKeyword) {
+  Args a({"counters", ""});
+  a.next();
+  EXPECT_EQ(a.need_value("counters", "LIST"), "");  // empty is the parser's to name
+  EXPECT_EQ(error_of([&] { a.need_value("counters", "LIST"); }), "missing LIST after \"counters\"");
+}
+
 TEST(Args, TakeSourceInOnePass) {
   Args a({"all", "from", "via", "via", "mlx5_0/1", "down"});
   FabricSource src = a.take_source();

@@ -226,9 +226,7 @@ ib::SweepOptions sweep_options(Args& args, std::vector<std::string>& warnings) {
   ib::SweepOptions o;
   while (!args.empty()) {
     const std::string k = args.next();
-    auto value = [&](const char* what) {
-      return args.need_word((std::string(what) + " after \"" + k + "\"").c_str());
-    };
+    auto value = [&](const char* what) { return args.need_value(k, what); };
     if (matches(k, "counters")) {
       std::string list = value("LIST");
       o.counters.clear();
@@ -298,9 +296,7 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   std::optional<uint8_t> port;
   while (!c.args.empty()) {
     const std::string k = c.args.next();
-    auto value = [&](const char* what) {
-      return c.args.need_word((std::string(what) + " after \"" + k + "\"").c_str());
-    };
+    auto value = [&](const char* what) { return c.args.need_value(k, what); };
     if (matches(k, "all"))
       all = true;
     else if (k == "lid")

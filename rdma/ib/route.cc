@@ -68,7 +68,7 @@ LidRange lid_range(Args& args, bool& mcast) {
     if (k == "mcast" && !mcast) {
       mcast = true;
     } else if ((k == "lid" || k == "lids") && !range) {
-      range.emplace(k, args.need_word(("a value after \"" + k + "\"").c_str()));
+      range.emplace(k, args.need_value(k, "a value"));
     } else if (range) {
       throw UsageError("unexpected argument \"" + k + "\"");
     } else {
