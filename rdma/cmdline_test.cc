@@ -117,12 +117,6 @@ const std::vector<std::vector<std::string>> kMalformed = {
     {"sm", "frob"},
 };
 
-std::string line_of(const std::vector<std::string>& args) {
-  std::string s = "rdma";
-  for (const std::string& a : args) s += " '" + a + "'";
-  return s;
-}
-
 TEST(CommandLine, EveryMalformedLineIsOneErrorLineAndNothingElse) {
   for (bool json : {false, true}) {
     for (std::vector<std::string> args : kMalformed) {
@@ -132,7 +126,7 @@ TEST(CommandLine, EveryMalformedLineIsOneErrorLineAndNothingElse) {
       test::Result r = test::run_program(args, [&]() -> std::unique_ptr<nl::Transport> {
         return std::make_unique<test::NlRecorder>(k, cmds);
       });
-      std::string what = line_of(args);
+      std::string what = test::command_line(args);
       EXPECT_EQ(r.status, 1) << what;
       EXPECT_EQ(r.out, "") << what;
       EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << ": " << r.err;

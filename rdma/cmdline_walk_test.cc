@@ -248,12 +248,6 @@ bool accepted_as_iproute2_does(const std::vector<std::string>& bad) {
   return line.starts_with("res|show|") && line.find("|link|rxe0/|") != std::string::npos;
 }
 
-std::string line_of(const std::vector<std::string>& args) {
-  std::string s = "rdma";
-  for (const std::string& a : args) s += " '" + a + "'";
-  return s;
-}
-
 verbs::FakeDeviceSpec verbs_device() {
   verbs::FakeDeviceSpec s;
   s.attr.orig_attr.phys_port_cnt = 1;
@@ -325,7 +319,7 @@ TEST_F(CommandLineWalk, EveryBadLineIsOneErrorLineAndNothingElse) {
         std::vector<std::string> args = mode;
         args.insert(args.end(), bad.begin(), bad.end());
         Outcome o = run(args);
-        std::string what = line_of(args);
+        std::string what = test::command_line(args);
         ++lines;
         EXPECT_NE(o.r.status, 0) << what;
         EXPECT_EQ(o.r.out, "") << what;

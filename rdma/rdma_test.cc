@@ -20,18 +20,7 @@ namespace {
 using testkernel::KernelVersion;
 using testkernel::TestKernel;
 
-// Lends the test's kernel to the program, which owns its transport.
-class Borrowed : public nl::Transport {
- public:
-  explicit Borrowed(nl::Transport& t) : t_(t) {}
-  void send(const uint8_t* d, size_t n) override { t_.send(d, n); }
-  size_t recv(uint8_t* b, size_t n, int ms) override { return t_.recv(b, n, ms); }
-  uint32_t port_id() const override { return t_.port_id(); }
-  void join_group(unsigned g) override { t_.join_group(g); }
-
- private:
-  nl::Transport& t_;
-};
+using test::Borrowed;
 
 using test::Result;
 

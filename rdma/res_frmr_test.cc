@@ -11,7 +11,6 @@
 namespace rdma {
 namespace {
 
-using restest::Result;
 using testkernel::FrmrPool;
 using testkernel::FrmrPools;
 using testkernel::KernelVersion;
@@ -54,7 +53,7 @@ const char kText[] =
 
 TEST(FrmrPoolsShow, TextAsIproute2Head) {
   Pools7 k;
-  Result r = restest::run(k, {"resource", "show", "frmr_pools"});
+  restest::Result r = restest::run(k, {"resource", "show", "frmr_pools"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out, kText);
@@ -67,7 +66,7 @@ TEST(FrmrPoolsShow, TextAsIproute2Head) {
 
 TEST(FrmrPoolsShow, DetailsShowTheKeyFields) {
   Pools7 k;
-  Result r = restest::run(k, {"-d", "res", "show", "frmr_pools", "dev", "rxe1"});
+  restest::Result r = restest::run(k, {"-d", "res", "show", "frmr_pools", "dev", "rxe1"});
   EXPECT_EQ(r.out,
             "dev rxe1 key 0:40:0:0 ats 0 access_flags 0 vendor_key 0 num_dma_blocks 64 "
             "kernel_vendor_key 2 queue 1 in_use 1 max_in_use 1 pinned 0 \n");
@@ -75,7 +74,7 @@ TEST(FrmrPoolsShow, DetailsShowTheKeyFields) {
 
 TEST(FrmrPoolsShow, JsonHasTheTextsKeysAndValues) {
   Pools7 k;
-  Result r = restest::run(k, {"-j", "res", "show", "frmr_pools", "dev", "rxe0"});
+  restest::Result r = restest::run(k, {"-j", "res", "show", "frmr_pools", "dev", "rxe0"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
             "[{\"ifindex\":0,\"ifname\":\"rxe0\",\"key\":\"0:8:1f:0\",\"queue\":4,\"in_use\":2,"
@@ -97,7 +96,7 @@ TEST(FrmrPoolsShow, EveryFilterOfIproute2) {
   auto keys = [&](std::vector<std::string> filter) {
     std::vector<std::string> args = {"-j", "res", "show", "frmr_pools"};
     args.insert(args.end(), filter.begin(), filter.end());
-    Result r = restest::run(k, args);
+    restest::Result r = restest::run(k, args);
     EXPECT_EQ(r.status, 0) << r.err;
     std::string out;
     for (const auto& o : nlohmann::json::parse(r.out)) out += o["key"].get<std::string>() + " ";
@@ -113,7 +112,7 @@ TEST(FrmrPoolsShow, EveryFilterOfIproute2) {
   EXPECT_EQ(keys({"pinned", "10"}), "1a:100:3:1 ");
   EXPECT_EQ(keys({"dev", "rxe0", "pinned", "0"}), "0:8:1f:0 ");
   EXPECT_EQ(keys({"ats", "0", "queue", "1"}), "0:40:0:0 ");
-  Result bad = restest::run(k, {"res", "show", "frmr_pools", "lkey", "1"});
+  restest::Result bad = restest::run(k, {"res", "show", "frmr_pools", "lkey", "1"});
   EXPECT_EQ(bad.status, 1);
   EXPECT_EQ(bad.out, "");
   EXPECT_EQ(restest::run(k, {"res", "show", "frmr_pools", "dev", "nosuch"}).err,
@@ -128,7 +127,7 @@ TEST(FrmrPoolsShow, DevicesWithoutPoolsAndLongDumps) {
   // Enough pools that the kernel splits the table over several messages.
   for (uint32_t i = 0; i < 1000; ++i)
     k.state.devices[0].frmr->pools.push_back(pool(i, 1, 0, 0, i, 0, 0, 0));
-  Result r = restest::run(k, {"res", "show", "frmr_pools"});
+  restest::Result r = restest::run(k, {"res", "show", "frmr_pools"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1002);
   EXPECT_NE(r.out.find("dev rxe0 key 3e7:1:0:0 queue 999 "), std::string::npos);
@@ -137,7 +136,7 @@ TEST(FrmrPoolsShow, DevicesWithoutPoolsAndLongDumps) {
 
 TEST(FrmrPoolsSet, AgingAndPinnedReachTheKernel) {
   Pools7 k;
-  Result r = restest::run(k, {"res", "set", "frmr_pools", "dev", "rxe0", "aging", "120"});
+  restest::Result r = restest::run(k, {"res", "set", "frmr_pools", "dev", "rxe0", "aging", "120"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(k.state.devices[0].frmr->aging_period_sec, 120u);
@@ -158,7 +157,7 @@ TEST(FrmrPoolsSet, BadInputChangesNothing) {
   auto refused = [&](std::vector<std::string> args, const std::string& err) {
     std::vector<std::string> all = {"res", "set", "frmr_pools"};
     all.insert(all.end(), args.begin(), args.end());
-    Result r = restest::run(k, all);
+    restest::Result r = restest::run(k, all);
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, err);
@@ -182,7 +181,7 @@ TEST(FrmrPoolsSet, BadInputChangesNothing) {
   refused({"dev", "rxe0", "aging", "5", "extra"}, "unexpected argument \"extra\"\n");
   EXPECT_EQ(k.state.devices[0].frmr->aging_period_sec, 60u);
   EXPECT_EQ(k.state.devices[0].frmr->pools.size(), 2u);
-  Result r = restest::run(k, {"res", "set", "qp"});
+  restest::Result r = restest::run(k, {"res", "set", "qp"});
   EXPECT_EQ(r.err, "unknown resource set object \"qp\" (expected frmr_pools)\n");
 }
 
@@ -190,7 +189,7 @@ TEST(FrmrPoolsSet, BadInputChangesNothing) {
 TEST(FrmrPoolsSet, KernelRefusals) {
   Pools7 k;
   k.state.devices[1].frmr.reset();
-  Result r = restest::run(k, {"res", "set", "frmr_pools", "dev", "rxe1", "aging", "5"});
+  restest::Result r = restest::run(k, {"res", "set", "frmr_pools", "dev", "rxe1", "aging", "5"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
             "the kernel refused FRMR_POOLS_SET (Operation not supported): the device has no FRMR "
@@ -212,7 +211,7 @@ TEST(FrmrPools, OlderKernelsRefuseWithOneLine) {
           {"-j", "res", "show", "frmr_pools", "dev", "rxe0"},
           {"res", "set", "frmr_pools", "dev", "rxe0", "aging", "10"},
           {"res", "set", "frmr_pools", "dev", "rxe0", "pinned", "0:8:0:0", "1"}}) {
-      Result r = restest::run(k, args);
+      restest::Result r = restest::run(k, args);
       EXPECT_EQ(r.status, 1);
       EXPECT_EQ(r.out, args[0] == "-j" ? "[]\n" : "");
       std::string cmd = args[args[0] == "-j" ? 2 : 1] == "show" ? "GET" : "SET";
@@ -225,7 +224,7 @@ TEST(FrmrPools, OlderKernelsRefuseWithOneLine) {
 TEST(FrmrPools, OnlineAndHelp) {
   Pools7 k;
   EXPECT_EQ(restest::run(k, {"-o", "res", "show", "frmr_pools"}).out, kText);
-  Result h = restest::run(k, {"res", "help"});
+  restest::Result h = restest::run(k, {"res", "help"});
   EXPECT_NE(h.out.find("resource set frmr_pools dev DEV pinned POOL_KEY PINNED_VALUE"),
             std::string::npos);
 }

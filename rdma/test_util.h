@@ -18,6 +18,19 @@
 
 namespace rdma::test {
 
+// Lends the test's kernel to the program, which owns its transport.
+class Borrowed : public nl::Transport {
+ public:
+  explicit Borrowed(nl::Transport& t) : t_(t) {}
+  void send(const uint8_t* d, size_t n) override { t_.send(d, n); }
+  size_t recv(uint8_t* b, size_t n, int ms) override { return t_.recv(b, n, ms); }
+  uint32_t port_id() const override { return t_.port_id(); }
+  void join_group(unsigned g) override { t_.join_group(g); }
+
+ private:
+  nl::Transport& t_;
+};
+
 struct Result {
   int status = 0;
   std::string out, err;
@@ -111,6 +124,13 @@ inline Result run_on(testkernel::TestKernel& k, std::vector<std::string> args,
   return run_program(std::move(args), [&]() -> std::unique_ptr<nl::Transport> {
     return std::make_unique<Hooked>(k, on_send, on_join);
   });
+}
+
+// The command line as a shell would take it back, for failure messages.
+inline std::string command_line(const std::vector<std::string>& args) {
+  std::string s = "rdma";
+  for (const std::string& a : args) s += " '" + a + "'";
+  return s;
 }
 
 }  // namespace rdma::test

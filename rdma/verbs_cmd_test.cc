@@ -18,17 +18,7 @@ using verbs::FakeDeviceSpec;
 using verbs::FakeVerbs;
 using verbs::Gid;
 
-class Borrowed : public nl::Transport {
- public:
-  explicit Borrowed(nl::Transport& t) : t_(t) {}
-  void send(const uint8_t* d, size_t n) override { t_.send(d, n); }
-  size_t recv(uint8_t* b, size_t n, int timeout_ms) override { return t_.recv(b, n, timeout_ms); }
-  uint32_t port_id() const override { return t_.port_id(); }
-  void join_group(unsigned g) override { t_.join_group(g); }
-
- private:
-  nl::Transport& t_;
-};
+using test::Borrowed;
 
 Gid gid(uint32_t index, std::initializer_list<uint8_t> bytes, uint32_t type, std::string netdev) {
   Gid g;

@@ -15,11 +15,12 @@
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 
 std::string text_of(const Fabric& f) {
   char* buf = nullptr;

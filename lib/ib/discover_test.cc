@@ -8,13 +8,14 @@
 
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
 using ibtest::FakeFabric;
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 const std::string kFatTree = std::string(RDMA_TEST_DATA) + "/fattree-100.net";
 
 // The links of a fabric as unordered pairs of (node GUID, port).

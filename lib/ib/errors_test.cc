@@ -15,13 +15,14 @@
 #include "lib/mad/attrs.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
 using ibtest::FakeFabric;
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 
 class Errors : public ::testing::Test {
  protected:

@@ -8,11 +8,12 @@
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 
 // Tables as the kernel hands them to an agent registered with RMPP.
 ibtest::FabricOptions reassembled() {

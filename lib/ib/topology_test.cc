@@ -32,12 +32,12 @@ std::string topology_text(const Fabric& f) {
 }
 
 // Links by (description, port) pairs, each once.
-using End = std::pair<std::string, int>;
-std::set<std::pair<End, End>> links_of(const Fabric& f) {
-  std::set<std::pair<End, End>> out;
+using LinkEnd = std::pair<std::string, int>;
+std::set<std::pair<LinkEnd, LinkEnd>> links_of(const Fabric& f) {
+  std::set<std::pair<LinkEnd, LinkEnd>> out;
   for (const Link& l : f.links())
-    out.insert(std::minmax(End{f.nodes[l.a.node].description, l.a.port},
-                           End{f.nodes[l.b.node].description, l.b.port}));
+    out.insert(std::minmax(LinkEnd{f.nodes[l.a.node].description, l.a.port},
+                           LinkEnd{f.nodes[l.b.node].description, l.b.port}));
   return out;
 }
 

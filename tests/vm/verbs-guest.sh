@@ -24,18 +24,23 @@ run() { # NAME ARGS...: our rdma, stdout/stderr/status to NAME.{out,err,rc}
 }
 
 # Every non-zero GID of sysfs: dev port index gid type ndev link_layer node_type
+# Read with the shell's own `read`: a table has hundreds of entries, and a
+# process per entry (cat) costs minutes under TCG.
 sysfs_gids() {
-    local d p g i v
+    local d p g i v t n l nt
     for d in /sys/class/infiniband/*; do
+        read -r nt < "$d/node_type"
         for p in "$d"/ports/*; do
+            read -r l < "$p/link_layer"
             for g in "$p"/gids/*; do
                 i=${g##*/}
-                v=$(cat "$g" 2>/dev/null) || continue
+                read -r v 2>/dev/null < "$g" || continue
                 [ "$v" = 0000:0000:0000:0000:0000:0000:0000:0000 ] && continue
+                t= n=
+                read -r t 2>/dev/null < "$p/gid_attrs/types/$i"
+                read -r n 2>/dev/null < "$p/gid_attrs/ndevs/$i"
                 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${d##*/}" "${p##*/}" "$i" "$v" \
-                    "$(cat "$p/gid_attrs/types/$i" 2>/dev/null)" \
-                    "$(cat "$p/gid_attrs/ndevs/$i" 2>/dev/null)" \
-                    "$(cat "$p/link_layer")" "$(cat "$d/node_type")"
+                    "$t" "$n" "$l" "$nt"
             done
         done
     done

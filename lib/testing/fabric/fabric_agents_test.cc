@@ -12,6 +12,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/engine.h"
 #include "lib/testing/fabric/fabric.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ibtest {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 using mad::Mad;
 namespace hdr = mad::hdr;
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 
 Mad to_mad(const mad::Received& r) {
   Mad m;

@@ -13,6 +13,7 @@
 #include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/engine.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ibtest {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 using mad::Mad;
 namespace hdr = mad::hdr;
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 
 class Fabric : public ::testing::Test {
  protected:

@@ -7,11 +7,12 @@
 #include <tuple>
 
 #include "lib/error.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ibtest {
 namespace {
 
-const std::string kNet = std::string(RDMA_TEST_DATA) + "/../ibsim/net";
+using testdata::kNet;
 
 TEST(Topology, ReadsTheSuitesFabricWithIbsimsGuids) {
   Topology t = load_topology(kNet);

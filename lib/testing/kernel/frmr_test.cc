@@ -16,7 +16,7 @@ using L = std::vector<std::pair<uint16_t, size_t>>;
 
 constexpr auto k70 = KernelVersion::k7_0;
 
-std::function<void(nlmsghdr*)> dev_index(uint32_t i) {
+std::function<void(nlmsghdr*)> frmr_dev_index(uint32_t i) {
   return [i](nlmsghdr* nlh) { mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, i); };
 }
 
@@ -35,7 +35,7 @@ TestKernel* with_pools(size_t n) {
 
 TEST(TestKernelFrmr, DumpLayout) {
   std::unique_ptr<TestKernel> k(with_pools(2));
-  auto r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1, dev_index(0)));
+  auto r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1, frmr_dev_index(0)));
   ASSERT_EQ(r.size(), 2u);  // the pools, then NLMSG_DONE on its own
   auto m = messages(r[0]);
   ASSERT_EQ(m.size(), 1u);
@@ -70,7 +70,7 @@ TEST(TestKernelFrmr, DumpLayout) {
 
 TEST(TestKernelFrmr, LongTablesSplitAcrossMessages) {
   std::unique_ptr<TestKernel> k(with_pools(500));
-  auto r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1, dev_index(0)));
+  auto r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1, frmr_dev_index(0)));
   size_t pools = 0, parts = 0;
   for (const auto& d : r)
     for (const nlmsghdr* nlh : messages(d)) {
@@ -87,7 +87,7 @@ TEST(TestKernelFrmr, DumpNeedsADeviceAndSetNeedsAdmin) {
   auto r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1));
   EXPECT_EQ(error_of(messages(r.at(0))[0]), -EINVAL);
   // No doit.
-  r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_ACK, 2, dev_index(0)));
+  r = roundtrip(*k, request(nldev::kCmdFrmrPoolsGet, NLM_F_ACK, 2, frmr_dev_index(0)));
   EXPECT_EQ(error_of(messages(r.at(0))[0]), -EINVAL);
   k->opts.net_admin = false;
   r = roundtrip(*k, request(nldev::kCmdFrmrPoolsSet, NLM_F_ACK, 3, [](nlmsghdr* nlh) {
@@ -115,9 +115,9 @@ TEST(TestKernelFrmr, PinnedKeyNestNeedsTheFlag) {
 TEST(TestKernelFrmr, UnknownBefore70) {
   for (KernelVersion v : {KernelVersion::k6_1, KernelVersion::k6_12}) {
     TestKernel k(v);
-    auto r = roundtrip(k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1, dev_index(0)));
+    auto r = roundtrip(k, request(nldev::kCmdFrmrPoolsGet, NLM_F_DUMP, 1, frmr_dev_index(0)));
     EXPECT_EQ(error_of(messages(r.at(0))[0]), -EINVAL);
-    r = roundtrip(k, request(nldev::kCmdFrmrPoolsSet, NLM_F_ACK, 2, dev_index(0)));
+    r = roundtrip(k, request(nldev::kCmdFrmrPoolsSet, NLM_F_ACK, 2, frmr_dev_index(0)));
     EXPECT_EQ(error_of(messages(r.at(0))[0]), -EINVAL);
   }
 }

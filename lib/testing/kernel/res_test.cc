@@ -21,7 +21,7 @@ auto attrs_of(std::initializer_list<std::pair<uint16_t, uint32_t>> u32s) {
   };
 }
 
-int err_of(const std::vector<Bytes>& r) {
+int reply_error(const std::vector<Bytes>& r) {
   return error_of(messages(r.at(0))[0]);
 }
 
@@ -30,9 +30,9 @@ TEST(TestKernelRes, QpDoitNeedsPortAndKnownQpn) {
   auto q = [&](std::initializer_list<std::pair<uint16_t, uint32_t>> a) {
     return roundtrip(k, request(RDMA_NLDEV_CMD_RES_QP_GET, 0, 1, attrs_of(a)));
   };
-  EXPECT_EQ(err_of(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0}, {RDMA_NLDEV_ATTR_RES_LQPN, 17}})), -EINVAL);
+  EXPECT_EQ(reply_error(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0}, {RDMA_NLDEV_ATTR_RES_LQPN, 17}})), -EINVAL);
   // QP1 is tracked as 1 | port << 24: asking for LQPN 1 finds nothing.
-  EXPECT_EQ(err_of(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0},
+  EXPECT_EQ(reply_error(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0},
                       {RDMA_NLDEV_ATTR_PORT_INDEX, 1},
                       {RDMA_NLDEV_ATTR_RES_LQPN, 1}})),
             -ENOENT);
@@ -62,7 +62,7 @@ TEST(TestKernelRes, PerDeviceObjectsRefusePort) {
                                 attrs_of({{RDMA_NLDEV_ATTR_DEV_INDEX, 0},
                                           {RDMA_NLDEV_ATTR_PORT_INDEX, 1},
                                           {RDMA_NLDEV_ATTR_RES_CQN, 0}})));
-  EXPECT_EQ(err_of(r), -EINVAL);
+  EXPECT_EQ(reply_error(r), -EINVAL);
   r = roundtrip(k,
                 request(RDMA_NLDEV_CMD_RES_CQ_GET, 0, 1,
                         attrs_of({{RDMA_NLDEV_ATTR_DEV_INDEX, 0}, {RDMA_NLDEV_ATTR_RES_CQN, 0}})));
@@ -92,7 +92,7 @@ TEST(TestKernelRes, MrKeysNeedNetAdmin) {
   // Raw queries are admin only.
   r = roundtrip(k, request(RDMA_NLDEV_CMD_RES_MR_GET_RAW, NLM_F_DUMP, 1,
                            attrs_of({{RDMA_NLDEV_ATTR_DEV_INDEX, 0}})));
-  EXPECT_EQ(err_of(r), -EPERM);
+  EXPECT_EQ(reply_error(r), -EPERM);
 }
 
 TEST(TestKernelRes, RawNeedsDriverOp) {
