@@ -30,11 +30,12 @@ TEST(TestKernelRes, QpDoitNeedsPortAndKnownQpn) {
   auto q = [&](std::initializer_list<std::pair<uint16_t, uint32_t>> a) {
     return roundtrip(k, request(RDMA_NLDEV_CMD_RES_QP_GET, 0, 1, attrs_of(a)));
   };
-  EXPECT_EQ(reply_error(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0}, {RDMA_NLDEV_ATTR_RES_LQPN, 17}})), -EINVAL);
+  EXPECT_EQ(reply_error(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0}, {RDMA_NLDEV_ATTR_RES_LQPN, 17}})),
+            -EINVAL);
   // QP1 is tracked as 1 | port << 24: asking for LQPN 1 finds nothing.
   EXPECT_EQ(reply_error(q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0},
-                      {RDMA_NLDEV_ATTR_PORT_INDEX, 1},
-                      {RDMA_NLDEV_ATTR_RES_LQPN, 1}})),
+                           {RDMA_NLDEV_ATTR_PORT_INDEX, 1},
+                           {RDMA_NLDEV_ATTR_RES_LQPN, 1}})),
             -ENOENT);
   auto r = q({{RDMA_NLDEV_ATTR_DEV_INDEX, 0},
               {RDMA_NLDEV_ATTR_PORT_INDEX, 1},
