@@ -2,6 +2,7 @@
 // order. Each returns 0, -EMSGSIZE when the skb is full, or the driver's error.
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <string>
 
@@ -10,6 +11,9 @@
 #include "lib/testing/kernel/state.h"
 
 namespace rdma::testkernel {
+
+// What a fill function returns when the message is full (as nldev.c).
+inline constexpr int kEmsg = -EMSGSIZE;
 
 int fill_nldev_handle(Skb& skb, const Device& dev);
 int fill_dev_info(Skb& skb, const Device& dev, KernelVersion v);

@@ -6,8 +6,6 @@
 namespace rdma::testkernel {
 namespace {
 
-constexpr int kEmsg = -EMSGSIZE;
-
 int fill_res_name_pid(Skb& skb, const Owner& o) {
   if (o.kernel()) return skb.put_string(RDMA_NLDEV_ATTR_RES_KERN_NAME, o.kern_name) ? 0 : kEmsg;
   // A zombie task has pid 0 and no PID attribute.

@@ -7,8 +7,6 @@
 namespace rdma::testkernel {
 namespace {
 
-constexpr int kEmsg = -EMSGSIZE;
-
 int fill_stat_counter_mode(Skb& skb, const StatCounter& c) {
   if (!skb.put_u32(RDMA_NLDEV_ATTR_STAT_MODE, c.mode)) return kEmsg;
   if (c.mode == RDMA_COUNTER_MODE_AUTO) {

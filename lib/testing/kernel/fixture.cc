@@ -29,9 +29,6 @@ uint64_t rxe_cap_flags(KernelVersion v) {
   return f;
 }
 
-constexpr uint8_t kQpRts = 3;
-constexpr uint8_t kPollWorkqueue = 2;  // IB_POLL_WORKQUEUE
-
 }  // namespace
 
 void add_mad_resources(Device& d) {

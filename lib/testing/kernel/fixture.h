@@ -11,6 +11,10 @@ namespace rdma::testkernel {
 
 using Mac = std::array<uint8_t, 6>;  // same as Netdev::mac
 
+// Values the fixtures put in resource entries: IB_QPS_RTS, IB_POLL_WORKQUEUE.
+inline constexpr uint8_t kQpRts = 3;
+inline constexpr uint8_t kPollWorkqueue = 2;
+
 // addrconf_addr_eui48(): the GUID rxe and siw derive from a MAC, as the
 // host-order value nldev puts in NODE_GUID.
 uint64_t guid_from_mac(const Mac& mac);

@@ -6,12 +6,10 @@ namespace rdma::testkernel {
 namespace {
 
 constexpr uint8_t kQpInit = 1;
-constexpr uint8_t kQpRts = 3;
-constexpr uint8_t kPollWorkqueue = 2;  // IB_POLL_WORKQUEUE
-constexpr uint32_t kPsTcp = 0x106;     // RDMA_PS_TCP
-constexpr uint8_t kCmListen = 8;       // RDMA_CM_LISTEN
-constexpr uint8_t kCmConnect = 5;      // RDMA_CM_CONNECT
-constexpr uint32_t kIp = 0xc0000201;   // 192.0.2.1
+constexpr uint32_t kPsTcp = 0x106;    // RDMA_PS_TCP
+constexpr uint8_t kCmListen = 8;      // RDMA_CM_LISTEN
+constexpr uint8_t kCmConnect = 5;     // RDMA_CM_CONNECT
+constexpr uint32_t kIp = 0xc0000201;  // 192.0.2.1
 
 Owner user(uint32_t pid) {
   return {pid, ""};
