@@ -64,10 +64,13 @@ inline constexpr size_t kFirstFew = 5;
 // nobody owns. A switch whose table is missing is a finding too.
 std::vector<Finding> check_routes(const Fabric& f, const Lfts& lfts);
 
-// credit: the channel dependency graph of the unicast routes (every
-// channel on one VL: the SL2VL tables are not read) and the cycles in it,
-// each with its channels.
-std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts);
+struct VlMaps;  // lib/ib/lfts.h
+
+// credit: the channel dependency graph of the unicast routes, a channel
+// being a switch port and a VL (from vls, the switches' SL2VL tables, for
+// each SL they tell apart; every channel on VL 0 without them), and the
+// cycles in it, each with its channels.
+std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls = nullptr);
 
 // balance: for each switch's parallel links to another switch, and for its
 // up ports (toward switches further from the end nodes) when it has two or

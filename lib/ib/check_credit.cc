@@ -1,15 +1,16 @@
 // The credit-loop check (ibdmchk's): a channel is a switch port sending
-// into a link; a route to a LID that comes into a switch by one channel
-// and leaves by another makes the second a dependency of the first (a
-// packet holding credits on one waits for credits on the next). A cycle of
-// dependencies on one VL can deadlock. Routing is by destination, so each
-// switch's next channel toward a LID is walked once per LID, from the
-// switches where traffic starts (those with an end node other than the
-// LID's owner) down the tables.
+// into a link on one VL; a route to a LID that comes into a switch by one
+// channel and leaves by another makes the second a dependency of the first
+// (a packet holding credits on one waits for credits on the next). A cycle
+// of dependencies can deadlock. The VL out of a switch depends on the port
+// the packet came in by and its SL (SL2VL), so the walk is over (switch,
+// input port) per LID and SL: from the ports where traffic enters (end
+// nodes other than the LID's owner) down the tables, each state once.
 #include <unordered_map>
 #include <unordered_set>
 
 #include "lib/ib/check.h"
+#include "lib/ib/lfts.h"
 #include "lib/mad/format.h"
 
 namespace rdma::ib {
@@ -18,21 +19,26 @@ namespace {
 
 // Channels by dense id, and the dependencies between them.
 struct Cdg {
-  std::vector<PortRef> channels;
-  std::unordered_map<uint64_t, uint32_t> ids;  // node << 8 | port
+  struct Channel {
+    PortRef port;
+    uint8_t vl = 0;
+  };
+  std::vector<Channel> list;
+  std::unordered_map<uint64_t, uint32_t> ids;  // node << 16 | port << 8 | vl
   std::vector<std::vector<uint32_t>> next;
   std::unordered_set<uint64_t> edges;
 
-  uint32_t id(PortRef c) {
-    auto [it, fresh] = ids.try_emplace(uint64_t{c.node} << 8 | c.port, channels.size());
+  uint32_t id(PortRef c, uint8_t vl) {
+    auto [it, fresh] =
+        ids.try_emplace(uint64_t{c.node} << 16 | uint64_t{c.port} << 8 | vl, list.size());
     if (fresh) {
-      channels.push_back(c);
+      list.push_back({c, vl});
       next.emplace_back();
     }
     return it->second;
   }
-  void depend(PortRef a, PortRef b) {
-    uint32_t x = id(a), y = id(b);
+  void depend(PortRef a, uint8_t va, PortRef b, uint8_t vb) {
+    uint32_t x = id(a, va), y = id(b, vb);
     if (edges.insert(uint64_t{x} << 32 | y).second) next[x].push_back(y);
   }
 };
@@ -52,10 +58,10 @@ std::optional<PortRef> channel(const Fabric& f, const Lfts& lfts, uint32_t n, ui
 // the order found.
 std::vector<std::vector<uint32_t>> cycles(const Cdg& g) {
   enum : uint8_t { kWhite, kGrey, kBlack };
-  std::vector<uint8_t> color(g.channels.size(), kWhite);
+  std::vector<uint8_t> color(g.list.size(), kWhite);
   std::vector<std::vector<uint32_t>> out;
   std::vector<std::pair<uint32_t, size_t>> stack;  // channel, next edge to follow
-  for (uint32_t root = 0; root < g.channels.size(); ++root) {
+  for (uint32_t root = 0; root < g.list.size(); ++root) {
     if (color[root] != kWhite) continue;
     color[root] = kGrey;
     stack.push_back({root, 0});
@@ -82,55 +88,74 @@ std::vector<std::vector<uint32_t>> cycles(const Cdg& g) {
   return out;
 }
 
+// The SLs that map differently somewhere: the others give the same graph.
+std::vector<uint8_t> distinct_sls(const VlMaps* vls) {
+  std::vector<uint8_t> out{0};
+  if (!vls) return out;
+  for (uint8_t sl = 1; sl < 16; ++sl) {
+    bool fresh = true;
+    for (uint8_t o : out) {
+      bool same = true;
+      for (const auto& tables : vls->by_node)
+        for (const auto& [key, t] : tables) same &= t[sl] == t[o];
+      fresh &= !same;
+    }
+    if (fresh) out.push_back(sl);
+  }
+  return out;
+}
+
 }  // namespace
 
-std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts) {
+std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls) {
   std::map<uint16_t, PortRef> owners = lid_owners(f);
-  // Switches where traffic enters the fabric: those with an end node.
-  std::vector<std::vector<PortRef>> ends(f.nodes.size());
+  // Where traffic enters the switches: each port with an end node.
+  std::vector<std::pair<PortRef, PortRef>> entries;  // (switch port, end node port)
   for (uint32_t n = 0; n < f.nodes.size(); ++n)
     if (!f.nodes[n].is_switch())
       for (const Port& p : f.nodes[n].ports)
-        if (p.peer && f.nodes[p.peer->node].is_switch()) ends[p.peer->node].push_back({n, p.num});
+        if (p.peer && f.nodes[p.peer->node].is_switch()) entries.push_back({*p.peer, {n, p.num}});
+  auto vl = [&](uint32_t n, uint8_t in, uint8_t out, uint8_t sl) -> uint8_t {
+    return vls ? vls->vl(n, in, out, sl) : 0;
+  };
   Cdg g;
-  std::vector<uint32_t> seen(f.nodes.size(), 0);  // the destination (+1) last walked
+  std::vector<uint32_t> seen(f.nodes.size() * 256, 0);  // (switch, input port): the round
   uint32_t round = 0;
-  for (const auto& [lid, owner] : owners) {
-    if (f.nodes[owner.node].is_switch()) continue;
-    ++round;
-    for (uint32_t s = 0; s < f.nodes.size(); ++s) {
-      bool source = false;
-      for (PortRef e : ends[s]) source |= !(e == owner);
-      if (!source) continue;
-      // Down the tables until a switch already walked for this LID.
-      uint32_t n = s;
-      while (seen[n] != round) {
-        seen[n] = round;
-        std::optional<PortRef> c = channel(f, lfts, n, lid);
-        if (!c) break;
-        PortRef peer = *f.at(*c).peer;
-        if (!f.nodes[peer.node].is_switch()) break;
-        std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
-        if (!d) break;
-        if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
-        g.depend(*c, *d);
-        n = peer.node;
+  for (uint8_t sl : distinct_sls(vls))
+    for (const auto& [lid, owner] : owners) {
+      if (f.nodes[owner.node].is_switch()) continue;
+      ++round;
+      for (const auto& [entry, end] : entries) {
+        if (end == owner) continue;
+        // Down the tables until a (switch, input port) already walked.
+        PortRef at = entry;
+        while (seen[at.node * 256 + at.port] != round) {
+          seen[at.node * 256 + at.port] = round;
+          std::optional<PortRef> c = channel(f, lfts, at.node, lid);
+          if (!c) break;
+          PortRef peer = *f.at(*c).peer;
+          if (!f.nodes[peer.node].is_switch()) break;
+          std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
+          if (!d) break;
+          if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
+          g.depend(*c, vl(at.node, at.port, c->port, sl), *d,
+                   vl(peer.node, peer.port, d->port, sl));
+          at = peer;
+        }
       }
     }
-  }
   std::vector<Finding> out;
   std::vector<std::vector<uint32_t>> found = cycles(g);
   for (size_t i = 0; i < found.size() && i < kFirstFew; ++i) {
     Finding fd{"credit", Severity::Error, "", {}};
     std::string ring;
     for (uint32_t c : found[i]) {
-      PortRef r = g.channels[c];
+      PortRef r = g.list[c].port;
       fd.where.push_back(place(f, r.node, r.port));
       ring += (ring.empty() ? "" : " -> ") + mad::desc_text(f.nodes[r.node].description) +
-              " port " + std::to_string(r.port);
+              " port " + std::to_string(r.port) + " VL " + std::to_string(g.list[c].vl);
     }
-    fd.what =
-        "credit loop on VL 0 through " + std::to_string(found[i].size()) + " channels: " + ring;
+    fd.what = "credit loop through " + std::to_string(found[i].size()) + " channels: " + ring;
     out.push_back(std::move(fd));
   }
   if (found.size() > kFirstFew)

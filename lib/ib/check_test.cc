@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "lib/ib/discover.h"
@@ -228,7 +229,8 @@ TEST_F(FabricChecksRing, MinHopOnARingIsACreditLoop) {
   EXPECT_EQ(v[0].severity, Severity::Error);
   // Round the ring one way: five switch-to-switch channels.
   ASSERT_EQ(v[0].where.size(), 5u) << v[0].what;
-  EXPECT_EQ(v[0].what.rfind("credit loop on VL 0 through 5 channels: ", 0), 0u) << v[0].what;
+  EXPECT_EQ(v[0].what.rfind("credit loop through 5 channels: ", 0), 0u) << v[0].what;
+  EXPECT_NE(v[0].what.find(" VL 0 -> "), std::string::npos) << v[0].what;
   std::set<uint32_t> nodes;
   for (const FindingPlace& w : v[0].where) {
     nodes.insert(w.node);
@@ -236,6 +238,38 @@ TEST_F(FabricChecksRing, MinHopOnARingIsACreditLoop) {
     EXPECT_TRUE(f_.nodes[w.node].ports[w.port].peer);
   }
   EXPECT_EQ(nodes.size(), 5u);
+}
+
+TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
+  // The tables as the switches give them: every SL on VL 0, still a loop.
+  read();
+  VlMaps vls = read_sl2vls(engine_, f_);
+  // Per switch, in from each switch port and out to the other: 2 tables.
+  for (uint32_t n = 0; n < f_.nodes.size(); ++n)
+    EXPECT_EQ(vls.by_node[n].size(), f_.nodes[n].is_switch() ? 4u : 0u) << n;
+  EXPECT_FALSE(check_credit(f_, lfts_, &vls).empty());
+  // Traffic going on from one switch to the next on VL 1 (a packet enters
+  // the ring on VL 0 and leaves it at most one hop later): no cycle.
+  for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+    std::array<uint8_t, 16> transit;
+    transit.fill(1);
+    node(id).sl2vl[3 << 8 | 2] = transit;
+    node(id).sl2vl[2 << 8 | 3] = transit;
+  }
+  vls = read_sl2vls(engine_, f_);
+  EXPECT_EQ(vls.vl(index("r1"), 3, 2, 0), 1);
+  EXPECT_EQ(vls.vl(index("r1"), 1, 2, 0), 0);  // not read: from an end node
+  EXPECT_TRUE(check_credit(f_, lfts_, &vls).empty());
+  // SL 5 kept on VL 0 everywhere: its routes loop, SL 0's do not.
+  for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+    node(id).sl2vl[3 << 8 | 2][5] = 0;
+    node(id).sl2vl[2 << 8 | 3][5] = 0;
+  }
+  vls = read_sl2vls(engine_, f_);
+  std::vector<Finding> v = check_credit(f_, lfts_, &vls);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v[0].what.find("VL 1"), std::string::npos) << v[0].what;
+  EXPECT_EQ(v[0].where.size(), 5u);
 }
 
 class FabricChecksTree : public FabricChecks {

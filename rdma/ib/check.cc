@@ -76,7 +76,10 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
     for (const std::string& w : warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
     if (!warnings.empty()) c.status = 1;
     if (want[kRoutes]) take(ib::check_routes(f, lfts));
-    if (want[kCredit]) take(ib::check_credit(f, lfts));
+    if (want[kCredit]) {
+      ib::VlMaps vls = ib::read_sl2vls(s->engine(), f);
+      take(ib::check_credit(f, lfts, &vls));
+    }
     if (want[kBalance]) take(ib::check_balance(f, lfts));
   }
   size_t by[3] = {};
