@@ -2,6 +2,8 @@
 // a healthy fabric, a duplicate LID, a hole in a table, the words.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -57,6 +59,23 @@ TEST_F(FabricCheckCmd, AHoleInATableIsARouteError) {
             "check routes severity error what \"LID 5 missing from the table\" where \"sw2\" " +
                 guid(node("sw2").node_guid) + " lid 4; \"hca3\" " + guid(node("hca3").node_guid) +
                 " port 1 lid 5 \n");
+}
+
+TEST_F(FabricCheckCmd, ASavedFabricIsCheckedWithoutAMadForIdsAndLinks) {
+  std::string file = ::testing::TempDir() + "rdma-fabric-check-saved";
+  node("hca4").ports[1].lid = 3;  // hca2's
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  node("hca4").ports[1].lid = 6;  // fixed since
+  uint64_t sent = fabric_.stats().received[0x81];
+  test::Result r = run({"fabric", "check", "ids", "links", "from", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("what \"duplicate LID 3 on 2 ports\""), std::string::npos) << r.out;
+  EXPECT_EQ(fabric_.stats().received[0x81], sent);
+  // The tables are read live (the saved fabric gives the directed routes).
+  r = run({"fabric", "check", "routes", "from", file});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_GT(fabric_.stats().received[0x81], sent);
+  std::remove(file.c_str());
 }
 
 TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
