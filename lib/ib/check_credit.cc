@@ -6,8 +6,7 @@
 // the packet came in by and its SL (SL2VL), so the walk is over (switch,
 // input port) per LID and SL: from the ports where traffic enters (end
 // nodes other than the LID's owner) down the tables, each state once.
-#include <unordered_map>
-#include <unordered_set>
+#include <algorithm>
 
 #include "lib/ib/check.h"
 #include "lib/ib/lfts.h"
@@ -17,29 +16,35 @@ namespace rdma::ib {
 
 namespace {
 
-// Channels by dense id, and the dependencies between them.
+// Channels by dense id, and the dependencies between them. A channel's id
+// is found through its port's slot (node * 256 + port) and a short list of
+// the VLs seen there; successors are few per channel (at most the switch's
+// ports times the VLs), so a linear scan dedupes them faster than a hash
+// set over the millions of hops a large fabric's routes make.
 struct Cdg {
   struct Channel {
     PortRef port;
     uint8_t vl = 0;
   };
+  explicit Cdg(size_t nodes) : by_slot(nodes * 256) {}
   std::vector<Channel> list;
-  std::unordered_map<uint64_t, uint32_t> ids;  // node << 16 | port << 8 | vl
+  std::vector<std::vector<std::pair<uint8_t, uint32_t>>> by_slot;  // (vl, id)
   std::vector<std::vector<uint32_t>> next;
-  std::unordered_set<uint64_t> edges;
 
   uint32_t id(PortRef c, uint8_t vl) {
-    auto [it, fresh] =
-        ids.try_emplace(uint64_t{c.node} << 16 | uint64_t{c.port} << 8 | vl, list.size());
-    if (fresh) {
-      list.push_back({c, vl});
-      next.emplace_back();
-    }
-    return it->second;
+    auto& vls = by_slot[size_t{c.node} * 256 + c.port];
+    for (auto [v, i] : vls)
+      if (v == vl) return i;
+    uint32_t i = static_cast<uint32_t>(list.size());
+    vls.push_back({vl, i});
+    list.push_back({c, vl});
+    next.emplace_back();
+    return i;
   }
   void depend(PortRef a, uint8_t va, PortRef b, uint8_t vb) {
     uint32_t x = id(a, va), y = id(b, vb);
-    if (edges.insert(uint64_t{x} << 32 | y).second) next[x].push_back(y);
+    std::vector<uint32_t>& n = next[x];
+    if (std::find(n.begin(), n.end(), y) == n.end()) n.push_back(y);
   }
 };
 
@@ -105,6 +110,32 @@ std::vector<uint8_t> distinct_sls(const VlMaps* vls) {
   return out;
 }
 
+// Per switch, whether its tables send this SL to different VLs depending
+// on the input port (a table not read counts as VL 0).
+std::vector<uint8_t> varies_by_port(const Fabric& f, const VlMaps* vls, uint8_t sl) {
+  std::vector<uint8_t> out(f.nodes.size(), 0);
+  if (!vls) return out;
+  for (uint32_t n = 0; n < f.nodes.size() && n < vls->by_node.size(); ++n) {
+    const Node& node = f.nodes[n];
+    if (!node.is_switch()) continue;
+    size_t pairs = 0;  // the tables read_sl2vls asks for
+    for (const Port& in : node.ports)
+      for (const Port& o : node.ports)
+        pairs += in.num && in.peer && o.num && o.num != in.num && o.peer &&
+                 f.nodes[o.peer->node].is_switch();
+    std::optional<uint8_t> vl;
+    if (vls->by_node[n].size() < pairs) vl = 0;
+    for (const auto& [key, t] : vls->by_node[n]) {
+      if (vl && *vl != t[sl]) {
+        out[n] = 1;
+        break;
+      }
+      vl = t[sl];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls) {
@@ -118,10 +149,16 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
   auto vl = [&](uint32_t n, uint8_t in, uint8_t out, uint8_t sl) -> uint8_t {
     return vls ? vls->vl(n, in, out, sl) : 0;
   };
-  Cdg g;
+  Cdg g(f.nodes.size());
   std::vector<uint32_t> seen(f.nodes.size() * 256, 0);  // (switch, input port): the round
   uint32_t round = 0;
-  for (uint8_t sl : distinct_sls(vls))
+  for (uint8_t sl : distinct_sls(vls)) {
+    // A switch that maps this SL to one VL whatever the input port is one
+    // state, not one per port: far fewer walks on a large fabric.
+    std::vector<uint8_t> per_port = varies_by_port(f, vls, sl);
+    auto state = [&](PortRef at) {
+      return size_t{at.node} * 256 + (per_port[at.node] ? at.port : 0);
+    };
     for (const auto& [lid, owner] : owners) {
       if (f.nodes[owner.node].is_switch()) continue;
       ++round;
@@ -129,8 +166,8 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
         if (end == owner) continue;
         // Down the tables until a (switch, input port) already walked.
         PortRef at = entry;
-        while (seen[at.node * 256 + at.port] != round) {
-          seen[at.node * 256 + at.port] = round;
+        while (seen[state(at)] != round) {
+          seen[state(at)] = round;
           std::optional<PortRef> c = channel(f, lfts, at.node, lid);
           if (!c) break;
           PortRef peer = *f.at(*c).peer;
@@ -144,6 +181,7 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
         }
       }
     }
+  }
   std::vector<Finding> out;
   std::vector<std::vector<uint32_t>> found = cycles(g);
   for (size_t i = 0; i < found.size() && i < kFirstFew; ++i) {
