@@ -110,9 +110,10 @@ std::vector<uint8_t> distinct_sls(const VlMaps* vls) {
   return out;
 }
 
-// Per switch, whether its tables send this SL to different VLs depending
-// on the input port (a table not read counts as VL 0).
-std::vector<uint8_t> varies_by_port(const Fabric& f, const VlMaps* vls, uint8_t sl) {
+// Per switch, the one VL its tables send this SL to whatever the input
+// port (a table not read counts as VL 0), or kVaries.
+constexpr uint8_t kVaries = 0xff;
+std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t sl) {
   std::vector<uint8_t> out(f.nodes.size(), 0);
   if (!vls) return out;
   for (uint32_t n = 0; n < f.nodes.size() && n < vls->by_node.size(); ++n) {
@@ -127,11 +128,12 @@ std::vector<uint8_t> varies_by_port(const Fabric& f, const VlMaps* vls, uint8_t 
     if (vls->by_node[n].size() < pairs) vl = 0;
     for (const auto& [key, t] : vls->by_node[n]) {
       if (vl && *vl != t[sl]) {
-        out[n] = 1;
+        vl = kVaries;
         break;
       }
       vl = t[sl];
     }
+    out[n] = vl.value_or(0);
   }
   return out;
 }
@@ -146,18 +148,18 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
     if (!f.nodes[n].is_switch())
       for (const Port& p : f.nodes[n].ports)
         if (p.peer && f.nodes[p.peer->node].is_switch()) entries.push_back({*p.peer, {n, p.num}});
-  auto vl = [&](uint32_t n, uint8_t in, uint8_t out, uint8_t sl) -> uint8_t {
-    return vls ? vls->vl(n, in, out, sl) : 0;
-  };
   Cdg g(f.nodes.size());
   std::vector<uint32_t> seen(f.nodes.size() * 256, 0);  // (switch, input port): the round
   uint32_t round = 0;
   for (uint8_t sl : distinct_sls(vls)) {
     // A switch that maps this SL to one VL whatever the input port is one
     // state, not one per port: far fewer walks on a large fabric.
-    std::vector<uint8_t> per_port = varies_by_port(f, vls, sl);
+    std::vector<uint8_t> one = vl_per_switch(f, vls, sl);
     auto state = [&](PortRef at) {
-      return size_t{at.node} * 256 + (per_port[at.node] ? at.port : 0);
+      return size_t{at.node} * 256 + (one[at.node] == kVaries ? at.port : 0);
+    };
+    auto vl = [&](uint32_t n, uint8_t in, uint8_t out) -> uint8_t {
+      return one[n] != kVaries ? one[n] : vls->vl(n, in, out, sl);
     };
     for (const auto& [lid, owner] : owners) {
       if (f.nodes[owner.node].is_switch()) continue;
@@ -175,8 +177,7 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
           std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
           if (!d) break;
           if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
-          g.depend(*c, vl(at.node, at.port, c->port, sl), *d,
-                   vl(peer.node, peer.port, d->port, sl));
+          g.depend(*c, vl(at.node, at.port, c->port), *d, vl(peer.node, peer.port, d->port));
           at = peer;
         }
       }
