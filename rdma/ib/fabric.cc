@@ -452,7 +452,9 @@ void fabric_errors(Ctx& c) {
   if (!sweep.ports.empty()) c.status = 1;
 }
 
-void fabric_check_cmd(Ctx& c) { fabric_check(c, fabric_of); }
+void fabric_check_cmd(Ctx& c) {
+  fabric_check(c, fabric_of);
+}
 
 }  // namespace
 
