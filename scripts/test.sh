@@ -149,6 +149,7 @@ fi
 [ -x tests/ibsim/fabric.sh ] && run_suite ibsim-fabric tests/ibsim/fabric.sh --rdma build/rdma
 [ -x tests/ibsim/route.sh ] && run_suite ibsim-route tests/ibsim/route.sh --rdma build/rdma
 [ -x tests/ibsim/speeds.sh ] && run_suite ibsim-speeds tests/ibsim/speeds.sh --rdma build/rdma
+[ -x tests/ibsim/check.sh ] && run_suite ibsim-check tests/ibsim/check.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"

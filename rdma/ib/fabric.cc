@@ -22,6 +22,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "rdma/ib/check.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -41,6 +42,8 @@ void fabric_help(Ctx& c) {
       "       rdma fabric topology [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
+      "       rdma fabric check [ ids | links | sm | routes | credit | balance ]...\n"
+      "                         [ from FILE ] [via DEV/PORT]\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
       "flight, how long each waits and how often it is sent again. fabric errors\n"
       "takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n"
@@ -449,6 +452,10 @@ void fabric_errors(Ctx& c) {
   if (!sweep.ports.empty()) c.status = 1;
 }
 
+void fabric_check_cmd(Ctx& c) {
+  fabric_check(c, fabric_of);
+}
+
 }  // namespace
 
 void cmd_fabric(Ctx& c) {
@@ -458,7 +465,7 @@ void cmd_fabric(Ctx& c) {
       {"list", fabric_show},         {"links", fabric_links},
       {"topology", fabric_topology}, {"save", fabric_save},
       {"diff", fabric_diff},         {"errors", fabric_errors, Takes::Watch | Takes::Metrics},
-      {"help", fabric_help},
+      {"check", fabric_check_cmd},   {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }

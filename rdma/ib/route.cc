@@ -13,6 +13,7 @@
 #include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/find.h"
+#include "lib/ib/lfts.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -26,8 +27,10 @@ namespace {
 void route_help(Ctx& c) {
   std::fputs(
       "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma route show all [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
       "       rdma route trace [ SRC ] DST [via DEV/PORT]\n"
+      "       rdma route users TARGET port N [ from FILE ] [via DEV/PORT]\n"
       "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
       "SRC is the local port when only DST is given.\n",
       c.help_out);
@@ -130,8 +133,49 @@ void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, LidRange
   }
 }
 
+// `all`: every switch's table in one run (dump_fts), each entry with the
+// switch it is in.
+void route_show_all(Ctx& c, const FabricSource& src) {
+  bool mcast;
+  LidRange range = lid_range(c.args, mcast);
+  if (mcast) throw UsageError("route show all reads the unicast tables; no \"mcast\"");
+  MadSession s(c, src.via);
+  ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
+  if (!src.from.empty()) ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
+  std::vector<std::string> warnings;
+  std::vector<std::optional<ib::Lft>> lfts = ib::read_lfts(s.engine(), f, warnings);
+  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!warnings.empty()) c.status = 1;
+  std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
+  view::Record rec;
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    if (!lfts[n]) continue;
+    const ib::Node& sw = f.nodes[n];
+    std::string sw_guid = mad::guid_text(sw.info.node_guid);
+    const ib::Port* p0 = sw.port(0);
+    uint16_t sw_lid = p0 && p0->info ? p0->info->lid : 0;
+    const std::vector<uint8_t>& ports = lfts[n]->ports;
+    for (size_t lid = range.lo; lid <= range.hi && lid < ports.size(); ++lid) {
+      if (ports[lid] == ib::kNoPort) continue;
+      rec.clear();
+      rec.pair("switch_guid", sw_guid);
+      rec.pair("switch_lid", sw_lid);
+      rec.pair("switch_description", mad::desc_text(sw.description), sw.description);
+      rec.pair("lid", lid);
+      rec.pair("port", ports[lid]);
+      auto o = owners.find(static_cast<uint16_t>(lid));
+      if (o != owners.end()) add_node(rec, f, o->second);
+      c.out.record(rec);
+    }
+  }
+}
+
 void route_show(Ctx& c) {
   FabricSource src = c.args.take_source();
+  if (!c.args.empty() && c.args.peek() == "all") {
+    c.args.next();
+    return route_show_all(c, src);
+  }
   std::vector<mad::Target> sw = c.args.targets(1);
   if (sw.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
   bool mcast;
@@ -221,14 +265,69 @@ void route_trace(Ctx& c) {
   }
 }
 
+// `users TARGET port N` (ibfindnodesusing): the end nodes whose LIDs the
+// switch's table sends out of port N ("out"), and those the node at the
+// other end sends back in through it ("in"; a CA there sends every other).
+void route_users(Ctx& c) {
+  FabricSource src = c.args.take_source();
+  std::vector<mad::Target> t = c.args.targets(1);
+  if (t.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
+  if (c.args.empty() || !matches(c.args.peek(), "port"))
+    throw UsageError("missing \"port N\" after the switch");
+  std::string k = c.args.next();
+  uint8_t port = parse_port(c.args.need_value(k, "port number"));
+  c.args.done();
+  MadSession s(c, src.via);
+  ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
+  if (!src.from.empty()) ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
+  uint16_t lid = 0;
+  ib::PortRef at = locate(s, f, t[0], lid);
+  const ib::Node& sw = f.nodes[at.node];
+  if (!sw.is_switch()) throw Error(t[0].text + " is not a switch; only switches forward by LID");
+  const ib::Port* p = sw.port(port);
+  if (!p || port == 0 || !p->peer)
+    throw Error("port " + std::to_string(port) + " of switch " + mad::guid_text(sw.info.node_guid) +
+                " (" + mad::desc_text(sw.description) + ") has no link");
+  std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
+  auto end_node = [&](uint16_t l) {
+    auto o = owners.find(l);
+    return o != owners.end() && !f.nodes[o->second.node].is_switch() ? &o->second : nullptr;
+  };
+  view::Record rec;
+  auto list = [&](const char* direction, uint32_t node, uint8_t through) {
+    if (f.nodes[node].is_switch()) {
+      ib::Lft table = ib::read_lft(s.engine(), {true, 0, f.nodes[node].path}, 0, 0xbfff);
+      for (size_t i = 0; i < table.ports.size(); ++i) {
+        uint16_t l = static_cast<uint16_t>(table.first + i);
+        const ib::PortRef* o = end_node(l);
+        if (table.ports[i] != through || !o) continue;
+        rec.clear();
+        rec.pair("direction", direction);
+        rec.pair("lid", l);
+        add_node(rec, f, *o);
+        c.out.record(rec);
+      }
+      return;
+    }
+    for (const auto& [l, o] : owners) {
+      if (f.nodes[o.node].is_switch() || (o.node == node && o.port == through)) continue;
+      rec.clear();
+      rec.pair("direction", direction);
+      rec.pair("lid", l);
+      add_node(rec, f, o);
+      c.out.record(rec);
+    }
+  };
+  list("out", at.node, port);
+  list("in", p->peer->node, p->peer->port);
+}
+
 }  // namespace
 
 void cmd_route(Ctx& c) {
-  static constexpr Cmd kTable[] = {{nullptr, route_help},
-                                   {"show", route_show},
-                                   {"list", route_show},
-                                   {"trace", route_trace},
-                                   {"help", route_help}};
+  static constexpr Cmd kTable[] = {{nullptr, route_help},  {"show", route_show},
+                                   {"list", route_show},   {"trace", route_trace},
+                                   {"users", route_users}, {"help", route_help}};
   dispatch(c, kTable, "route command");
 }
 

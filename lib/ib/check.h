@@ -1,0 +1,86 @@
+// The fabric checks of `rdma fabric check`: each looks at the discovered
+// fabric (and the switches' forwarding tables, read once) and gives
+// findings: duplicate ids (ibidsverify), broken or looping routes and
+// credit loops (ibdmchk), sick links, unbalanced tables (check_lft_balance)
+// and the subnet managers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/ib/fabric.h"
+#include "lib/ib/route.h"
+#include "lib/mad/engine.h"
+
+namespace rdma::ib {
+
+enum class Severity : uint8_t { Error, Warning, Info };
+
+// "error", "warning", "info".
+const char* severity_name(Severity s);
+
+// A port a finding names: the node, and the port, LID and port GUID when
+// they matter (0: not given).
+struct FindingPlace {
+  uint32_t node = 0;
+  uint8_t port = 0;
+  uint16_t lid = 0;
+  uint64_t port_guid = 0;
+};
+
+struct Finding {
+  std::string check;  // "ids", "links", "sm", "routes", "credit", "balance"
+  Severity severity = Severity::Error;
+  std::string what;
+  std::vector<FindingPlace> where;
+};
+
+// A place for port p of node n, with the port's LID and GUID (a switch's
+// port 0 for both on its external ports).
+FindingPlace place(const Fabric& f, uint32_t n, uint8_t p);
+
+// Every switch's linear forwarding table, by node index (nullopt for
+// nodes that are not switches or whose table could not be read).
+using Lfts = std::vector<std::optional<Lft>>;
+
+// ids: LIDs answered by two ports (LMC ranges counted), a port GUID on two
+// ports, a node GUID that is also another node's port GUID, GUID 0, and
+// a system image GUID shared by nodes of different types.
+std::vector<Finding> check_ids(const Fabric& f);
+
+// links: ports with a peer whose state is not Active, links running below
+// what both ends support, links whose ends disagree on the MTU.
+std::vector<Finding> check_links(const Fabric& f);
+
+// How many of each kind of route problem are listed one by one; the rest
+// are counted in a last finding of their kind.
+inline constexpr size_t kFirstFew = 5;
+
+// routes: every CA and router LID followed from every switch through the
+// tables: an entry missing, to a port that is down or absent, to a node
+// that is not the LID's (a CA in the middle), a loop; entries for LIDs
+// nobody owns. A switch whose table is missing is a finding too.
+std::vector<Finding> check_routes(const Fabric& f, const Lfts& lfts);
+
+struct VlMaps;  // lib/ib/lfts.h
+
+// credit: the channel dependency graph of the unicast routes, a channel
+// being a switch port and a VL (from vls, the switches' SL2VL tables, for
+// each SL they tell apart; every channel on VL 0 without them), and the
+// cycles in it, each with its channels.
+std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls = nullptr);
+
+// balance: for each switch's parallel links to another switch, and for its
+// up ports (toward switches further from the end nodes) when it has two or
+// more, how many end-node LIDs its table sends out of each; a spread above
+// one is a warning.
+std::vector<Finding> check_balance(const Fabric& f, const Lfts& lfts);
+
+// sm: SMInfo from every port whose CapabilityMask says IsSM, by directed
+// route: exactly one master must answer; each SM's priority and state;
+// ports whose MasterSMLID is not the master's LID.
+std::vector<Finding> check_sm(mad::Engine& e, const Fabric& f);
+
+}  // namespace rdma::ib

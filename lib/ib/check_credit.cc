@@ -1,0 +1,209 @@
+// The credit-loop check (ibdmchk's): a channel is a switch port sending
+// into a link on one VL; a route to a LID that comes into a switch by one
+// channel and leaves by another makes the second a dependency of the first
+// (a packet holding credits on one waits for credits on the next). A cycle
+// of dependencies can deadlock. The VL out of a switch depends on the port
+// the packet came in by and its SL (SL2VL), so the walk is over (switch,
+// input port) per LID and SL: from the ports where traffic enters (end
+// nodes other than the LID's owner) down the tables, each state once.
+#include <algorithm>
+
+#include "lib/ib/check.h"
+#include "lib/ib/lfts.h"
+#include "lib/mad/format.h"
+
+namespace rdma::ib {
+
+namespace {
+
+// Channels by dense id, and the dependencies between them. A channel's id
+// is found through its port's slot (node * 256 + port) and a short list of
+// the VLs seen there; successors are few per channel (at most the switch's
+// ports times the VLs), so a linear scan dedupes them faster than a hash
+// set over the millions of hops a large fabric's routes make.
+struct Cdg {
+  struct Channel {
+    PortRef port;
+    uint8_t vl = 0;
+  };
+  explicit Cdg(size_t nodes) : by_slot(nodes * 256) {}
+  std::vector<Channel> list;
+  std::vector<std::vector<std::pair<uint8_t, uint32_t>>> by_slot;  // (vl, id)
+  std::vector<std::vector<uint32_t>> next;
+
+  uint32_t id(PortRef c, uint8_t vl) {
+    auto& vls = by_slot[size_t{c.node} * 256 + c.port];
+    for (auto [v, i] : vls)
+      if (v == vl) return i;
+    uint32_t i = static_cast<uint32_t>(list.size());
+    vls.push_back({vl, i});
+    list.push_back({c, vl});
+    next.emplace_back();
+    return i;
+  }
+  void depend(PortRef a, uint8_t va, PortRef b, uint8_t vb) {
+    uint32_t x = id(a, va), y = id(b, vb);
+    std::vector<uint32_t>& n = next[x];
+    if (std::find(n.begin(), n.end(), y) == n.end()) n.push_back(y);
+  }
+};
+
+// The channel out of switch n toward lid, when the table has one that
+// leads into a link.
+std::optional<PortRef> channel(const Fabric& f, const Lfts& lfts, uint32_t n, uint16_t lid) {
+  const std::optional<Lft>& t = lfts[n];
+  if (!t || lid >= t->ports.size()) return std::nullopt;
+  uint8_t out = t->ports[lid];
+  const Port* p = f.nodes[n].port(out);
+  if (out == 0 || !p || !p->peer) return std::nullopt;
+  return PortRef{n, out};
+}
+
+// Cycles found by a depth-first search (each back edge closes one), in
+// the order found.
+std::vector<std::vector<uint32_t>> cycles(const Cdg& g) {
+  enum : uint8_t { kWhite, kGrey, kBlack };
+  std::vector<uint8_t> color(g.list.size(), kWhite);
+  std::vector<std::vector<uint32_t>> out;
+  std::vector<std::pair<uint32_t, size_t>> stack;  // channel, next edge to follow
+  for (uint32_t root = 0; root < g.list.size(); ++root) {
+    if (color[root] != kWhite) continue;
+    color[root] = kGrey;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [v, i] = stack.back();
+      if (i == g.next[v].size()) {
+        color[v] = kBlack;
+        stack.pop_back();
+        continue;
+      }
+      uint32_t w = g.next[v][i++];
+      if (color[w] == kWhite) {
+        color[w] = kGrey;
+        stack.push_back({w, 0});
+      } else if (color[w] == kGrey) {
+        std::vector<uint32_t> c;
+        size_t k = stack.size();
+        while (stack[k - 1].first != w) --k;
+        for (; k <= stack.size(); ++k) c.push_back(stack[k - 1].first);
+        out.push_back(std::move(c));
+      }
+    }
+  }
+  return out;
+}
+
+// The SLs that map differently somewhere: the others give the same graph.
+std::vector<uint8_t> distinct_sls(const VlMaps* vls) {
+  std::vector<uint8_t> out{0};
+  if (!vls) return out;
+  for (uint8_t sl = 1; sl < 16; ++sl) {
+    bool fresh = true;
+    for (uint8_t o : out) {
+      bool same = true;
+      for (const auto& tables : vls->by_node)
+        for (const auto& [key, t] : tables) same &= t[sl] == t[o];
+      fresh &= !same;
+    }
+    if (fresh) out.push_back(sl);
+  }
+  return out;
+}
+
+// Per switch, the one VL its tables send this SL to whatever the input
+// port (a table not read counts as VL 0), or kVaries.
+constexpr uint8_t kVaries = 0xff;
+std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t sl) {
+  std::vector<uint8_t> out(f.nodes.size(), 0);
+  if (!vls) return out;
+  for (uint32_t n = 0; n < f.nodes.size() && n < vls->by_node.size(); ++n) {
+    const Node& node = f.nodes[n];
+    if (!node.is_switch()) continue;
+    size_t pairs = 0;  // the tables read_sl2vls asks for
+    for (const Port& in : node.ports)
+      for (const Port& o : node.ports)
+        pairs += in.num && in.peer && o.num && o.num != in.num && o.peer &&
+                 f.nodes[o.peer->node].is_switch();
+    std::optional<uint8_t> vl;
+    if (vls->by_node[n].size() < pairs) vl = 0;
+    for (const auto& [key, t] : vls->by_node[n]) {
+      if (vl && *vl != t[sl]) {
+        vl = kVaries;
+        break;
+      }
+      vl = t[sl];
+    }
+    out[n] = vl.value_or(0);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls) {
+  std::map<uint16_t, PortRef> owners = lid_owners(f);
+  // Where traffic enters the switches: each port with an end node.
+  std::vector<std::pair<PortRef, PortRef>> entries;  // (switch port, end node port)
+  for (uint32_t n = 0; n < f.nodes.size(); ++n)
+    if (!f.nodes[n].is_switch())
+      for (const Port& p : f.nodes[n].ports)
+        if (p.peer && f.nodes[p.peer->node].is_switch()) entries.push_back({*p.peer, {n, p.num}});
+  Cdg g(f.nodes.size());
+  std::vector<uint32_t> seen(f.nodes.size() * 256, 0);  // (switch, input port): the round
+  uint32_t round = 0;
+  for (uint8_t sl : distinct_sls(vls)) {
+    // A switch that maps this SL to one VL whatever the input port is one
+    // state, not one per port: far fewer walks on a large fabric.
+    std::vector<uint8_t> one = vl_per_switch(f, vls, sl);
+    auto state = [&](PortRef at) {
+      return size_t{at.node} * 256 + (one[at.node] == kVaries ? at.port : 0);
+    };
+    auto vl = [&](uint32_t n, uint8_t in, uint8_t out) -> uint8_t {
+      return one[n] != kVaries ? one[n] : vls->vl(n, in, out, sl);
+    };
+    for (const auto& [lid, owner] : owners) {
+      if (f.nodes[owner.node].is_switch()) continue;
+      ++round;
+      for (const auto& [entry, end] : entries) {
+        if (end == owner) continue;
+        // Down the tables until a (switch, input port) already walked.
+        PortRef at = entry;
+        while (seen[state(at)] != round) {
+          seen[state(at)] = round;
+          std::optional<PortRef> c = channel(f, lfts, at.node, lid);
+          if (!c) break;
+          PortRef peer = *f.at(*c).peer;
+          if (!f.nodes[peer.node].is_switch()) break;
+          std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
+          if (!d) break;
+          if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
+          g.depend(*c, vl(at.node, at.port, c->port), *d, vl(peer.node, peer.port, d->port));
+          at = peer;
+        }
+      }
+    }
+  }
+  std::vector<Finding> out;
+  std::vector<std::vector<uint32_t>> found = cycles(g);
+  for (size_t i = 0; i < found.size() && i < kFirstFew; ++i) {
+    Finding fd{"credit", Severity::Error, "", {}};
+    std::string ring;
+    for (uint32_t c : found[i]) {
+      PortRef r = g.list[c].port;
+      fd.where.push_back(place(f, r.node, r.port));
+      ring += (ring.empty() ? "" : " -> ") + mad::desc_text(f.nodes[r.node].description) +
+              " port " + std::to_string(r.port) + " VL " + std::to_string(g.list[c].vl);
+    }
+    fd.what = "credit loop through " + std::to_string(found[i].size()) + " channels: " + ring;
+    out.push_back(std::move(fd));
+  }
+  if (found.size() > kFirstFew)
+    out.push_back({"credit",
+                   Severity::Error,
+                   std::to_string(found.size() - kFirstFew) + " more credit loops (" +
+                       std::to_string(found.size()) + " in all)",
+                   {}});
+  return out;
+}
+
+}  // namespace rdma::ib

@@ -1,0 +1,89 @@
+#include "lib/ib/lfts.h"
+
+#include <algorithm>
+
+#include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
+#include "lib/mad/target.h"
+
+namespace rdma::ib {
+
+std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
+                                          std::vector<std::string>& warnings) {
+  std::vector<std::optional<Lft>> out(f.nodes.size());
+  std::vector<std::optional<std::string>> failed(f.nodes.size());
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    const Node& node = f.nodes[n];
+    if (!node.is_switch()) continue;
+    if (!node.sw) {
+      failed[n] = "no SwitchInfo";
+      continue;
+    }
+    Lft& t = out[n].emplace();
+    t.top = std::min<uint16_t>(node.sw->linear_fdb_top, 0xbfff);
+    t.ports.assign(size_t{t.top} + 1, kNoPort);
+    mad::Route r{true, 0, node.path};
+    for (uint32_t block = 0; block <= t.top / 64u; ++block) {
+      std::string what =
+          "LinearForwardingTable block " + std::to_string(block) + " from " + mad::route_text(r);
+      e.submit({mad::make_smp(r, mad::kGet, mad::kLinearForwardingTable, block),
+                mad::smp_address(r), what,
+                [&out, &failed, n, block](const mad::Mad* reply, const mad::Failure* fail) {
+                  if (!reply) {
+                    if (!failed[n]) failed[n] = fail->message;
+                    return;
+                  }
+                  std::vector<uint8_t>& ports = out[n]->ports;
+                  auto d = reply->data();
+                  for (uint32_t i = 0; i < 64 && block * 64 + i < ports.size(); ++i)
+                    ports[block * 64 + i] = d[i];
+                }});
+    }
+  }
+  e.run();
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    if (!failed[n]) continue;
+    out[n].reset();
+    const Node& node = f.nodes[n];
+    warnings.push_back("no forwarding table from switch " + mad::guid_text(node.info.node_guid) +
+                       " (" + mad::desc_text(node.description) + "): " + *failed[n]);
+  }
+  return out;
+}
+
+uint8_t VlMaps::vl(uint32_t node, uint8_t in, uint8_t out, uint8_t sl) const {
+  if (node >= by_node.size()) return 0;
+  auto it = by_node[node].find(static_cast<uint16_t>(in << 8 | out));
+  return it == by_node[node].end() ? 0 : it->second[sl];
+}
+
+VlMaps read_sl2vls(mad::Engine& e, const Fabric& f) {
+  VlMaps out;
+  out.by_node.resize(f.nodes.size());
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    const Node& node = f.nodes[n];
+    if (!node.is_switch()) continue;
+    mad::Route r{true, 0, node.path};
+    for (const Port& in : node.ports) {
+      if (!in.num || !in.peer) continue;
+      for (const Port& o : node.ports) {
+        if (!o.num || o.num == in.num || !o.peer || !f.nodes[o.peer->node].is_switch()) continue;
+        uint16_t key = static_cast<uint16_t>(in.num << 8 | o.num);
+        e.submit({mad::make_smp(r, mad::kGet, mad::kSl2VlTable, key), mad::smp_address(r),
+                  "SLtoVLMappingTable " + std::to_string(in.num) + "/" + std::to_string(o.num) +
+                      " from " + mad::route_text(r),
+                  [&out, n, key](const mad::Mad* reply, const mad::Failure*) {
+                    if (!reply) return;
+                    std::array<uint8_t, 16>& t = out.by_node[n][key];
+                    for (unsigned sl = 0; sl < 16; ++sl)
+                      t[sl] = static_cast<uint8_t>(
+                          mad::get_field(mad::kSl2VlTable, reply->data(), "SLtoVL", sl));
+                  }});
+      }
+    }
+  }
+  e.run();
+  return out;
+}
+
+}  // namespace rdma::ib

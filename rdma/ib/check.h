@@ -1,0 +1,19 @@
+// rdma fabric check: the fabric checks of lib/ib/check.h on the fabric the
+// fabric commands find (live, `from FILE` or --sa), one line per finding.
+#pragma once
+
+#include "lib/ib/fabric.h"
+#include "rdma/command.h"
+
+namespace rdma {
+
+class MadSession;
+
+// How fabric.cc finds the fabric (its fabric_of: node-name-map applied).
+using FabricOf = ib::Fabric (*)(Ctx& c, const FabricSource& src, MadSession* session);
+
+// `fabric check [ ids | links | sm | routes | credit | balance ]...`; exit
+// status 1 when a finding is an error.
+void fabric_check(Ctx& c, FabricOf fabric_of);
+
+}  // namespace rdma

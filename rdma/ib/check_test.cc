@@ -1,0 +1,89 @@
+// rdma fabric check against the fabric double (tests/ibsim/net, swept):
+// a healthy fabric, a duplicate LID, a hole in a table, the words.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "rdma/ib/test_util.h"
+
+namespace rdma {
+namespace {
+
+class FabricCheckCmd : public madtest::MadCmd {};
+
+TEST_F(FabricCheckCmd, AHealthyFabricGivesTheSmAndTheSummary) {
+  test::Result r = run({"fabric", "check"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The master SM (on hca1, LID 1) is a note; the summary comes last.
+  EXPECT_NE(r.out.find("check sm severity info what \"SM master, priority 0, GUID "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("where \"hca1\" " + guid(node("hca1").node_guid) + " port 1 lid 1 \n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("severity error"), std::string::npos) << r.out;
+  std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  EXPECT_EQ(
+      last.rfind("summary: 6 nodes checked (ids,links,sm,routes,credit,balance), 0 errors, ", 0),
+      0u)
+      << last;
+  nlohmann::json j = json({"fabric", "check", "sm"});
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["check"], "sm");
+  EXPECT_EQ(j[0]["where"][0]["lid"], 1);
+  EXPECT_EQ(j[0]["where"][0]["description"], "hca1");
+  EXPECT_EQ(j[1]["summary"]["errors"], 0);
+  EXPECT_EQ(j[1]["summary"]["notes"], 1);
+  EXPECT_EQ(j[1]["summary"]["checks"], "sm");
+}
+
+TEST_F(FabricCheckCmd, AnErrorFindingExitsOne) {
+  node("hca4").ports[1].lid = 3;  // hca2's
+  test::Result r = run({"-j", "fabric", "check", "ids"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["check"], "ids");
+  EXPECT_EQ(j[0]["severity"], "error");
+  EXPECT_EQ(j[0]["what"], "duplicate LID 3 on 2 ports");
+  ASSERT_EQ(j[0]["where"].size(), 2u);
+  EXPECT_EQ(j[0]["where"][0]["port_guid"], guid(node("hca2").ports[1].guid));
+  EXPECT_EQ(j[1]["summary"]["errors"], 1);
+}
+
+TEST_F(FabricCheckCmd, AHoleInATableIsARouteError) {
+  node("sw2").lft[5] = 0xff;  // hca3
+  test::Result r = run({"fabric", "check", "routes", "credit"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n') + 1),
+            "check routes severity error what \"LID 5 missing from the table\" where \"sw2\" " +
+                guid(node("sw2").node_guid) + " lid 4; \"hca3\" " + guid(node("hca3").node_guid) +
+                " port 1 lid 5 \n");
+}
+
+TEST_F(FabricCheckCmd, ASavedFabricIsCheckedWithoutAMadForIdsAndLinks) {
+  std::string file = ::testing::TempDir() + "rdma-fabric-check-saved";
+  node("hca4").ports[1].lid = 3;  // hca2's
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  node("hca4").ports[1].lid = 6;  // fixed since
+  uint64_t sent = fabric_.stats().received[0x81];
+  test::Result r = run({"fabric", "check", "ids", "links", "from", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("what \"duplicate LID 3 on 2 ports\""), std::string::npos) << r.out;
+  EXPECT_EQ(fabric_.stats().received[0x81], sent);
+  // The tables are read live (the saved fabric gives the directed routes).
+  r = run({"fabric", "check", "routes", "from", file});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_GT(fabric_.stats().received[0x81], sent);
+  std::remove(file.c_str());
+}
+
+TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
+  test::Result r = run({"fabric", "check", "speed"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("unknown fabric check \"speed\""), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace rdma
