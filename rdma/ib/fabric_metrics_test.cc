@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "lib/mad/attrs_pma.h"
 #include "lib/testing/fabric/fabric.h"
 #include "rdma/ib/test_util.h"
 
@@ -96,6 +97,31 @@ TEST_F(FabricMetricsCmd, ErrorsOfOneTypeOrOneNode) {
   Result both = run({"fabric", "errors", "lid", "1", "guid", "0x1"});
   EXPECT_EQ(both.status, 1);
   EXPECT_EQ(both.out, "");
+}
+
+// details: PortRcvErrorDetails and PortXmitDiscardDetails of the ports
+// listed; a PMA without them (the double's answers "unsupported") is no
+// warning, and the ports and the exit status are those without the word.
+TEST_F(FabricMetricsCmd, ErrorsDetailsOfThePortsListed) {
+  int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
+  fabric_.set_counter(sw2, 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(hca3, 1, "PortRcvErrors", 2);
+  Result plain = run({"-j", "fabric", "errors"});
+  Result details = run({"-j", "fabric", "errors", "details"});
+  EXPECT_EQ(details.status, 1);
+  EXPECT_EQ(details.err, "");
+  EXPECT_EQ(details.out, plain.out);
+  // Asked of the listed ports only, two queries each.
+  size_t asked = 0;
+  for (const mad::Mad& m : sent_) {
+    uint64_t id = m.get(mad::hdr::kAttrId);
+    asked += m.mgmt_class() == mad::kClassPerf &&
+             (id == mad::kPortRcvErrorDetails.id || id == mad::kPortXmitDiscardDetails.id);
+  }
+  EXPECT_EQ(asked, 4u);
+  Result w = run({"-w", "1", "-c", "1", "fabric", "errors", "details"});
+  EXPECT_EQ(w.status, 1);
+  EXPECT_EQ(w.err, "\"details\" are read once: not with -w\n");
 }
 
 TEST_F(FabricMetricsCmd, ErrorsClearAfterReading) {

@@ -297,11 +297,19 @@ for fmt in openmetrics prometheus; do
   fi
   run "$RDMA" -j perf show lid "$s2lid" port all >pm.json 2>/dev/null
   run "$RDMA" --$fmt perf show lid "$s2lid" port all >pm.txt 2>pm.err
-  if out=$($pyprom "$HERE/metrics_compare.py" $fmt pm.txt pm.json rdma_ib_port_ port=port \
-    -const node_guid description -rising $traffic 2>&1); then
+  if out=$($pyprom "$HERE/metrics_compare.py" $fmt pm.txt pm.json rdma_ib_port_ port=local_port \
+    -const local_guid local_name -rising $traffic -run rdma_ib_perf_ 2>&1); then
     ok "perf show --$fmt parsed = -j ($out)"
   else
     bad "perf show --$fmt: $out $(cat pm.err)"
+  fi
+  # One port of s2: its far end from the SA's LinkRecord, as the report has it.
+  run "$RDMA" --$fmt perf show lid "$s2lid" port 1 >pm1.txt 2>pm.err
+  if out=$($pyprom "$HERE/metrics_links.py" $fmt pm1.txt ports.txt rdma_ib_port_symbol_errors \
+    -subset -up rdma_ib_perf_ 2>&1); then
+    ok "perf show --$fmt: port 1's far end = ibnetdiscover -p ($out)"
+  else
+    bad "perf show --$fmt: far end: $out $(cat pm.err)"
   fi
   # Both ends of each cable as ibnetdiscover's ports report names them: every
   # connected port in fabric errors, every link once in fabric links.

@@ -8,12 +8,13 @@ connected port with the port at its other end:
 Each sample of FAMILY that has a remote end names both ends as the report
 does: the end's GUID (local_port_guid, or local_guid for a switch, whose
 ports have the node's GUID), port, node type and name. With -each-once
-(fabric links) each cable is one sample, from one end or the other; without
-(fabric errors) each connected port is one sample. Also checks the run's
+(fabric links) each cable is one sample, from one end or the other; with
+-subset (perf show of one port) the samples are some of the report's ports;
+without either (fabric errors) each connected port is one sample. Also checks the run's
 PREFIX_up is 1 when -up PREFIX is given.
 
 Usage: metrics_links.py openmetrics|prometheus METRICS PORTS FAMILY
-           [-each-once] [-up PREFIX]
+           [-each-once | -subset] [-up PREFIX]
 Prints "N cables checked"; exits non-zero with the difference."""
 import re
 import sys
@@ -36,6 +37,7 @@ def main():
     fmt, metrics, ports, family = sys.argv[1:5]
     rest = sys.argv[5:]
     each_once = "-each-once" in rest
+    subset = "-subset" in rest
     up = rest[rest.index("-up") + 1] if "-up" in rest else None
     report = set()
     for line in open(ports):
@@ -75,6 +77,9 @@ def main():
         if len(set(mine)) != len(mine) or set(mine) != cables:
             sys.exit("links differ: report only %s, metrics only %s" % (
                 sorted(map(sorted, cables - set(mine)))[:3], sorted(map(sorted, set(mine) - cables))[:3]))
+    elif subset:
+        if not got or not set(got) <= report:
+            sys.exit("not in the report: %s" % sorted(set(got) - report)[:3])
     elif set(got) != report:
         sys.exit("ports differ: report only %s, metrics only %s" % (
             sorted(report - set(got))[:3], sorted(set(got) - report)[:3]))
