@@ -166,8 +166,8 @@ bool parse_on_off(const std::string& word, const char* keyword) {
 void no_openmetrics(const Ctx& c) {
   if (c.opt.exposition != Options::Exposition::None)
     throw UsageError(
-        "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\" and "
-        "\"fabric errors\" only");
+        "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\", "
+        "\"fabric errors\" and \"fabric links\" only");
 }
 
 void no_metrics_watch(const Ctx& c) {
@@ -180,6 +180,9 @@ void no_metrics_watch(const Ctx& c) {
 std::unique_ptr<view::Printer> openmetrics_output(Ctx& c, view::MetricsSpec spec) {
   if (c.opt.exposition == Options::Exposition::None) return nullptr;
   no_metrics_watch(c);
+  if (c.opt.output)
+    throw UsageError(
+        "--output FILE applies to \"fabric errors\", \"fabric links\" and \"perf show\"");
   spec.format = c.opt.exposition == Options::Exposition::OpenMetrics
                     ? view::MetricsFormat::OpenMetrics
                     : view::MetricsFormat::Prometheus;

@@ -47,6 +47,7 @@ constexpr OptionSpec kOptions[] = {
     // "-no" stays -n o (netns "o"), as before the option.
     {'\10', "node-name-map", true, 4},
     {'\20', "show-keys", false},
+    {'\21', "output", true, 3},
 };
 
 const OptionSpec* by_short(char c) {
@@ -153,6 +154,10 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\20':
       opt.show_keys = true;
+      break;
+    case '\21':
+      if (arg->empty()) throw UsageError("empty FILE after \"--output\"");
+      opt.output = *arg;
       break;
   }
 }

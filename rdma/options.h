@@ -46,6 +46,9 @@ struct Options {
   // reads).
   enum class Exposition : uint8_t { None, OpenMetrics, Prometheus };
   Exposition exposition = Exposition::None;
+  // --output FILE: the metrics replace FILE when the run succeeds (and
+  // only then: rdma/metrics_run.h).
+  std::optional<std::string> output;
   // --node-name-map FILE: the InfiniBand views name nodes as the file says
   // (lib/ib/node_name_map.h; infiniband-diags' default file when not given).
   std::optional<std::string> node_name_map;

@@ -19,7 +19,7 @@ void usage(std::FILE* f) {
       "                   node | port | perf | sm | mad | fabric | route | sa | gid | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
-      "                    --sa | --show-keys | --openmetrics | --prometheus |\n"
+      "                    --sa | --show-keys | --openmetrics | --prometheus | --output FILE |\n"
       "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT }\n",
       f);
 }
@@ -90,6 +90,11 @@ int run(std::vector<std::string> args, Env& env) {
     std::fprintf(env.err,
                  "--openmetrics and --prometheus are output formats of their own: not with -j "
                  "or -b\n");
+    return 1;
+  }
+  if (opt.output && opt.exposition == Options::Exposition::None) {
+    std::fprintf(env.err,
+                 "--output FILE writes the metrics: it needs --openmetrics or --prometheus\n");
     return 1;
   }
   try {

@@ -440,8 +440,8 @@ TEST(TakesColumn, DispatchRefusesWhatAnEntryDoesNotTake) {
       "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
       "\"fabric errors\" only\n";
   const std::string metrics =
-      "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\" and "
-      "\"fabric errors\" only\n";
+      "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\", "
+      "\"fabric errors\" and \"fabric links\" only\n";
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp", "show", "frob"}).err, watch);
   EXPECT_EQ(run_on(k, {"-w", "1", "--openmetrics", "stat", "mr"}).err, watch);
   EXPECT_EQ(run_on(k, {"--openmetrics", "stat", "mode", "link", "rxe0/1"}).err, metrics);

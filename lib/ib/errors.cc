@@ -12,6 +12,7 @@
 #include "lib/ib/port_select.h"
 #include "lib/ib/records.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 #include "lib/mad/bits.h"
 
 namespace rdma::ib {
@@ -67,15 +68,15 @@ class PmaWalk {
   PmaWalk(mad::Engine& e, const Fabric& f, std::vector<std::string>& warnings)
       : e_(e), f_(f), warnings_(warnings), pmas_(f.nodes.size()) {}
 
-  // Asks the PMA of this node only.
-  void only(std::optional<uint32_t> node) { only_ = node; }
+  // Asks the PMAs of the nodes sel covers only.
+  void only(const NodeSelect& sel) { only_ = sel; }
 
   // needs_caps(node) false: no ClassPortInfo, next runs at once with a
   // Pma that has not answered (its first query is the liveness check).
   void run(const std::function<void(uint32_t, const Pma&)>& next,
            const std::function<bool(const Node&)>& needs_caps = {}) {
     for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
-      if (only_ && n != *only_) continue;
+      if (!only_.covers(f_, n)) continue;
       Pma& pma = pmas_[n];
       pma.lid = node_lid(f_.nodes[n]);
       if (!pma.lid) continue;  // no LID (no SM, or no port up): no PMA to ask
@@ -117,11 +118,12 @@ class PmaWalk {
     std::string what = std::string(method == mad::kSet ? "clearing " : "") + a.name + " port " +
                        (port == kAllPorts ? std::string("all") : std::to_string(port)) +
                        " from lid " + std::to_string(lid) + " (\"" + node + "\")";
-    bool optional = &a == &mad::kPortCountersExtended;
+    // PortCountersExtended and the details are optional: a PMA without them
+    // says so, which is not a problem.
+    bool optional = &a != &mad::kPortCounters;
     e_.submit({std::move(m), mad::gsi_address(lid), what,
                [this, done, failed, optional](const mad::Mad* reply, const mad::Failure* fail) {
                  if (!reply) {
-                   // A PMA without PortCountersExtended says so: not a problem.
                    if (!(optional && fail->unsupported())) warnings_.push_back(fail->message);
                    if (failed) failed(*fail);
                    return;
@@ -135,7 +137,7 @@ class PmaWalk {
   const Fabric& f_;
   std::vector<std::string>& warnings_;
   std::vector<Pma> pmas_;
-  std::optional<uint32_t> only_;
+  NodeSelect only_;
 };
 
 std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
@@ -147,6 +149,11 @@ std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
 
 // CounterSelect's order (lib/mad/attrs.h): the twelve error counters, then
 // PortXmitWait; the four traffic counters after them.
+bool NodeSelect::covers(const Fabric& f, uint32_t n) const {
+  if (node && n != *node) return false;
+  return !node_type || f.nodes[n].info.node_type == node_type;
+}
+
 const std::vector<const mad::FieldDef*>& error_counters() {
   static const std::vector<const mad::FieldDef*> v = [] {
     std::vector<const mad::FieldDef*> out;
@@ -249,6 +256,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
   // the order of the replies.
   std::vector<std::vector<std::unique_ptr<PortCounters>>> got(f.nodes.size());
   PmaWalk walk(e, f, out.warnings);
+  walk.only(o.nodes);
 
   // One port's PortCounters (and PortCountersExtended when kept and asked
   // for); then(failure or nullptr) once the PortCounters query has ended.
@@ -275,6 +283,18 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
                           f.nodes[ref.node].description, [kept](const mad::Mad& r) {
                             kept->ext = attr_bytes(r, mad::kPortCountersExtended);
                           });
+          if (o.details) {
+            // ibqueryerrors --details: where the receive errors came from and
+            // why packets were discarded (no capability bit announces them).
+            walk.counters(lid, ref.port, mad::kPortRcvErrorDetails, mad::kGet, 0, 0,
+                          f.nodes[ref.node].description, [kept](const mad::Mad& r) {
+                            kept->rcv_details = attr_bytes(r, mad::kPortRcvErrorDetails);
+                          });
+            walk.counters(lid, ref.port, mad::kPortXmitDiscardDetails, mad::kGet, 0, 0,
+                          f.nodes[ref.node].description, [kept](const mad::Mad& r) {
+                            kept->xmit_details = attr_bytes(r, mad::kPortXmitDiscardDetails);
+                          });
+          }
         },
         [then](const mad::Failure& fail) {
           if (then) then(&fail);
@@ -335,7 +355,7 @@ std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool al
                                         const ClearSelect& only) {
   std::vector<std::string> warnings;
   PmaWalk walk(e, f, warnings);
-  walk.only(only.node);
+  walk.only({only.node, only.node_type});
   // CounterSelect bits 0-11 are the error counters, 12-15 the traffic
   // counters; CounterSelect2 bit 0 is PortXmitWait. PortCountersExtended
   // holds traffic counters only.

@@ -45,19 +45,33 @@ class Thresholds {
   std::map<std::string, uint64_t, std::less<>> by_name_;
 };
 
+// The nodes a sweep or a clear covers: every node, one node (an index into
+// Fabric::nodes), the nodes of one type (NodeType), or both.
+struct NodeSelect {
+  std::optional<uint32_t> node;
+  uint8_t node_type = 0;  // 0: any
+  bool covers(const Fabric& f, uint32_t n) const;
+};
+
 struct SweepOptions {
   std::vector<const mad::FieldDef*> counters = error_counters();  // the ones checked
   Thresholds thresholds;
   bool extended = false;    // also PortCountersExtended of the ports kept, where supported
   bool every_port = false;  // keep every port, not only those over a threshold (rates)
+  NodeSelect nodes;         // the nodes whose PMAs are asked
+  // Also PortRcvErrorDetails and PortXmitDiscardDetails of the ports kept
+  // (ibqueryerrors --details), where the PMA has them.
+  bool details = false;
 };
 
 // What one port's PMA answered: the attributes' bytes.
 struct PortCounters {
   PortRef port;
   uint16_t lid = 0;
-  std::vector<uint8_t> pc;   // PortCounters
-  std::vector<uint8_t> ext;  // PortCountersExtended; empty: not asked or not supported
+  std::vector<uint8_t> pc;            // PortCounters
+  std::vector<uint8_t> ext;           // PortCountersExtended; empty: not asked or not supported
+  std::vector<uint8_t> rcv_details;   // PortRcvErrorDetails; empty: not asked or not supported
+  std::vector<uint8_t> xmit_details;  // PortXmitDiscardDetails; likewise
   uint64_t get(const mad::FieldDef& f) const;  // a PortCounters field
 };
 
@@ -91,10 +105,11 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o);
 SweepSummary summarize(const ErrorSweep& s);
 
 // The ports clear_counters clears: every port of every node, or of one node
-// (an index into Fabric::nodes), or one port of it.
+// (an index into Fabric::nodes), or one port of it, or of the nodes of a type.
 struct ClearSelect {
   std::optional<uint32_t> node;
   std::optional<uint8_t> port;  // with node
+  uint8_t node_type = 0;        // NodeType: only the nodes of this type; 0 any
 };
 
 // Clears the counters of the ports selected, as ibclearerrors (the error

@@ -1,13 +1,14 @@
 #include "lib/view/openmetrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace rdma::view {
 
 namespace {
 
-class OpenMetricsPrinter : public Printer {
+class OpenMetricsPrinter : public MetricsPrinter {
  public:
   OpenMetricsPrinter(std::FILE* out, MetricsSpec spec) : out_(out), spec_(std::move(spec)) {}
   // A command that fails part way (a port whose counters cannot be read,
@@ -35,32 +36,37 @@ class OpenMetricsPrinter : public Printer {
           std::find(spec_.ignore.begin(), spec_.ignore.end(), f.key) != spec_.ignore.end())
         continue;
       auto [it, fresh] = index_.try_emplace(f.key, families_.size());
-      if (fresh) families_.push_back({spec_.prefix + metric_name(f.key), f.key, {}});
+      if (fresh)
+        families_.push_back(
+            {spec_.prefix + metric_name(f.key), spec_.help + " " + f.key, is_gauge(f.key), {}});
       Family& fam = families_[it->second];
-      fam.samples += fam.name + "_total" + labels + " " + f.value.dump() + "\n";
+      fam.samples += fam.name + (fam.gauge ? "" : "_total") + labels + " " + f.value.dump() + "\n";
     }
+  }
+
+  void set_gauges(std::vector<std::string> keys) override { gauges_ = std::move(keys); }
+
+  void gauge(std::string_view name, std::string_view help, double value) override {
+    char v[32];
+    if (value == std::floor(value) && std::fabs(value) < 1e15)
+      std::snprintf(v, sizeof v, "%.0f", value);
+    else
+      std::snprintf(v, sizeof v, "%.9g", value);
+    std::string n = metric_name(name);
+    trailer_.push_back({n, std::string(help), true, n + " " + v + "\n"});
   }
 
   void finish() override {
     if (done_) return;
     done_ = true;
     const bool om = spec_.format == MetricsFormat::OpenMetrics;
-    for (const Family& f : families_) {
-      // OpenMetrics names the family without the _total of its samples.
-      std::string name = om ? f.name : f.name + "_total";
-      std::string help = spec_.help + " " + f.key;
-      std::string head = "# HELP " + name + " " +
-                         (om ? escape_label_value(help) : escape_prometheus_help(help)) +
-                         "\n# TYPE " + name + " counter\n";
-      std::fwrite(head.data(), 1, head.size(), out_);
-      std::fwrite(f.samples.data(), 1, f.samples.size(), out_);
-    }
+    for (const auto* list : {&families_, &trailer_}) write(*list, om);
     if (om) std::fputs("# EOF\n", out_);
     std::fflush(out_);
   }
   // A command line refused before any output: no document at all.
   void abandon() override {
-    if (families_.empty()) done_ = true;
+    if (families_.empty() && trailer_.empty()) done_ = true;
     finish();
   }
   void detach() override { done_ = true; }
@@ -69,9 +75,24 @@ class OpenMetricsPrinter : public Printer {
  private:
   struct Family {
     std::string name;
-    std::string key;
+    std::string help;
+    bool gauge = false;
     std::string samples;
   };
+  void write(const std::vector<Family>& families, bool om) {
+    for (const Family& f : families) {
+      // OpenMetrics names a counter family without the _total of its samples.
+      std::string name = om || f.gauge ? f.name : f.name + "_total";
+      std::string head = "# HELP " + name + " " +
+                         (om ? escape_label_value(f.help) : escape_prometheus_help(f.help)) +
+                         "\n# TYPE " + name + (f.gauge ? " gauge\n" : " counter\n");
+      std::fwrite(head.data(), 1, head.size(), out_);
+      std::fwrite(f.samples.data(), 1, f.samples.size(), out_);
+    }
+  }
+  bool is_gauge(const std::string& key) const {
+    return std::find(gauges_.begin(), gauges_.end(), key) != gauges_.end();
+  }
   bool is_label(const std::string& key) const {
     for (const auto& l : spec_.labels)
       if (l.first == key) return true;
@@ -81,6 +102,8 @@ class OpenMetricsPrinter : public Printer {
   std::FILE* out_;
   MetricsSpec spec_;
   std::vector<Family> families_;  // in the order first seen
+  std::vector<Family> trailer_;   // gauge()'s
+  std::vector<std::string> gauges_;
   std::map<std::string, size_t, std::less<>> index_;
   bool done_ = false;
 };
@@ -126,7 +149,7 @@ std::string escape_prometheus_help(std::string_view s) {
   return out;
 }
 
-std::unique_ptr<Printer> make_openmetrics_printer(std::FILE* out, MetricsSpec spec) {
+std::unique_ptr<MetricsPrinter> make_openmetrics_printer(std::FILE* out, MetricsSpec spec) {
   return std::make_unique<OpenMetricsPrinter>(out, std::move(spec));
 }
 

@@ -13,6 +13,10 @@
 // textfile collector reads (node_exporter issue 1988): the family is named
 // with its _total, and there is no # EOF.
 //
+// Record keys listed as gauges are families of TYPE gauge whose samples
+// have no _total (a link's width); gauge() adds a family of one sample
+// without labels after the others (a run's _up and _duration_seconds).
+//
 // The format wants the samples of a family together, so the printer keeps
 // the samples until finish(); an output abandoned by an error is never
 // written (a scrape sees no partial document).
@@ -44,6 +48,15 @@ struct MetricsSpec {
   MetricsFormat format = MetricsFormat::OpenMetrics;
 };
 
+class MetricsPrinter : public Printer {
+ public:
+  // Numeric record keys that are gauges, not counters (before the records).
+  virtual void set_gauges(std::vector<std::string> keys) = 0;
+  // A gauge family named in full with one sample without labels, written
+  // after the record families.
+  virtual void gauge(std::string_view name, std::string_view help, double value) = 0;
+};
+
 // A metric or label name: characters outside [a-zA-Z0-9_] become '_'.
 std::string metric_name(std::string_view s);
 // A label value (or OpenMetrics HELP text) escaped as the formats want:
@@ -51,6 +64,6 @@ std::string metric_name(std::string_view s);
 std::string escape_label_value(std::string_view s);
 std::string escape_prometheus_help(std::string_view s);
 
-std::unique_ptr<Printer> make_openmetrics_printer(std::FILE* out, MetricsSpec spec);
+std::unique_ptr<MetricsPrinter> make_openmetrics_printer(std::FILE* out, MetricsSpec spec);
 
 }  // namespace rdma::view

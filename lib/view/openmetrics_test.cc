@@ -139,5 +139,36 @@ TEST(OpenMetrics, ThePrometheusFormatNamesTheFamilyWithItsTotalAndHasNoEof) {
   EXPECT_EQ(t.find("# EOF"), std::string::npos);
 }
 
+TEST(OpenMetrics, GaugesHaveNoTotalAndTheRunsGaugesComeLast) {
+  for (MetricsFormat fmt : {MetricsFormat::OpenMetrics, MetricsFormat::Prometheus}) {
+    Captured out;
+    MetricsSpec s = spec();
+    s.format = fmt;
+    auto p = make_openmetrics_printer(out.file(), s);
+    p->set_gauges({"rcv_errors"});
+    p->gauge("rdma_ib_x_up", "1 when \"it\" ran", 1);
+    p->gauge("rdma_ib_x_duration_seconds", "Seconds", 0.25);
+    p->record(port("sw1", 1, 3, 7));
+    p->finish();
+    std::string t = out.text();
+    bool om = fmt == MetricsFormat::OpenMetrics;
+    EXPECT_NE(t.find("# TYPE rdma_ib_port_rcv_errors gauge\n"
+                     "rdma_ib_port_rcv_errors{node_guid=\"0002:c903:0000:0001\","
+                     "description=\"sw1\",port=\"1\"} 7\n"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find(om ? "# TYPE rdma_ib_port_symbol_errors counter\n"
+                        : "# TYPE rdma_ib_port_symbol_errors_total counter\n"),
+              std::string::npos)
+        << t;
+    std::string run = std::string("# HELP rdma_ib_x_up 1 when ") + (om ? "\\\"it\\\"" : "\"it\"") +
+                      " ran\n# TYPE rdma_ib_x_up gauge\nrdma_ib_x_up 1\n"
+                      "# HELP rdma_ib_x_duration_seconds Seconds\n"
+                      "# TYPE rdma_ib_x_duration_seconds gauge\n"
+                      "rdma_ib_x_duration_seconds 0.25\n";
+    EXPECT_TRUE(t.ends_with(om ? run + "# EOF\n" : run)) << t;
+  }
+}
+
 }  // namespace
 }  // namespace rdma::view

@@ -1,8 +1,10 @@
 // rdma fabric { show | links | topology | save | diff }: the whole subnet,
 // discovered by directed route (lib/ib/discover.h) or read from a file
 // saved earlier (`from FILE`, lib/ib/cache.h).
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -15,15 +17,19 @@
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/port_labels.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/records.h"
 #include "lib/ib/sa_fabric.h"
 #include "lib/ib/topology.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
+#include "lib/mad/speed.h"
 #include "lib/mad/target.h"
 #include "rdma/ib/check.h"
 #include "rdma/ib/session.h"
+#include "rdma/metrics_run.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
 
@@ -36,7 +42,9 @@ void fabric_help(Ctx& c) {
       "Usage: rdma fabric show [ switches | cas | routers ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric errors [ counters LIST ] [ threshold NAME=N ]... [ thresholds FILE ]\n"
-      "                          [ data ] [ from FILE ] [via DEV/PORT]\n"
+      "                          [ data ] [ details ] [ switches | cas | routers ]\n"
+      "                          [ lid LID | guid GUID ] [ clear [ all ] ] [ from FILE ]\n"
+      "                          [via DEV/PORT]\n"
       "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
       "                                [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ from FILE ] [via DEV/PORT]\n"
@@ -46,7 +54,8 @@ void fabric_help(Ctx& c) {
       "                         [ from FILE ] [via DEV/PORT]\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
       "flight, how long each waits and how often it is sent again. fabric errors\n"
-      "takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n"
+      "takes -w SECONDS [-c COUNT] (rates per second); fabric errors and fabric links\n"
+      "take --openmetrics or --prometheus [--output FILE].\n"
       "LIST := NAME[,NAME]... error counters by IBA name (SymbolErrorCounter) or as\n"
       "perf show prints them (symbol_errors).\n",
       c.help_out);
@@ -128,6 +137,28 @@ void fabric_show(Ctx& c) {
   }
 }
 
+// A link's metrics: both ends' labels, PortInfo's state and physical state
+// (their IBA values: 4 Active, 5 LinkUp), and, up, its lanes, the lane's
+// signalling rate and the link's data rate in bytes per second
+// (Prometheus' base unit; iblinkinfo's and ibstat's Gb/s over 8).
+void link_gauges(const ib::Fabric& f, ib::PortRef end, view::Record& rec) {
+  ib::add_port_labels(f, end, rec);
+  const ib::Port& port = f.at(end);
+  const ib::PortInfo* pi = port.info ? &*port.info : nullptr;
+  if (!pi && port.peer && f.at(*port.peer).info) pi = &*f.at(*port.peer).info;
+  if (!pi) return;
+  rec.pair("state", pi->state);
+  rec.pair("physical_state", pi->phys_state);
+  if (pi->state == ib::kPortDown) return;
+  mad::Generation g = ib::link_generation(*pi);
+  if (unsigned lanes = mad::width_lanes(pi->width_active)) rec.pair("width_lanes", lanes);
+  if (const char* lane = mad::lane_speed_text(g))
+    rec.pair("speed_bytes_per_second",
+             static_cast<uint64_t>(std::llround(std::strtod(lane, nullptr) * 1e9 / 8)));
+  if (unsigned tenths = mad::rate_tenths(g, pi->width_active))
+    rec.pair("rate_bytes_per_second", static_cast<uint64_t>(tenths) * 12500000);
+}
+
 // `links`: every link once; `all` adds the ports with no peer; `degraded`
 // the links below what both ends support; `down` the ports down.
 void fabric_links(Ctx& c) {
@@ -145,6 +176,10 @@ void fabric_links(Ctx& c) {
       throw UsageError("unknown fabric links argument \"" + k + "\" (all, degraded or down)");
   }
   c.args.done();
+  std::vector<std::string> gauges = {"state", "physical_state", "width_lanes",
+                                     "speed_bytes_per_second", "rate_bytes_per_second"};
+  MetricsRun metrics(c, {"rdma_ib_link_", "InfiniBand link", ib::port_label_keys(), {}, {}, {}},
+                     "rdma_ib_fabric_links_", "the fabric's discovery", gauges);
   ib::Fabric f = fabric_of(c, src);
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
@@ -164,6 +199,11 @@ void fabric_links(Ctx& c) {
         continue;  // `all`: the ports with no peer too (switch port 0 is no link)
       }
       rec.clear();
+      if (metrics.printer()) {
+        link_gauges(f, {n, p.num}, rec);
+        metrics.printer()->record(rec);
+        continue;
+      }
       ib::port_record(f, {n, p.num}, c.opt.details, rec);
       if (low) {
         rec.pair("could_be_width", mad::value_text(mad::Fmt::Width, low->width));
@@ -172,6 +212,7 @@ void fabric_links(Ctx& c) {
       c.out.record(rec);
     }
   }
+  metrics.succeed();
 }
 
 void fabric_topology(Ctx& c) {
@@ -223,14 +264,62 @@ std::string after_equals(const std::string& s, size_t eq, const char* what) {
   return std::to_string(*n);
 }
 
-// The words of `fabric errors`: counters, thresholds, data. A threshold
-// file's unknown names are warnings, added to warnings.
-ib::SweepOptions sweep_options(Args& args, std::vector<std::string>& warnings) {
-  ib::SweepOptions o;
+// `lid LID | guid GUID`: a node by any of its LIDs or by its node or port
+// GUID, in the fabric discovered or loaded.
+struct NodeWords {
+  std::optional<uint16_t> lid;
+  std::optional<uint64_t> guid;
+  explicit operator bool() const { return lid || guid; }
+};
+
+// Takes the value of k when k is "lid" or "guid"; false for another word.
+bool node_word(Args& args, const std::string& k, NodeWords& w) {
+  if (k == "lid")
+    w.lid = mad::parse_lid(args.need_value(k, "LID"));
+  else if (k == "guid")
+    w.guid = mad::parse_guid(args.need_value(k, "GUID"));
+  else
+    return false;
+  return true;
+}
+
+// The node's index; Error when the fabric has none.
+uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
+  if (std::optional<ib::PortRef> at =
+          w.lid ? ib::find_port_lid(f, *w.lid) : ib::find_guid(f, *w.guid))
+    return at->node;
+  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_text(*w.guid);
+  throw Error("no node with " + what + " in the fabric");
+}
+
+// The words of `fabric errors`: what the sweep reads, which nodes, and the
+// clearing after it.
+struct ErrorsWords {
+  ib::SweepOptions sweep;
+  NodeWords node;
+  std::optional<bool> clear;  // clear after reading; true: every counter (clear all)
+};
+
+// A threshold file's unknown names are warnings, added to warnings.
+ErrorsWords errors_words(Args& args, std::vector<std::string>& warnings) {
+  ErrorsWords w;
+  ib::SweepOptions& o = w.sweep;
   while (!args.empty()) {
     const std::string k = args.next();
     auto value = [&](const char* what) { return args.need_value(k, what); };
-    if (matches(k, "counters")) {
+    if (node_word(args, k, w.node)) {
+      if (w.node.lid && w.node.guid)
+        throw UsageError("fabric errors takes lid LID or guid GUID, not both");
+    } else if (matches(k, "switches")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
+    } else if (matches(k, "cas")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
+    } else if (matches(k, "routers")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+    } else if (k == "clear") {
+      w.clear = !args.empty() && args.peek() == "all";
+      if (*w.clear) args.next();
+    } else if (matches(k, "counters")) {
       std::string list = value("LIST");
       o.counters.clear();
       size_t b = 0;
@@ -253,11 +342,13 @@ ib::SweepOptions sweep_options(Args& args, std::vector<std::string>& warnings) {
       for (std::string& w : o.thresholds.load(value("FILE"))) warnings.push_back(std::move(w));
     } else if (matches(k, "data")) {
       o.extended = true;
+    } else if (matches(k, "details")) {
+      o.details = true;
     } else {
       throw UsageError("unknown fabric errors argument \"" + k + "\"");
     }
   }
-  return o;
+  return w;
 }
 
 // One port listed by `fabric errors`: where it is, then the checked
@@ -273,9 +364,8 @@ void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& 
   rec.pair("lid", c.lid);
 }
 
-void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
-                   bool all_counters, view::Record& rec) {
-  errors_where(f, c, rec);
+void errors_counters(const ib::PortCounters& c, const ib::SweepOptions& o, bool all_counters,
+                     view::Record& rec) {
   std::vector<mad::FieldDef> fields;
   for (const mad::FieldDef* d : all_counters ? o.counters : ib::counters_over(c, o))
     fields.push_back(*d);
@@ -288,40 +378,43 @@ void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::Swe
       if (d.level == mad::kShow) ext.push_back(d);
     mad::decode_fields(ext, c.ext, 0, rec);
   }
+  if (!c.rcv_details.empty()) mad::decode(mad::kPortRcvErrorDetails, c.rcv_details, 0, rec);
+  if (!c.xmit_details.empty()) mad::decode(mad::kPortXmitDiscardDetails, c.xmit_details, 0, rec);
+}
+
+void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
+                   bool all_counters, view::Record& rec) {
+  errors_where(f, c, rec);
+  errors_counters(c, o, all_counters, rec);
 }
 
 // `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
 // or by its node or port GUID, in the fabric discovered or loaded.
 void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   bool all = false;
-  std::optional<uint16_t> lid;
-  std::optional<uint64_t> guid;
+  NodeWords node;
   std::optional<uint8_t> port;
   while (!c.args.empty()) {
     const std::string k = c.args.next();
     auto value = [&](const char* what) { return c.args.need_value(k, what); };
     if (matches(k, "all"))
       all = true;
-    else if (k == "lid")
-      lid = mad::parse_lid(value("LID"));
-    else if (k == "guid")
-      guid = mad::parse_guid(value("GUID"));
+    else if (node_word(c.args, k, node))
+      continue;
     else if (matches(k, "port"))
       port = parse_port(value("port number"));
     else
       throw UsageError("unknown fabric errors reset argument \"" + k +
                        "\" (all, lid LID, guid GUID or port N)");
   }
-  if (lid && guid) throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
-  if (port && !lid && !guid) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  if (node.lid && node.guid)
+    throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
+  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s);
   ib::ClearSelect only;
-  if (lid || guid) {
-    if (std::optional<ib::PortRef> at = lid ? ib::find_port_lid(f, *lid) : ib::find_guid(f, *guid))
-      only.node = at->node;
-    std::string what = lid ? "LID " + std::to_string(*lid) : "GUID " + mad::guid_text(*guid);
-    if (!only.node) throw Error("no node with " + what + " in the fabric");
+  if (node) {
+    only.node = find_node(f, node);
     if (port) {
       const ib::Node& node = f.nodes[*only.node];
       const ib::Port* p = node.port(*port);
@@ -406,6 +499,28 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
   if (listed) c.status = 1;
 }
 
+// Clears the counters the sweep read (`clear`: the error counters, as
+// ibqueryerrors -k; `clear all`: every counter, as -K).
+void clear_after(Ctx& c, MadSession& s, const ib::Fabric& f, const ib::SweepOptions& o, bool all) {
+  std::vector<std::string> warnings =
+      ib::clear_counters(s.engine(), f, all, {o.nodes.node, std::nullopt, o.nodes.node_type});
+  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!warnings.empty()) c.status = 1;
+}
+
+// The metrics of a sweep: every counter of every port read (an exporter
+// wants the zeros too), labelled with both ends of the port's cable.
+void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::SweepOptions& o,
+                    view::Printer& out) {
+  view::Record rec;
+  for (const ib::PortCounters& p : sweep.ports) {
+    rec.clear();
+    ib::add_port_labels(f, p.port, rec);
+    errors_counters(p, o, true, rec);
+    out.record(rec);
+  }
+}
+
 // Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
 // did not answer (as ibqueryerrors).
 void fabric_errors(Ctx& c) {
@@ -416,40 +531,42 @@ void fabric_errors(Ctx& c) {
     return fabric_errors_reset(c, src);
   }
   std::vector<std::string> file_warnings;
-  ib::SweepOptions o = sweep_options(c.args, file_warnings);
+  ErrorsWords w = errors_words(c.args, file_warnings);
+  ib::SweepOptions& o = w.sweep;
   for (const std::string& warning : file_warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+  if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
+  if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
-  std::unique_ptr<view::Printer> metrics = openmetrics_output(
-      c, {"rdma_ib_port_",
-          "InfiniBand PMA counter",
-          {{"node_guid", "node_guid"}, {"description", "description"}, {"port", "port"}},
-          {},
-          {"lid"}});
+  MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s);
+  if (w.node) o.nodes.node = find_node(f, w.node);
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
+  if (metrics.printer()) o.every_port = true;
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s.engine().stats().sent);
-  // Metrics expose every counter of the ports listed (an exporter wants the
-  // zeros too), and no summary.
-  view::Printer& out = metrics ? *metrics : c.out;
-  view::Record rec;
-  for (const ib::PortCounters& p : sweep.ports) {
-    rec.clear();
-    errors_record(f, p, o, metrics || c.opt.details, rec);
-    out.record(rec);
-  }
-  if (metrics) {
-    metrics->finish();
+  if (metrics.printer()) {
+    errors_metrics(f, sweep, o, *metrics.printer());
+    if (std::any_of(sweep.ports.begin(), sweep.ports.end(),
+                    [&](const ib::PortCounters& p) { return ib::over_threshold(p, o); }))
+      c.status = 1;
   } else {
+    view::Record rec;
+    for (const ib::PortCounters& p : sweep.ports) {
+      rec.clear();
+      errors_record(f, p, o, c.opt.details, rec);
+      c.out.record(rec);
+    }
     rec.clear();
     summary_record(ib::summarize(sweep), rec);
     c.out.record(rec);
+    if (!sweep.ports.empty()) c.status = 1;
   }
-  if (!sweep.ports.empty()) c.status = 1;
+  if (w.clear) clear_after(c, s, f, o, *w.clear);
+  metrics.succeed();
 }
 
 void fabric_check_cmd(Ctx& c) {
@@ -462,7 +579,7 @@ void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
       // fabric errors: -w and --openmetrics, but "errors reset" runs once.
       {nullptr, fabric_show},        {"show", fabric_show},
-      {"list", fabric_show},         {"links", fabric_links},
+      {"list", fabric_show},         {"links", fabric_links, Takes::Metrics},
       {"topology", fabric_topology}, {"save", fabric_save},
       {"diff", fabric_diff},         {"errors", fabric_errors, Takes::Watch | Takes::Metrics},
       {"check", fabric_check_cmd},   {"help", fabric_help},

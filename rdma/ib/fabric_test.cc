@@ -413,14 +413,28 @@ TEST_F(FabricCmd, LinksDegradedAndDown) {
 namespace rdma {
 namespace {
 
+// The sample of family name whose labels contain labels, or "" when none.
+std::string fabric_metrics_sample(const std::string& doc, const std::string& name,
+                                  const std::string& labels) {
+  size_t at = 0;
+  while ((at = doc.find("\n" + name + "{", at)) != std::string::npos) {
+    size_t end = doc.find('\n', at + 1);
+    std::string line = doc.substr(at + 1, end - at - 1);
+    at = end;
+    if (line.find(labels) != std::string::npos) return line;
+  }
+  return "";
+}
+
 TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
   fabric_.nodes()[fabric_.node("hca2")].description = "hca \"2\"\\x";
-  // Every counter of the ports listed, as -d lists them (without it only
-  // those over threshold); no summary.
+  // Every counter of every port (the ports -d lists, and the others with
+  // zeros); no summary.
   nlohmann::json j = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out);
   ASSERT_TRUE(j.back().contains("summary"));
+  size_t ports_checked = j.back()["summary"]["ports_checked"];
   j.erase(j.size() - 1);
   Result r = run({"--openmetrics", "fabric", "errors"});
   EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as without the option
@@ -431,17 +445,22 @@ TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
     std::string esc;
     for (char ch : desc)
       esc += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
-    std::string labels = "{node_guid=\"" + p["node_guid"].get<std::string>() + "\",description=\"" +
-                         esc + "\",port=\"" + p["port"].dump() + "\"}";
-    for (const char* k : {"symbol_errors", "rcv_errors", "xmit_wait"})
-      EXPECT_NE(r.out.find("rdma_ib_port_" + std::string(k) + "_total" + labels + " " +
-                           p[k].dump() + "\n"),
-                std::string::npos)
-          << k << " " << labels << "\n"
-          << r.out;
+    std::string labels = "local_guid=\"" + p["node_guid"].get<std::string>() + "\",local_name=\"" +
+                         esc + "\",local_port=\"" + p["port"].dump() + "\"";
+    for (const char* k : {"symbol_errors", "rcv_errors", "xmit_wait"}) {
+      std::string line =
+          fabric_metrics_sample(r.out, "rdma_ib_port_" + std::string(k) + "_total", labels);
+      EXPECT_TRUE(line.ends_with("} " + p[k].dump())) << k << " " << labels << "\n" << r.out;
+    }
   }
   EXPECT_EQ(r.out.find("lid"), std::string::npos);
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13 * (2 + 2) + 1);
+  // 13 counter families of every port checked, then _up and
+  // _duration_seconds (2 lines each) and # EOF.
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13 * (2 + ports_checked) + 2 * 3 + 1);
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_fabric_errors_up gauge\nrdma_ib_fabric_errors_up 1\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nrdma_ib_fabric_errors_duration_seconds "), std::string::npos);
   for (std::vector<std::string> bad : {
            std::vector<std::string>{"--openmetrics", "fabric", "show"},
            {"--openmetrics", "-w", "1", "fabric", "errors"},
@@ -477,7 +496,9 @@ TEST_F(FabricCmd, NodeNameMapNamesTheNodesEverywhere) {
   Result l = run({"--node-name-map", map, "fabric", "links"});
   EXPECT_NE(l.out.find("peer_description \"höst 2\" "), std::string::npos) << l.out;
   Result e = run({"--node-name-map", map, "--openmetrics", "fabric", "errors"});
-  EXPECT_NE(e.out.find("description=\"höst 2\",port=\"1\"} 4\n"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("local_name=\"höst 2\",local_port=\"1\","), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("remote_name=\"leaf één \\\\ 1\",remote_port=\"2\"} 4\n"), std::string::npos)
+      << e.out;
   Result tp = run({"--node-name-map", map, "fabric", "topology"});
   EXPECT_NE(tp.out.find("höst 2"), std::string::npos) << tp.out;
   // save keeps what the nodes say; reading it back names them again.

@@ -5,12 +5,14 @@
 
 #include "lib/error.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/port_labels_probe.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
+#include "rdma/metrics_run.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
 
@@ -133,39 +135,26 @@ void perf_show(Ctx& c) {
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
+  MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_perf_", "perf show");
   MadSession s(c, via);
   a.route = s.route(target);
   const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
   ib::NodeInfo node;
   std::vector<uint8_t> ports = ports_of(s, a.route, a, &node);
   if (c.opt.watch_s) return perf_watch(c, s, a.route, attr, ports);
-  std::unique_ptr<view::Printer> metrics;
-  if (c.opt.exposition != Options::Exposition::None) {
-    // The labels fabric errors gives the same counters: the node's GUID and
-    // description (one SMP more), and the port.
-    std::string desc;
-    mad::Mad nd = s.smp(a.route, mad::kGet, mad::kNodeDescription, 0);
-    for (uint8_t ch : nd.data().first(64)) {
-      if (!ch) break;
-      desc += static_cast<char>(ch);
-    }
-    desc = ib::load_node_name_map(c.opt.node_name_map).name(node.node_guid, desc);
-    metrics = openmetrics_output(
-        c, {"rdma_ib_port_",
-            "InfiniBand PMA counter",
-            {{"port", "port"}},
-            {{"node_guid", mad::guid_text(node.node_guid)}, {"description", desc}},
-            {"port_select", "counter_select", "counter_select2"}});
-  }
-  view::Printer& out = metrics ? *metrics : c.out;
+  std::optional<ib::PortLabelProbe> labels;  // both ends of each port's cable
+  if (metrics.printer())
+    labels.emplace(s, a.route, node, ib::load_node_name_map(c.opt.node_name_map));
+  view::Printer& out = metrics.printer() ? *metrics.printer() : c.out;
   for (uint8_t port : ports) {
     mad::Mad reply = read_counters(s, a.route, attr, port);
     view::Record rec;
+    if (labels) labels->add(port, rec);
     add_port(rec, a.route, port);
     mad::decode(attr, reply.data(), c.opt.details, rec);
     out.record(rec);
   }
-  if (metrics) metrics->finish();
+  metrics.succeed();
 }
 
 void perf_reset(Ctx& c) {

@@ -112,18 +112,24 @@ TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
   madtest::Result r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# TYPE rdma_ib_port_symbol_errors counter\n"
-                       "rdma_ib_port_symbol_errors_total{node_guid=\""),
+                       "rdma_ib_port_symbol_errors_total{component=\"switch\",local_guid=\""),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("description=\"sw1\",port=\"3\"} 3\n"), std::string::npos) << r.out;
+  // Both ends of the cable: sw1 port 3 goes to sw2 port 3 (the SA's LinkRecord).
+  EXPECT_NE(r.out.find("local_name=\"sw1\",local_port=\"3\",remote_component=\"switch\","
+                       "remote_guid=\""),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("remote_name=\"sw2\",remote_port=\"3\"} 3\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nrdma_ib_perf_up 1\n"), std::string::npos) << r.out;
   // --node-name-map: the name the file gives sw1 (0x200000) is the label.
   std::string map = ::testing::TempDir() + "rdma-perf-names.map";
   std::ofstream(map) << "0x0000000000200000 \"leaf 1 ü\"\n";
   r = run({"--node-name-map", map, "--openmetrics", "perf", "show", "lid", "2", "port", "3"});
   std::remove(map.c_str());
-  EXPECT_NE(
-      r.out.find("{node_guid=\"0x0000000000200000\",description=\"leaf 1 ü\",port=\"3\"} 3\n"),
-      std::string::npos)
+  EXPECT_NE(r.out.find("{component=\"switch\",local_guid=\"0x0000000000200000\",local_name=\"leaf "
+                       "1 ü\",local_port=\"3\","),
+            std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("port_select"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("# TYPE rdma_ib_port_xmit_bytes counter\n"
@@ -131,7 +137,8 @@ TEST_F(PerfMore, OpenMetricsLabelsTheNodeAndPortLikeFabricErrors) {
             std::string::npos)
       << r.out;
   // The named node's bytes (1003 words).
-  EXPECT_NE(r.out.find("description=\"leaf 1 ü\",port=\"3\"} 4012\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("remote_name=\"sw2\",remote_port=\"3\"} 4012\n"), std::string::npos)
+      << r.out;
   EXPECT_EQ(r.out.substr(r.out.size() - 6), "# EOF\n");
   // Prometheus' text format names the sample NAME_bytes_total.
   r = run({"--prometheus", "perf", "show", "lid", "2", "port", "3"});

@@ -280,14 +280,16 @@ s2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
 sim 'PerformanceSet "s3"[2] PortCounters.PortXmitDiscards=5'
 sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=2'
 sleep 0.5
-# The metrics have every counter of the ports listed, as -d -j, and no summary.
+# The metrics have every counter of every port (-d -j: of the ports listed),
+# and no summary.
 run "$RDMA" -d -j fabric errors data >om.json 2>/dev/null
+run ibnetdiscover -p >ports.txt 2>/dev/null
 for fmt in openmetrics prometheus; do
   run "$RDMA" --$fmt fabric errors data >om.txt 2>om.err
   rc=$?
   if out=$($pyprom "$HERE/metrics_compare.py" $fmt om.txt om.json rdma_ib_port_ \
-    node_guid=node_guid description=description port=port -ignore lid -skip summary \
-    -rising $traffic 2>&1) &&
+    node_guid=local_guid description=local_name port=local_port -ignore lid port_guid \
+    -skip summary -rising $traffic -run rdma_ib_fabric_errors_ -more 2>&1) &&
     [ "$rc" -eq 1 ]; then
     ok "fabric errors --$fmt parsed = -j ($out)"
   else
@@ -295,13 +297,59 @@ for fmt in openmetrics prometheus; do
   fi
   run "$RDMA" -j perf show lid "$s2lid" port all >pm.json 2>/dev/null
   run "$RDMA" --$fmt perf show lid "$s2lid" port all >pm.txt 2>pm.err
-  if out=$($pyprom "$HERE/metrics_compare.py" $fmt pm.txt pm.json rdma_ib_port_ port=port \
-    -const node_guid description -rising $traffic 2>&1); then
+  if out=$($pyprom "$HERE/metrics_compare.py" $fmt pm.txt pm.json rdma_ib_port_ port=local_port \
+    -const local_guid local_name -rising $traffic -run rdma_ib_perf_ 2>&1); then
     ok "perf show --$fmt parsed = -j ($out)"
   else
     bad "perf show --$fmt: $out $(cat pm.err)"
   fi
+  # One port of s2: its far end from the SA's LinkRecord, as the report has it.
+  run "$RDMA" --$fmt perf show lid "$s2lid" port 1 >pm1.txt 2>pm.err
+  if out=$($pyprom "$HERE/metrics_links.py" $fmt pm1.txt ports.txt rdma_ib_port_symbol_errors \
+    -subset -up rdma_ib_perf_ 2>&1); then
+    ok "perf show --$fmt: port 1's far end = ibnetdiscover -p ($out)"
+  else
+    bad "perf show --$fmt: far end: $out $(cat pm.err)"
+  fi
+  # Both ends of each cable as ibnetdiscover's ports report names them: every
+  # connected port in fabric errors, every link once in fabric links.
+  if out=$($pyprom "$HERE/metrics_links.py" $fmt om.txt ports.txt rdma_ib_port_symbol_errors \
+    -up rdma_ib_fabric_errors_ 2>&1); then
+    ok "fabric errors --$fmt: remote ends = ibnetdiscover -p ($out)"
+  else
+    bad "fabric errors --$fmt: remote ends: $out"
+  fi
+  run "$RDMA" --$fmt fabric links >lm.txt 2>lm.err
+  if out=$($pyprom "$HERE/metrics_links.py" $fmt lm.txt ports.txt rdma_ib_link_state -each-once \
+    -up rdma_ib_fabric_links_ 2>&1); then
+    ok "fabric links --$fmt: the links = ibnetdiscover -p ($out)"
+  else
+    bad "fabric links --$fmt: $out $(cat lm.err)"
+  fi
 done
+# --output: the file written whole when the run succeeds, kept when it fails;
+# promtool's lint where Debian's prometheus package is installed.
+rm -rf prom.d && mkdir prom.d
+run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors data >out.txt 2>out.err
+rc=$?
+cp prom.d/rdma_ib.prom prom.before 2>/dev/null
+run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors lid 60000 >>out.txt 2>>out.err
+rc2=$?
+if [ "$rc" -le 1 ] && [ "$rc2" -eq 1 ] && [ ! -s out.txt ] &&
+  grep -qx 'rdma_ib_fabric_errors_up 1' prom.d/rdma_ib.prom &&
+  cmp -s prom.d/rdma_ib.prom prom.before && [ "$(ls -A prom.d)" = rdma_ib.prom ]; then
+  ok "--output: written when the sweep succeeds, kept when it fails"
+else
+  bad "--output: exit $rc/$rc2, $(ls -A prom.d) $(cat out.err)"
+fi
+if command -v promtool >/dev/null; then
+  if out=$(promtool check metrics <prom.d/rdma_ib.prom 2>&1) &&
+    run "$RDMA" --prometheus fabric links | promtool check metrics >lint.txt 2>&1; then
+    ok "promtool check metrics: fabric errors and fabric links"
+  else
+    bad "promtool check metrics: $out $(cat lint.txt)"
+  fi
+fi
 run "$RDMA" fabric errors reset >/dev/null 2>&1
 
 # Degraded links: ibsim trains every link at 4X SDR while its ports

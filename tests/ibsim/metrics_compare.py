@@ -7,11 +7,14 @@ value, and there is no other sample.
 
 Usage: metrics_compare.py openmetrics|prometheus METRICS JSON PREFIX
            KEY=LABEL... [-ignore KEY...] [-const LABEL...] [-rising KEY...]
-           [-skip KEY...]
+           [-skip KEY...] [-run RUNPREFIX] [-more]
 -rising names counters that move on their own (the traffic counters count
 the MADs of the commands themselves): read after the JSON, their samples
 must be at least the JSON values. -skip: JSON objects with that key are
-not samples (fabric errors' summary).
+not samples (fabric errors' summary). -run: the gauges RUNPREFIX_up
+(which must be 1) and RUNPREFIX_duration_seconds are there too. -more: the
+metrics may have ports the JSON has not (fabric errors' metrics have every
+port, -j the ports over a threshold); the ports both have must agree.
 Prints "N samples in F families"; exits non-zero with the difference."""
 import json
 import sys
@@ -25,9 +28,14 @@ from prometheus_client.parser import \
 def main():
     fmt, metrics, doc, prefix = sys.argv[1:5]
     labels, ignore, const, rising, skip, mode = {}, set(), [], set(), set(), None
+    run, more, ups = None, False, {}
     for a in sys.argv[5:]:
-        if a in ("-ignore", "-const", "-rising", "-skip"):
+        if a == "-more":
+            more = True
+        elif a in ("-ignore", "-const", "-rising", "-skip", "-run"):
             mode = a
+        elif mode == "-run":
+            run = a
         elif mode == "-ignore":
             ignore.add(a)
         elif mode == "-skip":
@@ -47,6 +55,11 @@ def main():
     families = 0
     for fam in parse(text):
         families += 1
+        if run and fam.name in (run + "up", run + "duration_seconds"):
+            if fam.type != "gauge" or len(fam.samples) != 1 or fam.samples[0].labels:
+                sys.exit(f"family {fam.name}: {fam.type} {fam.samples}")
+            ups[fam.name] = fam.samples[0].value
+            continue
         if fam.type != "counter" or not fam.name.startswith(prefix):
             sys.exit(f"family {fam.name}: type {fam.type}")
         for s in fam.samples:
@@ -70,6 +83,11 @@ def main():
             want[(k, where)] = v
     if not want:
         sys.exit("nothing to compare: the JSON has no counters")
+    if run and (ups.get(run + "up") != 1 or ups.get(run + "duration_seconds", -1) < 0):
+        sys.exit(f"run gauges: {ups}")
+    if more:
+        ports = {k[1] for k in want}
+        got = {k: v for k, v in got.items() if k[1] in ports}
     def same(k):
         if k not in got or k not in want:
             return False

@@ -2,7 +2,10 @@
 # The install and the Debian package, as a packager and an admin meet them:
 #   install   cmake --install with DESTDIR and prefix /usr puts the binary,
 #             the gzip'ed man pages, the bash completion and the copyright
-#             where Debian's iproute2 puts its rdma
+#             where Debian's iproute2 puts its rdma; the metrics' systemd
+#             service and timer in /usr/lib/systemd/system, not enabled (no
+#             link under etc/), the service writing node_exporter's textfile
+#             directory
 #   package   `--target package` gives one .deb; its control names the
 #             package, a description, the maintainer scripts, and Depends
 #             computed from the binary (libc6, libstdc++6, libmnl0) plus
@@ -47,7 +50,8 @@ check "cmake --install DESTDIR=... --prefix /usr" test -x "$DEST/usr/bin/rdma"
 expect_files() {
   local f
   local files="usr/bin/rdma usr/share/bash-completion/completions/rdma usr/share/doc/rdma/copyright
-               usr/share/doc/rdma/changelog.gz"
+               usr/share/doc/rdma/changelog.gz usr/lib/systemd/system/rdma-fabric-metrics.service
+               usr/lib/systemd/system/rdma-fabric-metrics.timer"
   for f in $files; do
     [ -f "$DEST/$f" ] || { echo "missing $f"; return 1; }
   done
@@ -57,7 +61,22 @@ expect_files() {
     gzip -t "$DEST/$f" || return 1
   done
 }
-check "installed: binary, man pages (.gz), bash completion, copyright, changelog" expect_files
+check "installed: binary, man pages (.gz), bash completion, copyright, changelog, systemd units" expect_files
+metrics_units() {
+  local unit=$DEST/usr/lib/systemd/system/rdma-fabric-metrics
+  [ ! -e "$DEST/etc" ] || { echo "the install writes etc/ (an enabled unit?)"; find "$DEST/etc"; return 1; }
+  grep -qx 'ExecStart=rdma --prometheus --output /var/lib/prometheus/node-exporter/rdma_ib.prom fabric errors' \
+    "$unit.service" || { echo "service: no ExecStart writing the textfile directory"; return 1; }
+  grep -qx 'WantedBy=timers.target' "$unit.timer" || { echo "timer: no WantedBy=timers.target"; return 1; }
+  if command -v systemd-analyze >/dev/null; then
+    # The man page and the binary are checked above; only the units' syntax here.
+    systemd-analyze verify "$unit.service" "$unit.timer" 2>&1 |
+      grep -v -e "man rdma-fabric" -e "Command rdma is not executable" |
+      grep . && return 1
+  fi
+  return 0
+}
+check "systemd units: the service writes rdma_ib.prom, the timer is not enabled" metrics_units
 # iproute2's own rdma is where ours goes, its pages beside ours
 same_place_as_iproute2() {
   local f
