@@ -60,7 +60,7 @@ TEST_F(ReplaceFileTest, CommitReplacesTheFileWhole) {
   EXPECT_EQ(text(), "new\n");
   EXPECT_EQ(names(), std::vector<std::string>{"m.prom"});
   struct stat st {};
-  ASSERT_EQ(stat(path_.c_str(), &st), 0);
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
   mode_t mask = umask(0);
   umask(mask);
   EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask);

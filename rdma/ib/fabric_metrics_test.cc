@@ -234,7 +234,7 @@ TEST_F(FabricMetricsCmd, FailedRunSaysUpZeroAndLeavesTheOutputFileAlone) {
   EXPECT_NE(written.find("rdma_ib_fabric_errors_up 1\n"), std::string::npos) << written;
   EXPECT_NE(written.find("rdma_ib_port_symbol_errors_total{"), std::string::npos);
   struct stat st {};
-  ASSERT_EQ(stat(file.c_str(), &st), 0);
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
   EXPECT_NE(st.st_mode & S_IROTH, 0u);  // node_exporter reads it as another user
   Result bad = run({"--prometheus", "--output", file, "fabric", "errors", "lid", "999"});
   EXPECT_EQ(bad.status, 1);
