@@ -1,5 +1,7 @@
 #include "rdma/metrics_run.h"
 
+#include "lib/error.h"
+
 namespace rdma {
 
 MetricsRun::MetricsRun(Ctx& c, view::MetricsSpec spec, std::string prefix, std::string what,
@@ -12,7 +14,9 @@ MetricsRun::MetricsRun(Ctx& c, view::MetricsSpec spec, std::string prefix, std::
                     : view::MetricsFormat::Prometheus;
   std::FILE* out = c.help_out;
   if (c.opt.output) {
-    file_ = std::make_unique<view::ReplaceFile>(*c.opt.output);
+    path_ = *c.opt.output;
+    spec_ = spec;
+    file_ = std::make_unique<view::ReplaceFile>(*path_);
     out = file_->file();
   }
   printer_ = view::make_openmetrics_printer(out, std::move(spec));
@@ -20,7 +24,13 @@ MetricsRun::MetricsRun(Ctx& c, view::MetricsSpec spec, std::string prefix, std::
 }
 
 MetricsRun::~MetricsRun() {
-  if (printer_ && !ended_) fail();
+  if (!printer_ || ended_) return;
+  try {
+    fail();
+  } catch (const Error&) {
+    // FILE could not be replaced: it stays as it was. A destructor must not
+    // throw, and the error that ended the run is the one to report.
+  }
 }
 
 void MetricsRun::succeed() {
@@ -28,11 +38,18 @@ void MetricsRun::succeed() {
 }
 
 void MetricsRun::fail() {
-  if (file_) {
-    // FILE stays as it was; the temporary file goes with file_.
+  if (file_ && !ended_) {
+    // The samples so far go with their temporary file; a new one gets
+    // only up 0 and the duration.
     printer_->detach();
-    ended_ = true;
-    return;
+    file_.reset();
+    try {
+      file_ = std::make_unique<view::ReplaceFile>(*path_);
+    } catch (const Error&) {
+      ended_ = true;  // FILE stays as it was: nothing else can be done
+      return;
+    }
+    printer_ = view::make_openmetrics_printer(file_->file(), spec_);
   }
   end(false);
 }

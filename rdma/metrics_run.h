@@ -2,10 +2,11 @@
 // perf show with --openmetrics or --prometheus): its samples, then
 // PREFIX_up (1 when the run got through, 0 when it failed) and
 // PREFIX_duration_seconds, so a scrape tells "nothing wrong" from "could
-// not look". With --output FILE the document replaces FILE only when the
-// run succeeds; a failed run leaves FILE as it was (node_exporter's
-// textfile collector never reads half a file, and the file's age tells
-// the run stopped). Without --output it goes to stdout, failed or not.
+// not look". With --output FILE a document replaces FILE whole (never half
+// written: node_exporter's textfile collector may read at any time): the
+// samples and up 1 when the run succeeds; only up 0 and the duration when it
+// fails, since samples from a sweep cut short, or the last run's, would pass
+// for the fabric's state. Without --output it goes to stdout, failed or not.
 #pragma once
 
 #include <chrono>
@@ -36,12 +37,15 @@ class MetricsRun {
   view::Printer* printer() { return printer_.get(); }
   // up 1 and the duration; the document written (FILE replaced).
   void succeed();
-  // up 0 and the duration: written to stdout; with --output, nothing.
+  // up 0 and the duration: after the samples on stdout; with --output,
+  // alone in FILE.
   void fail();
 
  private:
   void end(bool up);
 
+  view::MetricsSpec spec_;  // a failed run's document starts again from it
+  std::optional<std::string> path_;
   std::unique_ptr<view::ReplaceFile> file_;
   std::unique_ptr<view::MetricsPrinter> printer_;
   std::string prefix_;

@@ -224,7 +224,7 @@ TEST_F(FabricMetricsCmd, FailedRunSaysUpZeroAndLeavesTheOutputFileAlone) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("rdma_ib_fabric_errors_duration_seconds "), std::string::npos);
-  // --output: written whole when the run succeeds, untouched when it fails,
+  // --output: written whole when the run succeeds, up 0 alone when it fails,
   // no temporary file left either way.
   std::string file = metrics_dir() + "/rdma_ib.prom";
   Result ok = run({"--prometheus", "--output", file, "fabric", "errors"});
@@ -236,11 +236,17 @@ TEST_F(FabricMetricsCmd, FailedRunSaysUpZeroAndLeavesTheOutputFileAlone) {
   struct stat st {};
   ASSERT_EQ(::stat(file.c_str(), &st), 0);
   EXPECT_NE(st.st_mode & S_IROTH, 0u);  // node_exporter reads it as another user
+  // A failed sweep: FILE replaced by up 0 and the duration, no samples (the
+  // last run's would pass for the fabric's state).
   Result bad = run({"--prometheus", "--output", file, "fabric", "errors", "lid", "999"});
   EXPECT_EQ(bad.status, 1);
   EXPECT_EQ(bad.out, "");
-  EXPECT_EQ(fabric_metrics_read(file), written);
+  std::string failed = fabric_metrics_read(file);
+  EXPECT_NE(failed.find("\nrdma_ib_fabric_errors_up 0\n"), std::string::npos) << failed;
+  EXPECT_NE(failed.find("\nrdma_ib_fabric_errors_duration_seconds "), std::string::npos);
+  EXPECT_EQ(failed.find("rdma_ib_port_"), std::string::npos) << failed;
   EXPECT_EQ(dir_files(), std::vector<std::string>{"rdma_ib.prom"});
+  written = failed;
   // A directory that does not exist: an error, nothing written.
   Result nodir =
       run({"--openmetrics", "--output", metrics_dir() + "/no/x.prom", "fabric", "links"});

@@ -327,7 +327,8 @@ for fmt in openmetrics prometheus; do
     bad "fabric links --$fmt: $out $(cat lm.err)"
   fi
 done
-# --output: the file written whole when the run succeeds, kept when it fails;
+# --output: the file written whole when the run succeeds, replaced by up 0
+# alone (no samples) when it fails;
 # promtool's lint where Debian's prometheus package is installed.
 rm -rf prom.d && mkdir prom.d
 run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors data >out.txt 2>out.err
@@ -336,9 +337,11 @@ cp prom.d/rdma_ib.prom prom.before 2>/dev/null
 run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors lid 60000 >>out.txt 2>>out.err
 rc2=$?
 if [ "$rc" -le 1 ] && [ "$rc2" -eq 1 ] && [ ! -s out.txt ] &&
-  grep -qx 'rdma_ib_fabric_errors_up 1' prom.d/rdma_ib.prom &&
-  cmp -s prom.d/rdma_ib.prom prom.before && [ "$(ls -A prom.d)" = rdma_ib.prom ]; then
-  ok "--output: written when the sweep succeeds, kept when it fails"
+  grep -qx 'rdma_ib_fabric_errors_up 1' prom.before &&
+  grep -q '^rdma_ib_port_' prom.before &&
+  grep -qx 'rdma_ib_fabric_errors_up 0' prom.d/rdma_ib.prom &&
+  ! grep -q '^rdma_ib_port_' prom.d/rdma_ib.prom && [ "$(ls -A prom.d)" = rdma_ib.prom ]; then
+  ok "--output: written when the sweep succeeds, up 0 alone when it fails"
 else
   bad "--output: exit $rc/$rc2, $(ls -A prom.d) $(cat out.err)"
 fi
