@@ -162,10 +162,10 @@ std::string port_text(const mad::Route& route, uint8_t port) {
          (port == ib::kAllPorts ? std::string("all") : std::to_string(port));
 }
 
-// One port's attributes: the replies of those the PMA answered. One it
-// lacks (its capability bit clear, or "unsupported") is a warning line and
-// exit status 1, once per port and attribute (quiet remembers them for -w);
-// other failures are errors.
+// One port's attributes: the replies of those the PMA answered. An
+// optional one it lacks (its capability bit clear, a bad status, no reply)
+// is a warning line and exit status 1, once per port and attribute
+// (lacking remembers them for -w); PortCounters failing is an error.
 struct PortReply {
   const mad::AttrDef* attr;
   mad::Mad reply;
@@ -188,7 +188,10 @@ std::vector<PortReply> read_port(Ctx& c, MadSession& s, const mad::Route& route,
         out.push_back({attr, read_counters(s, route, *attr, port)});
         continue;
       } catch (const mad::MadError& e) {
-        if (e.failure.kind != mad::Failure::Kind::Status) throw;
+        // PortCounters is mandatory: without it the PMA is not there. The
+        // others are optional, and some PMAs (ibsim) do not answer those
+        // they lack at all.
+        if (attr == &mad::kPortCounters) throw;
         why = e.what();
       }
     }
