@@ -166,6 +166,20 @@ TEST_F(PerfGroupsTest, ResetOfNamedCountersSetsTheirCounterSelectBits) {
   EXPECT_EQ(fabric_.counter(sw1(), 5, "PortLocalPhysicalErrors"), 5u);
 }
 
+TEST_F(PerfGroupsTest, AFailedResetIsOneLineAndExitStatusOne) {
+  node("sw1").pma_set_refused = true;
+  madtest::Result r = run({"perf", "show", "lid", "2", "port", "3", "details", "reset"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find(" local_physical_errors 3 "), std::string::npos) << r.out;  // read first
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("PortRcvErrorDetails"), std::string::npos) << r.err;
+  EXPECT_EQ(fabric_.counter(sw1(), 3, "PortLocalPhysicalErrors"), 3u);
+  r = run({"perf", "reset", "lid", "2", "port", "3", "vl"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("PortVLXmitWaitCounters"), std::string::npos) << r.err;
+}
+
 TEST_F(PerfGroupsTest, PerfResetOfNamedPortCounters) {
   madtest::Result r = run({"perf", "reset", "lid", "2", "port", "6", "symbol_errors", "xmit_wait"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -108,6 +108,9 @@ struct FabricNode {
   // PMA attributes (by AttributeID) the node answers with status 0x0c, as a
   // PMA without the optional ones (PortRcvErrorDetails, PortVLXmitWaitCounters, ...).
   std::set<uint16_t> pma_refused;
+  // Every PMA Set answered with status 0x1c (invalid field): counters that
+  // cannot be cleared.
+  bool pma_set_refused = false;
   // NodeInfo PartitionCap: a CA port's or a switch's port 0 P_KeyTable
   // (ibsim's 64 and 8); SwitchInfo PartitionEnforcementCap: a switch's
   // external ports'.

@@ -78,6 +78,7 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
   const mad::AttrDef* found = pma_counter_attr(attr);
   if (!found || (ext && !n.extended_counters) || n.pma_refused.contains(attr))
     return fail(mad::kStatusBadMethodAttr);
+  if (method == mad::kSet && n.pma_set_refused) return fail(mad::kStatusBadField);
   const mad::AttrDef& a = *found;
   bool pc = &a == &mad::kPortCounters;
   int sel = static_cast<int>(m.get_attr(a, "PortSelect"));
