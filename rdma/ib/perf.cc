@@ -373,7 +373,14 @@ void perf_show(Ctx& c) {
         mad::decode_fields({f, 1}, replies[i].reply.data(), c.opt.details, rec);
     out.record(rec);
     if (a.reset)
-      for (const PortReply& r : replies) reset_counters(s, a.route, *r.attr, port, a.counters);
+      for (const PortReply& r : replies) {
+        try {
+          reset_counters(s, a.route, *r.attr, port, a.counters);
+        } catch (const mad::MadError& e) {
+          throw Error(port_text(a.route, port) + ": cannot reset " + r.attr->name + ": " +
+                      e.failure.message);
+        }
+      }
   }
   if (metrics) metrics->finish();
 }
@@ -399,7 +406,10 @@ void perf_reset(Ctx& c) {
         reset_counters(s, a.route, *attr, port, a.counters);
       } catch (const mad::MadError& e) {
         // PMAs without PortCountersExtended answer "unsupported": nothing to reset.
-        if (!e.failure.unsupported()) throw;
+        if (!e.failure.unsupported() && defaults) throw;
+        if (!e.failure.unsupported())
+          throw Error(port_text(a.route, port) + ": cannot reset " + attr->name + ": " +
+                      e.failure.message);
         if (defaults && attr == &mad::kPortCountersExtended) continue;
         std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(a.route, port).c_str(),
                      attr->name, e.what());

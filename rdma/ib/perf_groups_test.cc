@@ -172,12 +172,14 @@ TEST_F(PerfGroupsTest, AFailedResetIsOneLineAndExitStatusOne) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find(" local_physical_errors 3 "), std::string::npos) << r.out;  // read first
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("PortRcvErrorDetails"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lid 2 port 3: cannot reset PortRcvErrorDetails: "), std::string::npos)
+      << r.err;
   EXPECT_EQ(fabric_.counter(sw1(), 3, "PortLocalPhysicalErrors"), 3u);
   r = run({"perf", "reset", "lid", "2", "port", "3", "vl"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("PortVLXmitWaitCounters"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lid 2 port 3: cannot reset PortVLXmitWaitCounters: "), std::string::npos)
+      << r.err;
 }
 
 TEST_F(PerfGroupsTest, PerfResetOfNamedPortCounters) {
