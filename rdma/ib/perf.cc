@@ -162,6 +162,20 @@ std::string port_text(const mad::Route& route, uint8_t port) {
          (port == ib::kAllPorts ? std::string("all") : std::to_string(port));
 }
 
+// An attribute the PMA lacks at a port: a warning line, exit status 1.
+void warn_lacking(Ctx& c, const mad::Route& route, uint8_t port, const mad::AttrDef& attr,
+                  const std::string& why) {
+  std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(route, port).c_str(), attr.name,
+               why.c_str());
+  c.status = 1;
+}
+
+// A Set that failed: the error, naming the port and attribute.
+Error reset_failed(const mad::Route& route, uint8_t port, const mad::AttrDef& attr,
+                   const mad::MadError& e) {
+  return Error(port_text(route, port) + ": cannot reset " + attr.name + ": " + e.failure.message);
+}
+
 // One port's attributes: the replies of those the PMA answered. An
 // optional one it lacks (its capability bit clear, a bad status, no reply)
 // is a warning line and exit status 1, once per port and attribute
@@ -195,10 +209,8 @@ std::vector<PortReply> read_port(Ctx& c, MadSession& s, const mad::Route& route,
         why = e.what();
       }
     }
-    std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(route, port).c_str(), attr->name,
-                 why.c_str());
+    warn_lacking(c, route, port, *attr, why);
     lacking.insert({port, attr});
-    c.status = 1;
   }
   return out;
 }
@@ -377,8 +389,7 @@ void perf_show(Ctx& c) {
         try {
           reset_counters(s, a.route, *r.attr, port, a.counters);
         } catch (const mad::MadError& e) {
-          throw Error(port_text(a.route, port) + ": cannot reset " + r.attr->name + ": " +
-                      e.failure.message);
+          throw reset_failed(a.route, port, *r.attr, e);
         }
       }
   }
@@ -405,15 +416,14 @@ void perf_reset(Ctx& c) {
       try {
         reset_counters(s, a.route, *attr, port, a.counters);
       } catch (const mad::MadError& e) {
-        // PMAs without PortCountersExtended answer "unsupported": nothing to reset.
-        if (!e.failure.unsupported() && defaults) throw;
-        if (!e.failure.unsupported())
-          throw Error(port_text(a.route, port) + ": cannot reset " + attr->name + ": " +
-                      e.failure.message);
-        if (defaults && attr == &mad::kPortCountersExtended) continue;
-        std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(a.route, port).c_str(),
-                     attr->name, e.what());
-        c.status = 1;
+        // Without a group, as before: PMAs without PortCountersExtended
+        // answer "unsupported", nothing to reset; any other failure is
+        // the MAD's error.
+        bool unsupported = e.failure.unsupported();
+        if (defaults && (attr == &mad::kPortCounters || !unsupported)) throw;
+        if (defaults) continue;
+        if (!unsupported) throw reset_failed(a.route, port, *attr, e);
+        warn_lacking(c, a.route, port, *attr, e.what());
       }
     }
 }

@@ -99,6 +99,12 @@ TEST_F(PerfGroupsTest, AnAttributeThePmaLacksIsOneLinePerPortTheOthersPrint) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
   EXPECT_EQ(r.err.rfind("warning: lid 2 port 2: no PortVLXmitWaitCounters: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("warning: lid 2 port 3: no PortVLXmitWaitCounters: "), std::string::npos);
+  // perf reset of the groups: the same warning, the others cleared.
+  r = run({"perf", "reset", "lid", "2", "port", "3", "vl", "details"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("warning: lid 2 port 3: no PortVLXmitWaitCounters: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(fabric_.counter(sw1(), 3, "PortLocalPhysicalErrors"), 0u);
 }
 
 TEST_F(PerfGroupsTest, ExtendedIsAskedOnlyWhereTheCapabilityMaskHasIt) {
