@@ -48,6 +48,7 @@ TEST(PmaAttrs, TwoBitFlowControlErrorsAndDataWords) {
   // PortXmitDataSL counts 4-byte words, shown in bytes.
   EXPECT_EQ(find_field(kPortXmitDataSL, "PortXmitDataSL2")->fmt, Fmt::DataWords);
   EXPECT_EQ(find_field(kPortXmitDataSL, "PortXmitDataSL2")->bit, 32 + 64);
+  EXPECT_STREQ(find_field(kPortXmitDataSL, "PortXmitDataSL2")->label, "xmit_sl2_bytes");
 }
 
 TEST(PmaAttrs, CounterSelectBitIsTheCountersPosition) {

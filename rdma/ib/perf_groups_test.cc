@@ -216,6 +216,22 @@ TEST_F(PerfGroupsTest, CounterNamesOutsideTheGroupsAreUsageErrors) {
   EXPECT_TRUE(sent_.empty() || perf_mads(mad::kPortCounters.id, mad::kSet).empty());
 }
 
+TEST_F(PerfGroupsTest, DetailsShowOnePortSelectAndMetricsNameEveryCounter) {
+  madtest::Result r = run({"-d", "perf", "show", "lid", "2", "port", "3", "details", "vl", "op"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t first = r.out.find(" port_select 3 ");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" port_select ", first + 1), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" counter_select ", r.out.find(" counter_select ") + 1), std::string::npos)
+      << r.out;
+  r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3", "vl", "op"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_port_xmit_wait_vl3 counter\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("description=\"sw1\",port=\"3\"} 300\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rdma_ib_port_op_vl0_bytes_total{"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("op_code"), std::string::npos) << r.out;
+}
+
 TEST_F(PerfGroupsTest, WatchGivesRatesOfEveryGroup) {
   madtest::Result r =
       run({"-j", "-w", "1", "-c", "2", "perf", "show", "lid", "2", "port", "3", "details", "vl"});
