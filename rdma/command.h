@@ -50,6 +50,10 @@ class Args {
   // The value after keyword (need_word: even when empty), or
   // "missing WHAT after \"KEYWORD\"".
   std::string need_value(const std::string& keyword, const char* what);
+  // A port list as the next word: "all" (nullopt), or N, N-M and
+  // comma-separated lists of them ("1-3,7"), each a port 0-254; missing or
+  // malformed: UsageError (a single number's as parse_port's).
+  std::optional<std::vector<uint8_t>> need_port_list(const char* what);
   // Throws when words are left over.
   void done() const;
   // The words left, taken.

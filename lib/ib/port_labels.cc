@@ -53,7 +53,7 @@ view::MetricsSpec port_metrics_spec() {
           "InfiniBand PMA counter",
           port_label_keys(),
           {},
-          {"port", "lid", "port_select", "counter_select", "counter_select2"}};
+          {"port", "lid", "port_select", "counter_select", "counter_select2", "op_code"}};
 }
 
 }  // namespace rdma::ib

@@ -42,12 +42,13 @@ TEST(PmaAttrs, XmitDiscardDetailsAndVlXmitWait) {
 
 TEST(PmaAttrs, TwoBitFlowControlErrorsAndDataWords) {
   std::vector<uint8_t> a(kPortVLXmitFlowCtlUpdateErrors.bytes);
-  a[4] = 0b01'10'11'00;  // VL0 0, VL1 3, VL2 2, VL3 1
+  a[4] = 0b00'11'10'01;  // MSB first: VL0 0, VL1 3, VL2 2, VL3 1
   EXPECT_EQ(get_field(kPortVLXmitFlowCtlUpdateErrors, a, "PortVLXmitFlowCtlUpdateErrors1"), 3u);
   EXPECT_EQ(get_field(kPortVLXmitFlowCtlUpdateErrors, a, "PortVLXmitFlowCtlUpdateErrors3"), 1u);
   // PortXmitDataSL counts 4-byte words, shown in bytes.
   EXPECT_EQ(find_field(kPortXmitDataSL, "PortXmitDataSL2")->fmt, Fmt::DataWords);
   EXPECT_EQ(find_field(kPortXmitDataSL, "PortXmitDataSL2")->bit, 32 + 64);
+  EXPECT_STREQ(find_field(kPortXmitDataSL, "PortXmitDataSL2")->label, "xmit_sl2_bytes");
 }
 
 TEST(PmaAttrs, CounterSelectBitIsTheCountersPosition) {

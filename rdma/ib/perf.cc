@@ -1,7 +1,11 @@
-// rdma perf show TARGET [port N|all] [extended], rdma perf reset TARGET
-// [port N|all]: PortCounters and PortCountersExtended from the target's PMA;
-// show also with rates (-w SECONDS [-c COUNT]) and as OpenMetrics.
+// rdma perf show TARGET [port LIST|all] [GROUP...] [reset [COUNTER...]],
+// rdma perf reset TARGET [port LIST|all] [GROUP...] [COUNTER...]: the
+// counter attributes of the target's PMA, one word per group of them
+// (PortCounters by default); show also with rates (-w SECONDS [-c COUNT])
+// and as OpenMetrics.
+#include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "lib/error.h"
 #include "lib/ib/node_name_map.h"
@@ -10,7 +14,9 @@
 #include "lib/ib/rates.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
+#include "lib/mad/result.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
@@ -22,52 +28,104 @@ namespace {
 
 void perf_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma perf show TARGET [ port N | port all ] [ extended ] [via DEV/PORT]\n"
-      "       rdma perf reset TARGET [ port N | port all ] [via DEV/PORT]\n"
+      "Usage: rdma perf show TARGET [ port PORTS ] [ GROUP ]... [ reset [ COUNTER ]... ]\n"
+      "                             [via DEV/PORT]\n"
+      "       rdma perf reset TARGET [ port PORTS ] [ GROUP ]... [ COUNTER ]... [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "       PORTS := { N | N-M | N,M,... | all }\n"
+      "       GROUP := { counters | extended | details | vl | sl | op | flowctl | congestion }\n"
+      "       COUNTER := a counter's name as show prints it (symbol_errors, xmit_wait_vl2, ...)\n"
       "show takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n",
       c.help_out);
 }
 
+// A word after the target and the PMA attributes it reads (lib/mad
+// attrs.h, attrs_pma.h), in the order they print.
+struct PerfGroup {
+  const char* word;
+  std::span<const mad::AttrDef* const> attrs;
+};
+constexpr const mad::AttrDef* kCountersAttrs[] = {&mad::kPortCounters};
+constexpr const mad::AttrDef* kExtendedAttrs[] = {&mad::kPortCountersExtended};
+constexpr const mad::AttrDef* kDetailsAttrs[] = {&mad::kPortRcvErrorDetails,
+                                                 &mad::kPortXmitDiscardDetails};
+constexpr const mad::AttrDef* kVlAttrs[] = {&mad::kPortVLXmitWaitCounters};
+constexpr const mad::AttrDef* kSlAttrs[] = {&mad::kPortXmitDataSL, &mad::kPortRcvDataSL};
+constexpr const mad::AttrDef* kOpAttrs[] = {&mad::kPortOpRcvCounters, &mad::kPortVLOpPackets,
+                                            &mad::kPortVLOpData};
+constexpr const mad::AttrDef* kFlowCtlAttrs[] = {&mad::kPortFlowCtlCounters,
+                                                 &mad::kPortVLXmitFlowCtlUpdateErrors};
+constexpr const mad::AttrDef* kCongestionAttrs[] = {
+    &mad::kSwPortVLCongestion, &mad::kPortRcvConCtrl,  &mad::kPortSLRcvFECN,
+    &mad::kPortSLRcvBECN,      &mad::kPortXmitConCtrl, &mad::kPortVLXmitTimeCong};
+constexpr PerfGroup kPerfGroups[] = {
+    {"counters", kCountersAttrs},
+    {"extended", kExtendedAttrs},
+    {"details", kDetailsAttrs},
+    {"vl", kVlAttrs},
+    {"sl", kSlAttrs},
+    {"op", kOpAttrs},
+    {"flowctl", kFlowCtlAttrs},
+    {"congestion", kCongestionAttrs},
+};
+
+// The PortCounters error counters a PMA may lack: ClassPortInfo's
+// IsExtendedWidthSupported (bit 9) and its NoIETF form (bit 10) say it has
+// PortCountersExtended (as perfquery reads them). The optional attributes
+// have no capability bit: a PMA without one answers "unsupported".
+constexpr uint16_t kPmaCapExtendedWidth = 1 << 9, kPmaCapExtendedWidthNoIetf = 1 << 10;
+
 struct PerfArgs {
   mad::Route route;
   bool all = false;
-  std::optional<uint8_t> port;
-  bool extended = false;
+  std::vector<uint8_t> ports;              // `port LIST`; empty: the default port
+  std::vector<const mad::AttrDef*> attrs;  // the groups', in table order; empty: none given
+  bool reset = false;                      // show: `reset` after reading
+  std::vector<std::string> counters;       // the counters a reset clears; empty: all
 };
 
-PerfArgs parse(Args& w, bool allow_extended) {
+// The counter whose text name the word is, in any group's attribute.
+bool is_counter_name(const std::string& w) {
+  for (const PerfGroup& g : kPerfGroups)
+    for (const mad::AttrDef* a : g.attrs)
+      for (const mad::FieldDef& f : a->fields)
+        if (f.level == mad::kShow && w == f.label) return true;
+  return false;
+}
+
+// show: counters are named after `reset`; reset: anywhere after the target.
+PerfArgs parse(Args& w, bool show) {
   PerfArgs a;
+  std::set<const PerfGroup*> groups;
   while (!w.empty()) {
     std::string k = w.next();
-    if (matches(k, "port")) {
-      std::string v = w.need_word("port number or \"all\"");
-      if (v == "all")
-        a.all = true;
-      else
-        a.port = parse_port(v);
-    } else if (allow_extended && matches(k, "extended")) {
-      a.extended = true;
+    const PerfGroup* group = nullptr;
+    for (const PerfGroup& g : kPerfGroups)
+      if (!group && matches(k, g.word)) group = &g;
+    if ((!show || a.reset) && is_counter_name(k)) {
+      a.counters.push_back(k);
+    } else if (matches(k, "port")) {
+      std::optional<std::vector<uint8_t>> ports = w.need_port_list("port number or \"all\"");
+      a.all = !ports;
+      a.ports = ports.value_or(std::vector<uint8_t>{});
+    } else if (group) {
+      groups.insert(group);
+    } else if (show && matches(k, "reset")) {
+      a.reset = true;
     } else {
       throw UsageError("unknown perf argument \"" + k + "\"");
     }
   }
+  for (const PerfGroup& g : kPerfGroups)
+    if (groups.contains(&g)) a.attrs.insert(a.attrs.end(), g.attrs.begin(), g.attrs.end());
   return a;
 }
 
 // The ports a command covers (lib/ib/port_select.h); `port all` asks the
 // PMA whether it has AllPortSelect.
-std::vector<uint8_t> ports_of(MadSession& s, const mad::Route& r, const PerfArgs& a,
-                              ib::NodeInfo* info = nullptr) {
-  ib::NodeInfo node = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
-  if (info) *info = node;
-  bool all_port_select = false;
-  if (a.all) {
-    mad::Mad cpi = s.gmp(r.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
-    all_port_select =
-        cpi.get_attr(mad::kClassPortInfo, "CapabilityMask") & mad::kPmaCapAllPortSelect;
-  }
-  return ib::perf_ports(node, a.port, a.all, all_port_select);
+std::vector<uint8_t> ports_of(const PerfArgs& a, const ib::NodeInfo& node, uint16_t caps) {
+  if (!a.ports.empty()) return a.ports;
+  return ib::perf_ports(node, std::nullopt, a.all, caps & mad::kPmaCapAllPortSelect);
 }
 
 // The target as a word: given, and not a directed route.
@@ -75,6 +133,16 @@ void check_lid_target(const std::optional<mad::Target>& t) {
   if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
   if (t->kind == mad::Target::Kind::Dr)
     throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
+}
+
+// The PMA's ClassPortInfo CapabilityMask, read when something depends on
+// it (`port all`, an attribute besides PortCounters); 0 otherwise.
+uint16_t pma_caps(MadSession& s, const PerfArgs& a) {
+  bool need = a.all;
+  for (const mad::AttrDef* attr : a.attrs) need |= attr != &mad::kPortCounters;
+  if (!need) return 0;
+  mad::Mad cpi = s.gmp(a.route.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
+  return static_cast<uint16_t>(cpi.get_attr(mad::kClassPortInfo, "CapabilityMask"));
 }
 
 mad::Mad read_counters(MadSession& s, const mad::Route& r, const mad::AttrDef& attr, uint8_t port) {
@@ -91,19 +159,157 @@ void add_port(view::Record& rec, const mad::Route& route, uint8_t port) {
     rec.pair("port", port);
 }
 
+std::string port_text(const mad::Route& route, uint8_t port) {
+  return "lid " + std::to_string(route.lid) + " port " +
+         (port == ib::kAllPorts ? std::string("all") : std::to_string(port));
+}
+
+// An attribute the PMA lacks at a port: a warning line, exit status 1.
+void warn_lacking(Ctx& c, const mad::Route& route, uint8_t port, const mad::AttrDef& attr,
+                  const std::string& why) {
+  std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(route, port).c_str(), attr.name,
+               why.c_str());
+  c.status = 1;
+}
+
+// A Set that failed: the error, naming the port and attribute.
+Error reset_failed(const mad::Route& route, uint8_t port, const mad::AttrDef& attr,
+                   const mad::MadError& e) {
+  return Error(port_text(route, port) + ": cannot reset " + attr.name + ": " + e.failure.message);
+}
+
+// One port's attributes: the replies of those the PMA answered. An
+// optional one it lacks (its capability bit clear, a bad status, no reply)
+// is a warning line and exit status 1, once per port and attribute
+// (lacking remembers them for -w); PortCounters failing is an error.
+struct PortReply {
+  const mad::AttrDef* attr;
+  mad::Mad reply;
+};
+using Lacking = std::set<std::pair<uint8_t, const mad::AttrDef*>>;
+std::vector<PortReply> read_port(Ctx& c, MadSession& s, const mad::Route& route,
+                                 std::span<const mad::AttrDef* const> attrs, uint16_t caps,
+                                 uint8_t port, Lacking& lacking) {
+  std::vector<PortReply> out;
+  for (const mad::AttrDef* attr : attrs) {
+    if (lacking.contains({port, attr})) continue;
+    std::string why;
+    if (attr == &mad::kPortCountersExtended &&
+        !(caps & (kPmaCapExtendedWidth | kPmaCapExtendedWidthNoIetf))) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%04x", caps);
+      why = std::string("not in the PMA's CapabilityMask ") + hex;
+    } else {
+      try {
+        out.push_back({attr, read_counters(s, route, *attr, port)});
+        continue;
+      } catch (const mad::MadError& e) {
+        // PortCounters is mandatory: without it the PMA is not there. The
+        // others are optional, and some PMAs (ibsim) do not answer those
+        // they lack at all.
+        if (attr == &mad::kPortCounters) throw;
+        why = e.what();
+      }
+    }
+    warn_lacking(c, route, port, *attr, why);
+    lacking.insert({port, attr});
+  }
+  return out;
+}
+
+// The fields a port's record shows of each reply: those at or below
+// detail, each name once. A counter two attributes have (PortCounters'
+// and PortCountersExtended's xmit_bytes) shows the later, wider one; the
+// other fields (port_select with -d) the first.
+std::vector<std::vector<const mad::FieldDef*>> shown_fields(std::span<const PortReply> replies,
+                                                            int detail) {
+  auto has = [&](size_t i, const mad::FieldDef& f, bool counters_only) {
+    for (const mad::FieldDef& g : replies[i].attr->fields)
+      if (g.level <= detail && (!counters_only || g.level == mad::kShow) &&
+          std::string_view(g.label) == f.label)
+        return true;
+    return false;
+  };
+  std::vector<std::vector<const mad::FieldDef*>> out(replies.size());
+  for (size_t i = 0; i < replies.size(); ++i)
+    for (const mad::FieldDef& f : replies[i].attr->fields) {
+      if (f.level > detail) continue;
+      bool shown = true, counter = f.level == mad::kShow;
+      for (size_t j = 0; j < i && shown && !counter; ++j) shown = !has(j, f, false);
+      for (size_t j = i + 1; j < replies.size() && shown && counter; ++j) shown = !has(j, f, true);
+      if (shown) out[i].push_back(&f);
+    }
+  return out;
+}
+
+// The CounterSelect (and PortCounters' CounterSelect2) of a Set of attr
+// that clears the counters named (every one when none is); select 0: none
+// of them is attr's.
+struct ResetSelect {
+  uint32_t select = 0, select2 = 0;
+};
+ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> counters) {
+  bool pc = &attr == &mad::kPortCounters, ext = &attr == &mad::kPortCountersExtended;
+  if (counters.empty()) return {ext ? 0xffu : 0xffffu, pc ? 0xffu : 0u};
+  auto bit_of = [&](const char* name) {
+    auto names = pc ? mad::port_counters_select() : mad::port_counters_ext_select();
+    if (!pc && !ext) return mad::counter_select_bit(attr, name);
+    for (size_t i = 0; i < names.size(); ++i)
+      if (std::string_view(names[i]) == name) return static_cast<int>(i);
+    return -1;
+  };
+  ResetSelect r;
+  for (const mad::FieldDef& f : attr.fields) {
+    if (f.level != mad::kShow ||
+        std::find(counters.begin(), counters.end(), f.label) == counters.end())
+      continue;
+    if (pc && std::string_view(f.name) == "PortXmitWait") {
+      r.select2 |= 1;
+      continue;
+    }
+    int bit = bit_of(f.name);
+    if (bit >= 0) r.select |= 1u << bit;
+  }
+  return r;
+}
+
+// Clears the counters of attr at port (a Set; PMAs clear what CounterSelect
+// names); false when none of the counters named is attr's.
+bool reset_counters(MadSession& s, const mad::Route& route, const mad::AttrDef& attr, uint8_t port,
+                    std::span<const std::string> counters) {
+  ResetSelect sel = reset_select(attr, counters);
+  if (!sel.select && !sel.select2) return false;
+  mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kSet, attr, 0);
+  body.set_attr(attr, "PortSelect", port);
+  body.set_attr(attr, "CounterSelect", sel.select);
+  if (&attr == &mad::kPortCounters) body.set_attr(attr, "CounterSelect2", sel.select2);
+  s.gmp(route.lid, mad::kClassPerf, mad::kSet, attr, 0, &body);
+  return true;
+}
+
+// A name after `reset` that none of the attributes read has.
+void check_counters(std::span<const mad::AttrDef* const> attrs,
+                    std::span<const std::string> counters) {
+  for (const std::string& name : counters) {
+    bool found = false;
+    for (const mad::AttrDef* a : attrs)
+      found |=
+          reset_select(*a, {&name, 1}).select != 0 || reset_select(*a, {&name, 1}).select2 != 0;
+    if (!found) throw UsageError("counter \"" + name + "\" is not one of the groups given");
+  }
+}
+
 // -w SECONDS: the counters each interval with their rates per second
 // (lib/ib/rates.h); text with an empty line between intervals, JSON one
 // document per interval.
-void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrDef& attr,
+void perf_watch(Ctx& c, MadSession& s, const PerfArgs& a, uint16_t caps,
                 const std::vector<uint8_t>& ports) {
   using Clock = std::chrono::steady_clock;
-  std::vector<const mad::FieldDef*> fields;
-  for (const mad::FieldDef& f : attr.fields)
-    if (f.level == mad::kShow) fields.push_back(&f);
   own_json_output(c, "-w");
   ib::CounterRates rates;
   std::optional<Clock::time_point> last;
   view::Record rec;
+  Lacking lacking;
   watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
     Clock::time_point start = Clock::now();
     double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
@@ -111,11 +317,17 @@ void perf_watch(Ctx& c, MadSession& s, const mad::Route& route, const mad::AttrD
     Interval iv(c, n);
     try {
       for (uint8_t port : ports) {
-        mad::Mad reply = read_counters(s, route, attr, port);
+        std::vector<PortReply> replies = read_port(c, s, a.route, a.attrs, caps, port, lacking);
+        if (replies.empty()) continue;
+        std::vector<std::vector<const mad::FieldDef*>> fields = shown_fields(replies, mad::kShow);
+        std::vector<ib::CounterReading> now;
+        for (size_t i = 0; i < replies.size(); ++i) {
+          std::vector<ib::CounterReading> r = ib::readings(fields[i], replies[i].reply.data());
+          now.insert(now.end(), r.begin(), r.end());
+        }
         rec.clear();
-        add_port(rec, route, port);
-        ib::add_counter_rates(rates.update({0, port}, ib::readings(fields, reply.data()), seconds),
-                              rec);
+        add_port(rec, a.route, port);
+        ib::add_counter_rates(rates.update({0, port}, now, seconds), rec);
         iv.out().record(rec);
       }
     } catch (...) {
@@ -133,26 +345,42 @@ void perf_show(Ctx& c) {
   PerfArgs a = parse(c.args, true);
   check_lid_target(target);
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+  if (c.opt.watch_s && a.reset) throw UsageError("-w with reset: the rates would be of nothing");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
+  if (a.attrs.empty()) a.attrs.push_back(&mad::kPortCounters);
+  check_counters(a.attrs, a.counters);
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_perf_", "perf show");
   MadSession s(c, via);
   a.route = s.route(target);
-  const mad::AttrDef& attr = a.extended ? mad::kPortCountersExtended : mad::kPortCounters;
-  ib::NodeInfo node;
-  std::vector<uint8_t> ports = ports_of(s, a.route, a, &node);
-  if (c.opt.watch_s) return perf_watch(c, s, a.route, attr, ports);
+  ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
+  uint16_t caps = pma_caps(s, a);
+  std::vector<uint8_t> ports = ports_of(a, node, caps);
+  if (c.opt.watch_s) return perf_watch(c, s, a, caps, ports);
   std::optional<ib::PortLabelProbe> labels;  // both ends of each port's cable
   if (metrics.printer())
     labels.emplace(s, a.route, node, ib::load_node_name_map(c.opt.node_name_map));
   view::Printer& out = metrics.printer() ? *metrics.printer() : c.out;
+  Lacking lacking;
   for (uint8_t port : ports) {
-    mad::Mad reply = read_counters(s, a.route, attr, port);
+    std::vector<PortReply> replies = read_port(c, s, a.route, a.attrs, caps, port, lacking);
+    if (replies.empty()) continue;
+    std::vector<std::vector<const mad::FieldDef*>> fields = shown_fields(replies, c.opt.details);
     view::Record rec;
     if (labels) labels->add(port, rec);
     add_port(rec, a.route, port);
-    mad::decode(attr, reply.data(), c.opt.details, rec);
+    for (size_t i = 0; i < replies.size(); ++i)
+      for (const mad::FieldDef* f : fields[i])
+        mad::decode_fields({f, 1}, replies[i].reply.data(), c.opt.details, rec);
     out.record(rec);
+    if (a.reset)
+      for (const PortReply& r : replies) {
+        try {
+          reset_counters(s, a.route, *r.attr, port, a.counters);
+        } catch (const mad::MadError& e) {
+          throw reset_failed(a.route, port, *r.attr, e);
+        }
+      }
   }
   metrics.succeed();
 }
@@ -162,24 +390,31 @@ void perf_reset(Ctx& c) {
   std::string via = c.args.take_via();
   PerfArgs a = parse(c.args, false);
   check_lid_target(target);
+  // No group: PortCounters and PortCountersExtended, where the PMA has it.
+  bool defaults = a.attrs.empty();
+  if (defaults) a.attrs = {&mad::kPortCounters, &mad::kPortCountersExtended};
+  check_counters(a.attrs, a.counters);
   MadSession s(c, via);
   a.route = s.route(target);
-  for (uint8_t port : ports_of(s, a.route, a)) {
-    mad::Mad body = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCounters, 0);
-    body.set_attr(mad::kPortCounters, "PortSelect", port);
-    body.set_attr(mad::kPortCounters, "CounterSelect", 0xffff);
-    body.set_attr(mad::kPortCounters, "CounterSelect2", 0xff);
-    s.gmp(a.route.lid, mad::kClassPerf, mad::kSet, mad::kPortCounters, 0, &body);
-    mad::Mad ext = mad::make_gmp(mad::kClassPerf, mad::kSet, mad::kPortCountersExtended, 0);
-    ext.set_attr(mad::kPortCountersExtended, "PortSelect", port);
-    ext.set_attr(mad::kPortCountersExtended, "CounterSelect", 0xff);
-    try {
-      s.gmp(a.route.lid, mad::kClassPerf, mad::kSet, mad::kPortCountersExtended, 0, &ext);
-    } catch (const mad::MadError& e) {
-      // PMAs without PortCountersExtended answer "unsupported": nothing to reset.
-      if (!e.failure.unsupported()) throw;
+  ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
+  PerfArgs asked = a;
+  if (defaults) asked.attrs.clear();  // ClassPortInfo only for `port all`, as before
+  std::vector<uint8_t> ports = ports_of(a, node, pma_caps(s, asked));
+  for (uint8_t port : ports)
+    for (const mad::AttrDef* attr : a.attrs) {
+      try {
+        reset_counters(s, a.route, *attr, port, a.counters);
+      } catch (const mad::MadError& e) {
+        // Without a group, as before: PMAs without PortCountersExtended
+        // answer "unsupported", nothing to reset; any other failure is
+        // the MAD's error.
+        bool unsupported = e.failure.unsupported();
+        if (defaults && (attr == &mad::kPortCounters || !unsupported)) throw;
+        if (defaults) continue;
+        if (!unsupported) throw reset_failed(a.route, port, *attr, e);
+        warn_lacking(c, a.route, port, *attr, e.what());
+      }
     }
-  }
 }
 
 }  // namespace

@@ -137,7 +137,7 @@ TABLE = re.compile(r'constexpr FieldDef k(\w+)Fields\[\] = \{(.*?)\n\};', re.S)
 
 def our_tables():
     tables = {}
-    for name in ('attrs_smp.cc', 'attrs_perf.cc'):
+    for name in ('attrs_smp.cc', 'attrs_perf.cc', 'attrs_pma.cc'):
         text = open(os.path.join(ROOT, 'lib', 'mad', name)).read()
         for attr, body in TABLE.findall(text):
             tables[attr] = {label: (iba, fmt or 'Uint') for iba, label, fmt in FIELD.findall(body)}
@@ -145,12 +145,19 @@ def our_tables():
 
 
 TABLES = our_tables()
+PMA_ATTRS = re.findall(r'constexpr FieldDef k(\w+)Fields\[\]',
+                       open(os.path.join(ROOT, 'lib', 'mad', 'attrs_pma.cc')).read())
+NAMES['pma'] = {iba: iba for a in PMA_ATTRS for iba, _ in TABLES[a].values()}
 # The attributes each kind's record holds (node show prints three).
 ATTRS = {
     'nodeinfo': ['NodeInfo', 'SwitchInfo', 'NodeDescription'],
     'nodedesc': ['NodeDescription'], 'switchinfo': ['SwitchInfo'],
     'portinfo': ['PortInfo'], 'perf': ['PortCountersExtended', 'PortCounters'],
     'sminfo': ['SmInfo'],
+    # perf show's groups (lib/mad/attrs_pma.cc): perfquery -E, -D,
+    # --vlxmitcounters, ... print them under the IBA's names, as ours.
+    'pma': [a for a in TABLES if a not in ('PortCounters', 'PortCountersExtended')
+            and a in PMA_ATTRS],
 }
 # Our words for enumerations, as IBA values (lib/mad/format.cc).
 OUR_WORDS = {
@@ -330,6 +337,7 @@ KINDS = {
     'portinfo': (parse_fields, ours_record, False),
     'switchinfo': (parse_fields, ours_record, False),
     'perf': (parse_fields, ours_record, False),
+    'pma': (parse_fields, ours_record, False),
     'sminfo': (parse_sminfo, ours_record, False),
     'pkeys': (parse_rows, ours_rows, True),
     'guids': (parse_rows, ours_rows, True),

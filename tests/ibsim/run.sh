@@ -190,6 +190,58 @@ expect "perf reset: counters read back as zero" 0 "symbol_errors 0 link_error_re
   perf show lid "$HCA4" port 1
 compare "perf after reset = perfquery" perf "perfquery $HCA4 1" "perf show lid $HCA4 port 1"
 
+# perf show's groups: the optional PMA attributes ibsim implements, each
+# equal to perfquery's option for it; port lists; resets of chosen counters.
+sim 'PerformanceSet "hca4"[1] PortRcvErrorDetails.PortLocalPhysicalErrors=11'
+sim 'PerformanceSet "hca4"[1] PortRcvErrorDetails.PortLoopingErrors=2'
+sim 'PerformanceSet "hca4"[1] PortXmitDiscardDetails.PortSwHOQLifetimeLimitDiscards=4'
+sim 'PerformanceSet "hca4"[1] PortVLXmitWaitCounters.PortVLXmitWaitCounters2=21'
+sim 'PerformanceSet "hca4"[1] PortOpRcvCounters.PortOpRcvPkts=8'
+sim 'PerformanceSet "hca4"[1] PortFlowCtlCounters.PortRcvFlowPkts=6'
+sim 'PerformanceSet "hca4"[1] PortVLOpPackets.PortVLOpPackets4=3'
+sim 'PerformanceSet "hca4"[1] PortVLOpData.PortVLOpData1=5'
+sim 'PerformanceSet "hca4"[1] PortVLXmitFlowCtlUpdateErrors.PortVLXmitFlowCtlUpdateErrors3=2'
+sim 'PerformanceSet "sw2"[3] PortVLXmitWaitCounters.PortVLXmitWaitCounters0=30'
+sleep 1
+expect "perf show details vl: PerformanceSet values read back" 0 \
+  "^lid $HCA4: port 1 local_physical_errors 11 .*looping_errors 2 .*sw_hoq_lifetime_limit_discards 4 .*xmit_wait_vl2 21 " \
+  perf show lid "$HCA4" port 1 details vl
+for t in "-E|details" "-D|details" "--vlxmitcounters|vl" "--oprcvcounters|op" "--vloppackets|op" \
+  "--vlopdata|op" "--flowctlcounters|flowctl" "--vlxmitflowctlerrors|flowctl"; do
+  opt=${t%|*} group=${t#*|}
+  compare "perf show lid $HCA4 port 1 $group = perfquery $opt" pma "perfquery $opt $HCA4 1" \
+    "perf show lid $HCA4 port 1 $group"
+done
+compare "perf show lid $SW2 port 3 vl = perfquery --vlxmitcounters" pma "perfquery --vlxmitcounters $SW2 3" \
+  "perf show lid $SW2 port 3 vl"
+out=$(run "$RDMA" perf show lid "$SW2" port 1-3,5 vl 2>&1)
+if [ "$(grep -c "^lid $SW2: port [1235] xmit_wait_vl0 " <<<"$out")" = 4 ] &&
+  grep -q "^lid $SW2: port 3 xmit_wait_vl0 30 " <<<"$out"; then
+  ok "perf show port 1-3,5 vl: one record per port"
+else
+  bad "perf show port 1-3,5 vl: $out"
+fi
+# ibsim lacks PortXmitDataSL and the congestion counters: one warning line
+# each, the groups it has still print, exit status 1.
+out=$(run "$RDMA" perf show lid "$HCA4" port 1 details sl 2>&1)
+rc=$?
+if [ $rc = 1 ] && grep -q "^lid $HCA4: port 1 local_physical_errors 11 " <<<"$out" &&
+  [ "$(grep -c "^warning: lid $HCA4 port 1: no Port\(Xmit\|Rcv\)DataSL: " <<<"$out")" = 2 ]; then
+  ok "perf show sl where the PMA lacks it: a warning per attribute, the rest printed"
+else
+  bad "perf show sl where the PMA lacks it: exit $rc: $out"
+fi
+run "$RDMA" perf show lid "$HCA4" port 1 details vl reset local_physical_errors xmit_wait_vl2 >/dev/null 2>&1
+expect "perf show ... reset COUNTER: only those cleared" 0 \
+  "^lid $HCA4: port 1 local_physical_errors 0 .*looping_errors 2 .*sw_hoq_lifetime_limit_discards 4 .*xmit_wait_vl2 0 " \
+  perf show lid "$HCA4" port 1 details vl
+compare "perf after reset of chosen counters = perfquery -E" pma "perfquery -E $HCA4 1" \
+  "perf show lid $HCA4 port 1 details"
+run "$RDMA" perf reset lid "$HCA4" port 1 details op flowctl vl >/dev/null 2>&1
+expect "perf reset GROUP...: every counter of them zero" 0 \
+  "^lid $HCA4: port 1 local_physical_errors 0 .*looping_errors 0 .*sw_hoq_lifetime_limit_discards 0 .*xmit_wait_vl2 0 .*op_rcv_pkts 0 .*rcv_flow_pkts 0 " \
+  perf show lid "$HCA4" port 1 details vl op flowctl
+
 # mad get and decode; -dd shows request and reply.
 expect "mad get NodeInfo by dr" 0 "attribute NodeInfo .*local_port 3 " mad get NodeInfo dr 0,1,3
 compare "mad get PortInfo mod 2 = smpquery portinfo" portinfo "smpquery portinfo $SW1 2" "mad get PortInfo lid $SW1 mod 2"

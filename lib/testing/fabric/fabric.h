@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -104,6 +105,12 @@ struct FabricNode {
   bool enhanced_port0 = false;
   bool all_port_select = true;    // PMA ClassPortInfo capability
   bool extended_counters = true;  // PMA PortCountersExtended (else status 0x0c)
+  // PMA attributes (by AttributeID) the node answers with status 0x0c, as a
+  // PMA without the optional ones (PortRcvErrorDetails, PortVLXmitWaitCounters, ...).
+  std::set<uint16_t> pma_refused;
+  // Every PMA Set answered with status 0x1c (invalid field): counters that
+  // cannot be cleared.
+  bool pma_set_refused = false;
   // NodeInfo PartitionCap: a CA port's or a switch's port 0 P_KeyTable
   // (ibsim's 64 and 8); SwitchInfo PartitionEnforcementCap: a switch's
   // external ports'.

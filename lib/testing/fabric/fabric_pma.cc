@@ -1,10 +1,12 @@
 // The performance management agent of every node (IBA 16.1): ClassPortInfo,
-// PortCounters and PortCountersExtended, per port or summed over all ports
-// (PortSelect 0xFF, where ClassPortInfo says AllPortSelect), and Set to
-// clear the counters CounterSelect names.
+// PortCounters, PortCountersExtended and the optional counter attributes
+// (lib/mad/attrs_pma.h; a node refuses those in pma_refused), per port or
+// summed over all ports (PortSelect 0xFF, where ClassPortInfo says
+// AllPortSelect), and Set to clear the counters CounterSelect names.
 #include <algorithm>
 
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 #include "lib/testing/fabric/fabric.h"
 
 namespace rdma::ibtest {
@@ -15,6 +17,33 @@ namespace hdr = mad::hdr;
 namespace {
 
 constexpr uint16_t kCapExtendedWidth = 1 << 9;  // PortCountersExtended supported
+
+// The attributes the agent answers besides ClassPortInfo.
+const mad::AttrDef* pma_counter_attr(uint16_t id) {
+  static const mad::AttrDef* const kAttrs[] = {
+      &mad::kPortCounters,
+      &mad::kPortCountersExtended,
+      &mad::kPortRcvErrorDetails,
+      &mad::kPortXmitDiscardDetails,
+      &mad::kPortOpRcvCounters,
+      &mad::kPortFlowCtlCounters,
+      &mad::kPortVLOpPackets,
+      &mad::kPortVLOpData,
+      &mad::kPortVLXmitFlowCtlUpdateErrors,
+      &mad::kPortVLXmitWaitCounters,
+      &mad::kSwPortVLCongestion,
+      &mad::kPortRcvConCtrl,
+      &mad::kPortSLRcvFECN,
+      &mad::kPortSLRcvBECN,
+      &mad::kPortXmitConCtrl,
+      &mad::kPortVLXmitTimeCong,
+      &mad::kPortXmitDataSL,
+      &mad::kPortRcvDataSL,
+  };
+  for (const mad::AttrDef* a : kAttrs)
+    if (a->id == id) return a;
+  return nullptr;
+}
 
 }  // namespace
 
@@ -46,9 +75,12 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     return {r};
   }
   bool ext = attr == mad::kPortCountersExtended.id;
-  if ((attr != mad::kPortCounters.id && !ext) || (ext && !n.extended_counters))
+  const mad::AttrDef* found = pma_counter_attr(attr);
+  if (!found || (ext && !n.extended_counters) || n.pma_refused.contains(attr))
     return fail(mad::kStatusBadMethodAttr);
-  const mad::AttrDef& a = ext ? mad::kPortCountersExtended : mad::kPortCounters;
+  if (method == mad::kSet && n.pma_set_refused) return fail(mad::kStatusBadField);
+  const mad::AttrDef& a = *found;
+  bool pc = &a == &mad::kPortCounters;
   int sel = static_cast<int>(m.get_attr(a, "PortSelect"));
   std::vector<int> ports;
   if (sel == 0xff) {
@@ -60,10 +92,15 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
   }
   uint32_t select = static_cast<uint32_t>(m.get_attr(a, "CounterSelect"));
   if (method == mad::kSet) {
-    uint32_t select2 = ext ? 0 : static_cast<uint32_t>(m.get_attr(a, "CounterSelect2"));
+    uint32_t select2 = pc ? static_cast<uint32_t>(m.get_attr(a, "CounterSelect2")) : 0;
     for (int p : ports) {
       auto& c = n.ports[p].counters;
-      if (ext) {
+      if (!pc && !ext) {
+        for (const mad::FieldDef& f : a.fields) {
+          int bit = mad::counter_select_bit(a, f.name);
+          if (bit >= 0 && (select & (1u << bit))) c.erase(f.name);
+        }
+      } else if (ext) {
         auto names = mad::port_counters_ext_select();
         for (size_t i = 0; i < names.size(); ++i)
           if (select & (1u << i)) c.erase(names[i]);
@@ -82,7 +119,7 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
   r.set_attr(a, "CounterSelect", select);
   for (const mad::FieldDef& f : a.fields) {
     std::string_view name = f.name;
-    if (name == "PortSelect" || name.starts_with("CounterSelect")) continue;
+    if (name == "PortSelect" || name == "OpCode" || name.starts_with("CounterSelect")) continue;
     uint64_t max = f.width >= 64 ? ~0ull : (1ull << f.width) - 1;
     uint64_t sum = 0;
     for (int p : ports) {
