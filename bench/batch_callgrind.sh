@@ -13,7 +13,7 @@ if [ "${1:-}" = --top ]; then TOP=$2; shift 2; fi
 BIN=${1:-$HERE/../build/unit_tests}
 LINES=${2:-2000}
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "${KEEP:-}" ] && cp "$W/cg.out" "$KEEP"; rm -rf "$W"' EXIT
 BATCH_BENCH_LINES=$LINES valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" \
     --toggle-collect='rdma::run(*' --toggle-collect='*Counted::Link::send*' \
     --toggle-collect='*Counted::Link::recv*' \
