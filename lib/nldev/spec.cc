@@ -1,6 +1,7 @@
 #include "lib/nldev/spec.h"
 
 #include <charconv>
+#include <cstring>
 #include <string_view>
 
 #include "lib/nldev/names.h"
@@ -11,16 +12,12 @@ namespace rdma::nldev {
 
 namespace {
 
-// Appends the text template with its "%s" replaced by the value.
+// Appends the text template with each "%s" replaced by the value (runs of
+// the template in one append, not one a character).
 void fill(std::string& out, const char* tmpl, std::string_view value) {
-  for (const char* p = tmpl; *p; ++p) {
-    if (p[0] == '%' && p[1] == 's') {
-      out += value;
-      ++p;
-    } else {
-      out += *p;
-    }
-  }
+  for (const char* at; (at = std::strstr(tmpl, "%s")); tmpl = at + 2)
+    out.append(tmpl, at).append(value);
+  out += tmpl;
 }
 
 // v as 0x%x into buf (at least 20 bytes).
