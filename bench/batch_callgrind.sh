@@ -5,6 +5,7 @@
 # the test kernel's own work (its send and recv are toggled out, as the
 # real kernel's work is not ours either). Prints the instructions a line
 # and, with --top N, the N costliest functions (inclusive).
+# and, with KEEP=FILE, keeps the callgrind profile for callgrind_annotate.
 # usage: bench/batch_callgrind.sh [--top N] [UNIT_TESTS_BINARY] [LINES]
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
