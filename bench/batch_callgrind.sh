@@ -5,6 +5,7 @@
 # the test kernel's own work (its send and recv are toggled out, as the
 # real kernel's work is not ours either). Prints the instructions a line
 # and, with --top N, the N costliest functions (inclusive).
+# and, with KEEP=FILE, keeps the callgrind profile for callgrind_annotate.
 # usage: bench/batch_callgrind.sh [--top N] [UNIT_TESTS_BINARY] [LINES]
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +14,7 @@ if [ "${1:-}" = --top ]; then TOP=$2; shift 2; fi
 BIN=${1:-$HERE/../build/unit_tests}
 LINES=${2:-2000}
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "${KEEP:-}" ] && cp "$W/cg.out" "$KEEP"; rm -rf "$W"' EXIT
 BATCH_BENCH_LINES=$LINES valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" \
     --toggle-collect='rdma::run(*' --toggle-collect='*Counted::Link::send*' \
     --toggle-collect='*Counted::Link::recv*' \

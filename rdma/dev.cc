@@ -38,7 +38,7 @@ void dev_show(Ctx& c) {
   if (given && name.empty()) throw UsageError("empty device name");
   bool found = false;
   nl::Request req(RDMA_NLDEV_CMD_GET, nl::Request::kDump);
-  view::Record r;
+  view::Record& r = c.out.scratch();
   c.session().run(req, [&](const nlmsghdr* nlh) {
     nl::Attrs a = nl::Attrs::of_message(nlh);
     if (!name.empty() && a.str(RDMA_NLDEV_ATTR_DEV_NAME) != name) return;

@@ -51,7 +51,7 @@ void link_show(Ctx& c) {
     devs = nldev::list_devices(c.session());
   else
     devs.push_back(nldev::find_device(c.session(), dev));
-  view::Record r;
+  view::Record& r = c.out.scratch();
   for (const nldev::Device& d : devs) {
     if (port) {
       if (port > d.ports)

@@ -60,7 +60,7 @@ const nldev::Device& need_device(const std::vector<nldev::Device>& devs, std::st
 // ---------------------------------------------------------------- summary
 
 void print_summary(Ctx& c, nl::Request& req) {
-  view::Record r;
+  view::Record& r = c.out.scratch();
   c.session().run(req, [&](const nlmsghdr* nlh) {
     res::summary_record(nlh, r);
     c.out.record(r);

@@ -58,7 +58,7 @@ DevFacts device_facts(Ctx& c, uint32_t index) {
 // Runs one request and prints the entries of its replies as they come.
 void run_request(ResShow& s, res::EntryView& view, nl::Request& req, bool doit,
                  const DevFacts& facts) {
-  view::Record r;
+  view::Record& r = s.c.out.scratch();
   s.c.session().run(req, [&](const nlmsghdr* nlh) {
     res::for_each_entry(s.type, nlh, doit,
                         [&](const nl::Attrs& e, uint32_t idx, std::string_view name) {

@@ -50,7 +50,7 @@ void show_once(Ctx& c, const std::string& spec) {
   std::unique_ptr<view::Printer> metrics = openmetrics_output(
       c, {"rdma_stat_", "RDMA port counter", {{"ifname", "device"}, {"port", "port"}}, {}, {}});
   view::Printer& out = metrics ? *metrics : c.out;
-  view::Record r;
+  view::Record& r = c.out.scratch();
   std::optional<KernelError> failed;
   for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
     PortCounters pc;

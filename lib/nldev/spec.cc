@@ -1,31 +1,30 @@
 #include "lib/nldev/spec.h"
 
-#include <cinttypes>
-#include <cstdio>
+#include <charconv>
+#include <cstring>
+#include <string_view>
 
 #include "lib/nldev/names.h"
 #include "lib/view/fields.h"
+#include "lib/view/json_writer.h"
 
 namespace rdma::nldev {
 
 namespace {
 
-// Appends the text template with its "%s" replaced by the value.
-void fill(std::string& out, const char* tmpl, const std::string& value) {
-  for (const char* p = tmpl; *p; ++p) {
-    if (p[0] == '%' && p[1] == 's') {
-      out += value;
-      ++p;
-    } else {
-      out += *p;
-    }
-  }
+// Appends the text template with each "%s" replaced by the value (runs of
+// the template in one append, not one a character).
+void fill(std::string& out, const char* tmpl, std::string_view value) {
+  for (const char* at; (at = std::strstr(tmpl, "%s")); tmpl = at + 2)
+    out.append(tmpl, at).append(value);
+  out += tmpl;
 }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
+// v as 0x%x into buf (at least 20 bytes).
+std::string_view hex(uint64_t v, char* buf) {
+  buf[0] = '0';
+  buf[1] = 'x';
+  return {buf, std::to_chars(buf + 2, buf + 20, v, 16).ptr};
 }
 
 // Capability bits as names: text "A, B", JSON ["A","B"].
@@ -39,78 +38,97 @@ void caps(uint64_t bits, const char* (*name)(unsigned), std::string& text, view:
   }
 }
 
+// The fields whose JSON form is a list or a renderer's choice, as Json.
+bool decode_built(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
+  std::string text;
+  view::Json json;
+  if (f.fmt == Fmt::DevCaps)
+    caps(a.u64(f.attr), dev_cap_name, text, json);
+  else if (f.fmt == Fmt::PortCaps)
+    caps(a.u64(f.attr), port_cap_name, text, json);
+  else if (!f.render || !f.render(a, f.attr, text, json))
+    return false;
+  view::Field& field = out.next();
+  if (f.key) field.key.assign(f.key);
+  if (f.text) fill(field.text, f.text, text);
+  field.value = std::move(json);
+  return true;
+}
+
 }  // namespace
 
 bool decode_field(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
   if (!a.has(f.attr)) return false;
-  std::string text;
-  view::Json json;
+  // The value's text and its JSON form go straight into the record's field,
+  // which keeps its storage from the last object: no std::string or Json
+  // value is built for a scalar (their allocations were most of a batch
+  // line's decoding). Caps lists and custom renderers still build a Json.
+  char num[32];
+  std::string_view text;
+  enum class As { Number, String, Bool } as = As::String;
   switch (f.fmt) {
     case Fmt::U32:
-      json = a.u32(f.attr);
-      text = std::to_string(a.u32(f.attr));
+      text = {num, std::to_chars(num, num + sizeof num, a.u32(f.attr)).ptr};
+      as = As::Number;
       break;
     case Fmt::U64:
-      json = a.u64(f.attr);
-      text = std::to_string(a.u64(f.attr));
+      text = {num, std::to_chars(num, num + sizeof num, a.u64(f.attr)).ptr};
+      as = As::Number;
       break;
     case Fmt::Str:
-      text = std::string(a.str(f.attr));
-      json = text;
+      text = a.str(f.attr);
       break;
     case Fmt::Guid:
-      text = view::guid_text(a.u64(f.attr));
-      json = text;
+      text = {num, view::guid_chars(a.u64(f.attr), num)};
       break;
     case Fmt::Hex32:
-      text = hex(a.u32(f.attr));
-      json = text;
+      text = hex(a.u32(f.attr), num);
       break;
     case Fmt::Hex64:
-      text = hex(a.u64(f.attr));
-      json = text;
+      text = hex(a.u64(f.attr), num);
       break;
     case Fmt::OnOff: {
       uint8_t v = a.u8(f.attr);
       if (v > 1) return false;  // the kernel's "not supported"
       text = v ? "on" : "off";
-      json = bool(v);
+      as = As::Bool;
       break;
     }
     case Fmt::NodeType:
       text = node_type_name(a.u8(f.attr));
-      json = text;
       break;
     case Fmt::PortState:
       text = port_state_name(a.u8(f.attr));
-      json = text;
       break;
     case Fmt::PhysState:
       text = phys_state_name(a.u8(f.attr));
-      json = text;
-      break;
-    case Fmt::DevCaps:
-      caps(a.u64(f.attr), dev_cap_name, text, json);
-      break;
-    case Fmt::PortCaps:
-      caps(a.u64(f.attr), port_cap_name, text, json);
       break;
     case Fmt::NetnsMode: {
       uint8_t v = a.u8(f.attr);
       text = v == 0 ? "exclusive" : v == 1 ? "shared" : "unknown";
-      json = text;
       break;
     }
+    case Fmt::DevCaps:
+    case Fmt::PortCaps:
     case Fmt::Custom:
-      if (!f.render || !f.render(a, f.attr, text, json)) return false;
-      break;
+      return decode_built(a, f, out);
   }
-  // Filled in place: the record's field keeps its storage from the last
-  // object, so a warm record allocates nothing here.
   view::Field& field = out.next();
-  if (f.key) field.key.assign(f.key);
+  if (f.key) {
+    field.key.assign(f.key);
+    switch (as) {
+      case As::Number:
+        field.json.assign(text);
+        break;
+      case As::String:
+        view::JsonWriter::quote(text, field.json);
+        break;
+      case As::Bool:
+        field.json.assign(text == "on" ? "true" : "false");
+        break;
+    }
+  }
   if (f.text) fill(field.text, f.text, text);
-  field.value = std::move(json);
   return true;
 }
 

@@ -8,5 +8,7 @@ namespace rdma::view {
 
 // A GUID as xxxx:xxxx:xxxx:xxxx.
 std::string guid_text(uint64_t v);
+// The same into out (at least 19 bytes, not terminated); returns its end.
+char* guid_chars(uint64_t v, char* out);
 
 }  // namespace rdma::view

@@ -8,6 +8,13 @@ namespace rdma::view {
 
 namespace {
 
+// A field's value, also where it was given already written as JSON
+// (Field::json: nldev's scalar fields are).
+Json value_of(const Field& f) {
+  if (!f.value.is_null() || f.json.empty() || f.member) return f.value;
+  return Json::parse(f.json);
+}
+
 class OpenMetricsPrinter : public MetricsPrinter {
  public:
   OpenMetricsPrinter(std::FILE* out, MetricsSpec spec) : out_(out), spec_(std::move(spec)) {}
@@ -28,11 +35,14 @@ class OpenMetricsPrinter : public MetricsPrinter {
     for (const auto& [name, value] : spec_.constant_labels) label(name, value);
     for (const auto& [key, name] : spec_.labels)
       for (const Field& f : r)
-        if (f.key == key)
-          label(name, f.value.is_string() ? f.value.get<std::string>() : f.value.dump());
+        if (f.key == key) {
+          Json v = value_of(f);
+          label(name, v.is_string() ? v.get<std::string>() : v.dump());
+        }
     if (!labels.empty()) labels += '}';
     for (const Field& f : r) {
-      if (f.key.empty() || !f.value.is_number_integer() || is_label(f.key) ||
+      Json v = f.key.empty() ? Json() : value_of(f);
+      if (f.key.empty() || !v.is_number_integer() || is_label(f.key) ||
           std::find(spec_.ignore.begin(), spec_.ignore.end(), f.key) != spec_.ignore.end())
         continue;
       auto [it, fresh] = index_.try_emplace(f.key, families_.size());
@@ -40,7 +50,7 @@ class OpenMetricsPrinter : public MetricsPrinter {
         families_.push_back(
             {spec_.prefix + metric_name(f.key), spec_.help + " " + f.key, is_gauge(f.key), {}});
       Family& fam = families_[it->second];
-      fam.samples += fam.name + (fam.gauge ? "" : "_total") + labels + " " + f.value.dump() + "\n";
+      fam.samples += fam.name + (fam.gauge ? "" : "_total") + labels + " " + v.dump() + "\n";
     }
   }
 

@@ -172,3 +172,29 @@ TEST(OpenMetrics, GaugesHaveNoTotalAndTheRunsGaugesComeLast) {
 
 }  // namespace
 }  // namespace rdma::view
+
+namespace rdma::view {
+namespace {
+
+// Fields given already written as JSON (Field::json, as nldev's scalars
+// are) label and count as those given as Json values.
+TEST(OpenMetrics, FieldsWrittenAsJsonCountAsValues) {
+  Record r;
+  Field& guid = r.next();
+  guid.key = "node_guid";
+  guid.json = "\"0002:c903:0000:0001\"";
+  Field& errors = r.next();
+  errors.key = "symbol_errors";
+  errors.json = "5";
+  Captured out;
+  auto p = make_openmetrics_printer(out.file(), spec());
+  p->record(r);
+  p->finish();
+  EXPECT_NE(
+      out.text().find("rdma_ib_port_symbol_errors_total{node_guid=\"0002:c903:0000:0001\"} 5\n"),
+      std::string::npos)
+      << out.text();
+}
+
+}  // namespace
+}  // namespace rdma::view

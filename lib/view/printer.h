@@ -25,6 +25,17 @@ class Printer {
   // For commands that write JSON documents of their own (monitor, watch):
   // this printer writes nothing more, not even the enclosing array.
   virtual void detach() {}
+  // A record for a view to fill and give to record(), kept for the
+  // printer's life: its fields keep their storage from one command of a
+  // batch to the next, so a line allocates nothing for them once warm.
+  // For a view's own records only, one at a time (not one nested in another).
+  Record& scratch() {
+    scratch_.clear();
+    return scratch_;
+  }
+
+ private:
+  Record scratch_;
 };
 
 // oneline (-o): the line breaks inside a record (multi-line views such as
