@@ -108,9 +108,10 @@ class Discoverer {
       e_.submit({mad::make_smp(r, mad::kGet, mad::kMlnxExtPortInfo, port), mad::smp_address(r),
                  "MlnxExtPortInfo port " + std::to_string(port) + " from " + mad::route_text(r),
                  [this, n, port](const mad::Mad* reply, const mad::Failure*) {
-                   if (reply)
-                     d_.fabric.nodes[n].ports[port].info->mlnx_speed_active =
-                         mlnx_speed_active(reply->data());
+                   if (!reply) return;
+                   PortInfo& info = *d_.fabric.nodes[n].ports[port].info;
+                   info.mlnx_speed_active = mlnx_speed_active(reply->data());
+                   info.mlnx_speed_supported = mlnx_speed_supported(reply->data());
                  }});
     });
   }

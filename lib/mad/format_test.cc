@@ -119,7 +119,7 @@ TEST(Format, KeysAreNotDisplayedUnlessAsked) {
   set_bits(sr, 256, 64, 0x77ull);              // ServiceKey, first half
   auto fields = [](const AttrDef& a, std::span<const uint8_t> b, bool keys) {
     view::Record r;
-    decode(a, b, 1, r, keys);
+    decode(a, b, 1, r, {.show_keys = keys});
     std::map<std::string, std::pair<std::string, view::Json>> out;
     for (const view::Field& f : r) out[f.key] = {f.text, f.value};
     return out;

@@ -155,7 +155,10 @@ void fabric_links(Ctx& c) {
         if (p.peer->node < n || (p.peer->node == n && p.peer->port < p.num)) continue;
         if (what == Degraded) {
           const ib::Port& q = f.at(*p.peer);
-          if (!p.info || !q.info || !(low = ib::degraded(*p.info, *q.info))) continue;
+          if (!p.info || !q.info ||
+              !(low = ib::degraded(*p.info, *q.info, ib::speed_caps(f.nodes[n], *p.info),
+                                   ib::speed_caps(f.nodes[p.peer->node], *q.info))))
+            continue;
         }
       } else if (what != All || p.num == 0 || !p.info) {
         continue;  // `all`: the ports with no peer too (switch port 0 is no link)
