@@ -1,10 +1,12 @@
 #include "lib/ib/discover.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
 #include "lib/mad/target.h"
 
 namespace rdma::ib {
@@ -124,9 +126,7 @@ class Discoverer {
       const Node& node = d_.fabric.nodes[n];
       const std::vector<uint8_t>& path = node.path;
       get(path, mad::kNodeDescription, 0, [this, n](std::span<const uint8_t> a) {
-        std::string& s = d_.fabric.nodes[n].description;
-        s.clear();
-        for (size_t i = 0; i < 64 && i < a.size() && a[i]; ++i) s += static_cast<char>(a[i]);
+        d_.fabric.nodes[n].description = mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
       });
       if (node.is_switch()) {
         get(path, mad::kSwitchInfo, 0,

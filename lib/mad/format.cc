@@ -123,6 +123,15 @@ std::string desc_text(std::string_view s) {
   return out + '"';
 }
 
+std::string c_string(std::span<const uint8_t> bytes) {
+  std::string out;
+  for (uint8_t c : bytes) {
+    if (!c) break;
+    out += static_cast<char>(c);
+  }
+  return out;
+}
+
 void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
             view::Json& json) {
   unsigned bit = f.bit + index * (f.stride ? f.stride : f.width);
@@ -132,12 +141,7 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
     return;
   }
   if (f.fmt == Fmt::Str || f.fmt == Fmt::Desc) {
-    std::span<const uint8_t> s = attr.subspan(bit / 8, f.width / 8);
-    text.clear();
-    for (uint8_t c : s) {
-      if (!c) break;
-      text += static_cast<char>(c);
-    }
+    text = c_string(attr.subspan(bit / 8, f.width / 8));
     json = text;
     if (f.fmt == Fmt::Desc) text = desc_text(text);
     return;

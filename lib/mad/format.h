@@ -76,4 +76,8 @@ std::string guid_text(uint64_t v);
 // byte below 0x20 or 0x7f as \xHH; bytes from 0x80 (UTF-8) as they are.
 std::string desc_text(std::string_view s);
 
+// A NUL-padded string field's text: its bytes up to the first NUL (a
+// NodeDescription: the attribute's 64 bytes, or fewer when bytes is short).
+std::string c_string(std::span<const uint8_t> bytes);
+
 }  // namespace rdma::mad

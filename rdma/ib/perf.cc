@@ -146,13 +146,9 @@ void perf_show(Ctx& c) {
   if (c.opt.exposition != Options::Exposition::None) {
     // The labels fabric errors gives the same counters: the node's GUID and
     // description (one SMP more), and the port.
-    std::string desc;
     mad::Mad nd = s.smp(a.route, mad::kGet, mad::kNodeDescription, 0);
-    for (uint8_t ch : nd.data().first(64)) {
-      if (!ch) break;
-      desc += static_cast<char>(ch);
-    }
-    desc = ib::load_node_name_map(c.opt.node_name_map).name(node.node_guid, desc);
+    std::string desc = ib::load_node_name_map(c.opt.node_name_map)
+                           .name(node.node_guid, mad::c_string(nd.data().first(64)));
     metrics = openmetrics_output(
         c, {"rdma_ib_port_",
             "InfiniBand PMA counter",
