@@ -33,7 +33,7 @@ std::vector<std::pair<const char*, std::string>> port_values(const Node& n, cons
       {"state", mad::value_text(mad::Fmt::PortState, i.state)},
       {"physical_state", mad::value_text(mad::Fmt::PhysState, i.phys_state)},
       {"width", width_text(i)},
-      {"speed", speed_text(i)},
+      {"speed", speed_text(i, speed_caps(n, i))},
   };
   if (!n.is_switch() || p.num == 0) v.push_back({"lid", std::to_string(i.lid)});
   return v;

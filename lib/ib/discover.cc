@@ -1,10 +1,12 @@
 #include "lib/ib/discover.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
 #include "lib/mad/target.h"
 
 namespace rdma::ib {
@@ -108,9 +110,10 @@ class Discoverer {
       e_.submit({mad::make_smp(r, mad::kGet, mad::kMlnxExtPortInfo, port), mad::smp_address(r),
                  "MlnxExtPortInfo port " + std::to_string(port) + " from " + mad::route_text(r),
                  [this, n, port](const mad::Mad* reply, const mad::Failure*) {
-                   if (reply)
-                     d_.fabric.nodes[n].ports[port].info->mlnx_speed_active =
-                         mlnx_speed_active(reply->data());
+                   if (!reply) return;
+                   PortInfo& info = *d_.fabric.nodes[n].ports[port].info;
+                   info.mlnx_speed_active = mlnx_speed_active(reply->data());
+                   info.mlnx_speed_supported = mlnx_speed_supported(reply->data());
                  }});
     });
   }
@@ -123,9 +126,7 @@ class Discoverer {
       const Node& node = d_.fabric.nodes[n];
       const std::vector<uint8_t>& path = node.path;
       get(path, mad::kNodeDescription, 0, [this, n](std::span<const uint8_t> a) {
-        std::string& s = d_.fabric.nodes[n].description;
-        s.clear();
-        for (size_t i = 0; i < 64 && i < a.size() && a[i]; ++i) s += static_cast<char>(a[i]);
+        d_.fabric.nodes[n].description = mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
       });
       if (node.is_switch()) {
         get(path, mad::kSwitchInfo, 0,

@@ -22,6 +22,7 @@ namespace {
 // ClassPortInfo CapabilityMask bits (IBA 16.1.3.1 table 208).
 constexpr uint64_t kCapExtendedWidth = 1 << 9;         // PortCountersExtended, all 8 counters
 constexpr uint64_t kCapExtendedWidthNoIetf = 1 << 10;  // PortCountersExtended, 4 counters
+constexpr uint64_t kCapQp1Dropped = 1 << 15;           // IsQP1DropSupported (IBA 1.3)
 
 // Where a node's PMA answers and what it can do.
 struct Pma {
@@ -29,6 +30,7 @@ struct Pma {
   bool answered = false;
   bool all_port_select = false;
   bool extended = false;
+  bool qp1_dropped = false;  // CounterSelect2 bit 1 clears QP1Dropped
 };
 
 // The LID each node's PMA is asked at: a switch's port 0, a CA's first
@@ -98,6 +100,7 @@ class PmaWalk {
                    p.answered = true;
                    p.all_port_select = (caps & mad::kPmaCapAllPortSelect) != 0;
                    p.extended = (caps & (kCapExtendedWidth | kCapExtendedWidthNoIetf)) != 0;
+                   p.qp1_dropped = (caps & kCapQp1Dropped) != 0;
                    next(n, p);
                  }});
     }
@@ -147,19 +150,21 @@ std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
 
 }  // namespace
 
-// CounterSelect's order (lib/mad/attrs.h): the twelve error counters, then
-// PortXmitWait; the four traffic counters after them.
 bool NodeSelect::covers(const Fabric& f, uint32_t n) const {
   if (node && n != *node) return false;
   return !node_type || f.nodes[n].info.node_type == node_type;
 }
 
+// CounterSelect's order (lib/mad/attrs.h): the twelve error counters, then
+// PortXmitWait; the four traffic counters after them. QP1Dropped (IBA 1.3)
+// last: ibqueryerrors does not check it, a threshold file may name it.
 const std::vector<const mad::FieldDef*>& error_counters() {
   static const std::vector<const mad::FieldDef*> v = [] {
     std::vector<const mad::FieldDef*> out;
     for (const char* n : mad::port_counters_select().first(12))
       out.push_back(mad::find_field(mad::kPortCounters, n));
     out.push_back(mad::find_field(mad::kPortCounters, "PortXmitWait"));
+    out.push_back(mad::find_field(mad::kPortCounters, "QP1Dropped"));
     return out;
   }();
   return v;
@@ -357,7 +362,8 @@ std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool al
   PmaWalk walk(e, f, warnings);
   walk.only({only.node, only.node_type});
   // CounterSelect bits 0-11 are the error counters, 12-15 the traffic
-  // counters; CounterSelect2 bit 0 is PortXmitWait. PortCountersExtended
+  // counters; CounterSelect2 bit 0 is PortXmitWait, bit 1 QP1Dropped (set,
+  // as perfquery -R does, where the PMA says it has it). PortCountersExtended
   // holds traffic counters only.
   uint32_t select = all ? 0xffff : 0x0fff;
   walk.run([&](uint32_t n, const Pma& pma) {
@@ -369,8 +375,8 @@ std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool al
       ports = {kAllPorts};
     for (uint8_t p : ports) {
       uint16_t lid = p == kAllPorts ? pma.lid : port_address(f, {n, p});
-      walk.counters(lid, p, mad::kPortCounters, mad::kSet, select, 1, node.description,
-                    [](const mad::Mad&) {});
+      walk.counters(lid, p, mad::kPortCounters, mad::kSet, select, pma.qp1_dropped ? 3 : 1,
+                    node.description, [](const mad::Mad&) {});
       if (all && pma.extended)
         walk.counters(lid, p, mad::kPortCountersExtended, mad::kSet, 0xff, 0, node.description,
                       [](const mad::Mad&) {});

@@ -19,7 +19,8 @@
 
 namespace rdma::ib {
 
-// The error counters ibqueryerrors checks (PortCounters fields), in its order.
+// The error counters ibqueryerrors checks (PortCounters fields), in its
+// order, then QP1Dropped, which it does not check.
 const std::vector<const mad::FieldDef*>& error_counters();
 // The traffic counters (`data`): PortCounters' 32-bit ones.
 const std::vector<const mad::FieldDef*>& data_counters();
@@ -28,15 +29,16 @@ const std::vector<const mad::FieldDef*>& data_counters();
 const mad::FieldDef* error_counter(std::string_view name);
 
 // Thresholds by IBA name; a counter is over when its value is greater.
-// Unset ones are ibqueryerrors' default, 0.
+// Unset ones are ibqueryerrors' default, 0 (QP1Dropped's too: ibqueryerrors
+// has none for it, and 0 is what its zeroed threshold table would give).
 class Thresholds {
  public:
   // Throws Error naming the counter when it is not an error counter.
   void set(std::string_view name, uint64_t v);
   // ibqueryerrors' threshold file: NAME=VALUE lines, '#' comments. The
-  // names are error_counters()' (all ibqueryerrors reads: it ignores
-  // others, QP1Dropped among them); an unknown name is one warning naming
-  // the file, line and name, returned. Throws Error naming the file and
+  // names are error_counters()' (those ibqueryerrors reads, and QP1Dropped,
+  // which it ignores); an unknown name is one warning naming the file, line
+  // and name, returned. Throws Error naming the file and
   // line for what it cannot read (a line without '=', a bad value).
   std::vector<std::string> load(const std::string& file);
   uint64_t of(const mad::FieldDef& f) const;

@@ -114,6 +114,30 @@ TEST_F(Errors, ThresholdsAndTheCountersChecked) {
   EXPECT_THROW(o.thresholds.set("PortXmitData", 1), Error);
 }
 
+// QP1Dropped (IBA 1.3, PortCounters bits 160-175) is checked as the others,
+// threshold 0 unless set, though ibqueryerrors does not check it.
+TEST_F(Errors, Qp1DroppedIsCheckedAgainstItsThreshold) {
+  fake_.set_counter(fake_.node("hca2"), 1, "QP1Dropped", 4);
+  SweepOptions o;
+  ErrorSweep s = sweep_errors(e_, fabric_, o);
+  ASSERT_EQ(listed(s), (std::set<std::pair<std::string, int>>{{"hca2", 1}}));
+  const mad::FieldDef* qp1 = error_counter("qp1_dropped");
+  ASSERT_NE(qp1, nullptr);
+  EXPECT_EQ(qp1, error_counter("QP1Dropped"));
+  EXPECT_EQ(s.ports[0].get(*qp1), 4u);
+  EXPECT_EQ(counters_over(s.ports[0], o), (std::vector<const mad::FieldDef*>{qp1}));
+  o.thresholds.set("QP1Dropped", 4);  // over means greater
+  EXPECT_TRUE(sweep_errors(e_, fabric_, o).ports.empty());
+  // Its sum over a switch's ports (AllPortSelect) counts too.
+  fake_.set_counter(fake_.node("sw1"), 2, "QP1Dropped", 3);
+  fake_.set_counter(fake_.node("sw1"), 5, "QP1Dropped", 3);
+  o.thresholds.set("QP1Dropped", 4);
+  EXPECT_TRUE(sweep_errors(e_, fabric_, o).ports.empty());  // 3 each: neither over
+  o.thresholds.set("QP1Dropped", 2);
+  EXPECT_EQ(listed(sweep_errors(e_, fabric_, o)),
+            (std::set<std::pair<std::string, int>>{{"hca2", 1}, {"sw1", 2}, {"sw1", 5}}));
+}
+
 // What a listed port prints: its counters over their thresholds only; and
 // ibqueryerrors' summary of the sweep.
 TEST_F(Errors, CountersOverThresholdAndTheSummary) {
@@ -168,8 +192,9 @@ TEST_F(Errors, ThresholdFileInIbqueryerrorsFormat) {
 }
 
 // Every name ibqueryerrors' file takes (set_thres: SymbolErrorCounter to
-// PortXmitWait) is used; one it ignores (QP1Dropped, a typo) is a warning
-// naming the file, line and name, and the rest of the file still counts.
+// PortXmitWait) is used, and QP1Dropped, which it ignores; an unknown name
+// (a typo) is a warning naming the file, line and name, and the rest of the
+// file still counts.
 TEST_F(Errors, ThresholdFileUnknownNamesAreWarnings) {
   const char* names[] = {"SymbolErrorCounter",
                          "LinkErrorRecoveryCounter",
@@ -183,11 +208,11 @@ TEST_F(Errors, ThresholdFileUnknownNamesAreWarnings) {
                          "LocalLinkIntegrityErrors",
                          "ExcessiveBufferOverrunErrors",
                          "VL15Dropped",
-                         "PortXmitWait"};
+                         "PortXmitWait",
+                         "QP1Dropped"};
   std::string path = ::testing::TempDir() + "rdma-thresholds-names";
   {
     std::ofstream f(path);
-    f << "QP1Dropped=5\n";
     for (size_t i = 0; i < std::size(names); ++i) f << names[i] << "=" << 100 + i << "\n";
     f << "# Bogus=1\nPortXmitWiat=7\n";
   }
@@ -195,8 +220,7 @@ TEST_F(Errors, ThresholdFileUnknownNamesAreWarnings) {
   std::vector<std::string> w = t.load(path);
   std::remove(path.c_str());
   EXPECT_EQ(
-      w, (std::vector<std::string>{path + ":1: unknown error counter \"QP1Dropped\", ignored",
-                                   path + ":16: unknown error counter \"PortXmitWiat\", ignored"}));
+      w, (std::vector<std::string>{path + ":16: unknown error counter \"PortXmitWiat\", ignored"}));
   for (size_t i = 0; i < std::size(names); ++i)
     EXPECT_EQ(t.of(*error_counter(names[i])), 100 + i) << names[i];
   EXPECT_EQ(error_counters().size(), std::size(names));
@@ -272,9 +296,11 @@ TEST_F(Errors, ClearErrorsKeepsTrafficClearAllDoesNot) {
   fake_.set_counter(sw2, 3, "PortXmitWait", 5);
   fake_.set_counter(sw2, 3, "PortXmitData", 100);
   fake_.set_counter(hca3, 1, "PortRcvErrors", 4);
+  fake_.set_counter(hca3, 1, "QP1Dropped", 2);
   EXPECT_TRUE(clear_counters(e_, fabric_, false).empty());
   EXPECT_EQ(fake_.counter(sw2, 3, "SymbolErrorCounter"), 0u);
   EXPECT_EQ(fake_.counter(sw2, 3, "PortXmitWait"), 0u);
+  EXPECT_EQ(fake_.counter(hca3, 1, "QP1Dropped"), 0u);  // its PMA has IsQP1DropSupported
   EXPECT_EQ(fake_.counter(hca3, 1, "PortRcvErrors"), 0u);
   EXPECT_EQ(fake_.counter(sw2, 3, "PortXmitData"), 100u);
   EXPECT_TRUE(clear_counters(e_, fabric_, true).empty());

@@ -46,4 +46,8 @@ uint8_t mlnx_speed_active(std::span<const uint8_t> attr) {
   return static_cast<uint8_t>(mad::get_field(mad::kMlnxExtPortInfo, attr, "LinkSpeedActive"));
 }
 
+uint8_t mlnx_speed_supported(std::span<const uint8_t> attr) {
+  return static_cast<uint8_t>(mad::get_field(mad::kMlnxExtPortInfo, attr, "LinkSpeedSupported"));
+}
+
 }  // namespace rdma::ib

@@ -21,7 +21,9 @@ bool may_be_fdr10(const PortInfo& port);
 // Whether the port should be asked: such a port of a device that answers.
 bool ask_fdr10(const NodeInfo& node, const PortInfo& port);
 
-// MlnxExtPortInfo's LinkSpeedActive from the attribute's bytes.
+// MlnxExtPortInfo's LinkSpeedActive and LinkSpeedSupported from the
+// attribute's bytes.
 uint8_t mlnx_speed_active(std::span<const uint8_t> mlnx_ext_port_info);
+uint8_t mlnx_speed_supported(std::span<const uint8_t> mlnx_ext_port_info);
 
 }  // namespace rdma::ib

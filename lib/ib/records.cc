@@ -10,13 +10,20 @@ std::string width_text(const PortInfo& p) {
   return mad::value_text(mad::Fmt::Width, p.width_active);
 }
 
-mad::Generation link_generation(const PortInfo& p) {
-  return mad::generation(p.speed_active, p.speed_ext_active, p.speed_ext2_active,
-                         p.mlnx_speed_active & mad::kMlnxSpeedFdr10);
+const PortInfo* speed_caps(const Node& n, const PortInfo& p) {
+  if (!n.is_switch()) return &p;
+  return n.ports.empty() || !n.ports[0].info ? nullptr : &*n.ports[0].info;
 }
 
-std::string speed_text(const PortInfo& p) {
-  return mad::speed_text(link_generation(p), p.speed_active);
+mad::Generation link_generation(const PortInfo& p, const PortInfo* caps) {
+  mad::ExtSpeedCaps trusted =
+      caps ? mad::ext_speed_caps(caps->caps, caps->caps2) : mad::ExtSpeedCaps{true, true};
+  return mad::trusted_generation(trusted, p.speed_active, p.speed_ext_active, p.speed_ext2_active,
+                                 p.mlnx_speed_active & mad::kMlnxSpeedFdr10);
+}
+
+std::string speed_text(const PortInfo& p, const PortInfo* caps) {
+  return mad::speed_text(link_generation(p, caps), p.speed_active);
 }
 
 void node_record(const Node& n, int detail, view::Record& out) {
@@ -75,11 +82,16 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   if (port.peer) side("peer_", *port.peer);
   // The link as the first end sees it (the other end's when it has none).
   const PortInfo* pi = port.info ? &*port.info : nullptr;
-  if (!pi && port.peer && f.at(*port.peer).info) pi = &*f.at(*port.peer).info;
+  const Node* pn = &f.nodes[end.node];
+  if (!pi && port.peer && f.at(*port.peer).info) {
+    pi = &*f.at(*port.peer).info;
+    pn = &f.nodes[port.peer->node];
+  }
   if (!pi) return;
   if (pi->state != kPortDown) {
     out.pair("width", width_text(*pi));
-    mad::add_speed(out, link_generation(*pi), pi->width_active, pi->speed_active);
+    mad::add_speed(out, link_generation(*pi, speed_caps(*pn, *pi)), pi->width_active,
+                   pi->speed_active);
   }
   out.pair("state", mad::value_text(mad::Fmt::PortState, pi->state));
   out.pair("physical_state", mad::value_text(mad::Fmt::PhysState, pi->phys_state));

@@ -28,14 +28,20 @@ uint64_t port_guid(const Fabric& f, PortRef p);
 // The LID a port answers at: a switch's port 0 LID for any of its ports.
 uint16_t port_lid(const Fabric& f, PortRef p);
 
+// The PortInfo whose capability masks vouch for the extended speed fields
+// of n's port p (lib/mad/speed.h): a switch's port 0 (null when it is not
+// known), else the port's own.
+const PortInfo* speed_caps(const Node& n, const PortInfo& p);
+
 // The generation of the link p describes (mad::generation of its speed
 // fields: LinkSpeedExtActive2, LinkSpeedExtActive, the vendor's FDR10,
-// LinkSpeedActive).
-mad::Generation link_generation(const PortInfo& p);
+// LinkSpeedActive), the extended ones as caps' masks vouch for them (all
+// of them without caps).
+mad::Generation link_generation(const PortInfo& p, const PortInfo* caps = nullptr);
 
 // "4X", "25.78125" (Gb/s per lane, as lib/mad/speed.h reads the speed
-// fields).
+// fields, caps as for link_generation).
 std::string width_text(const PortInfo& p);
-std::string speed_text(const PortInfo& p);
+std::string speed_text(const PortInfo& p, const PortInfo* caps = nullptr);
 
 }  // namespace rdma::ib

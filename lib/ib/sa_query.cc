@@ -4,6 +4,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
 
 namespace rdma::ib {
 
@@ -86,10 +87,7 @@ NodeRecord NodeRecord::from(std::span<const uint8_t> rec) {
   NodeRecord r;
   r.lid = static_cast<uint16_t>(mad::get_field(mad::kNodeRecord, rec, "LID"));
   r.info = NodeInfo::from(rec.subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes));
-  for (uint8_t c : rec.subspan(mad::kNodeRecordNodeDesc, mad::kNodeDescription.bytes)) {
-    if (!c) break;
-    r.description += static_cast<char>(c);
-  }
+  r.description = mad::c_string(rec.subspan(mad::kNodeRecordNodeDesc, mad::kNodeDescription.bytes));
   return r;
 }
 

@@ -89,7 +89,7 @@ const SaFilter* find_sa_filter(const SaKind& k, std::string_view word) {
 
 void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::Record& out,
                bool show_keys) {
-  mad::decode(*k.record, rec, detail, out, show_keys);
+  mad::decode(*k.record, rec, detail, out, {.show_keys = show_keys});
   std::set<std::string> keys;
   for (const view::Field& f : out) keys.insert(f.key);
   view::Record more;
@@ -97,7 +97,7 @@ void sa_record(const SaKind& k, std::span<const uint8_t> rec, int detail, view::
     more.clear();
     const mad::AttrDef& a = *k.carried[i];
     if (rec.size() < k.at[i] + a.bytes) continue;
-    mad::decode(a, rec.subspan(k.at[i], a.bytes), detail, more, show_keys);
+    mad::decode(a, rec.subspan(k.at[i], a.bytes), detail, more, {.show_keys = show_keys});
     for (const view::Field& f : more) {
       if (!f.key.empty() && !keys.insert(f.key).second) continue;
       out.next() = f;

@@ -54,6 +54,9 @@ struct PortInfo {
   // Not PortInfo's: the vendor's MlnxExtPortInfo LinkSpeedActive (bit 0
   // FDR10), where discovery asks it (lib/ib/fdr10.h); 0 elsewhere.
   uint8_t mlnx_speed_active = 0;
+  uint16_t caps2 = 0;  // CapabilityMask2
+  // MlnxExtPortInfo's LinkSpeedSupported, where discovery asks it.
+  uint8_t mlnx_speed_supported = 0;
 
   // The link trained: a neighbour answers behind it (state INIT or more).
   bool link_up() const { return state >= kPortInit; }
@@ -113,6 +116,8 @@ void port_info_fields(S& v, F&& f) {
   f("LinkSpeedExtEnabled", v.speed_ext_enabled);
   f("LinkSpeedExtActive2", v.speed_ext2_active);
   f("MlnxExtPortInfo.LinkSpeedActive", v.mlnx_speed_active);
+  f("CapabilityMask2", v.caps2);
+  f("MlnxExtPortInfo.LinkSpeedSupported", v.mlnx_speed_supported);
 }
 
 template <typename S, typename F>

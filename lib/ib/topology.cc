@@ -34,7 +34,7 @@ unsigned lmc_of(const Fabric& f, PortRef r) {
 
 }  // namespace
 
-std::string rate_text(const PortInfo& p) {
+std::string rate_text(const PortInfo& p, const PortInfo* caps) {
   const char* width = "?";
   switch (p.width_active) {
     case 1:
@@ -53,7 +53,7 @@ std::string rate_text(const PortInfo& p) {
       width = "2x";
       break;
   }
-  const char* speed = mad::generation_name(link_generation(p));
+  const char* speed = mad::generation_name(link_generation(p, caps));
   if (!speed) speed = "?";
   return std::string(width) + speed;
 }
@@ -89,7 +89,9 @@ void write_topology(const Fabric& f, std::FILE* out) {
         if (!p.peer) continue;
         const Node& peer = f.nodes[p.peer->node];
         const Port& pp = f.at(*p.peer);
-        std::string rate = p.info ? rate_text(*p.info) : pp.info ? rate_text(*pp.info) : "?";
+        std::string rate = p.info    ? rate_text(*p.info, speed_caps(n, *p.info))
+                           : pp.info ? rate_text(*pp.info, speed_caps(peer, *pp.info))
+                                     : "?";
         char peer_guid[24] = "";
         if (!peer.is_switch()) std::snprintf(peer_guid, sizeof peer_guid, "(%" PRIx64 ")", pp.guid);
         if (n.is_switch()) {

@@ -10,7 +10,8 @@ namespace rdma::ib {
 
 void write_topology(const Fabric& f, std::FILE* out);
 
-// ibnetdiscover's link rate word: "4xSDR", "4xEDR", "12xQDR".
-std::string rate_text(const PortInfo& p);
+// ibnetdiscover's link rate word: "4xSDR", "4xEDR", "12xQDR"; the extended
+// speeds as caps' masks vouch for them (lib/ib/records.h), all without.
+std::string rate_text(const PortInfo& p, const PortInfo* caps = nullptr);
 
 }  // namespace rdma::ib

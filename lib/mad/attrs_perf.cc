@@ -46,6 +46,8 @@ constexpr FieldDef kPortCountersFields[] = {
     {"CounterSelect2", "counter_select2", 144, 8, Fmt::Hex, kDetail},
     {"LocalLinkIntegrityErrors", "local_link_integrity_errors", 152, 4},
     {"ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors", 156, 4},
+    // IBA 1.3: the reserved 16 bits before VL15Dropped.
+    {"QP1Dropped", "qp1_dropped", 160, 16},
     {"VL15Dropped", "vl15_dropped", 176, 16},
     {"PortXmitData", "xmit_bytes", 192, 32, Fmt::DataWords},
     {"PortRcvData", "rcv_bytes", 224, 32, Fmt::DataWords},

@@ -21,11 +21,11 @@ void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& 
                 " (expected 1)");
   uint8_t cls = m.mgmt_class();
   // Bytes given to decode are shown whole, keys included.
-  decode_fields(header_fields(cls), m.bytes, 1, header, true);
+  decode_fields(header_fields(cls), m.bytes, 1, header, {.show_keys = true});
   header.pair("attribute", attr_name(cls, m.get(hdr::kAttrId)));
   if (const AttrDef* a = attr_by_id(cls, m.get(hdr::kAttrId))) {
     std::span<const uint8_t> data = std::span(m.bytes).subspan(data_offset(cls));
-    decode(*a, data, 1, attr, true);
+    decode(*a, data, 1, attr, {.show_keys = true});
   }
 }
 

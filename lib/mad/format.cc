@@ -72,9 +72,9 @@ std::string hex(uint64_t v, unsigned width) {
 // PortInfo's speed keys (speed, rate, generation) in LinkSpeedActive's
 // place. A down port's speed fields mean nothing (IBA C14-24.2.1): its
 // speed is the raw LinkSpeedActive, as ever, with no rate or generation.
-void add_link_speed(std::span<const uint8_t> pi, view::Record& out, bool fdr10) {
+void add_link_speed(std::span<const uint8_t> pi, view::Record& out, const DecodeOptions& o) {
   bool down = get_field(kPortInfo, pi, "PortState") == ib::kPortDown;
-  add_speed(out, down ? Generation::Unknown : port_generation(pi, fdr10),
+  add_speed(out, down ? Generation::Unknown : port_generation(pi, o.fdr10, o.speed_caps),
             static_cast<unsigned>(get_field(kPortInfo, pi, "LinkWidthActive")),
             static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")));
 }
@@ -123,6 +123,15 @@ std::string desc_text(std::string_view s) {
   return out + '"';
 }
 
+std::string c_string(std::span<const uint8_t> bytes) {
+  std::string out;
+  for (uint8_t c : bytes) {
+    if (!c) break;
+    out += static_cast<char>(c);
+  }
+  return out;
+}
+
 void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
             view::Json& json) {
   unsigned bit = f.bit + index * (f.stride ? f.stride : f.width);
@@ -132,12 +141,7 @@ void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, st
     return;
   }
   if (f.fmt == Fmt::Str || f.fmt == Fmt::Desc) {
-    std::span<const uint8_t> s = attr.subspan(bit / 8, f.width / 8);
-    text.clear();
-    for (uint8_t c : s) {
-      if (!c) break;
-      text += static_cast<char>(c);
-    }
+    text = c_string(attr.subspan(bit / 8, f.width / 8));
     json = text;
     if (f.fmt == Fmt::Desc) text = desc_text(text);
     return;
@@ -222,16 +226,16 @@ uint64_t shown_value(Fmt fmt, uint64_t v) {
 }
 
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out, bool show_keys, bool fdr10) {
+                   view::Record& out, const DecodeOptions& o) {
   for (const FieldDef& f : fields) {
     if (f.level > detail) continue;
     if (f.fmt == Fmt::LinkSpeed) {
-      add_link_speed(bytes, out, fdr10);
+      add_link_speed(bytes, out, o);
       continue;
     }
     std::string text;
     view::Json json;
-    if (f.fmt == Fmt::Key && !show_keys) {
+    if (f.fmt == Fmt::Key && !o.show_keys) {
       out.add(f.label, std::string(f.label) + " " + kNotDisplayed + " ", kNotDisplayed);
       continue;
     }
@@ -252,11 +256,11 @@ void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> by
 }
 
 void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
-            bool show_keys, bool fdr10) {
+            const DecodeOptions& o) {
   if (attr.size() < a.bytes)
     throw Error("truncated " + std::string(a.name) + ": " + std::to_string(attr.size()) +
                 " bytes, expected " + std::to_string(a.bytes));
-  decode_fields(a.fields, attr, detail, out, show_keys, fdr10);
+  decode_fields(a.fields, attr, detail, out, o);
 }
 
 }  // namespace rdma::mad

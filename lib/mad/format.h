@@ -29,17 +29,27 @@ void add_values(const FieldDef& f, std::span<const uint64_t> values, view::Recor
 // infiniband-diags prints it without -K.
 inline constexpr const char* kNotDisplayed = "<not displayed>";
 
+// What decode shows beyond the fields at a detail level.
+struct DecodeOptions {
+  bool show_keys = false;  // keys (Fmt::Key) in clear, not kNotDisplayed
+  // The vendor's MlnxExtPortInfo says the port runs FDR10, which PortInfo's
+  // speed keys then read.
+  bool fdr10 = false;
+  // The PortInfo whose capability masks say which extended speed fields
+  // PortInfo's speed keys may read (lib/mad/speed.h): the port's own, or a
+  // switch's port 0. Empty: every field as it is, as smpquery prints it.
+  std::span<const uint8_t> speed_caps = {};
+};
+
 // Appends every field at or below detail; tables (count > 1) become one
-// field with a comma-separated text and a JSON array. Keys show as
-// kNotDisplayed unless show_keys. fdr10: the vendor's MlnxExtPortInfo says
-// the port runs FDR10, which PortInfo's speed keys then read. Throws Error
-// when attr is shorter than the attribute.
+// field with a comma-separated text and a JSON array. Throws Error when
+// attr is shorter than the attribute.
 void decode(const AttrDef& a, std::span<const uint8_t> attr, int detail, view::Record& out,
-            bool show_keys = false, bool fdr10 = false);
+            const DecodeOptions& o = {});
 
 // The same for a bare field list (MAD headers).
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
-                   view::Record& out, bool show_keys = false, bool fdr10 = false);
+                   view::Record& out, const DecodeOptions& o = {});
 
 // A numeric value as text in the given format ("4X", "ACTIVE", "0x0012").
 std::string value_text(Fmt fmt, uint64_t v, unsigned width = 64);
@@ -65,5 +75,9 @@ std::string guid_text(uint64_t v);
 // double quotes, with '"' and '\\' escaped by a backslash and every other
 // byte below 0x20 or 0x7f as \xHH; bytes from 0x80 (UTF-8) as they are.
 std::string desc_text(std::string_view s);
+
+// A NUL-padded string field's text: its bytes up to the first NUL (a
+// NodeDescription: the attribute's 64 bytes, or fewer when bytes is short).
+std::string c_string(std::span<const uint8_t> bytes);
 
 }  // namespace rdma::mad

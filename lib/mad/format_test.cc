@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "lib/mad/attrs.h"
@@ -119,7 +120,7 @@ TEST(Format, KeysAreNotDisplayedUnlessAsked) {
   set_bits(sr, 256, 64, 0x77ull);              // ServiceKey, first half
   auto fields = [](const AttrDef& a, std::span<const uint8_t> b, bool keys) {
     view::Record r;
-    decode(a, b, 1, r, keys);
+    decode(a, b, 1, r, {.show_keys = keys});
     std::map<std::string, std::pair<std::string, view::Json>> out;
     for (const view::Field& f : r) out[f.key] = {f.text, f.value};
     return out;
@@ -143,6 +144,18 @@ TEST(Format, KeysAreNotDisplayedUnlessAsked) {
   view::Record plain;
   decode(kPortInfo, pi, 0, plain);
   for (const view::Field& f : plain) EXPECT_NE(f.key, "mkey");
+}
+
+// A NUL-padded string (a NodeDescription): its bytes up to the first NUL,
+// all of them without one, UTF-8 bytes as they are.
+TEST(Format, CStringStopsAtTheFirstNul) {
+  std::vector<uint8_t> d(64, 0);
+  std::string name = "sw 1 \xc3\xbc";
+  std::copy(name.begin(), name.end(), d.begin());
+  d[20] = 'x';  // after the NUL: not part of it
+  EXPECT_EQ(c_string(d), name);
+  EXPECT_EQ(c_string(std::vector<uint8_t>(3, 'a')), "aaa");
+  EXPECT_EQ(c_string({}), "");
 }
 
 }  // namespace

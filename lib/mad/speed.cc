@@ -77,10 +77,31 @@ Generation generation(unsigned speed_active, unsigned speed_ext_active, unsigned
   }
 }
 
-Generation port_generation(std::span<const uint8_t> pi, bool fdr10) {
-  return generation(static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")),
-                    static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedExtActive")),
-                    static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedExtActive2")), fdr10);
+ExtSpeedCaps ext_speed_caps(uint32_t cap_mask, uint32_t cap_mask2) {
+  ExtSpeedCaps c;
+  c.ext = (cap_mask & kCapExtendedSpeeds) != 0;
+  c.ext2 = c.ext && (cap_mask & kCapMask2Supported) && (cap_mask2 & kCap2ExtendedSpeeds2);
+  return c;
+}
+
+ExtSpeedCaps ext_speed_caps(std::span<const uint8_t> pi) {
+  return ext_speed_caps(static_cast<uint32_t>(get_field(kPortInfo, pi, "CapabilityMask")),
+                        static_cast<uint32_t>(get_field(kPortInfo, pi, "CapabilityMask2")));
+}
+
+Generation trusted_generation(ExtSpeedCaps caps, unsigned speed_active, unsigned speed_ext_active,
+                              unsigned speed_ext2_active, bool fdr10) {
+  return generation(speed_active, caps.ext ? speed_ext_active : 0,
+                    caps.ext2 ? speed_ext2_active : 0, fdr10);
+}
+
+Generation port_generation(std::span<const uint8_t> pi, bool fdr10,
+                           std::span<const uint8_t> caps_pi) {
+  ExtSpeedCaps caps = caps_pi.empty() ? ExtSpeedCaps{true, true} : ext_speed_caps(caps_pi);
+  return trusted_generation(
+      caps, static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")),
+      static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedExtActive")),
+      static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedExtActive2")), fdr10);
 }
 
 const char* generation_name(Generation g) {

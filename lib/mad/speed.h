@@ -26,8 +26,39 @@ enum class Generation : uint8_t { Unknown, Sdr, Ddr, Qdr, Fdr10, Fdr, Edr, Hdr, 
 Generation generation(unsigned speed_active, unsigned speed_ext_active,
                       unsigned speed_ext2_active = 0, bool fdr10 = false);
 
-// The same from a PortInfo attribute's bytes (at least PortInfo's size).
-Generation port_generation(std::span<const uint8_t> port_info, bool fdr10 = false);
+// PortInfo capability bits that vouch for the extended speed fields (IBA
+// 14.2.5.6): CapabilityMask IsExtendedSpeedsSupported and
+// IsCapabilityMask2Supported, CapabilityMask2 IsExtendedSpeeds2Supported.
+inline constexpr uint32_t kCapExtendedSpeeds = 1u << 14;
+inline constexpr uint32_t kCapMask2Supported = 1u << 15;
+inline constexpr uint32_t kCap2ExtendedSpeeds2 = 1u << 11;
+
+// Which extended speed fields of a port hold a speed, as iblinkinfo and
+// ibnetdiscover trust them (libibnetdisc's ibnd_get_agg_linkspeedext):
+// LinkSpeedExt* only when CapabilityMask has IsExtendedSpeedsSupported;
+// LinkSpeedExt*2 only when besides CapabilityMask has
+// IsCapabilityMask2Supported and CapabilityMask2 IsExtendedSpeeds2Supported.
+// The masks are the port's own on a CA or router, and for any port of a
+// switch its port 0's (an external port's are reserved).
+struct ExtSpeedCaps {
+  bool ext = false;
+  bool ext2 = false;
+};
+ExtSpeedCaps ext_speed_caps(uint32_t cap_mask, uint32_t cap_mask2);
+// The same from the masks' PortInfo bytes.
+ExtSpeedCaps ext_speed_caps(std::span<const uint8_t> caps_port_info);
+
+// generation() of a port's fields, the extended ones read only where caps
+// vouch for them.
+Generation trusted_generation(ExtSpeedCaps caps, unsigned speed_active, unsigned speed_ext_active,
+                              unsigned speed_ext2_active, bool fdr10);
+
+// The same from a PortInfo attribute's bytes (at least PortInfo's size),
+// the extended fields trusted as caps_port_info's masks say (the port's
+// own PortInfo, or a switch's port 0), or read as they are (as smpquery
+// prints them) when that is empty.
+Generation port_generation(std::span<const uint8_t> port_info, bool fdr10 = false,
+                           std::span<const uint8_t> caps_port_info = {});
 
 // "SDR" .. "XDR", "FDR10"; nullptr for Unknown.
 const char* generation_name(Generation g);

@@ -138,5 +138,47 @@ TEST(Speed, PortInfoDecodeShowsTheLinkSpeed) {
   EXPECT_EQ(value_text(Fmt::LinkSpeed, 4), "10.0");
 }
 
+// iblinkinfo's rule (libibnetdisc's ibnd_get_agg_linkspeedext): the
+// extended fields count only where the capability masks vouch for them.
+TEST(Speed, ExtendedSpeedsNeedTheCapabilityMaskBits) {
+  constexpr uint32_t kExt = 1u << 14, kMask2 = 1u << 15, kExt2 = 1u << 11;
+  EXPECT_FALSE(ext_speed_caps(0, kExt2).ext);
+  EXPECT_FALSE(ext_speed_caps(0, kExt2).ext2);
+  EXPECT_TRUE(ext_speed_caps(kExt, 0).ext);
+  EXPECT_FALSE(ext_speed_caps(kExt, kExt2).ext2);  // no IsCapabilityMask2Supported
+  EXPECT_FALSE(ext_speed_caps(kExt | kMask2, 0).ext2);
+  EXPECT_FALSE(ext_speed_caps(kMask2, kExt2).ext2);  // ext2 only with ext
+  EXPECT_TRUE(ext_speed_caps(kExt | kMask2, kExt2).ext2);
+
+  // An EDR port whose masks vouch for LinkSpeedExtActive, and one whose do
+  // not: QDR, its LinkSpeedActive.
+  std::vector<uint8_t> edr = port_info(4, 2, 0), caps = port_info(4, 0, 0);
+  set_field(kPortInfo, caps, "CapabilityMask", kExt);
+  EXPECT_EQ(port_generation(edr, false, caps), Generation::Edr);
+  EXPECT_EQ(port_generation(edr, false, edr), Generation::Qdr);  // its own masks: 0
+  set_field(kPortInfo, edr, "CapabilityMask", kExt);
+  EXPECT_EQ(port_generation(edr, false, edr), Generation::Edr);
+  // XDR: LinkSpeedExtActive2 with CapabilityMask2's bit, else
+  // LinkSpeedExtActive (NDR here).
+  std::vector<uint8_t> xdr = port_info(4, 8, 1);
+  set_field(kPortInfo, caps, "CapabilityMask", kExt | kMask2);
+  EXPECT_EQ(port_generation(xdr, false, caps), Generation::Ndr);
+  set_field(kPortInfo, caps, "CapabilityMask2", kExt2);
+  EXPECT_EQ(port_generation(xdr, false, caps), Generation::Xdr);
+  set_field(kPortInfo, caps, "CapabilityMask", kMask2);
+  EXPECT_EQ(port_generation(xdr, false, caps), Generation::Qdr);
+  // FDR10 is the vendor's word, not an extended speed field.
+  EXPECT_EQ(port_generation(port_info(4, 0, 0), true, caps), Generation::Fdr10);
+  // decode reads the keys as DecodeOptions::speed_caps vouch.
+  view::Record r;
+  std::vector<uint8_t> bare = port_info(4, 2, 0);
+  decode(kPortInfo, bare, 0, r, {.speed_caps = bare});
+  bool qdr = false;
+  for (const view::Field& f : r) qdr |= f.key == "generation" && f.value == "QDR";
+  EXPECT_TRUE(qdr);
+  EXPECT_EQ(trusted_generation({true, false}, 4, 2, 1, false), Generation::Edr);
+  EXPECT_EQ(trusted_generation({false, false}, 1, 2, 1, false), Generation::Sdr);
+}
+
 }  // namespace
 }  // namespace rdma::mad

@@ -28,6 +28,7 @@
 #include "lib/mad/speed.h"
 #include "lib/mad/target.h"
 #include "rdma/ib/check.h"
+#include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
@@ -70,46 +71,17 @@ FabricSource source(Ctx& c, bool sends_mads = false) {
   return src;
 }
 
-// The fabric: read from the file, or discovered from the local port. A
-// sick fabric gives what was found, a warning line per problem and a
-// non-zero exit status; -d adds what the discovery cost.
-ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session) {
-  if (!src.from.empty()) return ib::load_fabric(src.from);
-  std::optional<MadSession> own;
-  MadSession& s = session ? *session : own.emplace(c, src.via);
-  ib::Discovery d;
-  if (c.opt.sa) {
-    // From the SA's records: no SMP sent.
-    if (!s.local().sm_lid) throw Error("no subnet manager: --sa needs the SA at the SM's LID");
-    d.fabric = ib::fabric_from_sa(s.engine(), s.local().sm_lid, s.local().port_guid, d.warnings);
-  } else {
-    d = ib::discover(s.engine());
-  }
-  for (const std::string& warning : d.warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!d.warnings.empty()) c.status = 1;
-  if (c.opt.details) {
-    const mad::EngineStats& st = s.engine().stats();
-    // Replies that did not answer their request, when there were any.
-    std::string dropped = st.dropped_text();
-    std::fprintf(
-        c.err,
-        "fabric: %zu nodes, %zu links; MADs sent %llu, retried %llu, failed %llu "
-        "(window %zu)%s%s\n",
-        d.fabric.nodes.size(), d.fabric.links().size(), static_cast<unsigned long long>(st.sent),
-        static_cast<unsigned long long>(st.retried), static_cast<unsigned long long>(st.failed()),
-        s.engine().config().window, dropped.empty() ? "" : "; ", dropped.c_str());
-  }
-  return std::move(d.fabric);
+// The fabric of src as the fabric commands take it: --sa and -d as given.
+FoundFabricOptions found_options(const Ctx& c) {
+  return {.sa = c.opt.sa, .stats = c.opt.details != 0};
 }
 
-// The fabric with the nodes named after the node-name-map (read first: a
-// bad map is an error before any MAD is sent).
+ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session) {
+  return rdma::found_fabric(c, src, session, found_options(c));
+}
+
 ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = nullptr) {
-  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
-  ib::Fabric f = found_fabric(c, src, session);
-  ib::rename_nodes(names, f);
-  return f;
+  return rdma::fabric_of(c, src, session, found_options(c));
 }
 
 void fabric_show(Ctx& c) {
@@ -193,7 +165,10 @@ void fabric_links(Ctx& c) {
         if (p.peer->node < n || (p.peer->node == n && p.peer->port < p.num)) continue;
         if (what == Degraded) {
           const ib::Port& q = f.at(*p.peer);
-          if (!p.info || !q.info || !(low = ib::degraded(*p.info, *q.info))) continue;
+          if (!p.info || !q.info ||
+              !(low = ib::degraded(*p.info, *q.info, ib::speed_caps(f.nodes[n], *p.info),
+                                   ib::speed_caps(f.nodes[p.peer->node], *q.info))))
+            continue;
         }
       } else if (what != All || p.num == 0 || !p.info) {
         continue;  // `all`: the ports with no peer too (switch port 0 is no link)

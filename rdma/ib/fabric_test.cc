@@ -262,7 +262,8 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
   nlohmann::json d = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out);
   ASSERT_EQ(d.size(), 3u);
   for (const auto& p : {d[0], d[1]}) {
-    EXPECT_EQ(p.size(), 4u + (p.contains("port_guid") ? 1 : 0) + 13u) << p;
+    EXPECT_EQ(p.size(), 4u + (p.contains("port_guid") ? 1 : 0) + 14u) << p;  // QP1Dropped last
+    EXPECT_EQ(p["qp1_dropped"], 0);
     EXPECT_EQ(p["xmit_wait"], 0);
     EXPECT_FALSE(p.contains("xmit_bytes"));
   }
@@ -296,14 +297,14 @@ TEST_F(FabricCmd, ErrorsThresholdsDataAndBadWords) {
   EXPECT_EQ(j[0]["rcv_bytes"], 0);
   EXPECT_FALSE(j[0].contains("xmit_data"));
   // A threshold file's unknown name is a warning naming the file and line;
-  // the rest of the file counts.
+  // the rest of the file counts. QP1Dropped is known (ibqueryerrors ignores it).
   std::string file = tmp("thresholds");
   std::FILE* f = std::fopen(file.c_str(), "w");
-  std::fputs("QP1Dropped=1\nSymbolErrorCounter=17\n", f);
+  std::fputs("QP1Dropped=1\nQP1Dropt=1\nSymbolErrorCounter=17\n", f);
   std::fclose(f);
   Result warned = run({"fabric", "errors", "thresholds", file});
   EXPECT_EQ(warned.status, 0);
-  EXPECT_EQ(warned.err, "warning: " + file + ":1: unknown error counter \"QP1Dropped\", ignored\n");
+  EXPECT_EQ(warned.err, "warning: " + file + ":2: unknown error counter \"QP1Dropt\", ignored\n");
   EXPECT_EQ(warned.out,
             "summary: 6 nodes checked, 20 ports checked, 0 ports over threshold on 0 nodes\n");
   for (std::vector<std::string> bad : {
@@ -454,9 +455,9 @@ TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
     }
   }
   EXPECT_EQ(r.out.find("lid"), std::string::npos);
-  // 13 counter families of every port checked, then _up and
+  // 14 counter families (QP1Dropped the 14th) of every port checked, then _up and
   // _duration_seconds (2 lines each) and # EOF.
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 13 * (2 + ports_checked) + 2 * 3 + 1);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 14 * (2 + ports_checked) + 2 * 3 + 1);
   EXPECT_NE(r.out.find("# TYPE rdma_ib_fabric_errors_up gauge\nrdma_ib_fabric_errors_up 1\n"),
             std::string::npos)
       << r.out;

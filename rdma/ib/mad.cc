@@ -74,7 +74,7 @@ void mad_get(Ctx& c) {
   view::Record rec;
   add_target(rec, r);
   rec.add("attribute", std::string("attribute ") + a.name + " ", a.name);
-  mad::decode(a, reply.data(), 1, rec, c.opt.show_keys);
+  mad::decode(a, reply.data(), 1, rec, {.show_keys = c.opt.show_keys});
   c.out.record(rec);
 }
 

@@ -151,10 +151,13 @@ mad::Mad read_counters(MadSession& s, const mad::Route& r, const mad::AttrDef& a
   return s.gmp(r.lid, mad::kClassPerf, mad::kGet, attr, 0, &body);
 }
 
+// The sum of every port (AllPortSelect) says "port all" in text; in JSON
+// (and so metrics) port stays a number: 255, the PortSelect that asked for
+// it, as perfquery -a prints it.
 void add_port(view::Record& rec, const mad::Route& route, uint8_t port) {
   add_target(rec, route);
   if (port == ib::kAllPorts)
-    rec.pair("port", "all");
+    rec.pair("port", "all", view::Json(port));
   else
     rec.pair("port", port);
 }

@@ -44,7 +44,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
                    {}});
   unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
   rec.pair("port", n);
-  mad::decode(mad::kPortInfo, pi, c.opt.details, rec, c.opt.show_keys);
+  mad::decode(mad::kPortInfo, pi, c.opt.details, rec, {.show_keys = c.opt.show_keys});
   c.out.record(rec);
 }
 
@@ -62,6 +62,25 @@ bool fdr10(MadSession& s, const mad::Route& route, const mad::Mad& port_info, un
   } catch (const Error&) {
     return false;
   }
+}
+
+// The PortInfo whose capability masks vouch for the port's extended speed
+// fields (lib/mad/speed.h): its own, or for a switch's port its port 0's,
+// asked only when the port shows an extended speed its own masks (reserved
+// on a switch's external port) do not vouch for.
+std::vector<uint8_t> speed_caps(MadSession& s, const mad::Route& route, const mad::Mad& pi,
+                                unsigned port) {
+  auto d = pi.data();
+  std::vector<uint8_t> own(d.begin(), d.begin() + mad::kPortInfo.bytes);
+  mad::ExtSpeedCaps caps = mad::ext_speed_caps(own);
+  bool ext = pi.get_attr(mad::kPortInfo, "LinkSpeedExtActive") != 0;
+  bool ext2 = pi.get_attr(mad::kPortInfo, "LinkSpeedExtActive2") != 0;
+  if (port == 0 || ((!ext || caps.ext) && (!ext2 || caps.ext2))) return own;
+  ib::NodeInfo ni = ib::NodeInfo::from(s.smp(route, mad::kGet, mad::kNodeInfo, 0).data());
+  if (!ni.is_switch()) return own;
+  mad::Mad port0 = s.smp(route, mad::kGet, mad::kPortInfo, 0);
+  auto p0 = port0.data();
+  return {p0.begin(), p0.begin() + mad::kPortInfo.bytes};
 }
 
 void port_show(Ctx& c) {
@@ -91,8 +110,10 @@ void port_show(Ctx& c) {
     // Without "port N" a CA answers for the port the MAD arrived on.
     unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
     rec.pair("port", n);
-    mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec, c.opt.show_keys,
-                fdr10(s, route, pi, n));
+    std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
+    mad::decode(
+        mad::kPortInfo, pi.data(), c.opt.details, rec,
+        {.show_keys = c.opt.show_keys, .fdr10 = fdr10(s, route, pi, n), .speed_caps = caps});
     c.out.record(rec);
     return;
   }

@@ -17,6 +17,7 @@
 #include "lib/ib/node_name_map.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -34,15 +35,6 @@ void route_help(Ctx& c) {
       "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
       "SRC is the local port when only DST is given.\n",
       c.help_out);
-}
-
-ib::Fabric discover_fabric(Ctx& c, MadSession& s) {
-  ib::Discovery d = ib::discover(s.engine());
-  for (const std::string& warning : d.warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!d.warnings.empty()) c.status = 1;
-  ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), d.fabric);
-  return std::move(d.fabric);
 }
 
 // A multicast LID, 0xc000-0xfffe.
@@ -184,8 +176,8 @@ void route_show(Ctx& c) {
   MadSession s(c, src.via);
   mad::Route r = s.route(sw[0]);
   ib::Lft t = ib::read_lft(s.engine(), r, range.lo, range.hi);
-  ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
-  if (!src.from.empty()) ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
+  // Discovered by SMPs (not --sa), without -d's cost line.
+  ib::Fabric f = fabric_of(c, src, &s, {});
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   view::Record rec;
   for (size_t i = 0; i < t.ports.size(); ++i) {
@@ -240,7 +232,7 @@ void route_trace(Ctx& c) {
   c.args.done();
   if (ends.empty()) throw UsageError("missing destination (lid N, guid G, gid G or dr PATH)");
   MadSession s(c, src.via);
-  ib::Fabric f = discover_fabric(c, s);
+  ib::Fabric f = fabric_of(c, src, &s, {});
   if (f.nodes.empty()) throw Error("the local node does not answer");
   uint16_t slid = 0, dlid = 0;
   ib::PortRef from{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};

@@ -188,7 +188,7 @@ void sa_show(Ctx& c) {
   view::Record out;
   if (q.kind->get) {
     std::vector<uint8_t> a = mad::get_one(s.engine(), s.sm_lid(), *q.kind->record);
-    mad::decode(*q.kind->record, a, c.opt.details, out, c.opt.show_keys);
+    mad::decode(*q.kind->record, a, c.opt.details, out, {.show_keys = c.opt.show_keys});
     c.out.record(out);
     return;
   }

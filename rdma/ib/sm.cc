@@ -26,7 +26,7 @@ void sm_show_sa(Ctx& c, MadSession& s, const std::optional<mad::Target>& t) {
   view::Record rec;
   add_target(rec, {false, static_cast<uint16_t>(mad::get_field(mad::kSmInfoRecord, r, "LID")), {}});
   mad::decode(mad::kSmInfo, std::span<const uint8_t>(r).subspan(mad::kSmInfoRecordSmInfo),
-              c.opt.details, rec, c.opt.show_keys);
+              c.opt.details, rec, {.show_keys = c.opt.show_keys});
   c.out.record(rec);
 }
 
@@ -40,7 +40,7 @@ void sm_show(Ctx& c) {
   mad::Mad info = s.smp(r, mad::kGet, mad::kSmInfo, 0);
   view::Record rec;
   add_target(rec, r);
-  mad::decode(mad::kSmInfo, info.data(), c.opt.details, rec, c.opt.show_keys);
+  mad::decode(mad::kSmInfo, info.data(), c.opt.details, rec, {.show_keys = c.opt.show_keys});
   c.out.record(rec);
 }
 

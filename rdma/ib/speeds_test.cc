@@ -223,6 +223,12 @@ TEST_F(MadCmd, XdrInEveryView) {
   fabric_.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr, ibtest::kSpeedExtNdr);
   fabric_.nodes()[sw2].ports[1].speed_ext2_active = 1;
   fabric_.nodes()[hca3].ports[1].speed_ext2_active = 1;
+  // CapabilityMask2 IsExtendedSpeeds2Supported: without it (ibsim's
+  // templates) LinkSpeedExtActive2 is not read, as iblinkinfo does not.
+  EXPECT_EQ(sw2_hca3(json({"fabric", "links", "all"}))["generation"], "NDR");
+  EXPECT_EQ(json({"port", "show", "lid", "5", "port", "1"})[0]["generation"], "NDR");
+  fabric_.nodes()[sw2].ext_speeds2_cap = true;
+  fabric_.nodes()[hca3].ext_speeds2_cap = true;
   // Copies: a key missing is a failed expectation, not a const lookup's UB.
   for (nlohmann::json r : {sw2_hca3(json({"fabric", "links", "all"})),
                            json({"port", "show", "lid", "5", "port", "1"})[0],
@@ -232,6 +238,84 @@ TEST_F(MadCmd, XdrInEveryView) {
     EXPECT_EQ(r["generation"], "XDR") << r.dump();
   }
   EXPECT_NE(run({"fabric", "topology"}).out.find(" 4xXDR\n"), std::string::npos);
+}
+
+// iblinkinfo trusts LinkSpeedExtActive only where CapabilityMask has
+// IsExtendedSpeedsSupported: a CA port's own, a switch port's port 0's
+// (an external port's masks are reserved, 0). Without it the link reads
+// as LinkSpeedActive says.
+TEST_F(MadCmd, ExtendedSpeedNeedsTheCapabilityMaskBit) {
+  int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
+  fabric_.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr, ibtest::kSpeedExtEdr);
+  EXPECT_EQ(sw2_hca3(json({"fabric", "links", "all"}))["generation"], "EDR");
+  std::string lid = std::to_string(fabric_.nodes()[hca3].ports[1].lid);
+  std::string sw_lid = std::to_string(fabric_.nodes()[sw2].ports[0].lid);
+  EXPECT_EQ(json({"port", "show", "lid", sw_lid, "port", "1"})[0]["generation"], "EDR");
+  EXPECT_EQ(json({"port", "show", "lid", lid})[0]["generation"], "EDR");
+  // The switch without the bit: its ports (through port 0) read QDR.
+  fabric_.nodes()[sw2].ext_speeds_cap = false;
+  nlohmann::json link = sw2_hca3(json({"fabric", "links", "all"}));
+  EXPECT_EQ(link["generation"], "QDR") << link.dump();
+  EXPECT_EQ(link["speed"], "10.0");
+  EXPECT_EQ(link["rate"], 40);
+  nlohmann::json port = json({"port", "show", "lid", sw_lid, "port", "1"})[0];
+  EXPECT_EQ(port["generation"], "QDR") << port.dump();
+  EXPECT_EQ(json({"port", "show", "lid", lid})[0]["generation"], "EDR");  // the CA's own: set
+  EXPECT_NE(run({"fabric", "topology"}).out.find(" 4xQDR\n"), std::string::npos);
+  // The CA without it, the switch with it.
+  fabric_.nodes()[sw2].ext_speeds_cap = true;
+  fabric_.nodes()[hca3].ext_speeds_cap = false;
+  EXPECT_EQ(json({"port", "show", "lid", lid})[0]["generation"], "QDR");
+  EXPECT_EQ(sw2_hca3(json({"fabric", "links", "all"}))["generation"], "EDR");
+}
+
+// Both ends support EDR, run FDR: "could be" EDR only when both ends'
+// masks vouch for the extended speeds; else the base speeds decide.
+TEST_F(MadCmd, CouldBeExtendedNeedsBothEndsCapabilityMaskBit) {
+  int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
+  for (int n : {sw2, hca3})
+    for (auto& p : fabric_.nodes()[n].ports) {
+      p.width_supported = ibtest::kWidth4x | ibtest::kWidth1x;
+      p.speed_supported = 7;
+      p.speed_ext_supported = ibtest::kSpeedExtFdr | ibtest::kSpeedExtEdr;
+    }
+  fabric_.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr, ibtest::kSpeedExtFdr);
+  auto could_be = [&] { return sw2_hca3(json({"fabric", "links", "degraded"})); };
+  EXPECT_EQ(could_be()["could_be_generation"], "EDR");
+  fabric_.nodes()[hca3].ext_speeds_cap = false;
+  EXPECT_TRUE(could_be().is_null()) << could_be().dump();  // QDR of 7: at its best
+}
+
+// "Could be FDR10", as iblinkinfo says of a QDR link both of whose ends'
+// MlnxExtPortInfo support FDR10. ibsim cannot show it: it fills
+// MlnxExtPortInfo only when the link runs FDR10, so this is the double's
+// (mlnx_speeds_always, as a real device answers).
+TEST_F(MadCmd, CouldBeFdr10WhenBothEndsSupportItAndRunQdr) {
+  int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
+  fabric_.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr);
+  fabric_.nodes()[sw2].device_id = 0xc738;   // a SwitchX
+  fabric_.nodes()[hca3].device_id = 0x1003;  // a ConnectX-3
+  for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}}) {
+    fabric_.nodes()[n].ports[p].width_supported = ibtest::kWidth4x | ibtest::kWidth1x;
+    fabric_.nodes()[n].ports[p].speed_supported = 7;
+    fabric_.nodes()[n].ports[p].mlnx_speed_enabled = 1;
+    fabric_.nodes()[n].ports[p].mlnx_speeds_always = true;
+  }
+  nlohmann::json l = sw2_hca3(json({"fabric", "links", "degraded"}));
+  ASSERT_FALSE(l.is_null());
+  EXPECT_EQ(l["generation"], "QDR");
+  EXPECT_EQ(l["could_be_generation"], "FDR10") << l.dump();
+  EXPECT_EQ(l["could_be_speed"], "10.0");
+  EXPECT_EQ(l["could_be_rate"], 40);
+  // Running FDR10: nothing better.
+  for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}})
+    fabric_.nodes()[n].ports[p].mlnx_speed_active = 1;
+  EXPECT_TRUE(sw2_hca3(json({"fabric", "links", "degraded"})).is_null());
+  // One end without FDR10: QDR is the best.
+  for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}})
+    fabric_.nodes()[n].ports[p].mlnx_speed_active = 0;
+  fabric_.nodes()[hca3].ports[1].mlnx_speed_enabled = 0;
+  EXPECT_TRUE(sw2_hca3(json({"fabric", "links", "degraded"})).is_null());
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ PERF = ['PortSelect', 'CounterSelect', 'SymbolErrorCounter', 'LinkErrorRecoveryC
         'LinkDownedCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors',
         'PortRcvSwitchRelayErrors', 'PortXmitDiscards', 'PortXmitConstraintErrors',
         'PortRcvConstraintErrors', 'CounterSelect2', 'LocalLinkIntegrityErrors',
-        'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitData', 'PortRcvData',
+        'ExcessiveBufferOverrunErrors', 'QP1Dropped', 'VL15Dropped', 'PortXmitData', 'PortRcvData',
         'PortXmitPkts', 'PortRcvPkts', 'PortXmitWait', 'PortUnicastXmitPkts',
         'PortUnicastRcvPkts', 'PortMulticastXmitPkts', 'PortMulticastRcvPkts']
 NAMES['perf'] = {n: n for n in PERF}

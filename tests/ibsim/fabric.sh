@@ -155,17 +155,18 @@ fi
 # Only the counters over their thresholds (s2 port 3 has only SymbolErrorCounter set).
 expect "fabric errors: only the counters over threshold" 1 \
   '^node_guid [0-9a-f:x]+ description "s2" port 3 lid [0-9]+ symbol_errors 17 $' fabric errors
-expect "-d fabric errors: every counter" 1 'description "s2" port 3 lid [0-9]+ symbol_errors 17 link_error_recovery 0 .* xmit_wait 0 $' \
+expect "-d fabric errors: every counter" 1 'description "s2" port 3 lid [0-9]+ symbol_errors 17 link_error_recovery 0 .* xmit_wait 0 qp1_dropped 0 $' \
   -d fabric errors
-# A threshold file: every name ibqueryerrors reads is used, one it ignores
-# (QP1Dropped) is a warning; the same ports and counters as ibqueryerrors
-# with the same file.
+# A threshold file: every name ibqueryerrors reads is used, and QP1Dropped,
+# which it ignores (no warning: ibsim cannot set QP1Dropped, so it is 0 and
+# the listings agree); the same ports and counters as ibqueryerrors with the
+# same file.
 printf 'QP1Dropped=1\nSymbolErrorCounter=16\nPortXmitDiscards=5\nPortRcvErrors=3\nLinkDownedCounter=2\n' >thr
 run ibqueryerrors --threshold-file thr >qet.txt 2>qet.err
 run "$RDMA" -j fabric errors thresholds thr >errt.json 2>errt.err
 rc=$?
 if out=$(python3 "$HERE/errors_compare.py" qet.txt errt.json 2>&1) && [ "$rc" -eq 1 ] &&
-  [ "$(cat errt.err)" = "warning: thr:1: unknown error counter \"QP1Dropped\", ignored" ]; then
+  [ ! -s errt.err ]; then
   ok "fabric errors thresholds FILE = ibqueryerrors --threshold-file ($out)"
 else
   bad "fabric errors thresholds FILE: exit $rc: $out $(cat qet.err errt.err)"

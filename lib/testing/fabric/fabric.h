@@ -77,6 +77,9 @@ struct FabricPort {
   // MlnxExtPortInfo (0xff90), which every node answers, as ibsim's do: the
   // speeds (FDR10 1) when the link runs FDR10, zeros otherwise.
   uint8_t mlnx_speed_enabled = 0, mlnx_speed_active = 0;
+  // As a real device, not ibsim: MlnxExtPortInfo's speeds also when the
+  // link does not run FDR10 (ibsim fills them only when it does).
+  bool mlnx_speeds_always = false;
   uint16_t lid = 0;  // CA ports, switch port 0
   uint8_t lmc = 0;
   uint16_t sm_lid = 0;
@@ -111,6 +114,11 @@ struct FabricNode {
   // Every PMA Set answered with status 0x1c (invalid field): counters that
   // cannot be cleared.
   bool pma_set_refused = false;
+  // PortInfo CapabilityMask IsExtendedSpeedsSupported (bit 14, ibsim's
+  // templates have it) and CapabilityMask2 IsExtendedSpeeds2Supported (bit
+  // 11, theirs lack it): a CA's ports', a switch's port 0's.
+  bool ext_speeds_cap = true;
+  bool ext_speeds2_cap = false;
   // NodeInfo PartitionCap: a CA port's or a switch's port 0 P_KeyTable
   // (ibsim's 64 and 8); SwitchInfo PartitionEnforcementCap: a switch's
   // external ports'.

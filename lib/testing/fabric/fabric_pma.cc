@@ -2,7 +2,8 @@
 // PortCounters, PortCountersExtended and the optional counter attributes
 // (lib/mad/attrs_pma.h; a node refuses those in pma_refused), per port or
 // summed over all ports (PortSelect 0xFF, where ClassPortInfo says
-// AllPortSelect), and Set to clear the counters CounterSelect names.
+// AllPortSelect), and Set to clear the counters CounterSelect and
+// CounterSelect2 (PortXmitWait, QP1Dropped) name.
 #include <algorithm>
 
 #include "lib/mad/attrs.h"
@@ -17,6 +18,7 @@ namespace hdr = mad::hdr;
 namespace {
 
 constexpr uint16_t kCapExtendedWidth = 1 << 9;  // PortCountersExtended supported
+constexpr uint16_t kCapQp1Dropped = 1 << 15;    // IsQP1DropSupported
 
 // The attributes the agent answers besides ClassPortInfo.
 const mad::AttrDef* pma_counter_attr(uint16_t id) {
@@ -70,7 +72,7 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     r.set_attr(mad::kClassPortInfo, "ClassVersion", 1);
     r.set_attr(mad::kClassPortInfo, "CapabilityMask",
                (n.extended_counters ? kCapExtendedWidth : 0) |
-                   (n.all_port_select ? mad::kPmaCapAllPortSelect : 0));
+                   (n.all_port_select ? mad::kPmaCapAllPortSelect : 0) | kCapQp1Dropped);
     r.set_attr(mad::kClassPortInfo, "RespTimeValue", 18);
     return {r};
   }
@@ -109,6 +111,7 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
         for (size_t i = 0; i < names.size(); ++i)
           if (select & (1u << i)) c.erase(names[i]);
         if (select2 & 1) c.erase("PortXmitWait");
+        if (select2 & 2) c.erase("QP1Dropped");
       }
     }
   }

@@ -9,6 +9,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
+#include "lib/mad/speed.h"
 #include "lib/testing/fabric/fabric.h"
 
 namespace rdma::ibtest {
@@ -92,12 +93,16 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   // ibsim 0.10's port templates (captured from it: lib/mad/captured_test.h),
   // IsSM added on the SM's port.
   bool sm = !sw_ext && base.sm_lid && base.lid == base.sm_lid;
-  set("CapabilityMask", (sw_ext ? 0 : n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0));
+  uint32_t caps = (n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0);
+  if (!n.ext_speeds_cap) caps &= ~mad::kCapExtendedSpeeds;
+  set("CapabilityMask", sw_ext ? 0 : caps);
   set("M_KeyLeasePeriod", sw_ext ? 0 : 0x0ff9);
   set("GUIDCap", sw_ext ? 0 : base.guid_cap);
   set("SubnetTimeOut", sw_ext ? 0 : 31);
   set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
-  set("CapabilityMask2", n.is_switch() ? 0 : 0x0030);
+  uint32_t caps2 = n.is_switch() ? 0 : 0x0030;
+  if (n.ext_speeds2_cap) caps2 |= mad::kCap2ExtendedSpeeds2;
+  set("CapabilityMask2", sw_ext ? 0 : caps2);
   set("VLStallCount", 7);
   set("LocalPortNum", local_port);
   if (n.is_switch() && p == 0) {  // port 0 has no physical link: ibsim's smaport values
@@ -239,7 +244,8 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       if (p > n.num_ports()) return bad(mad::kStatusBadField);
       if (!n.is_switch() && p == 0) p = at.port;
       const FabricPort& fp = n.ports[p];
-      if (fp.mlnx_speed_active && !fp.speed_ext_active) {  // ibsim's update_portinfo
+      if ((fp.mlnx_speed_active || fp.mlnx_speeds_always) &&
+          !fp.speed_ext_active) {  // ibsim's update_portinfo
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedSupported", fp.mlnx_speed_enabled);
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedEnabled", fp.mlnx_speed_enabled);
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedActive", fp.mlnx_speed_active);

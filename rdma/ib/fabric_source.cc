@@ -1,0 +1,53 @@
+#include "rdma/ib/fabric_source.h"
+
+#include <cstdio>
+#include <optional>
+
+#include "lib/error.h"
+#include "lib/ib/cache.h"
+#include "lib/ib/discover.h"
+#include "lib/ib/node_name_map.h"
+#include "lib/ib/sa_fabric.h"
+
+namespace rdma {
+
+ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
+                        const FoundFabricOptions& o) {
+  if (!src.from.empty()) return ib::load_fabric(src.from);
+  std::optional<MadSession> own;
+  MadSession& s = session ? *session : own.emplace(c, src.via);
+  ib::Discovery d;
+  if (o.sa) {
+    // From the SA's records: no SMP sent.
+    if (!s.local().sm_lid) throw Error("no subnet manager: --sa needs the SA at the SM's LID");
+    d.fabric = ib::fabric_from_sa(s.engine(), s.local().sm_lid, s.local().port_guid, d.warnings);
+  } else {
+    d = ib::discover(s.engine());
+  }
+  for (const std::string& warning : d.warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!d.warnings.empty()) c.status = 1;
+  if (o.stats) {
+    const mad::EngineStats& st = s.engine().stats();
+    // Replies that did not answer their request, when there were any.
+    std::string dropped = st.dropped_text();
+    std::fprintf(
+        c.err,
+        "fabric: %zu nodes, %zu links; MADs sent %llu, retried %llu, failed %llu "
+        "(window %zu)%s%s\n",
+        d.fabric.nodes.size(), d.fabric.links().size(), static_cast<unsigned long long>(st.sent),
+        static_cast<unsigned long long>(st.retried), static_cast<unsigned long long>(st.failed()),
+        s.engine().config().window, dropped.empty() ? "" : "; ", dropped.c_str());
+  }
+  return std::move(d.fabric);
+}
+
+ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session,
+                     const FoundFabricOptions& o) {
+  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
+  ib::Fabric f = found_fabric(c, src, session, o);
+  ib::rename_nodes(names, f);
+  return f;
+}
+
+}  // namespace rdma

@@ -1,0 +1,65 @@
+// rdma perf show: the port of each record (a number in JSON, the sum of
+// every port too) and QP1Dropped among the counters.
+#include <nlohmann/json.hpp>
+
+#include "rdma/ib/test_util.h"
+
+namespace rdma {
+namespace {
+
+// LID 2 is sw1, an 8-port switch whose PMA has AllPortSelect.
+class PerfPortTest : public madtest::MadCmd {
+ protected:
+  int perf_port_sw1() const { return fabric_.node("sw1"); }
+};
+
+TEST_F(PerfPortTest, PortAllSumIsPort255InJsonAndMetricsAndAllInText) {
+  fabric_.set_counter(perf_port_sw1(), 2, "SymbolErrorCounter", 5);
+  fabric_.set_counter(perf_port_sw1(), 7, "SymbolErrorCounter", 6);
+  madtest::Result r = run({"perf", "show", "lid", "2", "port", "all"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("lid 2: port all symbol_errors 11 ", 0), 0u) << r.out;
+  nlohmann::json j = json({"perf", "show", "lid", "2", "port", "all"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_TRUE(j[0]["port"].is_number()) << j[0]["port"];
+  EXPECT_EQ(j[0]["port"], 255);
+  EXPECT_EQ(j[0]["symbol_errors"], 11);
+  r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "all"});
+  EXPECT_NE(r.out.find("port=\"255\"} 11\n"), std::string::npos) << r.out;
+}
+
+TEST_F(PerfPortTest, PortAllPortByPortGivesEachRecordItsOwnNumber) {
+  node("sw1").all_port_select = false;
+  for (int p = 1; p <= 8; ++p) fabric_.set_counter(perf_port_sw1(), p, "LinkDownedCounter", p);
+  nlohmann::json j = json({"perf", "show", "lid", "2", "port", "all"});
+  ASSERT_EQ(j.size(), 8u);
+  for (unsigned p = 1; p <= 8; ++p) {
+    EXPECT_TRUE(j[p - 1]["port"].is_number());
+    EXPECT_EQ(j[p - 1]["port"], p);
+    EXPECT_EQ(j[p - 1]["link_downed"], p);
+  }
+}
+
+// QP1Dropped (IBA 1.3: PortCounters bits 160-175, between
+// ExcessiveBufferOverrunErrors and VL15Dropped) in text, JSON and metrics.
+TEST_F(PerfPortTest, Qp1DroppedIsDecoded) {
+  fabric_.set_counter(perf_port_sw1(), 3, "QP1Dropped", 0x1234);
+  fabric_.set_counter(perf_port_sw1(), 3, "VL15Dropped", 9);
+  fabric_.set_counter(perf_port_sw1(), 3, "ExcessiveBufferOverrunErrors", 15);
+  madtest::Result r = run({"perf", "show", "lid", "2", "port", "3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(" excessive_buffer_overrun_errors 15 qp1_dropped 4660 vl15_dropped 9 "),
+            std::string::npos)
+      << r.out;
+  nlohmann::json j = json({"perf", "show", "lid", "2", "port", "3"});
+  EXPECT_EQ(j[0]["qp1_dropped"], 0x1234);
+  r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_port_qp1_dropped counter\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("port=\"3\"} 4660\n"), std::string::npos) << r.out;
+  // 16 bits: the agent saturates it.
+  fabric_.set_counter(perf_port_sw1(), 3, "QP1Dropped", 70000);
+  EXPECT_EQ(json({"perf", "show", "lid", "2", "port", "3"})[0]["qp1_dropped"], 0xffff);
+}
+
+}  // namespace
+}  // namespace rdma
