@@ -3,9 +3,9 @@
 # links, a dual-homed HCA), opensm programming the forwarding tables:
 # rdma route show / trace against ibroute and ibtracert, route show mcast
 # against ibroute -M and route trace mcast against ibtracert -m (after
-# mcast_join.py joined the HCAs to the broadcast group), rdma sa show against saquery (single records and short tables:
-# the simulator has no RMPP and cuts every table to its first MAD, for
-# saquery too), and --sa node / port / sm show against the SMP path.
+# mcast_join.py joined the HCAs to the broadcast group), rdma sa show
+# against saquery (single records and short tables: the simulator has no
+# RMPP and cuts every table to its first MAD, for saquery too), and --sa node / port / sm show against the SMP path.
 #   tests/ibsim/route.sh [--rdma PATH]
 # Ends with "N passed, M failed"; exits non-zero on any failure.
 set -u
