@@ -5,7 +5,8 @@
 # against ibroute -M and route trace mcast against ibtracert -m (after
 # mcast_join.py joined the HCAs to the broadcast group), rdma sa show
 # against saquery (single records and short tables: the simulator has no
-# RMPP and cuts every table to its first MAD, for saquery too), and --sa node / port / sm show against the SMP path.
+# RMPP and cuts every table to its first MAD, for saquery too), and --sa
+# node / port / sm show against the SMP path.
 #   tests/ibsim/route.sh [--rdma PATH]
 # Ends with "N passed, M failed"; exits non-zero on any failure.
 set -u
