@@ -13,15 +13,6 @@ namespace rdma::ib {
 
 namespace {
 
-std::string node_id(const Node& n) {
-  char buf[32];
-  char t = n.is_switch()                                                ? 'S'
-           : n.info.node_type == static_cast<uint8_t>(NodeType::Router) ? 'R'
-                                                                        : 'H';
-  std::snprintf(buf, sizeof buf, "%c-%016" PRIx64, t, n.info.node_guid);
-  return buf;
-}
-
 // A dot string's body: quotes and backslashes escaped, control bytes dropped
 // (descriptions come from the wire).
 std::string escaped(const std::string& s) {
@@ -89,7 +80,7 @@ void write_dot(const Fabric& f, std::FILE* out, const std::vector<PortRef>& over
   std::vector<unsigned> level = node_levels(f);
   std::fprintf(out, "graph fabric {\n  node [shape=box];\n");
   for (const Node& n : f.nodes)
-    std::fprintf(out, "  \"%s\" [label=\"%s\\nlid %u\"%s];\n", node_id(n).c_str(),
+    std::fprintf(out, "  \"%s\" [label=\"%s\\nlid %u\"%s];\n", topology_node_name(n).c_str(),
                  escaped(n.description).c_str(), node_lid(n),
                  n.is_switch() ? ", style=filled, fillcolor=lightblue" : "");
   // Switches by level, the highest first (on top: edges run downward).
@@ -103,14 +94,14 @@ void write_dot(const Fabric& f, std::FILE* out, const std::vector<PortRef>& over
   }
   for (const auto& [l, nodes] : by_level) {
     std::fprintf(out, "  { rank=same; /* level %u */", l);
-    for (uint32_t i : nodes) std::fprintf(out, " \"%s\";", node_id(f.nodes[i]).c_str());
+    for (uint32_t i : nodes) std::fprintf(out, " \"%s\";", topology_node_name(f.nodes[i]).c_str());
     std::fprintf(out, " }\n");
   }
   for (const auto& [leaf, cas] : cas_of_leaf) {
-    std::string id = node_id(f.nodes[leaf]);
+    std::string id = topology_node_name(f.nodes[leaf]);
     std::fprintf(out, "  subgraph \"cluster_%s\" { label=\"%s\";", id.c_str(),
                  escaped(f.nodes[leaf].description).c_str());
-    for (uint32_t i : cas) std::fprintf(out, " \"%s\";", node_id(f.nodes[i]).c_str());
+    for (uint32_t i : cas) std::fprintf(out, " \"%s\";", topology_node_name(f.nodes[i]).c_str());
     std::fprintf(out, " }\n");
   }
   for (const Link& l : f.links()) {
@@ -123,8 +114,8 @@ void write_dot(const Fabric& f, std::FILE* out, const std::vector<PortRef>& over
     const PortInfo* pi = a.info ? &*a.info : b.info ? &*b.info : nullptr;
     std::string rate = pi ? rate_text(*pi) : "?";
     std::fprintf(out, "  \"%s\" -- \"%s\" [taillabel=\"%u\", headlabel=\"%u\", label=\"%s\"",
-                 node_id(f.nodes[hi.node]).c_str(), node_id(f.nodes[lo.node]).c_str(), hi.port,
-                 lo.port, rate.c_str());
+                 topology_node_name(f.nodes[hi.node]).c_str(),
+                 topology_node_name(f.nodes[lo.node]).c_str(), hi.port, lo.port, rate.c_str());
     if (const char* colour = link_colour(a, b, over, hi, lo))
       std::fprintf(out, ", color=%s, fontcolor=%s", colour, colour);
     if (level[hi.node] == level[lo.node]) std::fprintf(out, ", constraint=false");
