@@ -21,10 +21,11 @@ namespace {
 // still need a probe, so parallel links cost one probe each.
 class Discoverer {
  public:
-  explicit Discoverer(mad::Engine& e) : e_(e) {}
+  Discoverer(mad::Engine& e, const DiscoverScope& scope) : e_(e), scope_(scope) {}
 
   Discovery run() {
-    std::vector<Probe> wave(1);  // the local node: no route, behind no port
+    std::vector<Probe> wave(1);  // the start node: behind no port
+    wave[0].path = scope_.from;
     while (!wave.empty()) {
       probe(wave);
       std::vector<uint32_t> found = settle(wave);
@@ -39,6 +40,7 @@ class Discoverer {
     std::vector<uint8_t> path;    // directed route to the node behind
     std::optional<PortRef> from;  // the port it is behind (none: the local node)
     std::optional<NodeInfo> info;
+    unsigned hops = 0;  // links from the start node
   };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
@@ -74,7 +76,10 @@ class Discoverer {
     std::vector<uint32_t> found;
     for (const Probe& p : wave) {
       if (!p.info) {
-        if (!p.from) throw Error("the local node does not answer: " + d_.warnings.back());
+        if (!p.from)
+          throw Error((p.path.empty() ? std::string("the local node")
+                                      : "the node at " + mad::route_text({true, 0, p.path})) +
+                      " does not answer: " + d_.warnings.back());
         continue;
       }
       const NodeInfo& ni = *p.info;
@@ -91,6 +96,8 @@ class Discoverer {
       if (p.from) d_.fabric.connect(*p.from, PortRef{n, ni.local_port});
       if (!known) {
         found.push_back(n);
+        hops_.resize(d_.fabric.nodes.size());
+        hops_[n] = p.hops;
       } else if (!node.is_switch() && !node.ports[ni.local_port].info) {
         port_info(n, p.path, ni.local_port);  // a second port of a known CA
       }
@@ -147,7 +154,8 @@ class Discoverer {
     std::vector<Probe> wave;
     for (uint32_t n : found) {
       const Node& node = d_.fabric.nodes[n];
-      if (!node.is_switch() && !node.path.empty()) continue;  // CAs do not forward
+      if (!node.is_switch() && n != 0) continue;  // CAs do not forward
+      if (scope_.hops && hops_[n] >= *scope_.hops) continue;
       if (node.path.size() >= mad::kMaxHops) {
         d_.warnings.push_back("not exploring behind " + mad::route_text({true, 0, node.path}) +
                               ": the directed route has " + std::to_string(mad::kMaxHops) +
@@ -157,8 +165,13 @@ class Discoverer {
       for (const Port& port : node.ports) {
         if (port.num == 0 || port.peer || !port.info || !port.info->link_up()) continue;
         if (!node.is_switch() && port.num != node.info.local_port) continue;
-        Probe p{node.path, PortRef{n, port.num}, std::nullopt};
-        p.path.push_back(port.num);
+        Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
+        // A CA forwards no directed route: behind a remote start CA is the
+        // node its route came through.
+        if (node.is_switch() || p.path.empty())
+          p.path.push_back(port.num);
+        else
+          p.path.pop_back();
         wave.push_back(std::move(p));
       }
     }
@@ -166,13 +179,15 @@ class Discoverer {
   }
 
   mad::Engine& e_;
+  const DiscoverScope& scope_;
+  std::vector<unsigned> hops_;  // by node: links from the start node
   Discovery d_;
 };
 
 }  // namespace
 
-Discovery discover(mad::Engine& e) {
-  return Discoverer(e).run();
+Discovery discover(mad::Engine& e, const DiscoverScope& scope) {
+  return Discoverer(e, scope).run();
 }
 
 }  // namespace rdma::ib

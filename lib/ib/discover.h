@@ -4,6 +4,7 @@
 // parallel; no LID is needed, so it works without a subnet manager.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,18 @@ struct Discovery {
   std::vector<std::string> warnings;
 };
 
-// Discovers the subnet the engine's transport is attached to. Never
-// throws for a sick fabric: what did not answer is a warning. Throws
-// Error only when the local node itself does not answer.
-Discovery discover(mad::Engine& e);
+// A partial scan (iblinkinfo -D PATH -n HOPS): discovery from the node at
+// the directed route `from` (the local node when empty), no further than
+// `hops` links from it.
+struct DiscoverScope {
+  std::vector<uint8_t> from;
+  std::optional<unsigned> hops;
+};
+
+// Discovers the subnet the engine's transport is attached to (or the part
+// of it scope names; the start node is nodes[0], every path still from the
+// local port). Never throws for a sick fabric: what did not answer is a
+// warning. Throws Error only when the start node itself does not answer.
+Discovery discover(mad::Engine& e, const DiscoverScope& scope = {});
 
 }  // namespace rdma::ib

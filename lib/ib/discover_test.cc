@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 
+#include "lib/error.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
@@ -63,6 +65,44 @@ TEST(Discover, TheSuitesFabricWithoutASubnetManager) {
   EXPECT_TRUE(sw1->lids().empty());
   EXPECT_EQ(link_set(d.fabric), link_set(f));
   EXPECT_EQ(d.fabric.links().size(), 6u);  // 4 HCAs + 2 between the switches
+}
+
+// iblinkinfo -n / -D: the part of the fabric within some hops of a node.
+std::set<std::string> discovered_descriptions(const Fabric& f) {
+  std::set<std::string> out;
+  for (const Node& n : f.nodes) out.insert(n.description);
+  return out;
+}
+
+TEST(Discover, AHopLimitFromTheLocalNodeOrADirectedRoute) {
+  FakeFabric f(ibtest::load_topology(kNet));
+  mad::Engine e(f, {100, 3, 16});
+  Discovery one = discover(e, {.from = {}, .hops = 1});
+  EXPECT_TRUE(one.warnings.empty());
+  EXPECT_EQ(discovered_descriptions(one.fabric), (std::set<std::string>{"hca1", "sw1"}));
+  EXPECT_EQ(one.fabric.links().size(), 1u);
+  Discovery two = discover(e, {.from = {}, .hops = 2});
+  EXPECT_EQ(discovered_descriptions(two.fabric),
+            (std::set<std::string>{"hca1", "sw1", "hca2", "sw2"}));
+  // From sw1 (behind hca1's port 1), one hop: its four links, both to sw2.
+  Discovery sw1 = discover(e, {.from = {1}, .hops = 1});
+  EXPECT_EQ(sw1.fabric.nodes[0].description, "sw1");
+  EXPECT_EQ(sw1.fabric.nodes[0].path, (std::vector<uint8_t>{1}));
+  EXPECT_EQ(discovered_descriptions(sw1.fabric),
+            (std::set<std::string>{"sw1", "hca1", "hca2", "sw2"}));
+  EXPECT_EQ(sw1.fabric.links().size(), 4u);
+  // From hca3 (hca1 -> sw1 -> sw2 -> hca3), no limit: the whole fabric.
+  Discovery all = discover(e, {.from = {1, 3, 1}, .hops = std::nullopt});
+  EXPECT_EQ(all.fabric.nodes[0].description, "hca3");
+  EXPECT_EQ(all.fabric.nodes.size(), 6u);
+  EXPECT_EQ(link_set(all.fabric), link_set(f));
+  try {
+    discover(e, {.from = {1, 7}, .hops = 1});
+    FAIL();
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()).rfind("the node at dr 0,1,7 does not answer: ", 0), 0u)
+        << err.what();
+  }
 }
 
 TEST(Discover, LidsOnceTheSubnetManagerAssignedThem) {

@@ -1,6 +1,9 @@
 #include "lib/ib/route.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <map>
 #include <set>
 
 #include "lib/error.h"
@@ -170,6 +173,68 @@ std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLoo
     at = *p->peer;
     if (f.nodes[at.node].is_switch()) at.port = 0;
   }
+}
+
+std::vector<Hop> trace_mcast(const Fabric& f, PortRef src, uint16_t dlid, uint16_t mlid,
+                             const MftLookup& lookup) {
+  std::optional<PortRef> dst = find_port_lid(f, dlid);
+  if (!dst) throw Error("no port in the fabric has LID " + std::to_string(dlid));
+  auto reached = [&](PortRef at) {
+    return at.node == dst->node && (f.nodes[at.node].is_switch() || at.port == dst->port);
+  };
+  if (reached(src)) return {Hop{src, 0, 0}};
+  // Where the walk came from, by node: the hop before and its out port.
+  struct Step {
+    uint32_t prev = 0;
+    uint8_t prev_out = 0;
+    uint8_t in = 0;
+  };
+  std::map<uint32_t, Step> came;
+  std::deque<uint32_t> todo;
+  std::optional<PortRef> found;
+  Step found_step;  // apart from came: the destination may be src's own node
+  // Follows port out of node: the destination, or a switch to walk on.
+  auto follow = [&](uint32_t node, uint8_t out) {
+    const Port* p = f.nodes[node].port(out);
+    if (!p || !p->peer) return;
+    PortRef next = *p->peer;
+    bool sw = f.nodes[next.node].is_switch();
+    if (reached(sw ? PortRef{next.node, 0} : next)) {
+      found = sw ? PortRef{next.node, 0} : next;
+      found_step = {node, out, next.port};
+    } else if (sw && next.node != src.node && !came.count(next.node)) {
+      came[next.node] = {node, out, next.port};
+      todo.push_back(next.node);
+    }
+  };
+  if (f.nodes[src.node].is_switch())
+    todo.push_back(src.node);
+  else
+    follow(src.node, src.port);
+  while (!found && !todo.empty()) {
+    uint32_t n = todo.front();
+    todo.pop_front();
+    std::bitset<256> mask = lookup(n, mlid);
+    uint8_t in = n == src.node ? 0 : came[n].in;
+    for (unsigned p = 1; p <= f.nodes[n].info.num_ports && !found; ++p)
+      if (mask.test(p) && p != in) follow(n, static_cast<uint8_t>(p));
+  }
+  if (!found) {
+    char m[8];
+    std::snprintf(m, sizeof m, "0x%04x", mlid);
+    throw Error("no multicast route for MLID " + std::string(m) + " to LID " +
+                std::to_string(dlid) + ": the tables of the " + std::to_string(came.size()) +
+                " switches the group reaches do not lead there");
+  }
+  std::vector<Hop> hops{Hop{*found, found_step.in, 0}};
+  for (Step st = found_step;; st = came.at(st.prev)) {
+    bool first = st.prev == src.node;
+    hops.push_back(Hop{first ? src : PortRef{st.prev, 0}, first ? uint8_t{0} : came.at(st.prev).in,
+                       st.prev_out});
+    if (first) break;
+  }
+  std::reverse(hops.begin(), hops.end());
+  return hops;
 }
 
 }  // namespace rdma::ib

@@ -68,4 +68,16 @@ using LftLookup = std::function<uint8_t(uint32_t node, uint16_t lid)>;
 // entry, or an out port with no link) or a CA in the middle.
 std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLookup& lookup);
 
+// A switch's MFT port mask for one MLID (bit p: port p), however read.
+using MftLookup = std::function<std::bitset<256>(uint32_t node, uint16_t mlid)>;
+
+// The multicast path from the port src to the port that answers at dlid
+// for the group mlid (ibtracert -m): from src's switch, a breadth-first
+// walk through the ports each switch's MFT sets for mlid (never back out
+// of the port a packet came in by), the first path that reaches dlid's
+// node. Throws Error when the tables do not lead there, naming how many
+// switches the group reached.
+std::vector<Hop> trace_mcast(const Fabric& f, PortRef src, uint16_t dlid, uint16_t mlid,
+                             const MftLookup& lookup);
+
 }  // namespace rdma::ib

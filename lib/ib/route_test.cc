@@ -108,5 +108,61 @@ TEST_F(Route, ATraceNamesAHoleAndALoop) {
   }
 }
 
+// ibtracert -m: the walk through the MFTs. The double's broadcast group
+// 0xc000 spans sw1 and sw2 (the ISL sw1:3-sw2:3 in it), every CA a member.
+TEST_F(Route, TraceMcastFollowsTheMfts) {
+  Fabric f = discovered();
+  int lookups = 0;
+  auto lookup = [&](uint32_t n, uint16_t mlid) {
+    ++lookups;
+    Mft t = read_mft(engine_, {true, 0, f.nodes[n].path}, mlid, mlid);
+    return t.masks.empty() ? std::bitset<256>() : t.masks[0];
+  };
+  uint32_t hca1 = index(f, "hca1");
+  std::vector<Hop> hops = trace_mcast(f, {hca1, 1}, 5, 0xc000, lookup);  // hca1 to hca3
+  ASSERT_EQ(hops.size(), 4u);
+  EXPECT_EQ(hops[0].node, (PortRef{hca1, 1}));
+  EXPECT_EQ(hops[0].in_port, 0);
+  EXPECT_EQ(hops[0].out_port, 1);
+  EXPECT_EQ(hops[1].node, (PortRef{index(f, "sw1"), 0}));
+  EXPECT_EQ(hops[1].in_port, 1);
+  EXPECT_TRUE(node("sw1").mft.at(0xc000) >> hops[1].out_port & 1);
+  EXPECT_EQ(hops[2].node, (PortRef{index(f, "sw2"), 0}));
+  EXPECT_EQ(hops[2].out_port, 1);
+  EXPECT_EQ(hops[3].node, (PortRef{index(f, "hca3"), 1}));
+  EXPECT_EQ(hops[3].in_port, 1);
+  EXPECT_EQ(hops[3].out_port, 0);
+  EXPECT_EQ(lookups, 2);
+
+  // The unicast trace agrees on the switches when the tables do.
+  std::vector<Hop> uni = trace(f, {hca1, 1}, 5, [&](uint32_t n, uint16_t lid) {
+    return lft_port(engine_, {true, 0, f.nodes[n].path}, lid);
+  });
+  ASSERT_EQ(uni.size(), 4u);
+  EXPECT_EQ(uni[2].node, hops[2].node);
+}
+
+TEST_F(Route, TraceMcastFailsWhereTheGroupStops) {
+  Fabric f = discovered();
+  // sw2 forwards the group nowhere but back: hca3 is out of reach.
+  std::map<uint32_t, std::bitset<256>> masks;
+  masks[index(f, "sw1")] = std::bitset<256>((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4));
+  masks[index(f, "sw2")] = std::bitset<256>((1u << 3) | (1u << 4));
+  auto lookup = [&](uint32_t n, uint16_t) { return masks[n]; };
+  try {
+    trace_mcast(f, {index(f, "hca1"), 1}, 5, 0xc001, lookup);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "no multicast route for MLID 0xc001 to LID 5: the tables of the 2 switches the "
+                 "group reaches do not lead there");
+  }
+  // From a switch: sw1 to hca2 is one hop out of port 2.
+  std::vector<Hop> hops = trace_mcast(f, {index(f, "sw1"), 0}, 3, 0xc001, lookup);
+  ASSERT_EQ(hops.size(), 2u);
+  EXPECT_EQ(hops[0].out_port, 2);
+  EXPECT_EQ(hops[1].node, (PortRef{index(f, "hca2"), 1}));
+}
+
 }  // namespace
 }  // namespace rdma::ib

@@ -9,17 +9,6 @@ namespace rdma::ib {
 
 namespace {
 
-// "S-0000000000200000": ibnetdiscover's node names, a type letter and the
-// node GUID, so the file names every node uniquely.
-std::string node_name(const Node& n) {
-  char buf[32];
-  char t = n.is_switch()                                                ? 'S'
-           : n.info.node_type == static_cast<uint8_t>(NodeType::Router) ? 'R'
-                                                                        : 'H';
-  std::snprintf(buf, sizeof buf, "%c-%016" PRIx64, t, n.info.node_guid);
-  return buf;
-}
-
 uint16_t lid_of(const Fabric& f, PortRef r) {
   const Node& n = f.nodes[r.node];
   const Port& p = n.ports[n.is_switch() ? 0 : r.port];
@@ -33,6 +22,17 @@ unsigned lmc_of(const Fabric& f, PortRef r) {
 }
 
 }  // namespace
+
+// "S-0000000000200000": ibnetdiscover's node names, a type letter and the
+// node GUID, so the file names every node uniquely.
+std::string topology_node_name(const Node& n) {
+  char buf[32];
+  char t = n.is_switch()                                                ? 'S'
+           : n.info.node_type == static_cast<uint8_t>(NodeType::Router) ? 'R'
+                                                                        : 'H';
+  std::snprintf(buf, sizeof buf, "%c-%016" PRIx64, t, n.info.node_guid);
+  return buf;
+}
 
 std::string rate_text(const PortInfo& p, const PortInfo* caps) {
   const char* width = "?";
@@ -76,14 +76,14 @@ void write_topology(const Fabric& f, std::FILE* out) {
         std::fprintf(out, "switchguid=0x%" PRIx64 "(%" PRIx64 ")\n", n.info.node_guid,
                      n.info.port_guid);
         std::fprintf(out, "Switch\t%u \"%s\"\t\t# \"%s\" %s port 0 lid %u lmc %u\n",
-                     n.info.num_ports, node_name(n).c_str(), n.description.c_str(),
+                     n.info.num_ports, topology_node_name(n).c_str(), n.description.c_str(),
                      n.sw && n.sw->enhanced_port0 ? "enhanced" : "base", lid_of(f, {i, 0}),
                      lmc_of(f, {i, 0}));
       } else {
         bool router = n.info.node_type == static_cast<uint8_t>(NodeType::Router);
         std::fprintf(out, "%s=0x%" PRIx64 "\n", router ? "rtguid" : "caguid", n.info.node_guid);
         std::fprintf(out, "%s\t%u \"%s\"\t\t# \"%s\"\n", router ? "Rt" : "Ca", n.info.num_ports,
-                     node_name(n).c_str(), n.description.c_str());
+                     topology_node_name(n).c_str(), n.description.c_str());
       }
       for (const Port& p : n.ports) {
         if (!p.peer) continue;
@@ -96,12 +96,13 @@ void write_topology(const Fabric& f, std::FILE* out) {
         if (!peer.is_switch()) std::snprintf(peer_guid, sizeof peer_guid, "(%" PRIx64 ")", pp.guid);
         if (n.is_switch()) {
           std::fprintf(out, "[%u]\t\"%s\"[%u]%s%s\t\t# \"%s\" lid %u %s\n", p.num,
-                       node_name(peer).c_str(), p.peer->port, peer_guid, *peer_guid ? " " : "",
-                       peer.description.c_str(), lid_of(f, *p.peer), rate.c_str());
+                       topology_node_name(peer).c_str(), p.peer->port, peer_guid,
+                       *peer_guid ? " " : "", peer.description.c_str(), lid_of(f, *p.peer),
+                       rate.c_str());
         } else {
           std::fprintf(out,
                        "[%u](%" PRIx64 ") \t\"%s\"[%u]%s%s\t\t# lid %u lmc %u \"%s\" lid %u %s\n",
-                       p.num, p.guid, node_name(peer).c_str(), p.peer->port, peer_guid,
+                       p.num, p.guid, topology_node_name(peer).c_str(), p.peer->port, peer_guid,
                        *peer_guid ? " " : "", lid_of(f, {i, p.num}), lmc_of(f, {i, p.num}),
                        peer.description.c_str(), lid_of(f, *p.peer), rate.c_str());
         }

@@ -10,6 +10,10 @@ namespace rdma::ib {
 
 void write_topology(const Fabric& f, std::FILE* out);
 
+// "S-0000000000200000": ibnetdiscover's node name, a type letter (S, H or
+// R) and the node GUID, so the file names every node uniquely.
+std::string topology_node_name(const Node& n);
+
 // ibnetdiscover's link rate word: "4xSDR", "4xEDR", "12xQDR"; the extended
 // speeds as caps' masks vouch for them (lib/ib/records.h), all without.
 std::string rate_text(const PortInfo& p, const PortInfo* caps = nullptr);

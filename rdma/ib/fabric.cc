@@ -14,6 +14,7 @@
 #include "lib/ib/degraded.h"
 #include "lib/ib/diff.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/dot.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
 #include "lib/ib/node_name_map.h"
@@ -48,7 +49,7 @@ void fabric_help(Ctx& c) {
       "                          [via DEV/PORT]\n"
       "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
       "                                [ from FILE ] [via DEV/PORT]\n"
-      "       rdma fabric topology [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance ]...\n"
@@ -190,8 +191,34 @@ void fabric_links(Ctx& c) {
   metrics.succeed();
 }
 
+void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, uint64_t mads_sent);
+
+// `topology dot [ errors ]`: the Graphviz picture; errors marks the links
+// with a port over ibqueryerrors' default thresholds.
+void fabric_topology_dot(Ctx& c, const FabricSource& src) {
+  bool errors = !c.args.empty() && matches(c.args.peek(), "errors");
+  if (errors) c.args.next();
+  c.args.done();
+  if (c.out.is_json()) throw UsageError("fabric topology dot is Graphviz's text format; no JSON");
+  std::vector<ib::PortRef> over;
+  std::optional<MadSession> s;
+  if (errors) s.emplace(c, src.via);
+  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
+  if (s) {
+    ib::ErrorSweep sweep = ib::sweep_errors(s->engine(), f, {});
+    sweep_warnings(c, sweep, s->engine().stats().sent);
+    for (const ib::PortCounters& p : sweep.ports) over.push_back(p.port);
+  }
+  std::fflush(c.help_out);
+  ib::write_dot(f, c.help_out, over);
+}
+
 void fabric_topology(Ctx& c) {
   FabricSource src = source(c);
+  if (!c.args.empty() && matches(c.args.peek(), "dot")) {
+    c.args.next();
+    return fabric_topology_dot(c, src);
+  }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
   ib::Fabric f = fabric_of(c, src);

@@ -30,7 +30,7 @@ void route_help(Ctx& c) {
       "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma route show all [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
-      "       rdma route trace [ SRC ] DST [via DEV/PORT]\n"
+      "       rdma route trace [ SRC ] DST [ mcast MLID ] [via DEV/PORT]\n"
       "       rdma route users TARGET port N [ from FILE ] [via DEV/PORT]\n"
       "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
       "SRC is the local port when only DST is given.\n",
@@ -229,6 +229,11 @@ void route_trace(Ctx& c) {
   if (!src.from.empty())
     throw UsageError("route trace reads the live forwarding tables; no \"from FILE\"");
   std::vector<mad::Target> ends = c.args.targets(2);
+  std::optional<uint16_t> mlid;  // `mcast MLID`: through the MFTs (ibtracert -m)
+  if (!c.args.empty() && c.args.peek() == "mcast") {
+    std::string k = c.args.next();
+    mlid = parse_mlid(c.args.need_value(k, "MLID"));
+  }
   c.args.done();
   if (ends.empty()) throw UsageError("missing destination (lid N, guid G, gid G or dr PATH)");
   MadSession s(c, src.via);
@@ -238,9 +243,16 @@ void route_trace(Ctx& c) {
   ib::PortRef from{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};
   if (ends.size() == 2) from = locate(s, f, ends[0], slid);
   locate(s, f, ends.back(), dlid);
-  std::vector<ib::Hop> hops = ib::trace(f, from, dlid, [&](uint32_t node, uint16_t lid) {
-    return ib::lft_port(s.engine(), {true, 0, f.nodes[node].path}, lid);
-  });
+  std::vector<ib::Hop> hops =
+      mlid ? ib::trace_mcast(
+                 f, from, dlid, *mlid,
+                 [&](uint32_t node, uint16_t m) {
+                   ib::Mft t = ib::read_mft(s.engine(), {true, 0, f.nodes[node].path}, m, m);
+                   return t.masks.empty() ? std::bitset<256>() : t.masks[0];
+                 })
+           : ib::trace(f, from, dlid, [&](uint32_t node, uint16_t lid) {
+               return ib::lft_port(s.engine(), {true, 0, f.nodes[node].path}, lid);
+             });
   view::Record rec;
   for (size_t i = 0; i < hops.size(); ++i) {
     const ib::Hop& h = hops[i];

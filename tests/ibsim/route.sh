@@ -2,10 +2,11 @@
 # The route and SA suite on fabric.net (three switch levels, parallel
 # links, a dual-homed HCA), opensm programming the forwarding tables:
 # rdma route show / trace against ibroute and ibtracert, route show mcast
-# against ibroute -M (after mcast_join.py joined the HCAs to the broadcast
-# group), rdma sa show against saquery (single records and short tables:
-# the simulator has no RMPP and cuts every table to its first MAD, for
-# saquery too), and --sa node / port / sm show against the SMP path.
+# against ibroute -M and route trace mcast against ibtracert -m (after
+# mcast_join.py joined the HCAs to the broadcast group), rdma sa show
+# against saquery (single records and short tables: the simulator has no
+# RMPP and cuts every table to its first MAD, for saquery too), and --sa
+# node / port / sm show against the SMP path.
 #   tests/ibsim/route.sh [--rdma PATH]
 # Ends with "N passed, M failed"; exits non-zero on any failure.
 set -u
@@ -41,6 +42,7 @@ for dst in $(run ibhosts | sed -n 's/^Ca.*: 0x\([0-9a-f]*\) .*/\1/p'); do
   compare "route trace lid $dlid = ibtracert 1 $dlid" trace "run ibtracert 1 $dlid" \
     "route trace lid $dlid"
   last=$dlid
+  dlids="${dlids:-} $dlid"
 done
 [ -n "${last:-}" ] || { bad "no HCA LIDs from ibaddr"; last=1; }
 compare "route trace lid $last lid 1 = ibtracert $last 1" trace "run ibtracert $last 1" \
@@ -161,6 +163,15 @@ done
 s=$(head -n 1 <<<"$switches")
 compare "route show lid $s mcast lid 0xc000 = ibroute -M $s 0xc000 0xc000" mcast \
   "run ibroute -M $s 0xc000 0xc000" "route show lid $s mcast lid 0xc000"
+# ibtracert -m: the same walk through the group's tables, both ways.
+compare "route trace lid $last lid 1 mcast 0xc000 = ibtracert -m 0xc000 $last 1" trace \
+  "run ibtracert -m 0xc000 $last 1" "route trace lid $last lid 1 mcast 0xc000"
+for dlid in ${dlids:-}; do
+  compare "route trace lid 1 lid $dlid mcast 0xc000 = ibtracert -m 0xc000 1 $dlid" trace \
+    "run ibtracert -m 0xc000 1 $dlid" "route trace lid 1 lid $dlid mcast 0xc000"
+done
+expect "route trace mcast of an empty group fails" 1 'no multicast route for MLID 0xc001' \
+  route trace lid 1 lid $last mcast 0xc001
 
 # --sa: the same output as the SMPs give.
 for args in "node show lid 1" "node show lid 3" "node show lid $last" "port show lid 1" \

@@ -72,6 +72,21 @@ def trace(diags, ours):
         m = re.match(r'^To \S+ \{0x([0-9a-f]+)\}', line)
         if m:
             last = int(m.group(1), 16)
+            continue
+        # ibtracert -m names every node by its node GUID, unpadded, no braces.
+        m = re.match(r'^From \S+ 0x([0-9a-f]+) port (\d+) lid \S+ "(.*)"$', line)
+        if m:
+            hops.append({"node_guid": int(m.group(1), 16), "in": 0, "desc": m.group(3)})
+            continue
+        m = re.match(r'^\[(\d+)\] -> \S+ 0x([0-9a-f]+)\[(\d+)\] lid \S+ "(.*)"$', line)
+        if m:
+            hops[-1]["out"] = int(m.group(1))
+            hops.append({"node_guid": int(m.group(2), 16), "in": int(m.group(3)),
+                         "desc": m.group(4)})
+            continue
+        m = re.match(r'^To \S+ 0x([0-9a-f]+) ', line)
+        if m:
+            last = int(m.group(1), 16)
     if not hops or last is None:
         return ["ibtracert printed no path"]
     hops[-1]["out"] = 0
