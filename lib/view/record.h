@@ -56,6 +56,11 @@ class Record {
     f.text.append(key).append(" ").append(value_text).append(" ");
     f.value = std::move(value);
   }
+  // A string that may hold blanks (a finding's sentence): quoted in text, so
+  // that the line stays "key value" pairs; plain in JSON.
+  void pair_quoted(std::string_view key, std::string_view value) {
+    pair(key, "\"" + std::string(value) + "\"", Json(std::string(value)));
+  }
   // A fresh field (empty key and text, null value) to fill in place.
   Field& next() {
     // Room for a usual object's fields at once: growing one field at a time

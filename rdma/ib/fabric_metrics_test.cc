@@ -100,8 +100,9 @@ TEST_F(FabricMetricsCmd, ErrorsOfOneTypeOrOneNode) {
 }
 
 // details: PortRcvErrorDetails and PortXmitDiscardDetails of the ports
-// listed; a PMA without them (the double's answers "unsupported") is no
-// warning, and the ports and the exit status are those without the word.
+// listed, after their counters; a PMA without them (answering
+// "unsupported") is no warning, and the ports and the exit status are those
+// without the word.
 TEST_F(FabricMetricsCmd, ErrorsDetailsOfThePortsListed) {
   int sw2 = fabric_.node("sw2"), hca3 = fabric_.node("hca3");
   fabric_.set_counter(sw2, 3, "SymbolErrorCounter", 17);
@@ -110,7 +111,17 @@ TEST_F(FabricMetricsCmd, ErrorsDetailsOfThePortsListed) {
   Result details = run({"-j", "fabric", "errors", "details"});
   EXPECT_EQ(details.status, 1);
   EXPECT_EQ(details.err, "");
-  EXPECT_EQ(details.out, plain.out);
+  EXPECT_NE(details.out.find("\"symbol_errors\":17,\"local_physical_errors\":0,"),
+            std::string::npos)
+      << details.out;
+  EXPECT_NE(details.out.find("\"rcv_errors\":2,\"local_physical_errors\":0,"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(details.out).size(), nlohmann::json::parse(plain.out).size());
+  for (ibtest::FabricNode& n : fabric_.nodes())
+    n.pma_refused = {mad::kPortRcvErrorDetails.id, mad::kPortXmitDiscardDetails.id};
+  Result refused = run({"-j", "fabric", "errors", "details"});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_EQ(refused.err, "");
+  EXPECT_EQ(refused.out, plain.out);
   // Asked of the listed ports only, two queries each.
   size_t asked = 0;
   for (const mad::Mad& m : sent_) {
@@ -118,7 +129,7 @@ TEST_F(FabricMetricsCmd, ErrorsDetailsOfThePortsListed) {
     asked += m.mgmt_class() == mad::kClassPerf &&
              (id == mad::kPortRcvErrorDetails.id || id == mad::kPortXmitDiscardDetails.id);
   }
-  EXPECT_EQ(asked, 4u);
+  EXPECT_EQ(asked, 8u);  // two runs
   Result w = run({"-w", "1", "-c", "1", "fabric", "errors", "details"});
   EXPECT_EQ(w.status, 1);
   EXPECT_EQ(w.err, "\"details\" are read once: not with -w\n");

@@ -227,7 +227,11 @@ TEST_F(PerfGroupsTest, DetailsShowOnePortSelectAndMetricsNameEveryCounter) {
   r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3", "vl", "op"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# TYPE rdma_ib_port_xmit_wait_vl3 counter\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("description=\"sw1\",port=\"3\"} 300\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rdma_ib_port_xmit_wait_vl3_total{component=\"switch\",local_guid="
+                       "\"0x0000000000200000\",local_name=\"sw1\",local_port=\"3\","),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("remote_name=\"sw2\",remote_port=\"3\"} 300\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rdma_ib_port_op_vl0_bytes_total{"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("op_code"), std::string::npos) << r.out;
 }

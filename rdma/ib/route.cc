@@ -132,8 +132,7 @@ void route_show_all(Ctx& c, const FabricSource& src) {
   LidRange range = lid_range(c.args, mcast);
   if (mcast) throw UsageError("route show all reads the unicast tables; no \"mcast\"");
   MadSession s(c, src.via);
-  ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
-  if (!src.from.empty()) ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
+  ib::Fabric f = fabric_of(c, src, &s, {});
   std::vector<std::string> warnings;
   std::vector<std::optional<ib::Lft>> lfts = ib::read_lfts(s.engine(), f, warnings);
   for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
@@ -282,8 +281,7 @@ void route_users(Ctx& c) {
   uint8_t port = parse_port(c.args.need_value(k, "port number"));
   c.args.done();
   MadSession s(c, src.via);
-  ib::Fabric f = src.from.empty() ? discover_fabric(c, s) : ib::load_fabric(src.from);
-  if (!src.from.empty()) ib::rename_nodes(ib::load_node_name_map(c.opt.node_name_map), f);
+  ib::Fabric f = fabric_of(c, src, &s, {});
   uint16_t lid = 0;
   ib::PortRef at = locate(s, f, t[0], lid);
   const ib::Node& sw = f.nodes[at.node];
