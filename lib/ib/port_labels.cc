@@ -6,11 +6,7 @@
 
 namespace rdma::ib {
 
-namespace {
-
-constexpr uint8_t kAllPortsLabel = 0xff;  // PortSelect's every port (a PMA's sum)
-
-}  // namespace
+namespace {}  // namespace
 
 PortEnd port_end(const Fabric& f, PortRef p) {
   const Node& n = f.nodes[p.node];
@@ -23,7 +19,9 @@ void add_port_labels(const PortEnd& local, const std::optional<PortEnd>& remote,
     if (const char* type = node_type_name(e.node_type)) rec.pair(component, type);
     rec.pair(prefix + "guid", mad::guid_text(e.node_guid));
     rec.pair(prefix + "name", e.name);
-    rec.pair(prefix + "port", e.port == kAllPortsLabel ? "all" : std::to_string(e.port));
+    // A PMA's sum of every port is port 255 (the PortSelect that asks for
+    // it), as in the JSON, so the two join.
+    rec.pair(prefix + "port", std::to_string(e.port));
     if (e.port_guid) rec.pair(prefix + "port_guid", mad::guid_text(e.port_guid));
   };
   side(local, "local_", "component");

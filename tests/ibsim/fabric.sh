@@ -329,22 +329,26 @@ for fmt in openmetrics prometheus; do
   fi
 done
 # --output: the file written whole when the run succeeds, replaced by up 0
-# alone (no samples) when it fails;
+# alone (no samples) when the sweep fails (no node has LID 999), left as it
+# was after a command-line error (LID 60000 is no unicast LID);
 # promtool's lint where Debian's prometheus package is installed.
 rm -rf prom.d && mkdir prom.d
 run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors data >out.txt 2>out.err
 rc=$?
 cp prom.d/rdma_ib.prom prom.before 2>/dev/null
 run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors lid 60000 >>out.txt 2>>out.err
+rc3=$?
+cmp -s prom.d/rdma_ib.prom prom.before || rc3=kept-not
+run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors lid 999 >>out.txt 2>>out.err
 rc2=$?
-if [ "$rc" -le 1 ] && [ "$rc2" -eq 1 ] && [ ! -s out.txt ] &&
+if [ "$rc" -le 1 ] && [ "$rc2" -eq 1 ] && [ "$rc3" = 1 ] && [ ! -s out.txt ] &&
   grep -qx 'rdma_ib_fabric_errors_up 1' prom.before &&
   grep -q '^rdma_ib_port_' prom.before &&
   grep -qx 'rdma_ib_fabric_errors_up 0' prom.d/rdma_ib.prom &&
   ! grep -q '^rdma_ib_port_' prom.d/rdma_ib.prom && [ "$(ls -A prom.d)" = rdma_ib.prom ]; then
-  ok "--output: written when the sweep succeeds, up 0 alone when it fails"
+  ok "--output: written when the sweep succeeds, up 0 alone when it fails, kept after a usage error"
 else
-  bad "--output: exit $rc/$rc2, $(ls -A prom.d) $(cat out.err)"
+  bad "--output: exit $rc/$rc2/$rc3, $(ls -A prom.d) $(cat out.err)"
 fi
 if command -v promtool >/dev/null; then
   if out=$(promtool check metrics <prom.d/rdma_ib.prom 2>&1) &&
