@@ -210,7 +210,7 @@ BatchRun run_lines(int lines) {
 }
 
 TEST(BatchMemory, FlatWithTheNumberOfLines) {
-#ifdef __SANITIZE_ADDRESS__
+#ifdef RDMA_TEST_ASAN
   GTEST_SKIP() << "AddressSanitizer's allocator does not report through mallinfo2";
 #endif
   const char* e = std::getenv("BATCH_BENCH_LINES");

@@ -71,7 +71,7 @@ void generate(TestKernel& k, uint32_t n) {
 }
 
 TEST(ResMemory, FlatWithTheNumberOfQps) {
-#ifdef __SANITIZE_ADDRESS__
+#ifdef RDMA_TEST_ASAN
   // ASan's quarantine keeps freed memory resident, so RSS says nothing here.
   GTEST_SKIP() << "peak RSS is not meaningful under AddressSanitizer";
 #endif

@@ -16,6 +16,17 @@
 #include "lib/testing/kernel/testkernel.h"
 #include "rdma/rdma.h"
 
+// RDMA_TEST_ASAN: AddressSanitizer is on. GCC says so with
+// __SANITIZE_ADDRESS__, clang only through __has_feature (and GCC 12 has no
+// __has_feature, so the two tests cannot share one #if).
+#if defined(__SANITIZE_ADDRESS__)
+#define RDMA_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RDMA_TEST_ASAN 1
+#endif
+#endif
+
 namespace rdma::test {
 
 // Lends the test's kernel to the program, which owns its transport.
