@@ -92,7 +92,7 @@ run_suite unit-asan-ubsan unit_san
 
 # cmake --install, the .deb (unpacked, lintian, dpkg -i/-r beside iproute2)
 [ -x tests/package/test.sh ] && run_suite package tests/package/test.sh --build build
-# libFuzzer targets (built in build-san): run each for 15 s.
+# libFuzzer targets (built in build-san): run each for 5 s.
 [ -x tests/fuzz/run.sh ] && run_suite fuzz tests/fuzz/run.sh --build build-san --seconds 5
 
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
