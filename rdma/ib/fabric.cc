@@ -541,7 +541,6 @@ void fabric_errors(Ctx& c) {
   if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
   if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
-  no_metrics_watch(c);
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s);
