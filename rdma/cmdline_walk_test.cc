@@ -20,6 +20,7 @@
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/fake_verbs.h"
 #include "lib/testing/kernel/testkernel.h"
+#include "lib/testing/test_data.h"
 #include "rdma/test_util.h"
 
 namespace rdma {
@@ -297,7 +298,7 @@ class CommandLineWalk : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
-  ibtest::Topology topology_ = ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net");
+  ibtest::Topology topology_ = ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net");
 };
 
 // The walk is only as good as its good lines: each must succeed, or a bad

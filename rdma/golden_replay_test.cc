@@ -23,6 +23,7 @@
 #include "lib/nl/nldev.h"
 #include "lib/nl/transport.h"
 #include "lib/testing/kernel/golden_file.h"
+#include "lib/testing/test_data.h"
 #include "lib/view/record.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
@@ -326,11 +327,11 @@ bool records_subset(const std::string& ours, const std::string& theirs) {
 class GoldenReplay : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GoldenReplay, OurOutputOnRecordedKernelBytes) {
-  fs::path golden = fs::path(RDMA_TEST_DATA) / "golden" / GetParam();
-  fs::path ref = fs::path(RDMA_TEST_DATA) / "reference" / GetParam();
+  fs::path golden = fs::path(rdma::testdata::dir()) / "golden" / GetParam();
+  fs::path ref = fs::path(rdma::testdata::dir()) / "reference" / GetParam();
   std::set<std::string> rules;
   {
-    std::ifstream in(fs::path(RDMA_TEST_DATA) / ".." / "vm" / "differences.txt");
+    std::ifstream in(fs::path(rdma::testdata::dir()) / ".." / "vm" / "differences.txt");
     for (std::string line; std::getline(in, line);) rules.insert(line.substr(0, line.find('\t')));
   }
   int compared = 0, same = 0;

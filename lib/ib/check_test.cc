@@ -14,6 +14,7 @@
 #include "lib/ib/lfts.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
@@ -54,7 +55,7 @@ Switch 4 "r5"
 )";
 
 std::string check_net(const char* name) {
-  return std::string(RDMA_TEST_DATA) + "/../ibsim/" + name;
+  return rdma::testdata::dir() + "/../ibsim/" + name;
 }
 
 class FabricChecks : public ::testing::Test {

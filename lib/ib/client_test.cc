@@ -13,6 +13,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
@@ -38,7 +39,7 @@ class Client : public ::testing::Test {
     ibtest::FabricOptions o;
     o.rmpp = ibtest::RmppMode::Reassembled;  // as the kernel gives an SA table
     return std::make_unique<ibtest::FakeFabric>(
-        ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net"), o);
+        ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"), o);
   }
   mad::Access access() {
     return {[this](const std::string& via) {
@@ -167,7 +168,7 @@ TEST_F(Client, AGuidBeyondACutNodeTableSaysTheTableWasCut) {
   ibtest::FabricOptions o;
   o.rmpp = ibtest::RmppMode::Umad2sim;
   fabric_ = std::make_unique<ibtest::FakeFabric>(
-      ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net"), o);
+      ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"), o);
   fabric_->assign_lids();
   MadClient c = client();
   EXPECT_EQ(c.sa_lid(guid_target(port_guid("hca1", 1))), 1);  // the first record

@@ -7,13 +7,14 @@
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
 class Diff : public ::testing::Test {
  protected:
-  Diff() : fake_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+  Diff() : fake_(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net")) {
     fake_.assign_lids();
   }
   Fabric discovered() {

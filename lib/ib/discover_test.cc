@@ -18,7 +18,7 @@ namespace {
 using ibtest::FakeFabric;
 
 using testdata::kNet;
-const std::string kFatTree = std::string(RDMA_TEST_DATA) + "/fattree-100.net";
+const std::string kFatTree = rdma::testdata::dir() + "/fattree-100.net";
 
 // The links of a fabric as unordered pairs of (node GUID, port).
 using End = std::pair<uint64_t, int>;

@@ -9,13 +9,14 @@
 #include "lib/mad/target.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
 class Find : public ::testing::Test {
  protected:
-  Find() : fake_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+  Find() : fake_(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net")) {
     fake_.assign_lids();
     fake_.nodes()[fake_.node("hca4")].ports[1].lmc = 2;  // LIDs 6-9
     mad::Engine e(fake_, {100, 2, 16});

@@ -9,6 +9,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
@@ -29,7 +30,7 @@ class Counting : public mad::Transport {
 
 class PortTables : public ::testing::Test {
  protected:
-  PortTables() : fabric_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+  PortTables() : fabric_(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net")) {
     fabric_.assign_lids();
     client_ = std::make_unique<MadClient>(access(), "", mad::EngineConfig{100, 1, 4});
   }

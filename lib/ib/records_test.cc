@@ -7,6 +7,7 @@
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
@@ -19,7 +20,7 @@ std::string text(const view::Record& r) {
 
 class Records : public ::testing::Test {
  protected:
-  Records() : fake_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+  Records() : fake_(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net")) {
     fake_.assign_lids();
     mad::Engine e(fake_, {100, 1, 8});
     f_ = discover(e).fabric;

@@ -9,13 +9,14 @@
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
 
 class Route : public ::testing::Test {
  protected:
-  Route() : fake_(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net")) {
+  Route() : fake_(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net")) {
     fake_.assign_lids();
   }
   ibtest::FabricNode& node(const char* id) { return fake_.nodes()[fake_.node(id)]; }

@@ -10,6 +10,7 @@
 #include "lib/mad/sa.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
@@ -198,7 +199,7 @@ TEST(PathExample, EndsAndComponentsWithTheirBits) {
 }
 
 TEST(PathExample, TheDoublesSaAnswersIt) {
-  ibtest::FakeFabric f(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net"));
+  ibtest::FakeFabric f(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"));
   f.assign_lids();
   mad::Engine e(f, {100, 1, 4});
   mad::LocalPort local = f.local_port();

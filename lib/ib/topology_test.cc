@@ -11,6 +11,7 @@
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::ib {
 namespace {
@@ -42,7 +43,7 @@ std::set<std::pair<LinkEnd, LinkEnd>> links_of(const Fabric& f) {
 }
 
 TEST(Topology, SwitchesFirstEachLinkFromBothEnds) {
-  ibtest::FakeFabric fake(ibtest::load_topology(std::string(RDMA_TEST_DATA) + "/../ibsim/net"));
+  ibtest::FakeFabric fake(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"));
   fake.assign_lids();
   Fabric f = discovered(fake);
   std::string t = topology_text(f);

@@ -21,6 +21,7 @@
 #include "lib/mad/captured_test.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
 #include "rdma/rdma.h"
 #include "rdma/test_util.h"
 
@@ -59,7 +60,7 @@ class SpoilingTransport : public mad::Transport {
 };
 
 inline std::string ibsim_file(const char* name) {
-  return std::string(RDMA_TEST_DATA) + "/../ibsim/" + name;
+  return rdma::testdata::dir() + "/../ibsim/" + name;
 }
 
 class MadCmd : public ::testing::Test {

@@ -156,7 +156,7 @@ namespace {
 // same fabric as net: the same GUIDs, descriptions and links.
 TEST(Topology, IbnetdiscoverOutputOfTheSuitesFabricIsTheSameFabric) {
   Topology net = load_topology(kNet);
-  Topology out = load_topology(std::string(RDMA_TEST_DATA) + "/ibnetdiscover-net.topo");
+  Topology out = load_topology(rdma::testdata::dir() + "/ibnetdiscover-net.topo");
   auto links = [](const Topology& t) {
     std::set<std::tuple<uint64_t, int, uint64_t, int>> s;
     std::map<uint64_t, std::string> desc;

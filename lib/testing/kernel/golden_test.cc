@@ -12,6 +12,7 @@
 #include "lib/testing/kernel/golden_file.h"
 #include "lib/testing/kernel/test_helpers.h"
 #include "lib/testing/kernel/testkernel.h"
+#include "lib/testing/test_data.h"
 
 namespace rdma::testkernel {
 namespace {
@@ -136,7 +137,7 @@ void replay(KernelVersion v, const fs::path& file) {
 }
 
 TEST(TestKernelGolden, MatchesRecordedReplies) {
-  fs::path root = fs::path(RDMA_TEST_DATA) / "golden";
+  fs::path root = fs::path(rdma::testdata::dir()) / "golden";
   if (!fs::exists(root)) GTEST_SKIP() << "no golden vectors";
   size_t files = 0;
   for (const auto& [dir, v] :

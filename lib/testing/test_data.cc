@@ -1,0 +1,9 @@
+#include "lib/testing/test_data.h"
+
+namespace rdma::testdata {
+
+std::string dir() {
+  return RDMA_TEST_DATA;
+}
+
+}  // namespace rdma::testdata
