@@ -17,7 +17,7 @@ note() { printf '\n=== %s\n' "$*"; }
 
 # Adds a suite's counts from its closing "N passed, M failed" line.
 count() {
-  local name=$1 status=$2 file=$3 line p f
+  local name=$1 status=$2 file=$3 secs=${4:-} line p f
   line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$file" | tail -n 1)
   if [ -z "$line" ]; then
     p=0; f=1
@@ -29,7 +29,7 @@ count() {
   PASSED=$((PASSED + p))
   FAILED=$((FAILED + f))
   [ "$f" -eq 0 ] || FAILED_SUITES+=("$name")
-  echo "$name: $p passed, $f failed"
+  echo "$name: $p passed, $f failed${secs:+ in $secs s}"
 }
 
 # gtest's summary as "N passed, M failed".
@@ -41,12 +41,13 @@ gtest_counts() {
 }
 
 run_suite() {  # name, command...
-  local name=$1; shift
+  local name=$1 t0=$SECONDS; shift
   note "$name"
   "$@" >"$LOG/$name.log" 2>&1
   local status=$?
   tail -n 25 "$LOG/$name.log"
-  count "$name" "$status" "$LOG/$name.log"
+  # The time of each suite, to see where CI's 35 minutes go.
+  count "$name" "$status" "$LOG/$name.log" $((SECONDS - t0))
 }
 
 note "setup"
