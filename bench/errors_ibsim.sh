@@ -17,14 +17,24 @@
 # cleared (ibsim raises PortXmitDiscards and PortRcvSwitchRelayErrors
 # itself on MADs it drops while the SM sweeps), then the counters set.
 #
-#   bench/errors_ibsim.sh [--rdma PATH] [--window N] [--runs N] [SIZES...]   # default: 100 1000
+# --details: `ibqueryerrors --details` against `rdma fabric errors details`
+# (and their cached forms). Both ask the details only of ports over a
+# threshold, so only of the three set here: ibqueryerrors PortRcvErrorDetails
+# where PortRcvErrors is (the two HCA ports), rdma both details attributes of
+# every port it lists (six MADs).
+#
+#   bench/errors_ibsim.sh [--rdma PATH] [--window N] [--runs N] [--details] [SIZES...]
+#   (default sizes: 100 1000)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 RDMA=$HERE/../build/rdma
 WINDOW=32
 RUNS=3
+QE_DETAILS=()
+RDMA_DETAILS=()
 while [ $# -gt 0 ]; do
   case $1 in
+    --details) QE_DETAILS=(--details); RDMA_DETAILS=(details); shift ;;
     --rdma) RDMA=$2; shift 2 ;;
     --window) WINDOW=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
@@ -131,20 +141,22 @@ for n in "${@:-100 1000}"; do
   echo "# $n nodes ($(cat "gen$n.txt")); $settled; load before: $(load)"
   row nodes tool wall_s min-max cpu sim rss_kib ports warn mads wall_x cpu_x rss_x
   for _ in $(seq "$RUNS"); do
-    timed "qe$n" "$QE" ibqueryerrors
-    timed "rdma$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors
-    timed "qec$n" "$QE" ibqueryerrors --load-cache "cache$n.ibnd"
-    timed "from$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors from "saved$n.json"
+    timed "qe$n" "$QE" ibqueryerrors "${QE_DETAILS[@]}"
+    timed "rdma$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors "${RDMA_DETAILS[@]}"
+    timed "qec$n" "$QE" ibqueryerrors "${QE_DETAILS[@]}" --load-cache "cache$n.ibnd"
+    timed "from$n" "$OURS" "$RDMA" -d --window "$WINDOW" fabric errors "${RDMA_DETAILS[@]}" \
+      from "saved$n.json"
   done
   # MADs: ibqueryerrors once more under umad_count; rdma's -d lines (the
   # discovery's, then the sweep's).
-  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibqueryerrors >/dev/null 2>"qe$n.count"
-  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibqueryerrors --load-cache "cache$n.ibnd" \
-    >/dev/null 2>"qec$n.count"
+  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibqueryerrors "${QE_DETAILS[@]}" >/dev/null \
+    2>"qe$n.count"
+  LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibqueryerrors "${QE_DETAILS[@]}" \
+    --load-cache "cache$n.ibnd" >/dev/null 2>"qec$n.count"
   umad() { sed -n 's/^umad_count: \([0-9]*\) sent$/\1/p' "$1"; }
   mads() { sed -n 's/^errors: .*MADs sent \([0-9]*\).*/\1/p' "$1"; }
-  for pair in "qe:rdma:ibqueryerrors:rdma fabric errors w$WINDOW" \
-    "qec:from:ibqueryerrors --load-cache:rdma fabric errors from FILE"; do
+  for pair in "qe:rdma:ibqueryerrors ${QE_DETAILS[*]}:rdma fabric errors ${RDMA_DETAILS[*]} w$WINDOW" \
+    "qec:from:ibqueryerrors ${QE_DETAILS[*]} --load-cache:rdma fabric errors ${RDMA_DETAILS[*]} from FILE"; do
     IFS=: read -r ref ours ref_name ours_name <<<"$pair"
     read -r ref_wall ref_min ref_max < <(stats "$ref$n.times" 1)
     read -r ref_rss _ < <(stats "$ref$n.times" 2)

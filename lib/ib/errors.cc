@@ -19,11 +19,6 @@ namespace rdma::ib {
 
 namespace {
 
-// ClassPortInfo CapabilityMask bits (IBA 16.1.3.1 table 208).
-constexpr uint64_t kCapExtendedWidth = 1 << 9;         // PortCountersExtended, all 8 counters
-constexpr uint64_t kCapExtendedWidthNoIetf = 1 << 10;  // PortCountersExtended, 4 counters
-constexpr uint64_t kCapQp1Dropped = 1 << 15;           // IsQP1DropSupported (IBA 1.3)
-
 // Where a node's PMA answers and what it can do.
 struct Pma {
   uint16_t lid = 0;
@@ -99,8 +94,9 @@ class PmaWalk {
                    uint64_t caps = reply->get_attr(mad::kClassPortInfo, "CapabilityMask");
                    p.answered = true;
                    p.all_port_select = (caps & mad::kPmaCapAllPortSelect) != 0;
-                   p.extended = (caps & (kCapExtendedWidth | kCapExtendedWidthNoIetf)) != 0;
-                   p.qp1_dropped = (caps & kCapQp1Dropped) != 0;
+                   p.extended =
+                       (caps & (mad::kPmaCapExtendedWidth | mad::kPmaCapExtendedWidthNoIetf)) != 0;
+                   p.qp1_dropped = (caps & mad::kPmaCapQp1Dropped) != 0;
                    next(n, p);
                  }});
     }

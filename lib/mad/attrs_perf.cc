@@ -1,6 +1,7 @@
 // Performance management attributes (IBA vol 1, 16.1.3 and 16.1.4) and
 // ClassPortInfo (13.4.8.1). Offsets in bits from the start of the attribute.
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 
 namespace rdma::mad {
 
@@ -56,6 +57,10 @@ constexpr FieldDef kPortCountersFields[] = {
     {"PortXmitWait", "xmit_wait", 320, 32},
 };
 
+// PortCountersExtended's fields, then those of IBA 1.3's layout with the
+// 64-bit error counters (CounterSelect2 clears them): a PMA whose
+// CapabilityMask2 has IsAdditionalPortCountersExtendedSupported answers
+// with all of them, the others with the first kPortCountersExtendedBase.
 constexpr FieldDef kPortCountersExtendedFields[] = {
     {"PortSelect", "port_select", 8, 8, Fmt::Uint, kDetail},
     {"CounterSelect", "counter_select", 16, 16, Fmt::Hex, kDetail},
@@ -67,7 +72,23 @@ constexpr FieldDef kPortCountersExtendedFields[] = {
     {"PortUnicastRcvPkts", "unicast_rcv_pkts", 384, 64},
     {"PortMulticastXmitPkts", "multicast_xmit_pkts", 448, 64},
     {"PortMulticastRcvPkts", "multicast_rcv_pkts", 512, 64},
+    {"CounterSelect2", "counter_select2", 32, 32, Fmt::Hex, kDetail},
+    {"SymbolErrorCounter", "symbol_errors", 576, 64},
+    {"LinkErrorRecoveryCounter", "link_error_recovery", 640, 64},
+    {"LinkDownedCounter", "link_downed", 704, 64},
+    {"PortRcvErrors", "rcv_errors", 768, 64},
+    {"PortRcvRemotePhysicalErrors", "rcv_remote_physical_errors", 832, 64},
+    {"PortRcvSwitchRelayErrors", "rcv_switch_relay_errors", 896, 64},
+    {"PortXmitDiscards", "xmit_discards", 960, 64},
+    {"PortXmitConstraintErrors", "xmit_constraint_errors", 1024, 64},
+    {"PortRcvConstraintErrors", "rcv_constraint_errors", 1088, 64},
+    {"LocalLinkIntegrityErrors", "local_link_integrity_errors", 1152, 64},
+    {"ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors", 1216, 64},
+    {"VL15Dropped", "vl15_dropped", 1280, 64},
+    {"PortXmitWait", "xmit_wait", 1344, 64},
+    {"QP1Dropped", "qp1_dropped", 1408, 64},
 };
+constexpr size_t kPortCountersExtendedBase = 10;
 
 }  // namespace
 
@@ -110,7 +131,10 @@ std::span<const char* const> port_counters_ext_select() {
 
 const AttrDef kClassPortInfo{"ClassPortInfo", 0x0001, kClassPerf, 72, kClassPortInfoFields};
 const AttrDef kPortCounters{"PortCounters", 0x0012, kClassPerf, 44, kPortCountersFields};
-const AttrDef kPortCountersExtended{"PortCountersExtended", 0x001d, kClassPerf, 72,
-                                    kPortCountersExtendedFields};
+const AttrDef kPortCountersExtended{
+    "PortCountersExtended", 0x001d, kClassPerf, 72,
+    std::span(kPortCountersExtendedFields).first(kPortCountersExtendedBase)};
+const AttrDef kPortCountersExtendedFull{"PortCountersExtended", 0x001d, kClassPerf, 184,
+                                        kPortCountersExtendedFields};
 
 }  // namespace rdma::mad

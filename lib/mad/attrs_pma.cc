@@ -267,7 +267,48 @@ constexpr FieldDef kPortRcvDataSLFields[] = {
     {"PortRcvDataSL15", "rcv_sl15_bytes", 512, 32, Fmt::DataWords},
 };
 
+// Capability bit names, bit 0 first (IBA 16.1.3.1 tables: PerfMgt
+// ClassPortInfo CapabilityMask and CapabilityMask2).
+constexpr const char* kPmaCapNames[16] = {
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    "AllPortSelect",
+    "IsExtendedWidthSupported",
+    "IsExtendedWidthSupportedNoIETF",
+    "IsSamplesOnlySupported",
+    "IsPortXmitWaitSupported",
+    "IsInhibitLimitedPKeyMulticastConstraintErrors",
+    "IsRSFECCountersSupported",
+    "IsQP1DroppedSupported",
+};
+constexpr const char* kPmaCap2Names[] = {"IsPMKeySupported",
+                                         "IsAdditionalPortCountersExtendedSupported"};
+
+std::string bit_names(uint32_t mask, unsigned bits, std::span<const char* const> names) {
+  std::string out;
+  for (unsigned i = 0; i < bits; ++i) {
+    if (!(mask & (1u << i))) continue;
+    if (!out.empty()) out += ',';
+    out += i < names.size() && names[i] ? names[i] : "bit" + std::to_string(i);
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string pma_caps_names(uint16_t caps) {
+  return bit_names(caps, 16, kPmaCapNames);
+}
+
+std::string pma_caps2_names(uint32_t caps2) {
+  return bit_names(caps2, 27, kPmaCap2Names);
+}
 
 const AttrDef kPortRcvErrorDetails{"PortRcvErrorDetails", 0x0015, kClassPerf, 16,
                                    kPortRcvErrorDetailsFields};
@@ -295,10 +336,12 @@ const AttrDef kPortXmitDataSL{"PortXmitDataSL", 0x0036, kClassPerf, 68, kPortXmi
 const AttrDef kPortRcvDataSL{"PortRcvDataSL", 0x0037, kClassPerf, 68, kPortRcvDataSLFields};
 
 int counter_select_bit(const AttrDef& a, std::string_view name) {
-  int bit = 0;
+  if (&a == &kPortExtendedSpeedsRsFecCounters || &a == &kPortSamplesControl) return -1;
+  const FieldDef* select = find_field(a, "CounterSelect");
+  int bits = select ? select->width : 0, bit = 0;
   for (const FieldDef& f : a.fields) {
     if (f.level != kShow) continue;
-    if (name == f.name) return bit < 16 ? bit : -1;
+    if (name == f.name) return bit < bits ? bit : -1;
     ++bit;
   }
   return -1;

@@ -17,6 +17,7 @@
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
 #include "lib/mad/result.h"
+#include "lib/mad/speed.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
@@ -31,9 +32,11 @@ void perf_help(Ctx& c) {
       "Usage: rdma perf show TARGET [ port PORTS ] [ GROUP ]... [ reset [ COUNTER ]... ]\n"
       "                             [via DEV/PORT]\n"
       "       rdma perf reset TARGET [ port PORTS ] [ GROUP ]... [ COUNTER ]... [via DEV/PORT]\n"
+      "       rdma perf caps TARGET [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n"
-      "       PORTS := { N | N-M | N,M,... | all }\n"
-      "       GROUP := { counters | extended | details | vl | sl | op | flowctl | congestion }\n"
+      "       PORTS := { N | N-M | N,M,... | all | each }\n"
+      "       GROUP := { counters | extended | details | vl | sl | op | flowctl | congestion |\n"
+      "                  speeds | samples }\n"
       "       COUNTER := a counter's name as show prints it (symbol_errors, xmit_wait_vl2, ...)\n"
       "show takes -w SECONDS [-c COUNT] (rates per second), --openmetrics and --prometheus.\n",
       c.help_out);
@@ -58,6 +61,8 @@ constexpr const mad::AttrDef* kFlowCtlAttrs[] = {&mad::kPortFlowCtlCounters,
 constexpr const mad::AttrDef* kCongestionAttrs[] = {
     &mad::kSwPortVLCongestion, &mad::kPortRcvConCtrl,  &mad::kPortSLRcvFECN,
     &mad::kPortSLRcvBECN,      &mad::kPortXmitConCtrl, &mad::kPortVLXmitTimeCong};
+constexpr const mad::AttrDef* kSpeedsAttrs[] = {&mad::kPortExtendedSpeedsCounters};
+constexpr const mad::AttrDef* kSamplesAttrs[] = {&mad::kPortSamplesControl};
 constexpr PerfGroup kPerfGroups[] = {
     {"counters", kCountersAttrs},
     {"extended", kExtendedAttrs},
@@ -67,17 +72,32 @@ constexpr PerfGroup kPerfGroups[] = {
     {"op", kOpAttrs},
     {"flowctl", kFlowCtlAttrs},
     {"congestion", kCongestionAttrs},
+    {"speeds", kSpeedsAttrs},
+    {"samples", kSamplesAttrs},
 };
 
-// The PortCounters error counters a PMA may lack: ClassPortInfo's
+// PortSamplesControl is a sampling set-up: nothing to reset or rate.
+bool has_counters(const mad::AttrDef* a) {
+  return a != &mad::kPortSamplesControl;
+}
+
+// What the PMA's ClassPortInfo says it has (lib/mad/attrs_pma.h):
 // IsExtendedWidthSupported (bit 9) and its NoIETF form (bit 10) say it has
-// PortCountersExtended (as perfquery reads them). The optional attributes
-// have no capability bit: a PMA without one answers "unsupported".
-constexpr uint16_t kPmaCapExtendedWidth = 1 << 9, kPmaCapExtendedWidthNoIetf = 1 << 10;
+// PortCountersExtended (as perfquery reads them), CapabilityMask2's
+// IsAdditionalPortCountersExtendedSupported that PortCountersExtended holds
+// the 64-bit error counters too, IsRSFECCountersSupported that
+// PortExtendedSpeedsCounters may have its RS-FEC layout. The other
+// optional attributes have no capability bit: a PMA without one answers
+// "unsupported".
+struct PmaCaps {
+  uint16_t mask = 0;
+  uint32_t mask2 = 0;
+};
 
 struct PerfArgs {
   mad::Route route;
   bool all = false;
+  bool each = false;                       // `port each`: every port in turn (perfquery -l)
   std::vector<uint8_t> ports;              // `port LIST`; empty: the default port
   std::vector<const mad::AttrDef*> attrs;  // the groups', in table order; empty: none given
   bool reset = false;                      // show: `reset` after reading
@@ -89,7 +109,7 @@ bool is_counter_name(const std::string& w) {
   for (const PerfGroup& g : kPerfGroups)
     for (const mad::AttrDef* a : g.attrs)
       for (const mad::FieldDef& f : a->fields)
-        if (f.level == mad::kShow && w == f.label) return true;
+        if (has_counters(a) && f.level == mad::kShow && w == f.label) return true;
   return false;
 }
 
@@ -105,6 +125,13 @@ PerfArgs parse(Args& w, bool show) {
     if ((!show || a.reset) && is_counter_name(k)) {
       a.counters.push_back(k);
     } else if (matches(k, "port")) {
+      a.each = !w.empty() && w.peek() == "each";
+      if (a.each) {
+        w.next();
+        a.all = false;
+        a.ports.clear();
+        continue;
+      }
       std::optional<std::vector<uint8_t>> ports = w.need_port_list("port number or \"all\"");
       a.all = !ports;
       a.ports = ports.value_or(std::vector<uint8_t>{});
@@ -122,9 +149,19 @@ PerfArgs parse(Args& w, bool show) {
 }
 
 // The ports a command covers (lib/ib/port_select.h); `port all` asks the
-// PMA whether it has AllPortSelect.
-std::vector<uint8_t> ports_of(const PerfArgs& a, const ib::NodeInfo& node, uint16_t caps) {
+// PMA whether it has AllPortSelect; `port each` is every port in turn
+// whatever it has, port 0 first on a switch with an enhanced port 0 (one
+// SMP more, as perfquery -l).
+std::vector<uint8_t> ports_of(MadSession& s, const PerfArgs& a, const ib::NodeInfo& node,
+                              uint16_t caps) {
   if (!a.ports.empty()) return a.ports;
+  if (a.each) {
+    std::vector<uint8_t> out = ib::perf_ports(node, std::nullopt, true, false);
+    if (node.is_switch() &&
+        ib::SwitchInfo::from(s.smp(a.route, mad::kGet, mad::kSwitchInfo, 0).data()).enhanced_port0)
+      out.insert(out.begin(), 0);
+    return out;
+  }
   return ib::perf_ports(node, std::nullopt, a.all, caps & mad::kPmaCapAllPortSelect);
 }
 
@@ -135,14 +172,46 @@ void check_lid_target(const std::optional<mad::Target>& t) {
     throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
 }
 
-// The PMA's ClassPortInfo CapabilityMask, read when something depends on
-// it (`port all`, an attribute besides PortCounters); 0 otherwise.
-uint16_t pma_caps(MadSession& s, const PerfArgs& a) {
+// The PMA's ClassPortInfo CapabilityMask and CapabilityMask2, read when
+// something depends on them (`port all`, an attribute besides
+// PortCounters); 0 otherwise.
+PmaCaps pma_caps(MadSession& s, const PerfArgs& a) {
   bool need = a.all;
   for (const mad::AttrDef* attr : a.attrs) need |= attr != &mad::kPortCounters;
-  if (!need) return 0;
+  if (!need) return {};
   mad::Mad cpi = s.gmp(a.route.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
-  return static_cast<uint16_t>(cpi.get_attr(mad::kClassPortInfo, "CapabilityMask"));
+  return {static_cast<uint16_t>(cpi.get_attr(mad::kClassPortInfo, "CapabilityMask")),
+          static_cast<uint32_t>(cpi.get_attr(mad::kClassPortInfo, "CapabilityMask2"))};
+}
+
+// Whether port runs RS-FEC, which gives PortExtendedSpeedsCounters its
+// other layout. As perfquery -T: asked only when the PMA has
+// IsRSFECCountersSupported, then PortInfo (a switch's port 0's) must have
+// IsPortInfoExtendedSupported and PortInfoExtended say RS-FEC. An SMA that
+// does not answer: the plain layout, as perfquery.
+bool port_rs_fec(MadSession& s, const mad::Route& r, bool is_switch, uint16_t caps, uint8_t port) {
+  if (!(caps & mad::kPmaCapRsFecCounters)) return false;
+  try {
+    mad::Mad pi = s.smp(r, mad::kGet, mad::kPortInfo, is_switch ? 0 : port);
+    if (!(pi.get_attr(mad::kPortInfo, "CapabilityMask") & mad::kCapMask2Supported) ||
+        !(pi.get_attr(mad::kPortInfo, "CapabilityMask2") & mad::kPortCap2PortInfoExtended))
+      return false;
+    return mad::rs_fec_active(s.smp(r, mad::kGet, mad::kPortInfoExtended, port).data());
+  } catch (const mad::MadError&) {
+    return false;
+  }
+}
+
+// The layout attr has in the PMA's reply for port (the capability bits and
+// the port's FEC mode decide).
+const mad::AttrDef* reply_layout(MadSession& s, const mad::Route& r, bool is_switch,
+                                 const PmaCaps& caps, const mad::AttrDef* attr, uint8_t port) {
+  if (attr == &mad::kPortCountersExtended && (caps.mask2 & mad::kPmaCap2AdditionalExtCounters))
+    return &mad::kPortCountersExtendedFull;
+  if (attr == &mad::kPortExtendedSpeedsCounters && port != ib::kAllPorts &&
+      port_rs_fec(s, r, is_switch, caps.mask, port))
+    return &mad::kPortExtendedSpeedsRsFecCounters;
+  return attr;
 }
 
 mad::Mad read_counters(MadSession& s, const mad::Route& r, const mad::AttrDef& attr, uint8_t port) {
@@ -181,30 +250,33 @@ Error reset_failed(const mad::Route& route, uint8_t port, const mad::AttrDef& at
   return Error(port_text(route, port) + ": cannot reset " + attr.name + ": " + e.failure.message);
 }
 
-// One port's attributes: the replies of those the PMA answered. An
-// optional one it lacks (its capability bit clear, a bad status, no reply)
-// is a warning line and exit status 1, once per port and attribute
-// (lacking remembers them for -w); PortCounters failing is an error.
+// One port's attributes: the replies of those the PMA answered, each
+// with the layout it is decoded by (reply_layout). An optional one it lacks
+// (its capability bit clear, a bad status, no reply) is a warning line and
+// exit status 1, once per port and attribute (lacking remembers them for
+// -w); PortCounters failing is an error.
 struct PortReply {
-  const mad::AttrDef* attr;
+  const mad::AttrDef* asked;  // the group's attribute: what a reset sets
+  const mad::AttrDef* attr;   // its layout in this reply
   mad::Mad reply;
 };
 using Lacking = std::set<std::pair<uint8_t, const mad::AttrDef*>>;
-std::vector<PortReply> read_port(Ctx& c, MadSession& s, const mad::Route& route,
-                                 std::span<const mad::AttrDef* const> attrs, uint16_t caps,
+std::vector<PortReply> read_port(Ctx& c, MadSession& s, const mad::Route& route, bool is_switch,
+                                 std::span<const mad::AttrDef* const> attrs, const PmaCaps& caps,
                                  uint8_t port, Lacking& lacking) {
   std::vector<PortReply> out;
   for (const mad::AttrDef* attr : attrs) {
     if (lacking.contains({port, attr})) continue;
     std::string why;
     if (attr == &mad::kPortCountersExtended &&
-        !(caps & (kPmaCapExtendedWidth | kPmaCapExtendedWidthNoIetf))) {
+        !(caps.mask & (mad::kPmaCapExtendedWidth | mad::kPmaCapExtendedWidthNoIetf))) {
       char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%04x", caps);
+      std::snprintf(hex, sizeof hex, "0x%04x", caps.mask);
       why = std::string("not in the PMA's CapabilityMask ") + hex;
     } else {
       try {
-        out.push_back({attr, read_counters(s, route, *attr, port)});
+        mad::Mad reply = read_counters(s, route, *attr, port);
+        out.push_back({attr, reply_layout(s, route, is_switch, caps, attr, port), reply});
         continue;
       } catch (const mad::MadError& e) {
         // PortCounters is mandatory: without it the PMA is not there. The
@@ -249,10 +321,13 @@ std::vector<std::vector<const mad::FieldDef*>> shown_fields(std::span<const Port
 // that clears the counters named (every one when none is); select 0: none
 // of them is attr's.
 struct ResetSelect {
-  uint32_t select = 0, select2 = 0;
+  uint64_t select = 0;
+  uint32_t select2 = 0;
 };
 ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> counters) {
   bool pc = &attr == &mad::kPortCounters, ext = &attr == &mad::kPortCountersExtended;
+  if (!has_counters(&attr)) return {};
+  if (counters.empty() && &attr == &mad::kPortExtendedSpeedsCounters) return {~0ull, 0};
   if (counters.empty()) return {ext ? 0xffu : 0xffffu, pc ? 0xffu : 0u};
   auto bit_of = [&](const char* name) {
     auto names = pc ? mad::port_counters_select() : mad::port_counters_ext_select();
@@ -271,7 +346,7 @@ ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> 
       continue;
     }
     int bit = bit_of(f.name);
-    if (bit >= 0) r.select |= 1u << bit;
+    if (bit >= 0) r.select |= 1ull << bit;
   }
   return r;
 }
@@ -305,7 +380,7 @@ void check_counters(std::span<const mad::AttrDef* const> attrs,
 // -w SECONDS: the counters each interval with their rates per second
 // (lib/ib/rates.h); text with an empty line between intervals, JSON one
 // document per interval.
-void perf_watch(Ctx& c, MadSession& s, const PerfArgs& a, uint16_t caps,
+void perf_watch(Ctx& c, MadSession& s, const PerfArgs& a, bool is_switch, const PmaCaps& caps,
                 const std::vector<uint8_t>& ports) {
   using Clock = std::chrono::steady_clock;
   own_json_output(c, "-w");
@@ -320,7 +395,8 @@ void perf_watch(Ctx& c, MadSession& s, const PerfArgs& a, uint16_t caps,
     Interval iv(c, n);
     try {
       for (uint8_t port : ports) {
-        std::vector<PortReply> replies = read_port(c, s, a.route, a.attrs, caps, port, lacking);
+        std::vector<PortReply> replies =
+            read_port(c, s, a.route, is_switch, a.attrs, caps, port, lacking);
         if (replies.empty()) continue;
         std::vector<std::vector<const mad::FieldDef*>> fields = shown_fields(replies, mad::kShow);
         std::vector<ib::CounterReading> now;
@@ -352,21 +428,28 @@ void perf_show(Ctx& c) {
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   no_metrics_watch(c);
   if (a.attrs.empty()) a.attrs.push_back(&mad::kPortCounters);
+  bool metrics_asked = c.opt.exposition != Options::Exposition::None;
+  if (!has_counters(a.attrs.back()) && (c.opt.watch_s || a.reset || metrics_asked))
+    throw UsageError(std::string("samples (PortSamplesControl) has no counters: not with ") +
+                     (c.opt.watch_s ? "-w"
+                      : a.reset     ? "reset"
+                                    : "--openmetrics/--prometheus"));
   check_counters(a.attrs, a.counters);
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_perf_", "perf show");
   MadSession s(c, via);
   a.route = s.route(target);
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
-  uint16_t caps = pma_caps(s, a);
-  std::vector<uint8_t> ports = ports_of(a, node, caps);
-  if (c.opt.watch_s) return perf_watch(c, s, a, caps, ports);
+  PmaCaps caps = pma_caps(s, a);
+  std::vector<uint8_t> ports = ports_of(s, a, node, caps.mask);
+  if (c.opt.watch_s) return perf_watch(c, s, a, node.is_switch(), caps, ports);
   std::optional<ib::PortLabelProbe> labels;  // both ends of each port's cable
   if (metrics.printer())
     labels.emplace(s, a.route, node, ib::load_node_name_map(c.opt.node_name_map));
   view::Printer& out = metrics.printer() ? *metrics.printer() : c.out;
   Lacking lacking;
   for (uint8_t port : ports) {
-    std::vector<PortReply> replies = read_port(c, s, a.route, a.attrs, caps, port, lacking);
+    std::vector<PortReply> replies =
+        read_port(c, s, a.route, node.is_switch(), a.attrs, caps, port, lacking);
     if (replies.empty()) continue;
     std::vector<std::vector<const mad::FieldDef*>> fields = shown_fields(replies, c.opt.details);
     view::Record rec;
@@ -379,9 +462,9 @@ void perf_show(Ctx& c) {
     if (a.reset)
       for (const PortReply& r : replies) {
         try {
-          reset_counters(s, a.route, *r.attr, port, a.counters);
+          reset_counters(s, a.route, *r.asked, port, a.counters);
         } catch (const mad::MadError& e) {
-          throw reset_failed(a.route, port, *r.attr, e);
+          throw reset_failed(a.route, port, *r.asked, e);
         }
       }
   }
@@ -393,6 +476,8 @@ void perf_reset(Ctx& c) {
   std::string via = c.args.take_via();
   PerfArgs a = parse(c.args, false);
   check_lid_target(target);
+  if (std::find(a.attrs.begin(), a.attrs.end(), &mad::kPortSamplesControl) != a.attrs.end())
+    throw UsageError("samples (PortSamplesControl) has no counters to reset");
   // No group: PortCounters and PortCountersExtended, where the PMA has it.
   bool defaults = a.attrs.empty();
   if (defaults) a.attrs = {&mad::kPortCounters, &mad::kPortCountersExtended};
@@ -402,7 +487,7 @@ void perf_reset(Ctx& c) {
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
   PerfArgs asked = a;
   if (defaults) asked.attrs.clear();  // ClassPortInfo only for `port all`, as before
-  std::vector<uint8_t> ports = ports_of(a, node, pma_caps(s, asked));
+  std::vector<uint8_t> ports = ports_of(s, a, node, pma_caps(s, asked).mask);
   for (uint8_t port : ports)
     for (const mad::AttrDef* attr : a.attrs) {
       try {
@@ -420,6 +505,32 @@ void perf_reset(Ctx& c) {
     }
 }
 
+// rdma perf caps TARGET: the PMA's ClassPortInfo, what perf show decides
+// by, with the bits of CapabilityMask and CapabilityMask2 named after each
+// (no name list when none is set).
+void perf_caps(Ctx& c) {
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  c.args.done();
+  check_lid_target(target);
+  MadSession s(c, via);
+  mad::Route route = s.route(target);
+  mad::Mad cpi = s.gmp(route.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
+  view::Record rec;
+  add_target(rec, route);
+  for (const mad::FieldDef& f : mad::kClassPortInfo.fields) {
+    mad::decode_fields({&f, 1}, cpi.data(), c.opt.details, rec);
+    std::string_view name = f.name;
+    std::string bits;
+    if (name == "CapabilityMask")
+      bits = mad::pma_caps_names(static_cast<uint16_t>(cpi.get_attr(mad::kClassPortInfo, f.name)));
+    else if (name == "CapabilityMask2")
+      bits = mad::pma_caps2_names(static_cast<uint32_t>(cpi.get_attr(mad::kClassPortInfo, f.name)));
+    if (!bits.empty()) rec.pair(std::string(f.label) + "_names", bits);
+  }
+  c.out.record(rec);
+}
+
 }  // namespace
 
 void cmd_perf(Ctx& c) {
@@ -429,6 +540,7 @@ void cmd_perf(Ctx& c) {
       {"show", perf_show, Takes::Watch | Takes::Metrics},
       {"list", perf_show, Takes::Watch | Takes::Metrics},
       {"reset", perf_reset},
+      {"caps", perf_caps},
       {"help", perf_help},
   };
   dispatch(c, kTable, "perf command");

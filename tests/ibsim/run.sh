@@ -231,6 +231,32 @@ if [ $rc = 1 ] && grep -q "^lid $HCA4: port 1 local_physical_errors 11 " <<<"$ou
 else
   bad "perf show sl where the PMA lacks it: exit $rc: $out"
 fi
+# Nor PortExtendedSpeedsCounters (perfquery -T) and PortSamplesControl
+# (perfquery -c): it drops them, so perfquery fails and we warn per port.
+out=$(run "$RDMA" perf show lid "$HCA4" port 1 speeds samples 2>&1)
+rc=$?
+run perfquery -T "$HCA4" 1 >/dev/null 2>&1
+qrc=$?
+if [ $rc = 1 ] && [ $qrc != 0 ] &&
+  grep -q "^warning: lid $HCA4 port 1: no PortExtendedSpeedsCounters: " <<<"$out" &&
+  grep -q "^warning: lid $HCA4 port 1: no PortSamplesControl: " <<<"$out"; then
+  ok "perf show speeds samples where ibsim lacks them: a warning each, as perfquery -T fails"
+else
+  bad "perf show speeds samples: exit $rc (perfquery -T $qrc): $out"
+fi
+# port each: every port in turn though the switch has AllPortSelect (-l);
+# caps: ClassPortInfo's CapabilityMask as perfquery prints it.
+out=$(run "$RDMA" perf show lid "$SW2" port each 2>&1)
+nports=$(run perfquery -l -a "$SW2" 2>/dev/null | grep -c "^# Port counters: .* port [0-9]* ")
+if [ "$(grep -c "^lid $SW2: port [0-9]* symbol_errors " <<<"$out")" = "$nports" ] && [ "$nports" -gt 1 ]; then
+  ok "perf show port each = perfquery -l -a ($nports ports)"
+else
+  bad "perf show port each: $nports ports in perfquery -l -a: $out"
+fi
+caps=$(run perfquery "$SW2" 1 2>/dev/null | sed -n 's/.*(CapMask: 0x\([0-9A-Fa-f]*\)).*/\1/p')
+expect "perf caps: perfquery's CapMask, its bits named" 0 \
+  "^lid $SW2: base_version 1 class_version 1 caps 0x0*${caps,,} caps_names AllPortSelect,IsExtendedWidthSupported,IsPortXmitWaitSupported caps2 0x0* resp_time " \
+  perf caps lid "$SW2"
 run "$RDMA" perf show lid "$HCA4" port 1 details vl reset local_physical_errors xmit_wait_vl2 >/dev/null 2>&1
 expect "perf show ... reset COUNTER: only those cleared" 0 \
   "^lid $HCA4: port 1 local_physical_errors 0 .*looping_errors 2 .*sw_hoq_lifetime_limit_discards 4 .*xmit_wait_vl2 0 " \

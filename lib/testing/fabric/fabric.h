@@ -114,6 +114,13 @@ struct FabricNode {
   // Every PMA Set answered with status 0x1c (invalid field): counters that
   // cannot be cleared.
   bool pma_set_refused = false;
+  // PMA ClassPortInfo CapabilityMask2 IsAdditionalPortCountersExtendedSupported:
+  // PortCountersExtended holds the 64-bit error counters too.
+  bool additional_ext_counters = false;
+  // RS-FEC active on every port: the PMA's IsRSFECCountersSupported, PortInfo
+  // IsPortInfoExtendedSupported and PortInfoExtended FECModeActive RS-FEC,
+  // and PortExtendedSpeedsCounters in its RS-FEC layout.
+  bool rs_fec = false;
   // PortInfo CapabilityMask IsExtendedSpeedsSupported (bit 14, ibsim's
   // templates have it) and CapabilityMask2 IsExtendedSpeeds2Supported (bit
   // 11, theirs lack it): a CA's ports', a switch's port 0's.

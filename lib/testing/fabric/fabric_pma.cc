@@ -1,6 +1,9 @@
 // The performance management agent of every node (IBA 16.1): ClassPortInfo,
-// PortCounters, PortCountersExtended and the optional counter attributes
-// (lib/mad/attrs_pma.h; a node refuses those in pma_refused), per port or
+// PortCounters, PortCountersExtended (with the error counters where
+// additional_ext_counters), the optional counter attributes,
+// PortExtendedSpeedsCounters (RS-FEC layout where rs_fec) and
+// PortSamplesControl (lib/mad/attrs_pma.h; a node refuses those in
+// pma_refused; every field is the counter of its IBA name), per port or
 // summed over all ports (PortSelect 0xFF, where ClassPortInfo says
 // AllPortSelect), and Set to clear the counters CounterSelect and
 // CounterSelect2 (PortXmitWait, QP1Dropped) name.
@@ -16,9 +19,6 @@ using mad::Mad;
 namespace hdr = mad::hdr;
 
 namespace {
-
-constexpr uint16_t kCapExtendedWidth = 1 << 9;  // PortCountersExtended supported
-constexpr uint16_t kCapQp1Dropped = 1 << 15;    // IsQP1DropSupported
 
 // The attributes the agent answers besides ClassPortInfo.
 const mad::AttrDef* pma_counter_attr(uint16_t id) {
@@ -41,6 +41,8 @@ const mad::AttrDef* pma_counter_attr(uint16_t id) {
       &mad::kPortVLXmitTimeCong,
       &mad::kPortXmitDataSL,
       &mad::kPortRcvDataSL,
+      &mad::kPortExtendedSpeedsCounters,
+      &mad::kPortSamplesControl,
   };
   for (const mad::AttrDef* a : kAttrs)
     if (a->id == id) return a;
@@ -71,8 +73,11 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     r.set_attr(mad::kClassPortInfo, "BaseVersion", 1);
     r.set_attr(mad::kClassPortInfo, "ClassVersion", 1);
     r.set_attr(mad::kClassPortInfo, "CapabilityMask",
-               (n.extended_counters ? kCapExtendedWidth : 0) |
-                   (n.all_port_select ? mad::kPmaCapAllPortSelect : 0) | kCapQp1Dropped);
+               (n.extended_counters ? mad::kPmaCapExtendedWidth : 0) |
+                   (n.all_port_select ? mad::kPmaCapAllPortSelect : 0) | mad::kPmaCapQp1Dropped |
+                   (n.rs_fec ? mad::kPmaCapRsFecCounters : 0));
+    r.set_attr(mad::kClassPortInfo, "CapabilityMask2",
+               n.additional_ext_counters ? mad::kPmaCap2AdditionalExtCounters : 0);
     r.set_attr(mad::kClassPortInfo, "RespTimeValue", 18);
     return {r};
   }
@@ -81,7 +86,10 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
   if (!found || (ext && !n.extended_counters) || n.pma_refused.contains(attr))
     return fail(mad::kStatusBadMethodAttr);
   if (method == mad::kSet && n.pma_set_refused) return fail(mad::kStatusBadField);
-  const mad::AttrDef& a = *found;
+  const mad::AttrDef& a = ext && n.additional_ext_counters ? mad::kPortCountersExtendedFull
+                          : found == &mad::kPortExtendedSpeedsCounters && n.rs_fec
+                              ? mad::kPortExtendedSpeedsRsFecCounters
+                              : *found;
   bool pc = &a == &mad::kPortCounters;
   int sel = static_cast<int>(m.get_attr(a, "PortSelect"));
   std::vector<int> ports;
@@ -92,15 +100,19 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
     if (sel > n.num_ports() || (sel == 0 && !n.is_switch())) return fail(mad::kStatusBadField);
     ports.push_back(sel);
   }
-  uint32_t select = static_cast<uint32_t>(m.get_attr(a, "CounterSelect"));
+  bool has_select = mad::find_field(a, "CounterSelect") != nullptr;  // not PortSamplesControl
+  uint64_t select = has_select ? m.get_attr(a, "CounterSelect") : 0;
   if (method == mad::kSet) {
     uint32_t select2 = pc ? static_cast<uint32_t>(m.get_attr(a, "CounterSelect2")) : 0;
     for (int p : ports) {
       auto& c = n.ports[p].counters;
-      if (!pc && !ext) {
+      if (&a == &mad::kPortExtendedSpeedsRsFecCounters) {
+        if (select == ~0ull)  // named bits unknown here: all ones clears them all
+          for (const mad::FieldDef& f : a.fields) c.erase(f.name);
+      } else if (!pc && !ext) {
         for (const mad::FieldDef& f : a.fields) {
           int bit = mad::counter_select_bit(a, f.name);
-          if (bit >= 0 && (select & (1u << bit))) c.erase(f.name);
+          if (bit >= 0 && (select & (1ull << bit))) c.erase(f.name);
         }
       } else if (ext) {
         auto names = mad::port_counters_ext_select();
@@ -119,7 +131,7 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
   // summed over the ports and saturated at its width.
   std::fill(d.begin(), d.end(), 0);
   r.set_attr(a, "PortSelect", static_cast<uint64_t>(sel));
-  r.set_attr(a, "CounterSelect", select);
+  if (has_select) r.set_attr(a, "CounterSelect", select);
   for (const mad::FieldDef& f : a.fields) {
     std::string_view name = f.name;
     if (name == "PortSelect" || name == "OpCode" || name.starts_with("CounterSelect")) continue;

@@ -8,6 +8,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/speed.h"
 #include "lib/testing/fabric/fabric.h"
@@ -102,6 +103,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
   uint32_t caps2 = n.is_switch() ? 0 : 0x0030;
   if (n.ext_speeds2_cap) caps2 |= mad::kCap2ExtendedSpeeds2;
+  if (n.rs_fec) caps2 |= mad::kPortCap2PortInfoExtended;
   set("CapabilityMask2", sw_ext ? 0 : caps2);
   set("VLStallCount", 7);
   set("LocalPortNum", local_port);
@@ -250,6 +252,12 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedEnabled", fp.mlnx_speed_enabled);
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedActive", fp.mlnx_speed_active);
       }
+      return {r};
+    }
+    case 0x0033: {  // PortInfoExtended: FECModeActive RS-FEC where rs_fec, else none
+      if (static_cast<int>(mod) > n.num_ports()) return bad(mad::kStatusBadField);
+      mad::set_field(mad::kPortInfoExtended, d, "CapabilityMask", mad::kPortInfoExtCapFecMode);
+      mad::set_field(mad::kPortInfoExtended, d, "FECModeActive", n.rs_fec ? mad::kFecModeRs : 0);
       return {r};
     }
     case 0x0014: {  // GUIDInfo: blocks of 8 up to GUIDCap; entry 0 is the port GUID
