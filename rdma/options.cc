@@ -48,6 +48,8 @@ constexpr OptionSpec kOptions[] = {
     {'\10', "node-name-map", true, 4},
     {'\20', "show-keys", false},
     {'\21', "output", true, 3},
+    {'\22', "mkey", true},
+    {'\23', "yes", false},
 };
 
 const OptionSpec* by_short(char c) {
@@ -158,6 +160,15 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case '\21':
       if (arg->empty()) throw UsageError("empty FILE after \"--output\"");
       opt.output = *arg;
+      break;
+    case '\22': {
+      std::optional<uint64_t> key = parse_number(*arg, {.c_bases = true});
+      if (!key) throw UsageError("invalid --mkey \"" + *arg + "\" (expected a 64-bit number)");
+      opt.mkey = *key;
+      break;
+    }
+    case '\23':
+      opt.yes = true;
       break;
   }
 }

@@ -52,6 +52,11 @@ struct Options {
   // --node-name-map FILE: the InfiniBand views name nodes as the file says
   // (lib/ib/node_name_map.h; infiniband-diags' default file when not given).
   std::optional<std::string> node_name_map;
+  // --mkey KEY: the M_Key every SMP carries (infiniband-diags' -y), for
+  // ports whose M_Key protects them; unset: 0.
+  std::optional<uint64_t> mkey;
+  // --yes: the confirmation a subnet-wide change asks for (port set all).
+  bool yes = false;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

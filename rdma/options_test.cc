@@ -117,5 +117,21 @@ TEST(Options, TimestampIsDashTAndTimeoutIsLongOnly) {
   EXPECT_THROW(parse_options(bad), Error);
 }
 
+TEST(Options, MkeyAndYesLongFormsOnly) {
+  Words w = {"--mkey", "0x1234", "port", "--yes", "set", "--mkey=18446744073709551615"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.mkey, UINT64_MAX);  // the last one given
+  EXPECT_TRUE(o.yes);
+  EXPECT_EQ(w, (Words{"port", "set"}));
+  Words none = {"port"};
+  o = parse_options(none);
+  EXPECT_FALSE(o.mkey);
+  EXPECT_FALSE(o.yes);
+  for (const char* bad : {"--mkey=", "--mkey=key", "--mkey=18446744073709551616"}) {
+    Words b = {bad};
+    EXPECT_THROW(parse_options(b), UsageError) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace rdma

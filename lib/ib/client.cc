@@ -53,6 +53,7 @@ mad::Route MadClient::route(const std::optional<mad::Target>& t) {
 mad::Mad MadClient::smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                         const mad::Mad* body) {
   mad::Mad m = mad::make_smp(r, method, a, mod);
+  m.set(mad::hdr::kMKey, mkey_);
   if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
   return engine_->call(m, mad::smp_address(r), std::string(a.name) + " from " + mad::route_text(r));
 }

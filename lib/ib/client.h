@@ -41,6 +41,9 @@ class MadClient {
   uint16_t sm_lid() const;
   // The target's route; the SM's LID when there is no target.
   mad::Route route(const std::optional<mad::Target>& t);
+  // The M_Key every SMP carries from now on (IBA 14.2.4: a port whose
+  // M_Key is set answers Sets, and with protection Gets, only to it).
+  void set_mkey(uint64_t key) { mkey_ = key; }
   // Get (or Set) an SMP / GMP and return the checked reply.
   mad::Mad smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                const mad::Mad* body = nullptr);
@@ -60,6 +63,7 @@ class MadClient {
   mad::LocalPort local_;
   std::unique_ptr<mad::Transport> transport_;
   std::unique_ptr<mad::Engine> engine_;
+  uint64_t mkey_ = 0;
 };
 
 }  // namespace rdma::ib

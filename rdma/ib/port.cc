@@ -1,11 +1,11 @@
-// rdma port show TARGET [port N] [pkeys|guids|sl2vl|vlarb] and
-// rdma port set TARGET port N {enable|disable|reset}: PortInfo and the
-// per-port tables.
+// rdma port show TARGET [port N] [pkeys|guids|sl2vl|vlarb]: PortInfo and
+// the per-port tables (port set: port_set.cc).
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/speed.h"
+#include "rdma/ib/port_set.h"
 #include "rdma/ib/port_tables.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -14,15 +14,16 @@ namespace rdma {
 
 namespace {
 
-constexpr unsigned kPhysPolling = 2;
-constexpr unsigned kPhysDisabled = 3;
-
 void port_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] port show TARGET [port N] [ pkeys | guids | sl2vl | vlarb ] [via "
       "DEV/PORT]\n"
-      "       rdma port set TARGET port N { enable | disable | reset } [via DEV/PORT]\n"
+      "       rdma [-f] [--mkey KEY] port set TARGET port N [ STATE ] [ OP VALUE ]... [via "
+      "DEV/PORT]\n"
+      "       rdma --yes port set all init [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "       STATE := { enable | disable | reset | down | arm | active | init }\n"
+      "       OP := { speed | espeed | fdr10 | width | vls | mtu | lid | smlid | lmc | mkey }\n"
       "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",
       c.help_out);
 }
@@ -83,6 +84,24 @@ std::vector<uint8_t> speed_caps(MadSession& s, const mad::Route& route, const ma
   return {p0.begin(), p0.begin() + mad::kPortInfo.bytes};
 }
 
+}  // namespace
+
+void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
+               const mad::Route& label) {
+  view::Record rec;
+  add_target(rec, label);
+  mad::Mad pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
+  // Without "port N" a CA answers for the port the MAD arrived on.
+  unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
+  rec.pair("port", n);
+  std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
+  mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec,
+              {.show_keys = c.opt.show_keys, .fdr10 = fdr10(s, route, pi, n), .speed_caps = caps});
+  c.out.record(rec);
+}
+
+namespace {
+
 void port_show(Ctx& c) {
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
@@ -103,53 +122,8 @@ void port_show(Ctx& c) {
   MadSession s(c, via);
   if (c.opt.sa) return port_show_sa(c, s, *target, port);
   mad::Route route = s.route(target);
-  if (table.empty()) {
-    view::Record rec;
-    add_target(rec, route);
-    mad::Mad pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
-    // Without "port N" a CA answers for the port the MAD arrived on.
-    unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
-    rec.pair("port", n);
-    std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
-    mad::decode(
-        mad::kPortInfo, pi.data(), c.opt.details, rec,
-        {.show_keys = c.opt.show_keys, .fdr10 = fdr10(s, route, pi, n), .speed_caps = caps});
-    c.out.record(rec);
-    return;
-  }
+  if (table.empty()) return show_port(c, s, route, port, route);
   show_port_table(c, s, port_target(s, route, port), table);
-}
-
-// Sets the physical state of a port with a PortInfo Set that changes
-// nothing else: PortState 0 is "no change" and the rest is as read.
-void set_phys(MadSession& s, const mad::Route& r, uint8_t port, unsigned phys) {
-  mad::Mad pi = s.smp(r, mad::kGet, mad::kPortInfo, port);
-  pi.set_attr(mad::kPortInfo, "PortState", 0);
-  pi.set_attr(mad::kPortInfo, "PortPhysicalState", phys);
-  s.smp(r, mad::kSet, mad::kPortInfo, port, &pi);
-}
-
-void port_set(Ctx& c) {
-  std::optional<mad::Target> target = c.args.target();
-  std::string via = c.args.take_via();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
-  std::optional<uint8_t> port;
-  std::string action;
-  while (!c.args.empty()) {
-    std::string k = c.args.next();
-    if (matches(k, "port"))
-      port = parse_port(c.args.need_word("port number"));
-    else if (k == "enable" || k == "disable" || k == "reset")
-      action = k;
-    else
-      throw UsageError("unknown port set argument \"" + k + "\"");
-  }
-  if (!port) throw UsageError("missing \"port N\"");
-  if (action.empty()) throw UsageError("missing action: enable, disable or reset");
-  MadSession s(c, via);
-  mad::Route r = s.route(target);
-  if (action == "disable" || action == "reset") set_phys(s, r, *port, kPhysDisabled);
-  if (action == "enable" || action == "reset") set_phys(s, r, *port, kPhysPolling);
 }
 
 }  // namespace

@@ -24,9 +24,11 @@ mad::EngineConfig engine_config(const Ctx& c) {
 
 }  // namespace
 
-MadSession::MadSession(Ctx& c, const std::string& via)
+MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
     : ib::MadClient(access_of(c), via, engine_config(c),
-                    c.opt.details >= 2 ? ib::print_trace(c.err) : ib::MadTrace()) {}
+                    c.opt.details >= trace_level ? ib::print_trace(c.err) : ib::MadTrace()) {
+  if (c.opt.mkey) set_mkey(*c.opt.mkey);
+}
 
 std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,
                                                          const mad::AttrDef& rec,

@@ -23,7 +23,9 @@ namespace rdma {
 // trace on c.err.
 class MadSession : public ib::MadClient {
  public:
-  MadSession(Ctx& c, const std::string& via);
+  // trace_level: the -d count from which every MAD is printed (-dd; the
+  // commands that write print them from -d).
+  MadSession(Ctx& c, const std::string& via, int trace_level = 2);
   // --sa: the records of type rec whose LID (and port, when given) match,
   // from the SA (a GetTable). The target is a LID, or a GUID or GID found
   // in the NodeRecords; a directed route is a UsageError.

@@ -1,10 +1,14 @@
 // rdma sm show [TARGET]: SMInfo of the subnet manager (the local port's SM
-// LID by default) or of any port that runs one.
+// LID by default) or of any port that runs one; rdma sm set [TARGET]
+// priority N | state STATE | activity N [control WORD]: sminfo's set forms.
+#include <span>
+
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -13,6 +17,11 @@ namespace {
 void sm_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] sm show [TARGET] [via DEV/PORT]\n"
+      "       rdma sm set [TARGET] { priority N | state STATE | activity N }... [control CTRL] "
+      "[via "
+      "DEV/PORT]\n"
+      "where  STATE := { notactive | discovering | standby | master | 0-3 }\n"
+      "       CTRL := { handover | acknowledge | disable | standby | discover }\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
       "--sa reads the SA's SMInfoRecord instead of an SMP.\n",
       c.help_out);
@@ -44,11 +53,71 @@ void sm_show(Ctx& c) {
   c.out.record(rec);
 }
 
+// SMState values (IBA 14.2.5.13) and the Set's AttributeModifier, the
+// control packet an SM sends another (14.4.1): index + 1.
+constexpr const char* kSmStates[] = {"notactive", "discovering", "standby", "master"};
+constexpr const char* kSmControls[] = {"handover", "acknowledge", "disable", "standby", "discover"};
+
+unsigned word_index(const std::string& w, std::span<const char* const> words, const char* name,
+                    unsigned base) {
+  for (unsigned i = 0; i < words.size(); ++i)
+    if (w == words[i]) return i + base;
+  std::string list;
+  for (const char* x : words) list += std::string(list.empty() ? "" : ", ") + x;
+  throw UsageError("invalid " + std::string(name) + " \"" + w + "\" (expected " + list + ")");
+}
+
+void sm_set(Ctx& c) {
+  std::optional<mad::Target> target = c.args.target();
+  std::string via = c.args.take_via();
+  std::optional<uint64_t> priority, state, activity;
+  uint32_t control = 0;
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
+    if (k == "priority") {
+      priority = need_number(c.args.need_value(k, "priority"), "priority", {.max = 15});
+    } else if (k == "state") {
+      std::string v = c.args.need_value(k, "state");
+      std::optional<uint64_t> n = parse_number(v, {.max = 3});
+      state = n ? *n : word_index(v, kSmStates, "state", 0);
+    } else if (k == "activity") {
+      activity = need_number(c.args.need_value(k, "activity"), "activity",
+                             {.max = 0xffffffff, .c_bases = true});
+    } else if (k == "control") {
+      control = word_index(c.args.need_value(k, "control"), kSmControls, "control", 1);
+    } else {
+      throw UsageError("unknown sm set argument \"" + k + "\"");
+    }
+  }
+  if (!priority && !state && !activity && !control)
+    throw UsageError("missing what to set: priority N, state STATE, activity N or control CTRL");
+  MadSession s(c, via, 1);
+  mad::Route r = s.route(target);
+  mad::Mad info = s.smp(r, mad::kGet, mad::kSmInfo, 0);
+  if (priority) info.set_attr(mad::kSmInfo, "Priority", *priority);
+  if (state) info.set_attr(mad::kSmInfo, "SMState", *state);
+  if (activity) info.set_attr(mad::kSmInfo, "ActCount", *activity);
+  mad::Mad reply;
+  try {
+    reply = s.smp(r, mad::kSet, mad::kSmInfo, control, &info);
+  } catch (const mad::MadError& e) {
+    std::string head = "cannot set SMInfo of " + mad::route_text(r) + ": ";
+    if (e.failure.kind == mad::Failure::Kind::Status)
+      throw Error(head + "refused with status " +
+                  mad::status_text(e.failure.status, mad::kClassSmiLid));
+    throw Error(head + e.what());
+  }
+  view::Record rec;
+  add_target(rec, r);
+  mad::decode(mad::kSmInfo, reply.data(), c.opt.details, rec, {.show_keys = c.opt.show_keys});
+  c.out.record(rec);
+}
+
 }  // namespace
 
 void cmd_sm(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, sm_show}, {"show", sm_show}, {"list", sm_show}, {"help", sm_help}};
+      {nullptr, sm_show}, {"show", sm_show}, {"list", sm_show}, {"set", sm_set}, {"help", sm_help}};
   dispatch(c, kTable, "sm command");
 }
 

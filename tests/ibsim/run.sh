@@ -330,7 +330,8 @@ if run smpquery portinfo "$SW2" 2 2>/dev/null | grep -qE '^PhysLinkState:\.*(Pol
 else
   bad "port set reset: $(run smpquery portinfo "$SW2" 2 2>&1 | grep PhysLinkState)"
 fi
-expect "port set without action" 1 '^missing action: enable, disable or reset$' port set lid "$SW2" port 2
+expect "port set without action" 1 '^missing action: enable, disable, reset, down, arm, active or init, or OP VALUE ' \
+  port set lid "$SW2" port 2
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -97,6 +97,14 @@ struct FabricPort {
     uint8_t vl = 0, weight = 0;
   };
   std::vector<VlArb> vlarb_low, vlarb_high;
+  // What PortInfo Sets change besides the above (fabric_sma_set.cc):
+  // OperationalVLs (0: VL0-7 once the link is up, VL0 before), NeighborMTU,
+  // and the M_Key a Set must carry (a CA port's, a switch's port 0's; 0:
+  // none), as IBA 14.2.4 with protection bits 0: a Set with another key is
+  // dropped unanswered.
+  uint8_t oper_vls = 0;
+  uint8_t neighbor_mtu = 4;  // 2048
+  uint64_t mkey = 0;
 };
 
 struct FabricNode {
@@ -206,6 +214,12 @@ class FakeFabric : public mad::Transport {
   // directed routes work. Call again after faults to re-sweep.
   void assign_lids();
   bool has_sm() const { return sm_lid_ != 0; }
+  // SMInfo of the SM as it answers, and as an SMInfo Set changes it.
+  struct SmSettings {
+    uint8_t priority = 0;
+    uint8_t state = 3;  // MASTER
+  };
+  SmSettings& sm() { return sm_; }
 
   // What the transport is attached to, as the tool's port lookup gives it.
   mad::LocalPort local_port() const;
@@ -266,6 +280,12 @@ class FakeFabric : public mad::Transport {
   // The SMA's answer to a LID-routed Get of attr at node n (port p for a
   // CA); false for an error status.
   bool sma_get(int n, int p, uint16_t attr, uint32_t mod, std::span<uint8_t> out);
+  // The SMA's Set of PortInfo, MlnxExtPortInfo or SMInfo (fabric_sma_set.cc):
+  // applies it and returns 0, or the error status (nothing changed), or
+  // nullopt for a Set dropped unanswered (a wrong M_Key).
+  std::optional<uint16_t> sma_set(const mad::Mad& m, Hop at);
+  uint16_t set_port_info(const mad::Mad& m, int node, int port);
+  void retrain(int node, int port);
   void program_mft();
   std::vector<mad::Mad> answer_path(const mad::Mad& m, mad::Mad& r);
   std::vector<mad::Mad> sa_reply(const mad::Mad& m, mad::Mad& r, const mad::AttrDef& def,
@@ -278,6 +298,7 @@ class FakeFabric : public mad::Transport {
   int attach_port_ = 1;
   uint16_t sm_lid_ = 0;
   uint32_t sm_activity_ = 0;
+  SmSettings sm_;
   FabricOptions opt_;
   std::mt19937_64 rng_;
   std::vector<DropRule> drops_;

@@ -16,7 +16,8 @@ namespace hdr = mad::hdr;
 
 void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_port);
 void put_switch_info(std::span<uint8_t> d, const FabricNode& n);
-void put_sm_info(std::span<uint8_t> d, uint64_t guid, uint32_t activity);
+void put_sm_info(std::span<uint8_t> d, uint64_t guid, uint32_t activity, uint8_t priority,
+                 uint8_t state);
 
 namespace {
 
@@ -209,7 +210,7 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
       put16(x, 0, sm_lid_);
       Hop h = lids_[sm_lid_];
       put_sm_info(std::span(x).subspan(mad::kSmInfoRecordSmInfo), nodes_[h.node].ports[h.port].guid,
-                  sm_activity_);
+                  sm_activity_, sm_.priority, sm_.state);
       break;
     }
     case 0x20:  // LinkRecord: every link, from each end

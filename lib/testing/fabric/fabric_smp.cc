@@ -97,6 +97,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   uint32_t caps = (n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0);
   if (!n.ext_speeds_cap) caps &= ~mad::kCapExtendedSpeeds;
   set("CapabilityMask", sw_ext ? 0 : caps);
+  set("M_Key", sw_ext ? 0 : base.mkey);
   set("M_KeyLeasePeriod", sw_ext ? 0 : 0x0ff9);
   set("GUIDCap", sw_ext ? 0 : base.guid_cap);
   set("SubnetTimeOut", sw_ext ? 0 : 31);
@@ -130,13 +131,13 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("PortPhysicalState", fp.phys);
   set("LinkDownDefaultState", 2);  // Polling
   set("LMC", sw_ext ? 0 : base.lmc);
-  set("NeighborMTU", 4);  // 2048
-  set("VLCap", 4);        // VL0-7
+  set("NeighborMTU", fp.neighbor_mtu);
+  set("VLCap", 4);  // VL0-7
   set("MTUCap", 4);
   set("VLHighLimit", 0);
   set("VLArbitrationHighCap", fp.vlarb_high_cap);
   set("VLArbitrationLowCap", fp.vlarb_low_cap);
-  set("OperationalVLs", fp.state >= kInit ? 4 : 1);
+  set("OperationalVLs", fp.oper_vls ? fp.oper_vls : fp.state >= kInit ? 4 : 1);
   std::copy_n(tmp.data().begin(), mad::kPortInfo.bytes, d.begin());
 }
 
@@ -153,13 +154,14 @@ void put_switch_info(std::span<uint8_t> d, const FabricNode& n) {
   std::copy_n(tmp.data().begin(), mad::kSwitchInfo.bytes, d.begin());
 }
 
-void put_sm_info(std::span<uint8_t> d, uint64_t guid, uint32_t activity) {
+void put_sm_info(std::span<uint8_t> d, uint64_t guid, uint32_t activity, uint8_t priority,
+                 uint8_t state) {
   Mad tmp;
   tmp.bytes[1] = mad::kClassSmiLid;
   tmp.set_attr(mad::kSmInfo, "GUID", guid);
   tmp.set_attr(mad::kSmInfo, "ActCount", activity);
-  tmp.set_attr(mad::kSmInfo, "Priority", 0);
-  tmp.set_attr(mad::kSmInfo, "SMState", 3);  // MASTER
+  tmp.set_attr(mad::kSmInfo, "Priority", priority);
+  tmp.set_attr(mad::kSmInfo, "SMState", state);
   std::copy_n(tmp.data().begin(), mad::kSmInfo.bytes, d.begin());
 }
 
@@ -206,9 +208,12 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
     set_status(r, s);
     return std::vector<Mad>{r};
   };
-  // Sets: PortInfo (PortState Down / PhysState Disabled or Polling, what
-  // `port set` sends); everything else is read-only here.
-  if (method == mad::kSet && attr != mad::kPortInfo.id) return bad(mad::kStatusBadMethodAttr);
+  // Sets (fabric_sma_set.cc): applied first, then answered as a Get.
+  if (method == mad::kSet) {
+    std::optional<uint16_t> status = sma_set(m, at);
+    if (!status) return {};
+    if (*status) return bad(*status);
+  }
   switch (attr) {
     case 0x0010: {  // NodeDescription
       size_t len = std::min<size_t>(n.description.size(), 64);
@@ -224,20 +229,8 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       return {r};
     case 0x0015: {  // PortInfo
       int p = static_cast<int>(mod & 0xff);
-      if ((mod >> 8) != 0 || p > n.num_ports()) return bad(mad::kStatusBadField);
+      if ((mod & 0x7fffff00) != 0 || p > n.num_ports()) return bad(mad::kStatusBadField);
       if (!n.is_switch() && p == 0) p = at.port;  // CAs: 0 is the port asked through
-      if (method == mad::kSet) {
-        uint64_t phys = m.get_attr(mad::kPortInfo, "PortPhysicalState");
-        uint64_t state = m.get_attr(mad::kPortInfo, "PortState");
-        if (phys == kDisabled || state == kDown) {
-          // Reply first: the link the reply takes may be the one going down.
-          put_port_info(d, n, p, local);
-          set_port_disabled(at.node, p, phys == kDisabled);
-          if (phys != kDisabled) link_down(at.node, p);
-          return {r};
-        }
-        if (phys == kPolling) set_port_disabled(at.node, p, false);
-      }
       put_port_info(d, n, p, local);
       return {r};
     }
@@ -337,7 +330,8 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       const FabricPort& fp = n.ports[at.port];
       if (!sm_lid_ || at.node != attach_node_ || fp.lid != sm_lid_)
         return bad(mad::kStatusBadMethodAttr);
-      put_sm_info(d, fp.guid, ++sm_activity_);
+      put_sm_info(d, fp.guid, method == mad::kSet ? sm_activity_ : ++sm_activity_, sm_.priority,
+                  sm_.state);
       return {r};
     }
     default:

@@ -1,0 +1,23 @@
+// rdma port set: the front end of ibportstate's operations (port_set.cc)
+// and the port view it shows after a change (port.cc).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "lib/mad/mad.h"
+#include "rdma/command.h"
+#include "rdma/ib/session.h"
+
+namespace rdma {
+
+// rdma port set TARGET port N OP... | rdma port set all init --yes.
+void port_set(Ctx& c);
+
+// The record `port show` prints for PortInfo of the port at route (the
+// port the MAD arrives by when none is given), labelled with label's
+// target text.
+void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
+               const mad::Route& label);
+
+}  // namespace rdma
