@@ -26,7 +26,11 @@ struct SaTable {
 };
 
 // The records of a GetTableResp of rec (its AttributeOffset is the stride).
-// Throws Error for a reply too short for its header.
+// Throws Error for a reply too short for its header, and for a table that
+// does not add up: an RMPP header not a first DATA segment's, a length
+// other than its PayloadLength announced, records that are not whole, or
+// AttributeOffset 0 before records. The first MAD alone of a longer
+// transfer (no RMPP on the way) is no error: missing or cut says so.
 SaTable split_table(std::span<const uint8_t> reply, const AttrDef& rec);
 
 // The warning for a table cut short, without "warning: ": the missing

@@ -360,6 +360,21 @@ TEST_F(SaCmd, NewKindsRefuseWordsTheyDoNotTake) {
   EXPECT_EQ(run({"sa", "show", "nodes", "port", "1"}).status, 1);
 }
 
+// A table that does not add up is one error line and exit status 1, no
+// record printed: here the kernel's reassembly a record short of what the
+// first segment announced.
+TEST_F(SaCmd, ATableThatDoesNotAddUpIsAnError) {
+  spoil_ = [](std::vector<uint8_t>& reply) {
+    if (reply.size() > mad::kMadBytes) reply.resize(reply.size() - 112);
+  };
+  test::Result r = run({"sa", "show", "nodes"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "the SA's NodeRecord table does not add up: 560 bytes of records arrived, its RMPP "
+            "header announced 672\n");
+}
+
 class SaFirstOnly : public madtest::MadCmd {
  protected:
   SaFirstOnly() : MadCmd("net", rmpp(ibtest::RmppMode::FirstOnly)) {}
@@ -428,6 +443,21 @@ TEST_F(SaUmad2sim, ACutTableIsAWarningEvenUncounted) {
   EXPECT_NE(r.err.find("warning: the SA's NodeRecord table is cut short after 1 record"),
             std::string::npos)
       << r.err;
+}
+
+// ibsim's first MAD with its AttributeOffset damaged to 0: records follow
+// that no record size counts, an error (it was an empty table, exit 0).
+TEST_F(SaUmad2sim, AttributeOffsetZeroBeforeRecordsIsAnError) {
+  spoil_ = [](std::vector<uint8_t>& reply) {
+    if (reply.size() > 1 && reply[1] == mad::kClassSa)
+      mad::set_bits(reply, mad::hdr::kAttrOffset.bit, 16, 0);
+  };
+  test::Result r = run({"sa", "show", "nodes"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "the SA's NodeRecord table does not add up: AttributeOffset 0 (no records) before 200 "
+            "bytes of records\n");
 }
 
 // --sa on the fabric views: the fabric from NodeRecords, PortInfoRecords,

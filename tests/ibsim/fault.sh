@@ -1,0 +1,171 @@
+#!/bin/bash
+# The MAD fault suite (issue 26): rdma's fabric views and single-node
+# commands on tests/ibsim/net with the fabric's replies damaged on their
+# way in by tests/ibsim/madfault.c (LD_PRELOAD ahead of libumad2sim.so:
+# header fields, payload, RMPP headers, short reads, drops, duplicates,
+# TIDs moved to another request in flight), SEEDS seeds per command.
+#   tests/ibsim/fault.sh [--rdma PATH]     (also with build-san/rdma)
+#   RDMA_FAULT_SEEDS=200 tests/ibsim/fault.sh   # the long mode, by hand
+# Every run is judged against the command's clean run (no shim):
+# - it must end by itself within a fixed bound (killed at 30 s: a hang),
+#   without a signal or a sanitizer report (a crash);
+# - with only TIDs moved (the fabric views' odd seeds: a node's command has
+#   one request in flight, no other to move a TID to), a run that exits 0
+#   must print what the clean run printed: a reply taken for another
+#   request's is a wrong answer;
+# - with every kind of damage (the other seeds), refusing is the tool's part:
+#   an error, a warning, or replies dropped as not answering their request
+#   (-d counts them); what it printed from damaged payload is not judged.
+# Prints one ok/FAIL line per command, then the counts; ends with
+# "N passed, M failed".
+set -u
+NET=$(cd "$(dirname "$0")" && pwd)/net
+# shellcheck source=tests/ibsim/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# CI's whole run must stay short: 5 seeds x 14 commands (and each clean
+# run) is about 35 s for the Release binary, longer for the ASan+UBSan one.
+SEEDS=${RDMA_FAULT_SEEDS:-5}
+BOUND=30
+# Percent of replies damaged, by kind (madfault.c): every kind in one run,
+# or only TIDs moved. The fabric views read a hundred replies and more, a
+# node's command a few: its rates are higher, so most runs meet damage.
+FABRIC_ALL="status=1,method=1,class=1,version=1,attr=1,mod=1,hops=1,rmpp=10,payload=2,short=1.5,drop=1.5,dup=2,tid=3"
+FABRIC_TID="tid=8"
+NODE_ALL="status=6,method=6,class=6,version=6,attr=6,mod=6,hops=6,rmpp=30,payload=10,short=8,drop=8,dup=10,tid=20"
+# Short MAD timeouts: a moved TID costs its query one timeout.
+OPTS=(-d --timeout 200 --retries 3)
+
+command -v gcc >/dev/null || { echo "missing: gcc"; echo "0 passed, 1 failed"; exit 1; }
+SHIM=$WORK/madfault.so
+if ! gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$SHIM" "$HERE/madfault.c" -ldl; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+# A gcc ASan build refuses a preload ahead of its runtime unless told not
+# to; leaks are not this suite's business (umad2sim's buffers would be).
+export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+export UBSAN_OPTIONS=print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
+
+start_opensm
+lid_of() { run smpquery -D portinfo "$1" "${2:-}" 2>/dev/null | sed -n 's/^Lid:\.*//p'; }
+SW1=$(lid_of 0,1)
+SW2=$(lid_of 0,1,3)
+HCA3=$(lid_of 0,1,3,1 1)
+if [ -z "$SW1" ] || [ -z "$SW2" ] || [ -z "$HCA3" ]; then
+  bad "LIDs from smpquery: sw1 '$SW1' sw2 '$SW2' hca3 '$HCA3'"
+  echo "$PASS passed, $FAIL failed"
+  exit 1
+fi
+
+# Fabric-wide, then about one node or one table (sa show nodes and ports
+# are longer than a MAD: under ibsim a cut table, a warning and exit 1).
+FABRIC_COMMANDS=("fabric show" "fabric links" "fabric errors" "route show all" "--sa fabric show")
+NODE_COMMANDS=(
+  "node show lid $SW2" "node show dr 0,1,3" "port show lid $HCA3 port 1" "perf show lid $SW1 port 1-4"
+  "sm show" "sa show nodes" "sa show nodes lid $HCA3" "sa show links" "sa show ports lid $SW2"
+)
+COMMANDS=("${FABRIC_COMMANDS[@]}" "${NODE_COMMANDS[@]}")
+
+# One run: ARGS in $1, the shim's seed and rates in $2 and $3 (none: clean).
+# Leaves r.out, r.err (without umad2sim's attach lines), r.log (the damage
+# done) and the exit status in RC.
+one() {
+  local preload=$UMAD2SIM
+  : >r.log
+  [ -n "$2" ] && preload="$SHIM $UMAD2SIM"
+  # shellcheck disable=SC2086
+  MADFAULT_SEED=$((CMD_NO * 1000 + ${2:-0})) MADFAULT_RATES=$3 MADFAULT_LOG=$WORK/r.log LD_PRELOAD=$preload \
+    timeout -s KILL $BOUND "$RDMA" "${OPTS[@]}" $1 >r.out 2>r.raw
+  RC=$?
+  grep -v 'sim_connect: attached' r.raw >r.err
+}
+
+runs=0 hangs=0 crashes=0 wrong=0 undamaged=0
+tid_runs=0 tid_same=0 tid_refused=0
+all_runs=0 all_same=0 all_refused=0 all_absorbed=0 all_other=0 dropped=0
+: >errors.all
+: >other.all
+t0=$SECONDS
+CMD_NO=0
+for cmd in "${COMMANDS[@]}"; do
+  CMD_NO=$((CMD_NO + 1))  # each command its own damage, seed by seed
+  all=$NODE_ALL tid=""
+  for f in "${FABRIC_COMMANDS[@]}"; do [ "$f" = "$cmd" ] && all=$FABRIC_ALL tid=$FABRIC_TID; done
+  one "$cmd" "" ""
+  clean_rc=$RC
+  if [ "$RC" != 0 ] && ! grep -q '^warning: ' r.err; then
+    bad "rdma $cmd: the clean run exits $RC: $(head -c 300 r.err)"
+    continue
+  fi
+  cp r.out clean.out
+  grep -vE '^(fabric|errors): ' r.err >clean.err
+  problems=""
+  for seed in $(seq 1 "$SEEDS"); do
+    if [ -n "$tid" ] && [ $((seed % 2)) = 1 ]; then mode=tid rates=$tid; else mode=all rates=$all; fi
+    one "$cmd" "$seed" "$rates"
+    runs=$((runs + 1))
+    if [ "$RC" = 137 ]; then
+      hangs=$((hangs + 1)); problems="$problems seed $seed: killed after $BOUND s;"; continue
+    fi
+    if [ "$RC" -gt 128 ] || grep -qE 'Sanitizer|runtime error:' r.err; then
+      crashes=$((crashes + 1))
+      problems="$problems seed $seed: crash (exit $RC) $(grep -m 3 -E 'ERROR|runtime error|SUMMARY' r.err | tr '\n' ' ');"
+      continue
+    fi
+    # The shim must have had something to do: a run it never reached
+    # would pass without testing anything.
+    if [ ! -s r.log ]; then undamaged=$((undamaged + 1)); continue; fi
+    n=$(sed -n 's/.*dropped \([0-9]*\) repl.*/\1/p' r.err | tail -n 1)
+    dropped=$((dropped + ${n:-0}))
+    grep -vE '^(fabric|errors): ' r.err >r.said
+    cat r.said >>errors.all
+    same=0
+    cmp -s r.out clean.out && same=1
+    # Refused: another exit status, or another error or warning (the clean
+    # run of a table the simulator cuts exits 1 too).
+    refused=0
+    if [ "$RC" != "$clean_rc" ] || { [ "$RC" != 0 ] && ! cmp -s r.said clean.err; }; then refused=1; fi
+    if [ $mode = tid ]; then
+      tid_runs=$((tid_runs + 1))
+      # A clean run's warning (a table cut by the simulator) is part of
+      # its result: exit 0 then is a wrong answer too.
+      if [ "$RC" = 0 ] && { [ $same = 0 ] || [ "$clean_rc" != 0 ]; }; then
+        wrong=$((wrong + 1))
+        problems="$problems seed $seed: TIDs moved, exit 0 and not the clean result: $(diff clean.out r.out | head -n 6 | tr '\n' ' ');"
+      elif [ $refused = 0 ] && [ $same = 1 ]; then
+        tid_same=$((tid_same + 1))
+      else
+        tid_refused=$((tid_refused + 1))
+      fi
+    else
+      all_runs=$((all_runs + 1))
+      if [ $refused = 1 ]; then
+        all_refused=$((all_refused + 1))
+      elif [ $same = 1 ] && [ -n "$n" ]; then
+        all_absorbed=$((all_absorbed + 1))
+      elif [ $same = 1 ]; then
+        all_same=$((all_same + 1))
+      else
+        all_other=$((all_other + 1))
+        echo "$cmd, seed $seed: $(sed -E 's/ .*//' r.log | sort -u | tr '\n' ' ')" >>other.all
+      fi
+    fi
+  done
+  if [ -z "$problems" ]; then
+    ok "rdma $cmd: $SEEDS seeds, no hang, no crash, no wrong answer"
+  else
+    bad "rdma $cmd:$problems"
+  fi
+done
+echo "seeds per command: $SEEDS (RDMA_FAULT_SEEDS), commands: ${#COMMANDS[@]}, runs: $runs in $((SECONDS - t0)) s"
+echo "hangs (over $BOUND s): $hangs, crashes: $crashes, wrong answers with only TIDs moved: $wrong, undamaged runs: $undamaged"
+echo "only TIDs moved: $tid_runs runs: $tid_same the clean result, $tid_refused refused (an error or warning the clean run has not)"
+echo "every kind of damage: $all_runs runs: $all_refused refused (an error or warning the clean run has not), $all_absorbed the clean result after dropping replies, $all_same the clean result, $all_other another output (damaged payload)"
+echo "replies dropped as not answering their request (-d): $dropped"
+echo "another output, nothing refused (the damage done in that run; perf counters and SMInfo's ActCount move anyway):"
+sed 's/^/  /' other.all
+echo "distinct error lines (numbers masked):"
+sed -E 's/[0-9]+/N/g; s/0xN[0-9a-f]*/0xN/g' errors.all | sort | uniq -c | sort -rn | head -n 20
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
