@@ -88,6 +88,9 @@ class Discoverer {
       }
       const NodeInfo& ni = *p.info;
       bool known = d_.fabric.by_guid.count(ni.node_guid) != 0;
+      // Past the scan's last hop: only links between nodes already found
+      // (as libibnetdisc's max_hops, which iblinkinfo -n uses).
+      if (!known && scope_.hops && p.hops > *scope_.hops) continue;
       uint32_t n = d_.fabric.add(ni, p.path);
       Node& node = d_.fabric.nodes[n];
       if (ni.local_port >= node.ports.size()) {
@@ -159,7 +162,7 @@ class Discoverer {
     for (uint32_t n : found) {
       const Node& node = d_.fabric.nodes[n];
       if (!node.is_switch() && n != 0) continue;  // CAs do not forward
-      if (scope_.hops && hops_[n] >= *scope_.hops) continue;
+      if (scope_.hops && hops_[n] > *scope_.hops) continue;
       if (node.path.size() >= mad::kMaxHops) {
         d_.warnings.push_back("not exploring behind " + mad::route_text({true, 0, node.path}) +
                               ": the directed route has " + std::to_string(mad::kMaxHops) +
