@@ -178,8 +178,8 @@ std::vector<uint8_t> start_path(MadSession& s, const mad::Target& t) {
 
 // `links`: every link once; `all` adds the ports with no peer; `degraded`
 // the links below what both ends support; `down` the ports down. `from
-// TARGET` and `hops N` discover only the nodes within N links (1 with
-// from) of the start node, and list the links among them.
+// TARGET` and `hops N` discover only the nodes within N links of the start
+// node and list the links among them; `from TARGET` alone, its own links.
 void fabric_links(Ctx& c) {
   LinksScope scope = take_links_scope(c);
   FabricSource src = source(c);
@@ -214,9 +214,13 @@ void fabric_links(Ctx& c) {
     o.scope.hops = scope.hops ? *scope.hops : 1u;
   }
   ib::Fabric f = rdma::fabric_of(c, src, session ? &*session : nullptr, o);
+  // `from TARGET` alone: the start node's own ports (iblinkinfo -S/-D);
+  // with hops, every node found (as with -a).
+  const bool own = scope.start && !scope.hops;
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     for (const ib::Port& p : f.nodes[n].ports) {
+      if (own && n != 0 && (!p.peer || p.peer->node != 0)) continue;
       std::optional<ib::LinkBest> low;
       if (what == Down) {
         // Down or polling: a port that could carry a link and does not.

@@ -125,12 +125,17 @@ TEST_F(FabricCmd, LinksFromANodeAndWithinHops) {
     return k;
   };
   for (const auto& l : part) EXPECT_EQ(keys(l), keys(full[0])) << l.dump();
-  // `all` at the edge of the scan: sw2's link to hca3 lies beyond it, so
-  // its port 1 is listed without a peer.
+  // `all` at the edge of a scan with hops: sw2's link to hca3 lies beyond
+  // it, so its port 1 is listed without a peer; from alone lists sw1's
+  // own ports, its four links and four down ports.
   bool edge = false;
-  for (const auto& l : json({"fabric", "links", "all", "from", "dr", "0,1"}))
+  for (const auto& l : json({"fabric", "links", "all", "from", "dr", "0,1", "hops", "1"}))
     edge |= l["description"] == "sw2" && l["port"] == 1 && !l.contains("peer_node_guid");
   EXPECT_TRUE(edge);
+  nlohmann::json own = json({"fabric", "links", "all", "from", "dr", "0,1"});
+  EXPECT_EQ(own.size(), 8u);
+  for (const auto& l : own)
+    EXPECT_TRUE(l["description"] == "sw1" || l["peer_description"] == "sw1") << l.dump();
   // A bare number after from is still a saved file's name.
   EXPECT_EQ(run({"fabric", "links", "from", "5"}).err,
             "cannot read \"5\": No such file or directory\n");
