@@ -22,7 +22,8 @@ using InJson = nlohmann::json;
 constexpr const char* kFormat = "rdma-fabric";
 constexpr int kVersion = 1;
 // The PortInfo columns of files saved before LinkSpeedExtActive2 and
-// MlnxExtPortInfo.LinkSpeedActive: the first ones of ours, the rest read 0.
+// MlnxExtPortInfo.LinkSpeedActive (and any later column, such as VLCap and
+// OperationalVLs): the first ones of ours, the rest read 0.
 constexpr size_t kPortInfoColumnsBefore = 19;
 constexpr size_t kAll = std::numeric_limits<size_t>::max();
 

@@ -104,7 +104,7 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   fabric_.nodes[1].ports[1].info->speed_ext2_active = 0;
   for (Node& n : fabric_.nodes)
     for (Port& p : n.ports)
-      if (p.info) p.info->caps2 = 0;
+      if (p.info) p.info->caps2 = p.info->vl_cap = p.info->oper_vls = 0;
   std::string now = text_of(fabric_);
   std::istringstream in(saved);
   std::string line, old;
@@ -112,7 +112,7 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   while (std::getline(in, line)) {
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
     if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"].size(), 23u);
+      ASSERT_EQ(j["port_info"].size(), 25u);
       ASSERT_EQ(j["port_info"][19], "LinkSpeedExtActive2");
       while (j["port_info"].size() > 19) j["port_info"].erase(19);
     } else if (j.contains("node")) {
@@ -149,6 +149,32 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
     EXPECT_NE(std::string(e.what()).find("its columns are not this rdma's"), std::string::npos)
         << e.what();
   }
+}
+
+// A file saved before VLCap and OperationalVLs (the links check's VL
+// columns): 23 PortInfo columns; it loads, the VLs 0 (not known).
+TEST_F(Cache, AFileSavedBeforeTheVlColumnsLoads) {
+  fabric_.nodes[1].ports[1].info->vl_cap = 4;
+  fabric_.nodes[1].ports[1].info->oper_vls = 3;
+  EXPECT_EQ(load(text_of(fabric_)).nodes[1].ports[1].info->oper_vls, 3);
+  std::istringstream in(text_of(fabric_));
+  std::string line, old;
+  while (std::getline(in, line)) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    if (j.contains("format")) {
+      ASSERT_EQ(j["port_info"][23], "VLCap");
+      while (j["port_info"].size() > 23) j["port_info"].erase(23);
+    } else if (j.contains("node")) {
+      for (auto& p : j["node"]["ports"])
+        if (!p[2].is_null())
+          while (p[2].size() > 23) p[2].erase(23);
+    }
+    old += j.dump() + "\n";
+  }
+  Fabric back = load(old);
+  EXPECT_EQ(back.nodes[1].ports[1].info->vl_cap, 0);
+  EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, 0);
+  EXPECT_EQ(back.nodes.size(), fabric_.nodes.size());
 }
 
 TEST_F(Cache, AnEscapedDescriptionIsRead) {

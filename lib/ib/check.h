@@ -51,7 +51,9 @@ using Lfts = std::vector<std::optional<Lft>>;
 std::vector<Finding> check_ids(const Fabric& f);
 
 // links: ports with a peer whose state is not Active, links running below
-// what both ends support, links whose ends disagree on the MTU.
+// what both ends support, links whose ends disagree on the MTU or on the
+// operational VLs (PortInfo OperationalVLs; a port running more VLs than
+// its VLCap is an error).
 std::vector<Finding> check_links(const Fabric& f);
 
 // How many of each kind of route problem are listed one by one; the rest

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 
 #include "lib/ib/discover.h"
@@ -214,6 +215,32 @@ TEST_F(FabricChecks, ADegradedLinkIsALinkFinding) {
   EXPECT_EQ(v[0].what, "degraded link: width below what both ends support");
   std::set<uint32_t> nodes{v[0].where[0].node, v[0].where[1].node};
   EXPECT_EQ(nodes, (std::set<uint32_t>{index("sw1"), index("hca2")}));
+}
+
+TEST_F(FabricChecks, LinksWhoseEndsDisagreeOnTheMtuOrTheVls) {
+  read();
+  auto info = [&](const char* id, uint8_t port) -> PortInfo& {
+    return *f_.nodes[index(id)].ports[port].info;
+  };
+  for (Node& n : f_.nodes)
+    for (Port& p : n.ports)
+      if (p.info) p.info->vl_cap = p.info->oper_vls = 4;  // VL0-7 everywhere
+  info("sw1", 2).mtu = 4;
+  info("hca2", 1).mtu = 5;
+  info("sw2", 1).oper_vls = 2;
+  info("hca3", 1).vl_cap = 3;  // VL0-3, running VL0-7
+  std::map<std::string, std::set<uint32_t>> found;
+  for (const Finding& x : check_links(f_))
+    if (x.severity != Severity::Info && x.what.rfind("degraded", 0) != 0)
+      found[x.what] = {x.where[0].node, x.where[1].node};
+  using Ends = std::set<uint32_t>;
+  EXPECT_EQ(
+      found,
+      (std::map<std::string, Ends>{
+          {"ends disagree on the MTU: 2048 and 4096", Ends{index("sw1"), index("hca2")}},
+          {"ends disagree on the operational VLs: 2 and 8", Ends{index("sw2"), index("hca3")}},
+          {"operational VLs 8 above the port's 4 (VLCap)", Ends{index("sw2"), index("hca3")}},
+      }));
 }
 
 class FabricChecksRing : public FabricChecks {

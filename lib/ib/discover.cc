@@ -41,6 +41,10 @@ class Discoverer {
     std::optional<PortRef> from;  // the port it is behind (none: the local node)
     std::optional<NodeInfo> info;
     unsigned hops = 0;  // links from the start node
+    // Behind a remote start CA, back along its route: the node there says
+    // the port the SMP came in by, not the one cabled to the CA, so the
+    // link is left to that node's own probes.
+    bool back = false;
   };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
@@ -76,7 +80,7 @@ class Discoverer {
     std::vector<uint32_t> found;
     for (const Probe& p : wave) {
       if (!p.info) {
-        if (!p.from)
+        if (!p.from && !p.back)
           throw Error((p.path.empty() ? std::string("the local node")
                                       : "the node at " + mad::route_text({true, 0, p.path})) +
                       " does not answer: " + d_.warnings.back());
@@ -84,6 +88,9 @@ class Discoverer {
       }
       const NodeInfo& ni = *p.info;
       bool known = d_.fabric.by_guid.count(ni.node_guid) != 0;
+      // Past the scan's last hop: only links between nodes already found
+      // (as libibnetdisc's max_hops, which iblinkinfo -n uses).
+      if (!known && scope_.hops && p.hops > *scope_.hops) continue;
       uint32_t n = d_.fabric.add(ni, p.path);
       Node& node = d_.fabric.nodes[n];
       if (ni.local_port >= node.ports.size()) {
@@ -155,7 +162,7 @@ class Discoverer {
     for (uint32_t n : found) {
       const Node& node = d_.fabric.nodes[n];
       if (!node.is_switch() && n != 0) continue;  // CAs do not forward
-      if (scope_.hops && hops_[n] >= *scope_.hops) continue;
+      if (scope_.hops && hops_[n] > *scope_.hops) continue;
       if (node.path.size() >= mad::kMaxHops) {
         d_.warnings.push_back("not exploring behind " + mad::route_text({true, 0, node.path}) +
                               ": the directed route has " + std::to_string(mad::kMaxHops) +
@@ -168,10 +175,13 @@ class Discoverer {
         Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
         // A CA forwards no directed route: behind a remote start CA is the
         // node its route came through.
-        if (node.is_switch() || p.path.empty())
+        if (node.is_switch() || p.path.empty()) {
           p.path.push_back(port.num);
-        else
+        } else {
           p.path.pop_back();
+          p.from.reset();
+          p.back = true;
+        }
         wave.push_back(std::move(p));
       }
     }

@@ -57,6 +57,8 @@ struct PortInfo {
   uint16_t caps2 = 0;  // CapabilityMask2
   // MlnxExtPortInfo's LinkSpeedSupported, where discovery asks it.
   uint8_t mlnx_speed_supported = 0;
+  uint8_t vl_cap = 0;    // VLCap: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14
+  uint8_t oper_vls = 0;  // OperationalVLs, in VLCap's codes (0: not set, or a file without it)
 
   // The link trained: a neighbour answers behind it (state INIT or more).
   bool link_up() const { return state >= kPortInit; }
@@ -118,6 +120,8 @@ void port_info_fields(S& v, F&& f) {
   f("MlnxExtPortInfo.LinkSpeedActive", v.mlnx_speed_active);
   f("CapabilityMask2", v.caps2);
   f("MlnxExtPortInfo.LinkSpeedSupported", v.mlnx_speed_supported);
+  f("VLCap", v.vl_cap);
+  f("OperationalVLs", v.oper_vls);
 }
 
 template <typename S, typename F>

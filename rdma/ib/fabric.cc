@@ -15,6 +15,7 @@
 #include "lib/ib/diff.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/dot.h"
+#include "lib/ib/dr_path.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
 #include "lib/ib/node_name_map.h"
@@ -43,6 +44,8 @@ void fabric_help(Ctx& c) {
   std::fputs(
       "Usage: rdma fabric show [ switches | cas | routers ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric links [ all | degraded | down ] [ from TARGET ] [ hops N ]\n"
+      "                         [via DEV/PORT]\n"
       "       rdma fabric errors [ counters LIST ] [ threshold NAME=N ]... [ thresholds FILE ]\n"
       "                          [ data ] [ details ] [ switches | cas | routers ]\n"
       "                          [ lid LID | guid GUID ] [ clear [ all ] ] [ from FILE ]\n"
@@ -74,7 +77,7 @@ FabricSource source(Ctx& c, bool sends_mads = false) {
 
 // The fabric of src as the fabric commands take it: --sa and -d as given.
 FoundFabricOptions found_options(const Ctx& c) {
-  return {.sa = c.opt.sa, .stats = c.opt.details != 0};
+  return {.sa = c.opt.sa, .stats = c.opt.details != 0, .scope = {}};
 }
 
 ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session) {
@@ -132,10 +135,60 @@ void link_gauges(const ib::Fabric& f, ib::PortRef end, view::Record& rec) {
     rec.pair("rate_bytes_per_second", static_cast<uint64_t>(tenths) * 12500000);
 }
 
+// A partial scan's words (iblinkinfo -S/-D and -n): `from TARGET` where
+// TARGET starts with its keyword (lid, guid, gid, dr: a bare `from 5`
+// stays the saved file "5") and `hops N`, anywhere in the words.
+struct LinksScope {
+  std::optional<mad::Target> start;
+  std::optional<unsigned> hops;
+};
+
+LinksScope take_links_scope(Ctx& c) {
+  LinksScope scope;
+  std::vector<std::string> w = c.args.take_rest(), kept;
+  for (size_t j = 0; j < w.size(); ++j) {
+    const bool target_next = j + 1 < w.size() && (w[j + 1] == "lid" || w[j + 1] == "guid" ||
+                                                  w[j + 1] == "gid" || w[j + 1] == "dr");
+    if (w[j] == "from" && target_next) {
+      size_t k = j + 1;
+      scope.start = mad::parse_target(w, k);
+      j = k - 1;
+    } else if (w[j] == "hops") {
+      if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
+      scope.hops =
+          static_cast<unsigned>(need_number(w[++j], "hops", NumberRule{.max = mad::kMaxHops}));
+    } else {
+      kept.push_back(w[j]);
+      // `from FILE`: the file's name is never a keyword of ours.
+      if ((w[j] == "from" || w[j] == "via") && j + 1 < w.size()) kept.push_back(w[++j]);
+    }
+  }
+  c.args = Args(std::move(kept));
+  return scope;
+}
+
+// The directed route to a partial scan's start node: LIDs through the
+// switches' tables from the local port, GUIDs and GIDs through the SA.
+std::vector<uint8_t> start_path(MadSession& s, const mad::Target& t) {
+  if (t.kind == mad::Target::Kind::Dr) return t.path;
+  mad::Route r = s.route(t);
+  return ib::directed_route_to(s.engine(), static_cast<uint8_t>(s.local().port), s.local().lid,
+                               r.lid);
+}
+
 // `links`: every link once; `all` adds the ports with no peer; `degraded`
-// the links below what both ends support; `down` the ports down.
+// the links below what both ends support; `down` the ports down. `from
+// TARGET` and `hops N` discover only the nodes within N links of the start
+// node and list the links among them; `from TARGET` alone, its own links.
 void fabric_links(Ctx& c) {
+  LinksScope scope = take_links_scope(c);
   FabricSource src = source(c);
+  const bool partial = scope.start || scope.hops;
+  if (partial && !src.from.empty())
+    throw UsageError("\"from TARGET\" and \"hops\" scan the live fabric; no \"from FILE\"");
+  if (partial && c.opt.sa)
+    throw UsageError(
+        "--sa reads the whole fabric from the SA; a partial scan is by directed route");
   enum { Links, All, Degraded, Down } what = Links;
   if (!c.args.empty()) {
     const std::string k = c.args.next();
@@ -153,10 +206,21 @@ void fabric_links(Ctx& c) {
                                      "speed_bytes_per_second", "rate_bytes_per_second"};
   MetricsRun metrics(c, {"rdma_ib_link_", "InfiniBand link", ib::port_label_keys(), {}, {}, {}},
                      "rdma_ib_fabric_links_", "the fabric's discovery", gauges);
-  ib::Fabric f = fabric_of(c, src);
+  FoundFabricOptions o = found_options(c);
+  std::optional<MadSession> session;
+  if (partial) {
+    session.emplace(c, src.via);
+    if (scope.start) o.scope.from = start_path(*session, *scope.start);
+    o.scope.hops = scope.hops ? *scope.hops : 1u;
+  }
+  ib::Fabric f = rdma::fabric_of(c, src, session ? &*session : nullptr, o);
+  // `from TARGET` alone: the start node's own ports (iblinkinfo -S/-D);
+  // with hops, every node found (as with -a).
+  const bool own = scope.start && !scope.hops;
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     for (const ib::Port& p : f.nodes[n].ports) {
+      if (own && n != 0 && (!p.peer || p.peer->node != 0)) continue;
       std::optional<ib::LinkBest> low;
       if (what == Down) {
         // Down or polling: a port that could carry a link and does not.

@@ -3,6 +3,7 @@
 // status 1, the nodes named after the node-name-map. fabric and route share it.
 #pragma once
 
+#include "lib/ib/discover.h"
 #include "lib/ib/fabric.h"
 #include "rdma/command.h"
 #include "rdma/ib/session.h"
@@ -10,8 +11,9 @@
 namespace rdma {
 
 struct FoundFabricOptions {
-  bool sa = false;     // discovered from the SA's records (--sa), not by SMPs
-  bool stats = false;  // what the discovery cost, a line on c.err (-d)
+  bool sa = false;          // discovered from the SA's records (--sa), not by SMPs
+  bool stats = false;       // what the discovery cost, a line on c.err (-d)
+  ib::DiscoverScope scope;  // a partial discovery (fabric links from TARGET, hops N)
 };
 
 // The fabric: read from src.from, or discovered through session (or a

@@ -88,6 +88,81 @@ TEST_F(FabricCmd, LinksEachOnceWithBothEnds) {
     }
 }
 
+// The links of a JSON fabric links answer as "node/port-node/port" pairs.
+std::set<std::string> fabric_cmd_links(const nlohmann::json& j) {
+  std::set<std::string> pairs;
+  for (const auto& l : j) {
+    std::string a = l["description"].get<std::string>() + "/" + l["port"].dump();
+    std::string b = l["peer_description"].get<std::string>() + "/" + l["peer_port"].dump();
+    pairs.insert(std::min(a, b) + "-" + std::max(a, b));
+  }
+  return pairs;
+}
+
+TEST_F(FabricCmd, LinksFromANodeAndWithinHops) {
+  using Links = std::set<std::string>;
+  const Links sw1{"hca1/1-sw1/1", "hca2/1-sw1/2", "sw1/3-sw2/3", "sw1/4-sw2/4"};
+  const Links sw2{"hca3/1-sw2/1", "hca4/1-sw2/2", "sw1/3-sw2/3", "sw1/4-sw2/4"};
+  // from TARGET: the start node's links (one hop, as iblinkinfo -S/-D).
+  EXPECT_EQ(fabric_cmd_links(json({"fabric", "links", "from", "dr", "0,1"})), sw1);
+  const std::string sw2_lid = std::to_string(fabric_.lid(fabric_.node("sw2")));
+  EXPECT_EQ(fabric_cmd_links(json({"fabric", "links", "from", "lid", sw2_lid})), sw2);
+  // hops N from the local node (iblinkinfo -n), and from a remote CA,
+  // found by its port GUID through the SA.
+  EXPECT_EQ(fabric_cmd_links(json({"fabric", "links", "hops", "1"})), Links{"hca1/1-sw1/1"});
+  EXPECT_EQ(fabric_cmd_links(json({"fabric", "links", "hops", "2"})), sw1);
+  const std::string hca4 = guid(node("hca4").ports[1].guid);
+  EXPECT_EQ(fabric_cmd_links(json({"fabric", "links", "hops", "2", "from", "guid", hca4})), sw2);
+  // The form is the full listing's: the same fields for every link (the
+  // end found first, which the start node decides, comes first).
+  nlohmann::json full = json({"fabric", "links"});
+  nlohmann::json part = json({"fabric", "links", "from", "dr", "0,1"});
+  ASSERT_EQ(part.size(), 4u);
+  auto keys = [](const nlohmann::json& o) {
+    std::vector<std::string> k;
+    for (const auto& [key, v] : o.items())
+      if (key.find("port_guid") == std::string::npos) k.push_back(key);  // CA ends only
+    return k;
+  };
+  for (const auto& l : part) EXPECT_EQ(keys(l), keys(full[0])) << l.dump();
+  // `all` at the edge of a scan with hops: sw2's link to hca3 lies beyond
+  // it, so its port 1 is listed without a peer; from alone lists sw1's
+  // own ports, its four links and four down ports.
+  bool edge = false;
+  for (const auto& l : json({"fabric", "links", "all", "from", "dr", "0,1", "hops", "1"}))
+    edge |= l["description"] == "sw2" && l["port"] == 1 && !l.contains("peer_node_guid");
+  EXPECT_TRUE(edge);
+  nlohmann::json own = json({"fabric", "links", "all", "from", "dr", "0,1"});
+  EXPECT_EQ(own.size(), 8u);
+  for (const auto& l : own)
+    EXPECT_TRUE(l["description"] == "sw1" || l["peer_description"] == "sw1") << l.dump();
+  // A bare number after from is still a saved file's name.
+  EXPECT_EQ(run({"fabric", "links", "from", "5"}).err,
+            "cannot read \"5\": No such file or directory\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  } bad[] = {
+      {{"fabric", "links", "hops", "1", "from", "/tmp/f"},
+       "\"from TARGET\" and \"hops\" scan the live fabric; no \"from FILE\"\n"},
+      {{"--sa", "fabric", "links", "from", "dr", "0,1"},
+       "--sa reads the whole fabric from the SA; a partial scan is by directed route\n"},
+      {{"fabric", "links", "hops"}, "missing N after \"hops\"\n"},
+      {{"fabric", "links", "from", "lid"}, "\"lid\" needs a LID\n"},
+  };
+  for (const Case& k : bad) {
+    Result r = run(k.args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, k.err);
+  }
+  Result far = run({"fabric", "links", "hops", "64"});
+  EXPECT_EQ(far.status, 1);
+  EXPECT_NE(far.err.find("hops"), std::string::npos) << far.err;
+  Result nowhere = run({"fabric", "links", "from", "lid", "99"});
+  EXPECT_EQ(nowhere.status, 1);
+  EXPECT_NE(nowhere.err.find("no route to lid 99"), std::string::npos) << nowhere.err;
+}
+
 TEST_F(FabricCmd, SaveThenReadBackWithoutAMad) {
   std::string file = tmp("saved");
   Result r = run({"fabric", "save", file});

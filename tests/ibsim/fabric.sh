@@ -390,6 +390,51 @@ n=$(run "$RDMA" fabric links down 2>/dev/null | grep -c 'state DOWN')
 m=$(grep -c 'Down/ *Polling' li.txt)
 if [ "$n" -gt 0 ] && [ "$n" -eq "$m" ]; then ok "fabric links down: $n ports, as iblinkinfo"; else bad "fabric links down: $n, iblinkinfo $m"; fi
 
+# Partial scans: fabric links from TARGET and hops N list the links
+# iblinkinfo -D PATH and -n N print between the nodes they found
+# (a port whose peer lies beyond the scan has no peer in either).
+S2=$(sed -n 's/^Switch\s*: \(0x[0-9a-f]*\) .*"s2".*/\1/p' nodes.txt)
+partial_links() { # NAME "IBLINKINFO ARGS" RDMA ARGS...
+  local name=$1 diags=$2 out
+  shift 2
+  # shellcheck disable=SC2086
+  run iblinkinfo $diags >part.txt 2>/dev/null
+  run "$RDMA" -j fabric links "$@" >part.json 2>part.err
+  if out=$(python3 - part.txt part.json <<'PY' 2>&1
+import json, re, sys
+heads, lines = set(), []
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        heads.add(head)
+        continue
+    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \"(.*?)\"", line)
+    if m:
+        lines.append(((head, int(m[2])), (m[5], int(m[4]))))
+# -S/-D print the start node alone: its links; -n every node found.
+diags = {frozenset(l) for l in lines if len(heads) == 1 or l[1][0] in heads}
+ours = {frozenset(((l["description"], l["port"]), (l["peer_description"], l["peer_port"])))
+        for l in json.load(open(sys.argv[2], encoding="utf-8"))}
+if not ours or diags != ours:
+    sys.exit(f"only iblinkinfo {[sorted(x) for x in diags - ours]}, "
+             f"only rdma {[sorted(x) for x in ours - diags]}")
+print(f"{len(ours)} links")
+PY
+  ) && [ ! -s part.err ]; then
+    ok "$name ($out)"
+  else
+    bad "$name: $out $(cat part.err)"
+  fi
+}
+# (iblinkinfo -S GUID prints no link on ibsim: s2's ports by its route.)
+partial_links "fabric links from guid (through the SA) = iblinkinfo -D" "-D 0,1,3" from guid "$S2"
+partial_links "fabric links from dr = iblinkinfo -D" "-D 0,1" from dr 0,1
+S3_LID=$(run "$RDMA" -j fabric show switches 2>/dev/null |
+  python3 -c 'import json, sys; print(*[n["lids"][0] for n in json.load(sys.stdin) if n["description"] == "s3"])')
+partial_links "fabric links from lid (through the tables) = iblinkinfo -D" "-D 0,1,3,6" from lid "$S3_LID"
+partial_links "fabric links hops 2 = iblinkinfo -n 2" "-n 2" hops 2
+
 # A sick node: ibsim drops h4's NodeInfo. The rest is listed, one warning
 # names the route and the attribute, exit 1, and the time is one
 # timeout x tries, not one per query.
