@@ -48,6 +48,7 @@ constexpr OptionSpec kOptions[] = {
     {'\10', "node-name-map", true, 4},
     {'\20', "show-keys", false},
     {'\21', "output", true, 3},
+    {'\23', "cckey", true},
 };
 
 const OptionSpec* by_short(char c) {
@@ -159,6 +160,13 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       if (arg->empty()) throw UsageError("empty FILE after \"--output\"");
       opt.output = *arg;
       break;
+    case '\23': {
+      std::optional<uint64_t> key = parse_number(*arg, {.max = UINT64_MAX, .c_bases = true});
+      if (!key)
+        throw UsageError("invalid --cckey \"" + *arg + "\" (expected a number, decimal or 0x hex)");
+      opt.cc_key = *key;
+      break;
+    }
   }
 }
 

@@ -52,6 +52,9 @@ struct Options {
   // --node-name-map FILE: the InfiniBand views name nodes as the file says
   // (lib/ib/node_name_map.h; infiniband-diags' default file when not given).
   std::optional<std::string> node_name_map;
+  // --cckey KEY: the CC_Key congestion control MADs carry (rdma cc; 0 when
+  // not given, as ibccquery's -c).
+  uint64_t cc_key = 0;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

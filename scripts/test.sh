@@ -150,6 +150,7 @@ fi
 [ -x tests/ibsim/route.sh ] && run_suite ibsim-route tests/ibsim/route.sh --rdma build/rdma
 [ -x tests/ibsim/speeds.sh ] && run_suite ibsim-speeds tests/ibsim/speeds.sh --rdma build/rdma
 [ -x tests/ibsim/check.sh ] && run_suite ibsim-check tests/ibsim/check.sh --rdma build/rdma
+[ -x tests/ibsim/madset.sh ] && run_suite ibsim-madset tests/ibsim/madset.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"

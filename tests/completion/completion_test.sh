@@ -148,7 +148,7 @@ check_log() {
   fi
 }
 
-objects="dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
+objects="cc dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
 check "objects" "rdma " "$objects"
 check "object prefix" "rdma s" "sa sm statistic system"
 check "object prefix unique" "rdma li" "link"
@@ -270,7 +270,7 @@ check "perf port all" "rdma perf reset 7 port " "all"
 check "perf via DEV/PORT" "rdma perf show 7 via rxe" "rxe0 rxe0/1"
 check "sm" "rdma sm " "help list show"
 check "sm target optional" "rdma sm show " "dr gid guid lid via"
-check "mad" "rdma mad " "decode get help"
+check "mad" "rdma mad " "decode get help set"
 check "fabric" "rdma fabric " "check diff errors help links list save show topology"
 check "fabric show" "rdma fabric show " "cas from routers switches via"
 check "fabric links" "rdma fabric links a" "all"
@@ -284,7 +284,7 @@ check "route show all" "rdma route show all " "from lid lids via"
 check "route users" "rdma route users lid 2 " "from port via"
 check "fabric check" "rdma fabric check r" "routes"
 check "route trace second target" "rdma route trace lid 2 " "dr gid guid lid via"
-check "sa" "rdma sa " "help list show"
+check "sa" "rdma sa " "delete help list set show"
 check "sa show kinds" "rdma sa show " \
   "classportinfo guids lft links mcast nodes paths pkeys ports services sl2vl sm switches vlarb"
 check "sa show s" "rdma sa show s" "services sl2vl sm switches"
@@ -306,6 +306,17 @@ check "fabric errors counters" "rdma fabric errors counters symbol" "symbol_erro
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
+check "mad set attributes" "rdma mad set Node" "NodeDescription NodeInfo"
+check "mad set keywords" "rdma mad set PortInfo lid 3 " "mod port via"
+check "sa set guid" "rdma sa set " "guid"
+check "sa set guid keywords" "rdma sa set guid lid 3 " "index smkey via"
+check "sa delete guid targets" "rdma sa delete guid " "gid guid lid"
+check "cc" "rdma cc " "help set show"
+check "cc show targets (no dr)" "rdma cc show " "gid guid lid"
+check "cc show attributes" "rdma cc show lid 3 Congestion" \
+  "CongestionControlTable CongestionInfo CongestionKeyInfo CongestionLog"
+check "cc set keywords" "rdma cc set lid 3 SwitchPortCongestionSetting " "block port via"
+check "--cckey" "rdma --cc" "--cckey"
 check "after --, no options" "rdma -- -" ""
 
 # The completion knows what the program knows: its objects and options in
@@ -359,6 +370,7 @@ ib/mad.cc rdma mad
 ib/fabric.cc rdma fabric
 ib/route.cc rdma route
 ib/sa.cc rdma sa
+ib/cc.cc rdma cc
 TABLES
 EOF
 

@@ -8,6 +8,8 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_cc.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/speed.h"
 #include "lib/testing/fabric/fabric.h"
@@ -168,6 +170,8 @@ std::vector<Mad> FakeFabric::answer(Mad& m, Hop at, bool directed) {
       return answer_smp(m, at, directed);
     case mad::kClassPerf:
       return answer_pma(m, at);
+    case mad::kClassCc:
+      return answer_cc(m, at);
     case mad::kClassSa:
       if (sm_lid_ && lid(at.node, at.port) == sm_lid_) return answer_sa(m);
       // No SA there: the kernel answers an unmatched request itself.
@@ -205,8 +209,11 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
     return std::vector<Mad>{r};
   };
   // Sets: PortInfo (PortState Down / PhysState Disabled or Polling, what
-  // `port set` sends); everything else is read-only here.
-  if (method == mad::kSet && attr != mad::kPortInfo.id) return bad(mad::kStatusBadMethodAttr);
+  // `port set` sends), the FEC and FDR10 enables (PortInfoExtended,
+  // MlnxExtPortInfo); everything else is read-only here.
+  if (method == mad::kSet && attr != mad::kPortInfo.id && attr != mad::kPortInfoExtended.id &&
+      attr != mad::kMlnxExtPortInfo.id)
+    return bad(mad::kStatusBadMethodAttr);
   switch (attr) {
     case 0x0010: {  // NodeDescription
       size_t len = std::min<size_t>(n.description.size(), 64);
@@ -239,11 +246,38 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       put_port_info(d, n, p, local);
       return {r};
     }
+    case 0x0033: {  // PortInfoExtended
+      int p = static_cast<int>(mod);
+      if (p > n.num_ports()) return bad(mad::kStatusBadField);
+      if (!n.is_switch() && p == 0) p = at.port;
+      FabricPort& fp = nodes_[at.node].ports[p];
+      if (!fp.port_info_ext) return bad(mad::kStatusBadMethodAttr);
+      static const char* const kEnabled[] = {"FDRFECModeEnabled", "EDRFECModeEnabled",
+                                             "HDRFECModeEnabled", "NDRFECModeEnabled"};
+      static const char* const kSupported[] = {"FDRFECModeSupported", "EDRFECModeSupported",
+                                               "HDRFECModeSupported", "NDRFECModeSupported"};
+      if (method == mad::kSet)
+        for (size_t g = 0; g < 4; ++g)
+          fp.fec_enabled[g] =
+              static_cast<uint16_t>(m.get_attr(mad::kPortInfoExtended, kEnabled[g]));
+      put(r, mad::kPortInfoExtended, "CapabilityMask", 1);  // IsFECModeSupported
+      put(r, mad::kPortInfoExtended, "FECModeActive", fp.fec_active);
+      for (size_t g = 0; g < 4; ++g) {
+        put(r, mad::kPortInfoExtended, kSupported[g], fp.fec_supported[g]);
+        put(r, mad::kPortInfoExtended, kEnabled[g], fp.fec_enabled[g]);
+      }
+      return {r};
+    }
     case 0xff90: {  // MlnxExtPortInfo, as ibsim's do_extportinfo
       int p = static_cast<int>(mod);
       if (p > n.num_ports()) return bad(mad::kStatusBadField);
       if (!n.is_switch() && p == 0) p = at.port;
-      const FabricPort& fp = n.ports[p];
+      FabricPort& fp = nodes_[at.node].ports[p];
+      // A Set of LinkSpeedEnabled's FDR10 bit: the link uses it at its next
+      // training (relink); the model's one mask is supported and enabled.
+      if (method == mad::kSet)
+        fp.mlnx_speed_enabled =
+            static_cast<uint8_t>(m.get_attr(mad::kMlnxExtPortInfo, "LinkSpeedEnabled") & 1);
       if ((fp.mlnx_speed_active || fp.mlnx_speeds_always) &&
           !fp.speed_ext_active) {  // ibsim's update_portinfo
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedSupported", fp.mlnx_speed_enabled);
