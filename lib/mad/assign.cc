@@ -102,7 +102,8 @@ Assignment parse_assignment(const AttrDef& a, std::string_view word) {
                      (f.count == 1 ? " element" : " elements") + ", not " +
                      std::to_string(s.index + 1));
   uint64_t max = f.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << f.width) - 1;
-  if (!parse_plain(value, s.value) && !parse_named(f, value, s.value))
+  // Names first: an MTU's "4096" is code 5.
+  if (!parse_named(f, value, s.value) && !parse_plain(value, s.value))
     throw UsageError("invalid value \"" + std::string(value) + "\" for " + f.name +
                      " (a number from 0 to " + std::to_string(max) + ")");
   if (s.value > max)

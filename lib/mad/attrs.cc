@@ -120,6 +120,8 @@ AttrChoice choose_attr(std::string_view word) {
     char* end = nullptr;
     unsigned long id = std::strtoul(w.c_str(), &end, 0);
     if (*end || id > 0xffff) throw;  // not an id at all
+    for (const AttrDef* a : kAll)
+      if (a->id == id && a->mgmt_class != kClassSa) throw;  // ambiguous: name it
     // Known by id beyond `mad get`'s list (forwarding tables), else raw.
     if (const AttrDef* a = attr_by_id(kClassSmiLid, static_cast<uint16_t>(id))) return {a, 0};
     return {nullptr, static_cast<uint16_t>(id)};

@@ -108,10 +108,12 @@ TEST_F(MadCmd, MadSetSendsNothingWhenTheWordsAreWrong) {
 TEST_F(MadCmd, MadSetRefusedOrUnansweredIsOneLineAndStatus1) {
   Result r = run({"mad", "set", "NodeInfo", "lid", "2", "NumPorts=3"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "NodeInfo Set to lid 2 failed: status 0x000c (unsupported method/attribute)\n");
+  EXPECT_EQ(
+      r.err,
+      "NodeInfo Set to lid 2 failed: status 0x000c (method/attribute combination not supported)\n");
   EXPECT_EQ(r.out, "");
-  // An SMA that does not answer a Set (a wrong M_Key is met by silence).
-  // Every reply after the Get's answers another attribute: dropped.
+  // No good answer to the Set: every reply after the Get's answers
+  // another attribute (dropped; the Set ends with that refusal).
   int replies = 0;
   spoil_ = [&replies](std::vector<uint8_t>& reply) {
     if (++replies > 1) reply[17] ^= 1;
@@ -119,7 +121,7 @@ TEST_F(MadCmd, MadSetRefusedOrUnansweredIsOneLineAndStatus1) {
   r = run({"--timeout", "5", "--retries", "1", "mad", "set", "PortInfo", "lid", "2", "mod", "1",
            "VLHighLimit=1"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "no reply to PortInfo Set to lid 2 (2 tries of 5 ms)\n");
+  EXPECT_EQ(r.err, "malformed reply to PortInfo Set to lid 2: attribute GUIDInfo\n");
 }
 
 TEST_F(MadCmd, MadSetOfARawAttributeWritesTheBytesGiven) {

@@ -65,7 +65,9 @@ TEST_F(MadCmd, MadGetShowsAnAttributeWithoutDecoderRaw) {
 TEST_F(MadCmd, MadGetOfAnAttributeNobodyAnswersFailsWithItsStatus) {
   Result r = run({"mad", "get", "0xff91", "lid", "2"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "0xff91 from lid 2 failed: status 0x000c (unsupported method/attribute)\n");
+  EXPECT_EQ(
+      r.err,
+      "0xff91 from lid 2 failed: status 0x000c (method/attribute combination not supported)\n");
   EXPECT_EQ(run({"mad", "get", "0x10000", "lid", "2"}).err, "invalid attribute id \"0x10000\"\n");
 }
 

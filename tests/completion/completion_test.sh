@@ -316,6 +316,7 @@ check "cc show targets (no dr)" "rdma cc show " "gid guid lid"
 check "cc show attributes" "rdma cc show lid 3 Congestion" \
   "CongestionControlTable CongestionInfo CongestionKeyInfo CongestionLog"
 check "cc set keywords" "rdma cc set lid 3 SwitchPortCongestionSetting " "block port via"
+check "cc show after SwitchCongestionSetting" "rdma cc show lid 3 SwitchCongestionSetting " "block port via"
 check "--cckey" "rdma --cc" "--cckey"
 check "after --, no options" "rdma -- -" ""
 
