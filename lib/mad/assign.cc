@@ -1,6 +1,9 @@
 #include "lib/mad/assign.h"
 
+#include <strings.h>
+
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <string>
 
@@ -14,12 +17,7 @@ namespace rdma::mad {
 namespace {
 
 bool same_blind(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
 
 const FieldDef* field_named(const AttrDef& a, std::string_view name) {

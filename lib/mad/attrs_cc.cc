@@ -2,7 +2,7 @@
 // (and libibmad's fields.c) give them.
 #include "lib/mad/attrs_cc.h"
 
-#include <cctype>
+#include <strings.h>
 
 namespace rdma::mad {
 
@@ -123,12 +123,7 @@ std::span<const AttrDef* const> cc_attrs() {
 const AttrDef* find_cc_attr(std::string_view word) {
   static constexpr const char* kCodes[] = {"CI", "CK", "CL", "SS", "SP", "CS", "CT", "TI"};
   auto blind = [](std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-      if (std::tolower(static_cast<unsigned char>(a[i])) !=
-          std::tolower(static_cast<unsigned char>(b[i])))
-        return false;
-    return true;
+    return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
   };
   std::span<const AttrDef* const> all = cc_attrs();
   for (size_t i = 0; i < all.size(); ++i)
