@@ -87,7 +87,7 @@ const std::map<std::string, SlotType>& slot_types() {
       {"dr", {"0,1", {"0,", "0,0", "0,256", "a", "-1", hops(64), ""}}},
       {"mport", {"1", {"255", "256", "-1", "x", "1x", "+1", ""}}},
       {"via", {"ibsim0/1", {"/1", "ibsim0/x", "ibsim0/", "ibsim0/255", "ibsim0/-1", ""}}},
-      {"attr", {"NodeInfo", {"frob", "0x9999", "NodeRecord", "x1", ""}}},
+      {"attr", {"NodeInfo", {"frob", "0x10000", "NodeRecord", "x1", ""}}},
       {"mod", {"0", {"x", "-1", "0x100000000", ""}}},
       {"lidrange", {"1-4", {"5", "1-x", "5-1", "0-3", "1-49152", "-", ""}}},
       {"pkey", {"0xffff", {"0x10000", "x", "-1", ""}}},

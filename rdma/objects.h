@@ -21,6 +21,7 @@ void cmd_mad(Ctx& c);
 void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
 void cmd_route(Ctx& c);   // rdma/ib/route.cc
 void cmd_sa(Ctx& c);      // rdma/ib/sa.cc
+void cmd_cc(Ctx& c);      // rdma/ib/cc.cc
 // Verbs (libibverbs) views.
 void cmd_gid(Ctx& c);  // gid.cc
 

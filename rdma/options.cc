@@ -50,6 +50,7 @@ constexpr OptionSpec kOptions[] = {
     {'\21', "output", true, 3},
     {'\22', "mkey", true},
     {'\23', "yes", false},
+    {'\24', "cckey", true},
 };
 
 const OptionSpec* by_short(char c) {
@@ -170,6 +171,13 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case '\23':
       opt.yes = true;
       break;
+    case '\24': {
+      std::optional<uint64_t> key = parse_number(*arg, {.max = UINT64_MAX, .c_bases = true});
+      if (!key)
+        throw UsageError("invalid --cckey \"" + *arg + "\" (expected a number, decimal or 0x hex)");
+      opt.cc_key = *key;
+      break;
+    }
   }
 }
 

@@ -57,6 +57,9 @@ struct Options {
   std::optional<uint64_t> mkey;
   // --yes: the confirmation a subnet-wide change asks for (port set all).
   bool yes = false;
+  // --cckey KEY: the CC_Key congestion control MADs carry (rdma cc; 0 when
+  // not given, as ibccquery's -c).
+  uint64_t cc_key = 0;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

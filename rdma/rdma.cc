@@ -16,11 +16,13 @@ void usage(std::FILE* f) {
       "Usage: rdma [ OPTIONS ] OBJECT { COMMAND | help }\n"
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
-      "                   node | port | perf | sm | mad | fabric | route | sa | gid | help }\n"
+      "                   node | port | perf | sm | mad | fabric | route | sa | gid | cc |\n"
+      "                   help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
       "                    --sa | --show-keys | --openmetrics | --prometheus | --output FILE |\n"
-      "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT }\n",
+      "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT |\n"
+      "                    --cckey KEY }\n",
       f);
 }
 
@@ -50,6 +52,7 @@ constexpr Cmd kObjects[] = {
     {"route", cmd_route},
     {"sa", cmd_sa},
     {"gid", cmd_gid},
+    {"cc", cmd_cc},
 };
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {

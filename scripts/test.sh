@@ -159,6 +159,7 @@ if [ -x tests/ibsim/fault.sh ]; then
   run_suite ibsim-fault tests/ibsim/fault.sh --rdma build/rdma
   run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
 fi
+[ -x tests/ibsim/madset.sh ] && run_suite ibsim-madset tests/ibsim/madset.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/bits.h"
 
 namespace rdma::mad {
@@ -14,9 +15,9 @@ namespace rdma::mad {
 namespace {
 
 const AttrDef* const kAll[] = {
-    &kNodeInfo,     &kNodeDescription,      &kSwitchInfo, &kPortInfo, &kGuidInfo,
-    &kPKeyTable,    &kSl2VlTable,           &kVlArbTable, &kSmInfo,   &kClassPortInfo,
-    &kPortCounters, &kPortCountersExtended, &kPathRecord,
+    &kNodeInfo,     &kNodeDescription,      &kSwitchInfo, &kPortInfo,         &kGuidInfo,
+    &kPKeyTable,    &kSl2VlTable,           &kVlArbTable, &kSmInfo,           &kClassPortInfo,
+    &kPortCounters, &kPortCountersExtended, &kPathRecord, &kPortInfoExtended, &kMlnxExtPortInfo,
 };
 
 bool abbreviates(std::string_view word, std::string_view name) {
@@ -108,6 +109,23 @@ const AttrDef& find_attr(std::string_view word) {
   std::string names;
   for (const AttrDef* a : kAll) names += std::string(names.empty() ? "" : ", ") + a->name;
   throw UsageError("unknown attribute \"" + std::string(word) + "\" (known: " + names + ")");
+}
+
+AttrChoice choose_attr(std::string_view word) {
+  if (word.empty() || word[0] < '0' || word[0] > '9') return {&find_attr(word), 0};
+  try {
+    return {&attr_by_number(word), 0};
+  } catch (const UsageError&) {
+    std::string w(word);
+    char* end = nullptr;
+    unsigned long id = std::strtoul(w.c_str(), &end, 0);
+    if (*end || id > 0xffff) throw;  // not an id at all
+    for (const AttrDef* a : kAll)
+      if (a->id == id && a->mgmt_class != kClassSa) throw;  // ambiguous: name it
+    // Known by id beyond `mad get`'s list (forwarding tables), else raw.
+    if (const AttrDef* a = attr_by_id(kClassSmiLid, static_cast<uint16_t>(id))) return {a, 0};
+    return {nullptr, static_cast<uint16_t>(id)};
+  }
 }
 
 const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id) {

@@ -22,8 +22,9 @@ extern const AttrDef kPKeyTable;
 extern const AttrDef kSl2VlTable;
 extern const AttrDef kVlArbTable;
 extern const AttrDef kSmInfo;
-// The vendor's (Mellanox) port attribute that tells FDR10 from QDR; asked
-// only where lib/ib/fdr10.h says, not among `rdma mad get`'s attributes.
+// The vendor's (Mellanox) port attribute that tells FDR10 from QDR
+// (smpquery's mlnxextportinfo); discovery asks it only where lib/ib/fdr10.h
+// says.
 extern const AttrDef kMlnxExtPortInfo;
 // 64 output ports, AttributeModifier = block (LIDs 64*block ...).
 extern const AttrDef kLinearForwardingTable;

@@ -44,9 +44,8 @@ extern const AttrDef kPortExtendedSpeedsCounters;
 extern const AttrDef kPortExtendedSpeedsRsFecCounters;
 // PortSamplesControl (perfquery -c): the sampling set-up, no counters.
 extern const AttrDef kPortSamplesControl;
-// The SMP attribute that says which FEC mode a port runs (attribute
-// modifier: the port).
-extern const AttrDef kPortInfoExtended;
+// The SMP attribute that says which FEC mode a port runs is
+// kPortInfoExtended (attrs_ext.h).
 
 // PMA ClassPortInfo CapabilityMask bits (IBA 16.1.3.1; AllPortSelect, bit 8,
 // is kPmaCapAllPortSelect in attrs.h) and CapabilityMask2 bits.

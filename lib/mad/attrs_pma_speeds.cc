@@ -3,6 +3,7 @@
 // and the SMP attribute PortInfoExtended (14.2.5.21) whose FECModeActive
 // says which layout a port's counters have. Offsets in bits from the start
 // of the attribute, as attrs_pma.cc.
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/attrs_pma.h"
 
 namespace rdma::mad {
@@ -109,19 +110,6 @@ constexpr FieldDef kPortSamplesControlFields[] = {
     {"SamplesOnlyOptionMask", "samples_only_option_mask", 576, 64, Fmt::Hex},
 };
 
-constexpr FieldDef kPortInfoExtendedFields[] = {
-    {"CapabilityMask", "caps", 0, 32, Fmt::Hex},
-    {"FECModeActive", "fec_mode_active", 32, 16},
-    {"FDRFECModeSupported", "fdr_fec_mode_supported", 48, 16, Fmt::Hex},
-    {"FDRFECModeEnabled", "fdr_fec_mode_enabled", 64, 16, Fmt::Hex},
-    {"EDRFECModeSupported", "edr_fec_mode_supported", 80, 16, Fmt::Hex},
-    {"EDRFECModeEnabled", "edr_fec_mode_enabled", 96, 16, Fmt::Hex},
-    {"HDRFECModeSupported", "hdr_fec_mode_supported", 112, 16, Fmt::Hex},
-    {"HDRFECModeEnabled", "hdr_fec_mode_enabled", 128, 16, Fmt::Hex},
-    {"NDRFECModeSupported", "ndr_fec_mode_supported", 144, 16, Fmt::Hex},
-    {"NDRFECModeEnabled", "ndr_fec_mode_enabled", 160, 16, Fmt::Hex},
-};
-
 }  // namespace
 
 const AttrDef kPortExtendedSpeedsCounters{"PortExtendedSpeedsCounters", 0x001f, kClassPerf, 140,
@@ -131,8 +119,6 @@ const AttrDef kPortExtendedSpeedsRsFecCounters{"PortExtendedSpeedsCounters (RS-F
                                                kPortExtendedSpeedsRsFecCountersFields};
 const AttrDef kPortSamplesControl{"PortSamplesControl", 0x0010, kClassPerf, 80,
                                   kPortSamplesControlFields};
-const AttrDef kPortInfoExtended{"PortInfoExtended", 0x0033, kClassSmiLid, 64,
-                                kPortInfoExtendedFields};
 
 bool rs_fec_active(std::span<const uint8_t> port_info_ext) {
   uint64_t caps = get_field(kPortInfoExtended, port_info_ext, "CapabilityMask");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/format.h"
 
 namespace rdma::mad {

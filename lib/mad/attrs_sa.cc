@@ -149,6 +149,16 @@ const Component kComponents[] = {
     {&kMcMemberRecord, "MLID", 3},
     {&kGuidInfoRecord, "LID", 0},
     {&kGuidInfoRecord, "BlockNum", 1},
+    // The GUIDs of the block (GUIDInfo at kTableRecordBlock), one bit each:
+    // which a Set or Delete changes.
+    {&kGuidInfoRecord, "GUID0", 4},
+    {&kGuidInfoRecord, "GUID1", 5},
+    {&kGuidInfoRecord, "GUID2", 6},
+    {&kGuidInfoRecord, "GUID3", 7},
+    {&kGuidInfoRecord, "GUID4", 8},
+    {&kGuidInfoRecord, "GUID5", 9},
+    {&kGuidInfoRecord, "GUID6", 10},
+    {&kGuidInfoRecord, "GUID7", 11},
     {&kPKeyTableRecord, "LID", 0},
     {&kPKeyTableRecord, "BlockNum", 1},
     {&kPKeyTableRecord, "PortNum", 2},

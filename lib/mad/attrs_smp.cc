@@ -1,6 +1,7 @@
 // SMP attributes (IBA vol 1, chapter 14.2.5). Offsets are the spec's, in
 // bits from the start of the attribute.
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_ext.h"
 
 namespace rdma::mad {
 
@@ -128,13 +129,30 @@ constexpr FieldDef kSmInfoFields[] = {
     {"SMState", "state", 164, 4, Fmt::SmState},
 };
 
-// The vendor's MlnxExtPortInfo (libibmad's IB_MLNX_EXT_PORT_*): bit 0 of
-// each speed is FDR10.
+// The vendor's MlnxExtPortInfo (libibmad's IB_MLNX_EXT_PORT_*, what
+// smpquery mlnxextportinfo prints): bit 0 of each speed is FDR10.
 constexpr FieldDef kMlnxExtPortInfoFields[] = {
     {"StateChangeEnable", "state_change_enable", 24, 8, Fmt::Hex},
     {"LinkSpeedSupported", "speed_supported", 56, 8, Fmt::Hex},
     {"LinkSpeedEnabled", "speed_enabled", 88, 8, Fmt::Hex},
     {"LinkSpeedActive", "speed", 120, 8, Fmt::Hex},
+};
+
+// PortInfoExtended (IBA 1.3, 14.2.5.24): CapabilityMask bit 0 is
+// IsFECModeSupported; FECModeActive 0 none, 1 Firecode, 2 RS-FEC (528,514),
+// 3 low latency RS-FEC (271,257), ...; the Supported / Enabled masks are
+// bit per mode, for each generation (smpquery portinfoextended's fields).
+constexpr FieldDef kPortInfoExtendedFields[] = {
+    {"CapabilityMask", "caps", 0, 32, Fmt::Hex},
+    {"FECModeActive", "fec_mode_active", 32, 16},
+    {"FDRFECModeSupported", "fdr_fec_supported", 48, 16, Fmt::Hex},
+    {"FDRFECModeEnabled", "fdr_fec_enabled", 64, 16, Fmt::Hex},
+    {"EDRFECModeSupported", "edr_fec_supported", 80, 16, Fmt::Hex},
+    {"EDRFECModeEnabled", "edr_fec_enabled", 96, 16, Fmt::Hex},
+    {"HDRFECModeSupported", "hdr_fec_supported", 112, 16, Fmt::Hex},
+    {"HDRFECModeEnabled", "hdr_fec_enabled", 128, 16, Fmt::Hex},
+    {"NDRFECModeSupported", "ndr_fec_supported", 144, 16, Fmt::Hex},
+    {"NDRFECModeEnabled", "ndr_fec_enabled", 160, 16, Fmt::Hex},
 };
 
 // 64 output ports; AttributeModifier = block (LIDs 64*block ...).
@@ -152,6 +170,8 @@ const AttrDef kSwitchInfo{"SwitchInfo", 0x0012, kClassSmiLid, 20, kSwitchInfoFie
 const AttrDef kGuidInfo{"GUIDInfo", 0x0014, kClassSmiLid, 64, kGuidInfoFields};
 const AttrDef kPortInfo{"PortInfo", 0x0015, kClassSmiLid, 64, kPortInfoFields};
 const AttrDef kMlnxExtPortInfo{"MlnxExtPortInfo", 0xff90, kClassSmiLid, 64, kMlnxExtPortInfoFields};
+const AttrDef kPortInfoExtended{"PortInfoExtended", 0x0033, kClassSmiLid, 64,
+                                kPortInfoExtendedFields};
 const AttrDef kPKeyTable{"P_KeyTable", 0x0016, kClassSmiLid, 64, kPKeyTableFields};
 const AttrDef kSl2VlTable{"SLtoVLMappingTable", 0x0017, kClassSmiLid, 8, kSl2VlFields};
 const AttrDef kVlArbTable{"VLArbitrationTable", 0x0018, kClassSmiLid, 64, kVlArbFields};

@@ -63,4 +63,28 @@ std::string hex_dump(std::span<const uint8_t> bytes) {
   return out;
 }
 
+std::string smpdump_text(std::span<const uint8_t> bytes) {
+  std::string out;
+  char buf[4];
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", bytes[i]);
+    out += buf;
+    if (i + 1 == bytes.size() || i % 16 == 15)
+      out += '\n';
+    else if (i % 2 == 1)
+      out += ' ';
+  }
+  return out;
+}
+
+std::string hex_string(std::span<const uint8_t> bytes) {
+  std::string out;
+  char buf[4];
+  for (uint8_t b : bytes) {
+    std::snprintf(buf, sizeof buf, "%02x", b);
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace rdma::mad

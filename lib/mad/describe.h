@@ -24,4 +24,12 @@ std::vector<uint8_t> parse_hex(std::string_view text);
 // 16 bytes a line, space separated.
 std::string hex_dump(std::span<const uint8_t> bytes);
 
+// 16 bytes a line in groups of two ("0000 0a01 ..."), as smpdump prints an
+// attribute (libibmad's xdump).
+std::string smpdump_text(std::span<const uint8_t> bytes);
+
+// The bytes as one string of hex digits, lowercase ("000a01..."): a raw
+// attribute in JSON.
+std::string hex_string(std::span<const uint8_t> bytes);
+
 }  // namespace rdma::mad

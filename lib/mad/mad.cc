@@ -5,6 +5,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_cc.h"
 
 namespace rdma::mad {
 
@@ -35,6 +36,13 @@ constexpr FieldDef kSa[] = {
     hdr::kAttrOffset,  hdr::kCompMask,
 };
 
+// Congestion control (annex A10.4.1): the CC_Key after the common header.
+constexpr FieldDef kCc[] = {
+    hdr::kBaseVersion, hdr::kMgmtClass, hdr::kClassVersion,  hdr::kResponse,
+    hdr::kMethod,      hdr::kStatus,    hdr::kClassSpecific, hdr::kTid,
+    hdr::kAttrId,      hdr::kAttrMod,   hdr::kCcKey,
+};
+
 std::string hex32(uint64_t v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%08x", static_cast<unsigned>(v));
@@ -57,6 +65,8 @@ std::span<const FieldDef> header_fields(uint8_t mgmt_class) {
       return kSmpDr;
     case kClassSa:
       return kSa;
+    case kClassCc:
+      return kCc;
     default:
       return kCommon;
   }
@@ -103,7 +113,7 @@ Mad make_gmp(uint8_t mgmt_class, uint8_t method, const AttrDef& a, uint32_t mod)
   Mad m;
   m.set(hdr::kBaseVersion, 1);
   m.set(hdr::kMgmtClass, mgmt_class);
-  m.set(hdr::kClassVersion, mgmt_class == kClassSa ? 2 : 1);
+  m.set(hdr::kClassVersion, mgmt_class == kClassSa || mgmt_class == kClassCc ? 2 : 1);
   m.set(hdr::kMethod, method);
   m.set(hdr::kAttrId, a.id);
   m.set(hdr::kAttrMod, mod);

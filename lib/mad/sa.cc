@@ -141,6 +141,19 @@ SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
   return split_table(whole, rec);
 }
 
+std::vector<uint8_t> modify_record(Engine& e, uint16_t sa_lid, uint8_t method, const AttrDef& rec,
+                                   uint64_t mask, std::span<const uint8_t> record,
+                                   uint64_t sm_key) {
+  Mad q = make_gmp(kClassSa, method, rec, 0);
+  q.set(hdr::kCompMask, mask);
+  q.set(hdr::kSmKey, sm_key);
+  std::copy_n(record.begin(), std::min<size_t>(record.size(), q.data().size()), q.data().begin());
+  std::string what = std::string(rec.name) + (method == kSaDelete ? " Delete" : " Set") +
+                     " at the SA at lid " + std::to_string(sa_lid);
+  Mad r = e.call(q, gsi_address(sa_lid), what);
+  return {r.data().begin(), r.data().begin() + rec.bytes};
+}
+
 std::vector<uint8_t> get_one(Engine& e, uint16_t sa_lid, const AttrDef& a) {
   Mad q = make_gmp(kClassSa, kGet, a, 0);
   std::vector<uint8_t> out;

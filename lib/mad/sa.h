@@ -14,6 +14,13 @@
 
 namespace rdma::mad {
 
+// SubnAdmDelete (15.2.2): remove what the record names (alias GUIDs,
+// services); answered with kSaDelete | 0x80. A Set is kSet, answered by
+// GetResp.
+inline constexpr uint8_t kSaDelete = 0x15;
+// The SA's status (high byte): the ComponentMask lacks what the method needs.
+inline constexpr uint16_t kSaStatusInsufficientComponents = 6 << 8;
+
 struct SaTable {
   std::vector<std::vector<uint8_t>> records;  // each the record's bytes
   // Records the SA said it sent (PayloadLength) but the reply lacks: an SA
@@ -44,6 +51,14 @@ std::string cut_warning(const SaTable& t, const AttrDef& rec);
 // P_KeyTableRecords only then); 0: untrusted.
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
                   std::span<const uint8_t> example, uint64_t sm_key = 0);
+
+// One record written (SubnAdmSet, method kSet) or removed (SubnAdmDelete,
+// kSaDelete) at the SA at sa_lid, the components mask selects taken from
+// record (rec.bytes long): the record the SA answers with. Throws MadError
+// (timeout, the SA's refusal) or Error.
+std::vector<uint8_t> modify_record(Engine& e, uint16_t sa_lid, uint8_t method, const AttrDef& rec,
+                                   uint64_t mask, std::span<const uint8_t> record,
+                                   uint64_t sm_key = 0);
 
 // One attribute by Get from the SA at sa_lid (its ClassPortInfo): the
 // reply's data, a.bytes long. Throws MadError or Error.

@@ -1,10 +1,14 @@
 // rdma mad get ATTR TARGET [mod N] [port N]: any known attribute, every
-// field; rdma mad decode: a MAD in hex on stdin, decoded.
+// field, or an unknown SMP attribute's bytes raw; rdma mad set: the same
+// attribute read, the named fields changed, written, the answer shown;
+// rdma mad decode: a MAD in hex on stdin, decoded.
 #include <cstdio>
 #include <cstdlib>
 
 #include "lib/error.h"
+#include "lib/mad/assign.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
@@ -20,10 +24,13 @@ void mad_help(Ctx& c) {
     if (a->mgmt_class != mad::kClassSa) names += std::string(names.empty() ? "" : " | ") + a->name;
   std::fprintf(c.help_out,
                "Usage: rdma mad get ATTR TARGET [ mod N ] [ port N ] [via DEV/PORT]\n"
+               "       rdma mad set ATTR TARGET [ mod N ] [ port N ] FIELD=VALUE...\n"
                "       rdma mad decode < FILE   (a MAD as hex bytes)\n"
                "where  ATTR := { %s }\n"
-               "               (a name, any prefix, or the attribute id)\n"
-               "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n",
+               "               (a name, any prefix, or the attribute id: an SMP attribute\n"
+               "               without a decoder is read and written raw, FIELD data=HEX)\n"
+               "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+               "       FIELD := the IBA field name, as mad get -j prints it; NAME[i] for a table\n",
                names.c_str());
 }
 
@@ -38,44 +45,135 @@ uint32_t parse_mod(const std::string& s) {
   return static_cast<uint32_t>(*v);
 }
 
-void mad_get(Ctx& c) {
-  const mad::AttrDef& a = mad::find_attr(c.args.need("attribute"));
-  if (a.mgmt_class == mad::kClassSa)
-    throw UsageError(std::string(a.name) +
-                     " is an SA record; rdma mad get reads SMP and PMA attributes");
-  std::optional<mad::Target> target = c.args.target();
-  std::string via = c.args.take_via();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+// The words of mad get and mad set, read and checked before anything is
+// sent: the attribute (raw: a fieldless SMP one named by its id, def
+// pointing at raw), where, and for set the changes.
+struct MadWords {
+  mad::AttrDef raw;
+  std::string raw_name;
+  const mad::AttrDef* def = nullptr;
+  std::optional<mad::Target> target;
+  std::string via;
   uint32_t mod = 0;
   std::optional<uint8_t> port;
+  std::vector<mad::Assignment> changes;
+  std::optional<std::vector<uint8_t>> raw_data;  // data=HEX of a raw attribute
+  bool is_raw() const { return def == &raw; }
+  bool smp() const { return def->mgmt_class == mad::kClassSmiLid; }
+};
+
+void read_words(Ctx& c, MadWords& w, bool set) {
+  mad::AttrChoice choice = mad::choose_attr(c.args.need("attribute"));
+  if (choice.def) {
+    w.def = choice.def;
+  } else {
+    char name[8];
+    std::snprintf(name, sizeof name, "0x%04x", choice.id);
+    w.raw_name = name;
+    w.raw = mad::raw_smp_attr(w.raw_name.c_str(), choice.id);
+    w.def = &w.raw;
+  }
+  const mad::AttrDef& a = *w.def;
+  if (a.mgmt_class == mad::kClassSa)
+    throw UsageError(std::string(a.name) + " is an SA record; rdma mad " + (set ? "set" : "get") +
+                     " reads SMP and PMA attributes");
+  w.target = c.args.target();
+  w.via = c.args.take_via();
+  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   while (!c.args.empty()) {
     std::string k = c.args.next();
-    if (matches(k, "mod"))
-      mod = parse_mod(c.args.need_word("attribute modifier"));
-    else if (matches(k, "port"))
-      port = parse_port(c.args.need_word("port number"));
-    else
-      throw UsageError("unknown mad get argument \"" + k + "\"");
+    if (matches(k, "mod")) {
+      w.mod = parse_mod(c.args.need_word("attribute modifier"));
+    } else if (matches(k, "port")) {
+      w.port = parse_port(c.args.need_word("port number"));
+    } else if (set && k.find('=') != std::string::npos) {
+      if (w.is_raw()) {
+        if (k.compare(0, 5, "data=") != 0)
+          throw UsageError(std::string(a.name) + " has no decoder: set its bytes with data=HEX");
+        std::vector<uint8_t> bytes;
+        try {
+          bytes = mad::parse_hex(k.substr(5));
+        } catch (const Error& e) {
+          throw UsageError(std::string("data: ") + e.what());
+        }
+        if (bytes.empty() || bytes.size() > a.bytes)
+          throw UsageError("data: 1 to " + std::to_string(a.bytes) + " bytes, not " +
+                           std::to_string(bytes.size()));
+        w.raw_data = std::move(bytes);
+      } else {
+        w.changes.push_back(mad::parse_assignment(a, k));
+      }
+    } else {
+      throw UsageError(std::string("unknown mad ") + (set ? "set" : "get") + " argument \"" + k +
+                       "\"");
+    }
   }
-  bool smp = a.mgmt_class == mad::kClassSmiLid;
-  if (smp && port) throw UsageError("\"port\" is for PMA attributes; SMPs take \"mod N\"");
-  if (!smp && target->kind == mad::Target::Kind::Dr)
+  if (w.smp() && w.port) throw UsageError("\"port\" is for PMA attributes; SMPs take \"mod N\"");
+  if (!w.smp() && w.target->kind == mad::Target::Kind::Dr)
     throw UsageError(std::string(a.name) + " needs a LID target (a PMA attribute)");
-  MadSession s(c, via);
-  mad::Route r = s.route(target);
-  mad::Mad reply;
-  if (smp) {
-    reply = s.smp(r, mad::kGet, a, mod);
-  } else {
-    mad::Mad body = mad::make_gmp(a.mgmt_class, mad::kGet, a, mod);
-    if (port && mad::find_field(a, "PortSelect")) body.set_attr(a, "PortSelect", *port);
-    reply = s.gmp(r.lid, a.mgmt_class, mad::kGet, a, mod, &body);
-  }
+  if (set && w.changes.empty() && !w.raw_data)
+    throw UsageError(std::string("nothing to set: name fields as FIELD=VALUE (") +
+                     (w.is_raw() ? "data=HEX" : "e.g. " + std::string(a.fields[0].name) + "=...") +
+                     ")");
+}
+
+// What mad get and mad set print: the target, the attribute, its fields
+// (or its bytes, raw).
+void show(Ctx& c, const MadWords& w, const mad::Route& r, const mad::Mad& reply) {
+  const mad::AttrDef& a = *w.def;
   view::Record rec;
   add_target(rec, r);
   rec.add("attribute", std::string("attribute ") + a.name + " ", a.name);
-  mad::decode(a, reply.data(), 1, rec, {.show_keys = c.opt.show_keys});
+  std::span<const uint8_t> data = reply.data().first(a.bytes);
+  if (w.is_raw()) {
+    std::string dump = mad::smpdump_text(data);
+    dump.pop_back();  // the record's own line end follows
+    rec.add("data", "\n" + dump, mad::hex_string(data));
+  } else
+    mad::decode(a, reply.data(), 1, rec, {.show_keys = c.opt.show_keys});
   c.out.record(rec);
+}
+
+// One Get or Set of the attribute; body, when given, is what a Set writes.
+mad::Mad exchange(MadSession& s, const MadWords& w, const mad::Route& r, uint8_t method,
+                  const mad::Mad* body) {
+  const mad::AttrDef& a = *w.def;
+  std::string what = std::string(a.name) + (method == mad::kSet ? " Set to " : " from ");
+  if (w.smp()) {
+    mad::Mad m = mad::make_smp(r, method, a, w.mod);
+    if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+    return s.engine().call(m, mad::smp_address(r), what + mad::route_text(r));
+  }
+  mad::Mad m = mad::make_gmp(a.mgmt_class, method, a, w.mod);
+  if (body)
+    std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  else if (w.port && mad::find_field(a, "PortSelect"))
+    m.set_attr(a, "PortSelect", *w.port);
+  return s.engine().call(m, mad::gsi_address(r.lid), what + "lid " + std::to_string(r.lid));
+}
+
+void mad_get(Ctx& c) {
+  MadWords w;
+  read_words(c, w, false);
+  MadSession s(c, w.via);
+  mad::Route r = s.route(w.target);
+  show(c, w, r, exchange(s, w, r, mad::kGet, nullptr));
+}
+
+void mad_set(Ctx& c) {
+  MadWords w;
+  read_words(c, w, true);
+  MadSession s(c, w.via);
+  mad::Route r = s.route(w.target);
+  // -d: the Get and the Set as sent and received (-dd shows every MAD).
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
+  mad::Mad body = exchange(s, w, r, mad::kGet, nullptr);
+  // What was read that means something else written (a port's state, the
+  // counters a PMA Set clears) as no change.
+  mad::prepare_set(*w.def, body.data());
+  for (const mad::Assignment& change : w.changes) mad::store(change, body.data());
+  if (w.raw_data) std::copy(w.raw_data->begin(), w.raw_data->end(), body.data().begin());
+  show(c, w, r, exchange(s, w, r, mad::kSet, &body));
 }
 
 void mad_decode(Ctx& c) {
@@ -94,8 +192,11 @@ void mad_decode(Ctx& c) {
 }  // namespace
 
 void cmd_mad(Ctx& c) {
-  static constexpr Cmd kTable[] = {
-      {nullptr, mad_help}, {"get", mad_get}, {"decode", mad_decode}, {"help", mad_help}};
+  static constexpr Cmd kTable[] = {{nullptr, mad_help},
+                                   {"get", mad_get},
+                                   {"set", mad_set},
+                                   {"decode", mad_decode},
+                                   {"help", mad_help}};
   dispatch(c, kTable, "mad command");
 }
 

@@ -14,6 +14,7 @@
 #include "lib/ib/rates.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
 #include "lib/mad/result.h"

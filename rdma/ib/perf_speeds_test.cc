@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/attrs_pma.h"
 #include "rdma/ib/test_util.h"
 

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/alias_guid.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
 #include "lib/ib/sa_records.h"
@@ -37,7 +38,9 @@ void sa_help(Ctx& c) {
       "       rdma sa show services [ id SERVICE_ID ] [ guid PORT_GUID ] [ name NAME ]\n"
       "                    [ via DEV/PORT ]\n"
       "       rdma sa show classportinfo [ via DEV/PORT ]\n"
-      "where  SRC, DST := { lid LID | LID | guid GUID | gid GID }\n"
+      "       rdma sa set guid TARGET index N GUID [ smkey KEY ] [ via DEV/PORT ]\n"
+      "       rdma sa delete guid TARGET index N [ GUID ] [ smkey KEY ] [ via DEV/PORT ]\n"
+      "where  SRC, DST, TARGET := { lid LID | LID | guid GUID | gid GID }\n"
       "SRC is the local port when only DST is given.\n",
       c.help_out);
 }
@@ -214,11 +217,71 @@ void sa_show(Ctx& c) {
   }
 }
 
+// sa set guid / sa delete guid: an alias GUID of the target's port, by
+// SubnAdmSet / SubnAdmDelete of its GUIDInfoRecord; the record the SA
+// answers with, as `sa show guids` prints it.
+void sa_modify_guid(Ctx& c, uint8_t method) {
+  const char* verb = method == mad::kSet ? "set" : "delete";
+  std::string kind = c.args.need("record type");
+  if (!matches(kind, "guid") && !matches(kind, "guids"))
+    throw UsageError("unknown sa " + std::string(verb) + " record \"" + kind +
+                     "\" (guid: an alias GUID)");
+  std::string via = c.args.take_via();
+  std::optional<mad::Target> target = c.args.target();
+  if (!target) throw UsageError("missing target (lid N, guid G or gid G)");
+  if (target->kind == mad::Target::Kind::Dr)
+    throw UsageError("the SA knows LIDs and GUIDs, not directed routes (" + target->text + ")");
+  ib::AliasGuid g;
+  std::optional<uint64_t> guid;
+  bool index = false;
+  uint64_t sm_key = 0;
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
+    if (k == "index") {
+      // GUIDCap is 8 bits: entries 0-254; 0 is the port GUID (the SA refuses it).
+      g.index =
+          static_cast<unsigned>(number(c.args.need_value(k, "GUID index"), 254, "GUID index"));
+      index = true;
+    } else if (k == "smkey") {
+      sm_key = number(c.args.need_value(k, "SM_Key"), UINT64_MAX, "SM_Key");
+    } else if (!guid) {
+      guid = mad::parse_guid(k);
+    } else {
+      throw UsageError("unknown sa " + std::string(verb) + " guid argument \"" + k + "\"");
+    }
+  }
+  if (!index) throw UsageError("missing \"index N\" (the GUID's place in the port's table)");
+  if (method == mad::kSet && !guid) throw UsageError("missing GUID to set");
+  g.guid = guid.value_or(0);
+  MadSession s(c, via);
+  g.lid = s.sa_lid(*target);
+  uint64_t mask = 0;
+  std::vector<uint8_t> rec = ib::alias_guid_record(g, mask);
+  std::vector<uint8_t> answer =
+      mad::modify_record(s.engine(), s.sm_lid(), method, mad::kGuidInfoRecord, mask, rec, sm_key);
+  view::Record out;
+  ib::sa_record(*ib::find_sa_kind("guids"), answer, c.opt.details, out, c.opt.show_keys);
+  c.out.record(out);
+  // opensm clears an entry it refuses (a GUID another port has) in its answer.
+  if (method == mad::kSet && ib::alias_guid_in(answer, g.index) != g.guid)
+    throw Error("the SA did not set GUID " + mad::guid_text(g.guid) + " at index " +
+                std::to_string(g.index) + " (it answers " +
+                mad::guid_text(ib::alias_guid_in(answer, g.index)) + "; a GUID another port has?)");
+}
+
+void sa_set(Ctx& c) {
+  sa_modify_guid(c, mad::kSet);
+}
+
+void sa_delete(Ctx& c) {
+  sa_modify_guid(c, mad::kSaDelete);
+}
+
 }  // namespace
 
 void cmd_sa(Ctx& c) {
-  static constexpr Cmd kTable[] = {
-      {nullptr, sa_help}, {"show", sa_show}, {"list", sa_show}, {"help", sa_help}};
+  static constexpr Cmd kTable[] = {{nullptr, sa_help}, {"show", sa_show},     {"list", sa_show},
+                                   {"set", sa_set},    {"delete", sa_delete}, {"help", sa_help}};
   dispatch(c, kTable, "sa command");
 }
 

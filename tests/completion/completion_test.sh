@@ -148,7 +148,7 @@ check_log() {
   fi
 }
 
-objects="dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
+objects="cc dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
 check "objects" "rdma " "$objects"
 check "object prefix" "rdma s" "sa sm statistic system"
 check "object prefix unique" "rdma li" "link"
@@ -278,7 +278,7 @@ check "sm set" "rdma sm set " "activity control dr gid guid lid priority state v
 check "sm set state" "rdma sm set state " "discovering master notactive standby"
 check "sm set control" "rdma sm set 1 control " "acknowledge disable discover handover standby"
 check "sm target optional" "rdma sm show " "dr gid guid lid via"
-check "mad" "rdma mad " "decode get help"
+check "mad" "rdma mad " "decode get help set"
 check "fabric" "rdma fabric " "check diff errors help links list save show topology"
 check "fabric show" "rdma fabric show " "cas from routers switches via"
 check "fabric links" "rdma fabric links a" "all"
@@ -299,7 +299,7 @@ check "fabric links from" "rdma fabric links from " "cmds.txt dr gid guid lid ot
 check "fabric links from lid N" "rdma fabric links from lid " ""
 check "fabric links after from TARGET" "rdma fabric links from dr 0,1 " "all degraded down hops via"
 check "fabric links after hops N" "rdma fabric links hops 2 " "all degraded down from via"
-check "sa" "rdma sa " "help list show"
+check "sa" "rdma sa " "delete help list set show"
 check "sa show kinds" "rdma sa show " \
   "classportinfo guids lft links mcast nodes paths pkeys ports services sl2vl sm switches vlarb"
 check "sa show s" "rdma sa show s" "services sl2vl sm switches"
@@ -323,6 +323,18 @@ check "fabric errors counters" "rdma fabric errors counters symbol" "symbol_erro
 check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescription NodeInfo"
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
+check "mad set attributes" "rdma mad set Node" "NodeDescription NodeInfo"
+check "mad set keywords" "rdma mad set PortInfo lid 3 " "mod port via"
+check "sa set guid" "rdma sa set " "guid"
+check "sa set guid keywords" "rdma sa set guid lid 3 " "index smkey via"
+check "sa delete guid targets" "rdma sa delete guid " "gid guid lid"
+check "cc" "rdma cc " "help set show"
+check "cc show targets (no dr)" "rdma cc show " "gid guid lid"
+check "cc show attributes" "rdma cc show lid 3 Congestion" \
+  "CongestionControlTable CongestionInfo CongestionKeyInfo CongestionLog"
+check "cc set keywords" "rdma cc set lid 3 SwitchPortCongestionSetting " "block port via"
+check "cc show after SwitchCongestionSetting" "rdma cc show lid 3 SwitchCongestionSetting " "block port via"
+check "--cckey" "rdma --cc" "--cckey"
 check "after --, no options" "rdma -- -" ""
 
 # The completion knows what the program knows: its objects and options in
@@ -376,6 +388,7 @@ ib/mad.cc rdma mad
 ib/fabric.cc rdma fabric
 ib/route.cc rdma route
 ib/sa.cc rdma sa
+ib/cc.cc rdma cc
 TABLES
 EOF
 

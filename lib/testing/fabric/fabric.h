@@ -80,6 +80,12 @@ struct FabricPort {
   // As a real device, not ibsim: MlnxExtPortInfo's speeds also when the
   // link does not run FDR10 (ibsim fills them only when it does).
   bool mlnx_speeds_always = false;
+  // PortInfoExtended (0x0033): answered only where set (else status 0x0c,
+  // as ibsim); FEC modes per generation FDR, EDR, HDR, NDR. A Set stores
+  // the Enabled masks.
+  bool port_info_ext = false;
+  uint16_t fec_active = 0;
+  std::array<uint16_t, 4> fec_supported{}, fec_enabled{};
   uint16_t lid = 0;  // CA ports, switch port 0
   uint8_t lmc = 0;
   uint16_t sm_lid = 0;
@@ -105,6 +111,20 @@ struct FabricPort {
   uint8_t oper_vls = 0;
   uint8_t neighbor_mtu = 4;  // 2048
   uint64_t mkey = 0;
+};
+
+// A node's congestion control agent (class 0x21, lib/testing/fabric/
+// fabric_cc.cc): its CC_Key (a MAD with another is dropped and counted, as
+// IBA A10.4.1.1 says) and the settings as last written, by AttributeID <<
+// 16 | AttributeModifier (zeros until then).
+struct FabricCc {
+  bool agent = true;  // false: no CC agent, the class goes unanswered
+  uint64_t key = 0;
+  uint8_t key_protect = 0;
+  uint16_t key_lease = 0;
+  uint16_t key_violations = 0;
+  uint32_t timestamp = 0;  // Timestamp: counts up each Get
+  std::map<uint32_t, std::array<uint8_t, 192>> settings;
 };
 
 struct FabricNode {
@@ -147,6 +167,7 @@ struct FabricNode {
   // Switches: MulticastForwardingTable, the port mask (bit p: port p) by
   // MLID (0xc000 ...); an MLID not here forwards nowhere.
   std::map<uint16_t, uint64_t> mft;
+  FabricCc cc;
   int num_ports() const { return static_cast<int>(ports.size()) - 1; }
   bool is_switch() const { return type == NodeType::Switch; }
 };
@@ -275,7 +296,9 @@ class FakeFabric : public mad::Transport {
   std::vector<mad::Mad> answer(mad::Mad& m, Hop at, bool directed);
   std::vector<mad::Mad> answer_smp(const mad::Mad& m, Hop at, bool directed);
   std::vector<mad::Mad> answer_pma(const mad::Mad& m, Hop at);
+  std::vector<mad::Mad> answer_cc(const mad::Mad& m, Hop at);
   std::vector<mad::Mad> answer_sa(const mad::Mad& m);
+  std::vector<mad::Mad> answer_sa_guid(const mad::Mad& m);  // GuidInfoRecord Set, Delete
   std::vector<mad::Mad> rmpp_ack(const mad::Mad& m);
   // The SMA's answer to a LID-routed Get of attr at node n (port p for a
   // CA); false for an error status.

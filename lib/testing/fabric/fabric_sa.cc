@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "lib/mad/attrs.h"
+#include "lib/mad/sa.h"
 #include "lib/testing/fabric/fabric.h"
 
 namespace rdma::ibtest {
@@ -126,8 +127,10 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
   if (m.get(hdr::kBaseVersion) != 1 || m.get(hdr::kClassVersion) != 2)
     return fail(mad::kStatusBadVersion);
   uint8_t method = static_cast<uint8_t>(m.get(hdr::kMethod));
-  if (method != mad::kGet && method != mad::kSaGetTable) return fail(mad::kStatusBadMethod);
   uint16_t attr = static_cast<uint16_t>(m.get(hdr::kAttrId));
+  if ((method == mad::kSet || method == mad::kSaDelete) && attr == mad::kGuidInfoRecord.id)
+    return answer_sa_guid(m);
+  if (method != mad::kGet && method != mad::kSaGetTable) return fail(mad::kStatusBadMethod);
   if (attr == mad::kClassPortInfo.id && method == mad::kGet) {
     // opensm's: IsAllMulticastSupported and the optional records, its
     // RespTimeValue (2^16 x 4.096 us).
@@ -442,6 +445,49 @@ std::vector<Mad> FakeFabric::answer_path(const Mad& m, Mad& r) {
     }
   }
   return sa_reply(m, r, kPathRecord, found);
+}
+
+// Alias GUIDs as opensm sets and deletes them (osm_sa_guidinfo_record.c):
+// LID and BlockNum required, entry 0 (the port GUID) read-only, the GUIDs
+// the mask selects stored in the port's table (which its SMA's GUIDInfo
+// then reports, as after the SM pushed them); the answer is the block.
+std::vector<Mad> FakeFabric::answer_sa_guid(const Mad& m) {
+  Mad r = m;
+  r.set(hdr::kResponse, 1);
+  r.set(hdr::kMethod, m.get(hdr::kMethod) == mad::kSet ? uint8_t{mad::kGet} : mad::kSaDelete);
+  r.set(hdr::kStatus, 0);
+  auto fail = [&](uint16_t s) {
+    r.set(hdr::kStatus, s);
+    return std::vector<Mad>{r};
+  };
+  const mad::AttrDef& def = mad::kGuidInfoRecord;
+  uint64_t mask = m.get(hdr::kCompMask);
+  if ((mask & 3) != 3) return fail(mad::kSaStatusInsufficientComponents);
+  auto d = m.data();
+  uint16_t l = static_cast<uint16_t>(mad::get_field(def, d, "LID"));
+  unsigned block = static_cast<unsigned>(mad::get_field(def, d, "BlockNum"));
+  if (l == 0 || l >= lids_.size() || lids_[l].node < 0) return fail(mad::kSaStatusNoRecords);
+  FabricNode& n = nodes_[lids_[l].node];
+  FabricPort& fp = n.ports[n.is_switch() ? 0 : lids_[l].port];
+  if (block * 8 >= fp.guid_cap) return fail(mad::kSaStatusNoRecords);
+  if (block == 0 && (mask & (1u << 4))) return fail(mad::kSaStatusReqInvalid);
+  for (unsigned i = 0; i < 8; ++i) {
+    unsigned e = block * 8 + i;
+    if (!(mask & (1u << (4 + i))) || e >= fp.guid_cap) continue;
+    if (fp.alias_guids.size() < e) fp.alias_guids.resize(e);
+    uint64_t g = mad::get_bits(d, mad::kTableRecordBlock * 8 + i * 64, 64);
+    if (m.get(hdr::kMethod) == mad::kSaDelete)
+      fp.alias_guids[e - 1] = 0;
+    else if (g)
+      fp.alias_guids[e - 1] = g;
+  }
+  auto out = r.data();
+  std::fill(out.begin(), out.end(), 0);
+  std::copy_n(d.begin(), mad::kTableRecordBlock, out.begin());
+  std::array<uint8_t, 64> guids{};
+  sma_get(lids_[l].node, n.is_switch() ? 0 : lids_[l].port, mad::kGuidInfo.id, block, guids);
+  std::copy(guids.begin(), guids.end(), out.begin() + mad::kTableRecordBlock);
+  return {r};
 }
 
 std::vector<Mad> FakeFabric::sa_reply(const Mad& m, Mad& r, const mad::AttrDef& def,

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/testing/fabric/fabric.h"
 
 namespace rdma::ibtest {
@@ -51,6 +52,9 @@ std::optional<uint16_t> FakeFabric::sma_set(const Mad& m, Hop at) {
         static_cast<uint8_t>(mad::get_field(mad::kMlnxExtPortInfo, m.data(), "LinkSpeedEnabled"));
     return 0;
   }
+  // PortInfoExtended's FEC enables: applied where the Get answer is built
+  // (fabric_smp.cc), which checks the port.
+  if (attr == mad::kPortInfoExtended.id) return 0;
   if (attr == mad::kSmInfo.id) {
     if (!sm_lid_ || at.node != attach_node_ || n.ports[at.port].lid != sm_lid_)
       return mad::kStatusBadMethodAttr;

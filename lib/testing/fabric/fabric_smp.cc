@@ -8,6 +8,8 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_cc.h"
+#include "lib/mad/attrs_ext.h"
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/speed.h"
@@ -172,6 +174,8 @@ std::vector<Mad> FakeFabric::answer(Mad& m, Hop at, bool directed) {
       return answer_smp(m, at, directed);
     case mad::kClassPerf:
       return answer_pma(m, at);
+    case mad::kClassCc:
+      return answer_cc(m, at);
     case mad::kClassSa:
       if (sm_lid_ && lid(at.node, at.port) == sm_lid_) return answer_sa(m);
       // No SA there: the kernel answers an unmatched request itself.
@@ -234,23 +238,39 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       put_port_info(d, n, p, local);
       return {r};
     }
+    case 0x0033: {  // PortInfoExtended: where port_info_ext, or RS-FEC where rs_fec
+      int p = static_cast<int>(mod);
+      if (p > n.num_ports()) return bad(mad::kStatusBadField);
+      if (!n.is_switch() && p == 0) p = at.port;
+      FabricPort& fp = nodes_[at.node].ports[p];
+      if (!fp.port_info_ext && !n.rs_fec) return bad(mad::kStatusBadMethodAttr);
+      static const char* const kEnabled[] = {"FDRFECModeEnabled", "EDRFECModeEnabled",
+                                             "HDRFECModeEnabled", "NDRFECModeEnabled"};
+      static const char* const kSupported[] = {"FDRFECModeSupported", "EDRFECModeSupported",
+                                               "HDRFECModeSupported", "NDRFECModeSupported"};
+      if (method == mad::kSet)
+        for (size_t g = 0; g < 4; ++g)
+          fp.fec_enabled[g] =
+              static_cast<uint16_t>(m.get_attr(mad::kPortInfoExtended, kEnabled[g]));
+      put(r, mad::kPortInfoExtended, "CapabilityMask", mad::kPortInfoExtCapFecMode);
+      put(r, mad::kPortInfoExtended, "FECModeActive", n.rs_fec ? mad::kFecModeRs : fp.fec_active);
+      for (size_t g = 0; g < 4; ++g) {
+        put(r, mad::kPortInfoExtended, kSupported[g], fp.fec_supported[g]);
+        put(r, mad::kPortInfoExtended, kEnabled[g], fp.fec_enabled[g]);
+      }
+      return {r};
+    }
     case 0xff90: {  // MlnxExtPortInfo, as ibsim's do_extportinfo
       int p = static_cast<int>(mod);
       if (p > n.num_ports()) return bad(mad::kStatusBadField);
       if (!n.is_switch() && p == 0) p = at.port;
-      const FabricPort& fp = n.ports[p];
+      FabricPort& fp = nodes_[at.node].ports[p];
       if ((fp.mlnx_speed_active || fp.mlnx_speeds_always) &&
           !fp.speed_ext_active) {  // ibsim's update_portinfo
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedSupported", fp.mlnx_speed_enabled);
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedEnabled", fp.mlnx_speed_enabled);
         mad::set_field(mad::kMlnxExtPortInfo, d, "LinkSpeedActive", fp.mlnx_speed_active);
       }
-      return {r};
-    }
-    case 0x0033: {  // PortInfoExtended: FECModeActive RS-FEC where rs_fec, else none
-      if (static_cast<int>(mod) > n.num_ports()) return bad(mad::kStatusBadField);
-      mad::set_field(mad::kPortInfoExtended, d, "CapabilityMask", mad::kPortInfoExtCapFecMode);
-      mad::set_field(mad::kPortInfoExtended, d, "FECModeActive", n.rs_fec ? mad::kFecModeRs : 0);
       return {r};
     }
     case 0x0014: {  // GUIDInfo: blocks of 8 up to GUIDCap; entry 0 is the port GUID

@@ -1,0 +1,41 @@
+// FIELD=VALUE words (`rdma mad set`, `rdma cc set`) turned into a field of
+// an attribute and a value that fits it, and applied to the attribute's
+// bytes: only this file and the field tables know where a field lives.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "lib/mad/field.h"
+
+namespace rdma::mad {
+
+struct Assignment {
+  const FieldDef* field = nullptr;
+  unsigned index = 0;  // the element of a table: "P_KeyTableBlock[3]=0x8001"
+  uint64_t value = 0;
+};
+
+// Reads "Name=Value" or "Name[i]=Value" against a's fields (the IBA name
+// or the key decode prints, exact or case-blind). The value: a number (decimal or 0x hex) that fits
+// the field's width, or the text decode shows for it ("ACTIVE", "4X",
+// "2048", "1X,4X"). Throws UsageError naming what is wrong: no '=', a field
+// a has not (listing the ones it has), an element past the table, a value
+// out of the field's range, a field that is no number (GIDs, strings).
+Assignment parse_assignment(const AttrDef& a, std::string_view word);
+
+// Stores the value in attr (a's bytes).
+void store(const Assignment& s, std::span<uint8_t> attr);
+
+// An attribute as read made the base of a Set, before the fields named are
+// stored: where a value read means something else written, the value that
+// changes nothing. PortInfo's PortState and PortPhysicalState read the
+// port's state but write a transition (0: none; ACTIVE over ACTIVE, or
+// LINK_UP, is refused), as ibportstate clears them; a PMA counter
+// attribute's counters (every field but PortSelect, OpCode and the
+// CounterSelects) are written as 0, so CounterSelect clears them, as
+// perfquery -R. Other attributes are written as read.
+void prepare_set(const AttrDef& a, std::span<uint8_t> attr);
+
+}  // namespace rdma::mad

@@ -1,0 +1,172 @@
+// rdma cc show TARGET [ATTR] [block N | port N]: a congestion control
+// attribute (IBA annex A10), as ibccquery reads it; rdma cc set TARGET ATTR
+// [block N | port N] FIELD=VALUE...: read, the named fields changed,
+// written, the answer shown, as ibccconfig. Every MAD carries --cckey.
+#include <cstdio>
+
+#include "lib/error.h"
+#include "lib/ib/client.h"
+#include "lib/mad/assign.h"
+#include "lib/mad/attrs_cc.h"
+#include "lib/mad/format.h"
+#include "rdma/ib/session.h"
+#include "rdma/objects.h"
+
+namespace rdma {
+
+namespace {
+
+void cc_help(Ctx& c) {
+  std::string names;
+  for (const mad::AttrDef* a : mad::cc_attrs())
+    names += std::string(names.empty() ? "" : " |\n                 ") + a->name;
+  std::fprintf(
+      c.help_out,
+      "Usage: rdma [ --cckey KEY ] cc show TARGET [ ATTR ] [ block N | port N ]\n"
+      "       rdma [ --cckey KEY ] cc set TARGET ATTR [ block N | port N ] "
+      "FIELD=VALUE...\n"
+      "where  ATTR := { %s }\n"
+      "               (a name, any prefix, or ibccquery's CI, CK, CL, SS, SP, CS, CT, TI;\n"
+      "               show: CongestionInfo when none)\n"
+      "       TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "       FIELD := the IBA field name or the key cc show -j prints; NAME[i] for a\n"
+      "               table (SL i of CACongestionSetting, entry i of a table block)\n",
+      names.c_str());
+}
+
+constexpr int kPortsPerBlock = 48;  // SwitchPortCongestionSetting
+
+// The words of cc show and cc set, checked before anything is sent.
+struct CcWords {
+  mad::Target target;
+  std::string via;
+  const mad::AttrDef* attr = &mad::kCongestionInfo;
+  uint32_t block = 0;
+  std::optional<int> port;  // SwitchPortCongestionSetting: one port's element
+  std::vector<mad::Assignment> changes;
+};
+
+CcWords read_cc_words(Ctx& c, bool set) {
+  CcWords w;
+  const char* verb = set ? "set" : "show";
+  std::optional<mad::Target> t = c.args.target();
+  w.via = c.args.take_via();
+  if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
+  if (t->kind == mad::Target::Kind::Dr)
+    throw UsageError("cc needs a LID target: the CC agent is not reachable by directed route");
+  w.target = *t;
+  bool named = false, have_block = false;
+  std::vector<std::string> assignments;
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
+    if (k == "block") {
+      w.block = static_cast<uint32_t>(
+          need_number(c.args.need_word("block number"), "block", {.max = 0xffff, .c_bases = true}));
+      have_block = true;
+    } else if (k == "port") {
+      w.port = parse_port(c.args.need_word("port number"));
+    } else if (k.find('=') != std::string::npos && set) {
+      assignments.push_back(k);
+    } else if (!named && mad::find_cc_attr(k)) {
+      w.attr = mad::find_cc_attr(k);
+      named = true;
+    } else {
+      throw UsageError(std::string("unknown cc ") + verb + " argument \"" + k + "\"" +
+                       (named ? "" : " (not an attribute either)"));
+    }
+  }
+  const mad::AttrDef& a = *w.attr;
+  if (w.port) {
+    if (&a != &mad::kSwitchPortCongestionSetting)
+      throw UsageError(
+          "\"port\" is for SwitchPortCongestionSetting; " + std::string(a.name) +
+          (&a == &mad::kCongestionControlTable ? " takes \"block N\"" : " takes neither"));
+    if (have_block) throw UsageError("\"port\" and \"block\" together: give one");
+    w.block = static_cast<uint32_t>(*w.port / kPortsPerBlock);
+  } else if (have_block && &a != &mad::kSwitchPortCongestionSetting &&
+             &a != &mad::kCongestionControlTable) {
+    throw UsageError(std::string(a.name) + " has no blocks");
+  }
+  if (set) {
+    if (!named) throw UsageError("missing attribute to set");
+    if (&a == &mad::kCongestionInfo || &a == &mad::kCongestionLogSwitch || &a == &mad::kTimestamp)
+      throw UsageError(std::string(a.name) + " is read-only");
+    if (assignments.empty())
+      throw UsageError("nothing to set: name fields as FIELD=VALUE (e.g. " +
+                       std::string(a.fields[a.fields.size() > 1 ? 1 : 0].name) + "=...)");
+    for (const std::string& word : assignments) {
+      mad::Assignment s = mad::parse_assignment(a, word);
+      // port N: a table field without [i] is that port's element.
+      if (w.port && s.field->count > 1 && word.find('[') == std::string::npos)
+        s.index = static_cast<unsigned>(*w.port % kPortsPerBlock);
+      w.changes.push_back(s);
+    }
+  }
+  return w;
+}
+
+// One CC Get or Set (body: the attribute's data a Set writes).
+mad::Mad cc_exchange(Ctx& c, MadSession& s, uint16_t lid, const mad::AttrDef& a, uint32_t mod,
+                     uint8_t method, const mad::Mad* body) {
+  mad::Mad m = mad::make_gmp(mad::kClassCc, method, a, mod);
+  m.set(mad::hdr::kCcKey, c.opt.cc_key);
+  size_t at = mad::cc_data_offset(a.id);
+  if (body) std::copy(body->bytes.begin() + at, body->bytes.end(), m.bytes.begin() + at);
+  std::string what = std::string(a.name) + (method == mad::kSet ? " Set to lid " : " from lid ") +
+                     std::to_string(lid);
+  return s.engine().call(m, mad::gsi_address(lid), what);
+}
+
+void cc_print(Ctx& c, const CcWords& w, uint16_t lid, const mad::Mad& reply) {
+  const mad::AttrDef* a = w.attr;
+  std::span<const uint8_t> data = std::span(reply.bytes).subspan(mad::cc_data_offset(a->id));
+  if (a == &mad::kCongestionLogSwitch && mad::get_field(*a, data, "LogType") == 2)
+    a = &mad::kCongestionLogCa;
+  view::Record rec;
+  std::string t = "lid " + std::to_string(lid);
+  rec.add("target", t + ": ", t);
+  rec.add("attribute", std::string("attribute ") + a->name + " ", a->name);
+  if (w.port) {
+    rec.pair("port", *w.port);
+    unsigned i = static_cast<unsigned>(*w.port % kPortsPerBlock);
+    for (const mad::FieldDef& f : a->fields) {
+      std::string text;
+      view::Json json;
+      mad::render(f, data, i, text, json);
+      rec.add(f.label, std::string(f.label) + " " + text + " ", std::move(json));
+    }
+  } else {
+    if (a == &mad::kSwitchPortCongestionSetting || a == &mad::kCongestionControlTable)
+      rec.pair("block", w.block);
+    mad::decode(*a, data, 1, rec, {.show_keys = c.opt.show_keys});
+  }
+  c.out.record(rec);
+}
+
+void cc_show(Ctx& c) {
+  CcWords w = read_cc_words(c, false);
+  MadSession s(c, w.via);
+  uint16_t lid = s.route(w.target).lid;
+  cc_print(c, w, lid, cc_exchange(c, s, lid, *w.attr, w.block, mad::kGet, nullptr));
+}
+
+void cc_set(Ctx& c) {
+  CcWords w = read_cc_words(c, true);
+  MadSession s(c, w.via);
+  uint16_t lid = s.route(w.target).lid;
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
+  mad::Mad body = cc_exchange(c, s, lid, *w.attr, w.block, mad::kGet, nullptr);
+  std::span<uint8_t> data = std::span(body.bytes).subspan(mad::cc_data_offset(w.attr->id));
+  for (const mad::Assignment& change : w.changes) mad::store(change, data);
+  cc_print(c, w, lid, cc_exchange(c, s, lid, *w.attr, w.block, mad::kSet, &body));
+}
+
+}  // namespace
+
+void cmd_cc(Ctx& c) {
+  static constexpr Cmd kTable[] = {
+      {nullptr, cc_help}, {"show", cc_show}, {"set", cc_set}, {"help", cc_help}};
+  dispatch(c, kTable, "cc command");
+}
+
+}  // namespace rdma
