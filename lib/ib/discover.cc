@@ -1,7 +1,9 @@
 #include "lib/ib/discover.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <utility>
 
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
@@ -18,7 +20,11 @@ namespace {
 // their ports. Handling each wave's replies in probe order keeps the result
 // (node order, which end of a link is "a") independent of reply timing, and
 // links found in one wave are known before the next decides which ports
-// still need a probe, so parallel links cost one probe each.
+// still need a probe, so parallel links cost one probe each. A probe goes
+// out as soon as its port's PortInfo says the link is up, while the other
+// details are still coming: that decision needs nothing the rest of the
+// wave could change (no link is added until the wave settles), so only the
+// settling waits for the whole wave.
 class Discoverer {
  public:
   Discoverer(mad::Engine& e, const DiscoverScope& scope) : e_(e), scope_(scope) {}
@@ -27,7 +33,7 @@ class Discoverer {
     std::vector<Probe> wave(1);  // the start node: behind no port
     wave[0].path = scope_.from;
     while (!wave.empty()) {
-      probe(wave);
+      probe(wave);  // those not sent early
       std::vector<uint32_t> found = settle(wave);
       details(found);
       wave = next_wave(found);
@@ -45,6 +51,7 @@ class Discoverer {
     // the port the SMP came in by, not the one cabled to the CA, so the
     // link is left to that node's own probes.
     bool back = false;
+    bool sent = false;
   };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
@@ -68,10 +75,15 @@ class Discoverer {
   }
 
   void probe(std::vector<Probe>& wave) {
-    for (Probe& p : wave)
-      get(p.path, mad::kNodeInfo, 0,
-          [&p](std::span<const uint8_t> a) { p.info = NodeInfo::from(a); });
+    for (Probe& p : wave) send_probe(p);
     e_.run();
+  }
+
+  void send_probe(Probe& p) {
+    if (p.sent) return;
+    p.sent = true;
+    get(p.path, mad::kNodeInfo, 0,
+        [&p](std::span<const uint8_t> a) { p.info = NodeInfo::from(a); });
   }
 
   // Adds the wave's nodes and links in probe order; returns the new nodes
@@ -119,6 +131,10 @@ class Discoverer {
     get(path, mad::kPortInfo, port, [this, n, path, port](std::span<const uint8_t> a) {
       Node& node = d_.fabric.nodes[n];
       PortInfo& pi = node.ports[port].info.emplace(PortInfo::from(a));
+      if (std::optional<Probe> p = probe_behind(n, node.ports[port])) {
+        Probe& early = early_[{n, port}] = std::move(*p);
+        send_probe(early);
+      }
       if (!ask_fdr10(node.info, pi)) return;
       mad::Route r{true, 0, path};
       e_.submit({mad::make_smp(r, mad::kGet, mad::kMlnxExtPortInfo, port), mad::smp_address(r),
@@ -155,8 +171,37 @@ class Discoverer {
     e_.run();
   }
 
+  // Whether the next wave explores behind node n at all.
+  bool explores(uint32_t n) const {
+    const Node& node = d_.fabric.nodes[n];
+    if (!node.is_switch() && n != 0) return false;  // CAs do not forward
+    if (scope_.hops && hops_[n] > *scope_.hops) return false;
+    return node.path.size() < mad::kMaxHops;
+  }
+
+  // The probe behind a port of node n whose link is up and whose peer is
+  // not known yet, if the next wave explores behind n.
+  std::optional<Probe> probe_behind(uint32_t n, const Port& port) const {
+    const Node& node = d_.fabric.nodes[n];
+    if (!explores(n)) return std::nullopt;
+    if (port.num == 0 || port.peer || !port.info || !port.info->link_up()) return std::nullopt;
+    if (!node.is_switch() && port.num != node.info.local_port) return std::nullopt;
+    Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
+    // A CA forwards no directed route: behind a remote start CA is the
+    // node its route came through.
+    if (node.is_switch() || p.path.empty()) {
+      p.path.push_back(port.num);
+    } else {
+      p.path.pop_back();
+      p.from.reset();
+      p.back = true;
+    }
+    return p;
+  }
+
   // Probes behind every port of the new switches (and the local CA's own
-  // port) whose link is up and whose peer is not known yet.
+  // port) whose link is up and whose peer is not known yet, in node and
+  // port order: those sent early with their answers.
   std::vector<Probe> next_wave(const std::vector<uint32_t>& found) {
     std::vector<Probe> wave;
     for (uint32_t n : found) {
@@ -170,27 +215,24 @@ class Discoverer {
         continue;
       }
       for (const Port& port : node.ports) {
-        if (port.num == 0 || port.peer || !port.info || !port.info->link_up()) continue;
-        if (!node.is_switch() && port.num != node.info.local_port) continue;
-        Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
-        // A CA forwards no directed route: behind a remote start CA is the
-        // node its route came through.
-        if (node.is_switch() || p.path.empty()) {
-          p.path.push_back(port.num);
-        } else {
-          p.path.pop_back();
-          p.from.reset();
-          p.back = true;
+        auto early = early_.find({n, port.num});
+        if (early != early_.end()) {
+          wave.push_back(std::move(early->second));
+          continue;
         }
-        wave.push_back(std::move(p));
+        if (std::optional<Probe> p = probe_behind(n, port)) wave.push_back(std::move(*p));
       }
     }
+    early_.clear();
     return wave;
   }
 
   mad::Engine& e_;
   const DiscoverScope& scope_;
   std::vector<unsigned> hops_;  // by node: links from the start node
+  // The next wave's probes sent while this wave's details come in, by
+  // (node, port); a std::map, so a callback's reference stays valid.
+  std::map<std::pair<uint32_t, uint8_t>, Probe> early_;
   Discovery d_;
 };
 

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "lib/error.h"
+#include "lib/mad/attrs.h"
 
 namespace rdma::mad {
 
@@ -13,6 +15,11 @@ namespace {
 // The low 32 bits are ours; the kernel (or the simulator) owns the high ones.
 uint32_t tid_of(std::span<const uint8_t> mad) {
   return static_cast<uint32_t>(get_bits(mad, hdr::kTid.bit + 32, 32));
+}
+
+// 4.096 us x 2^v (IBA 13.4.6.2), in ms.
+double time_value_ms(uint64_t v) {
+  return 4.096e-3 * std::ldexp(1.0, static_cast<int>(v));
 }
 
 }  // namespace
@@ -41,15 +48,83 @@ uint32_t Engine::new_tid() {
   return next_tid_;
 }
 
-void Engine::submit(Query q) {
-  q.mad.set(hdr::kTid, new_tid());
-  pending_.push_back(std::move(q));
+// A directed route's end (its path), or the DLID: the node that serves it.
+Engine::Dest& Engine::dest_of(const Query& q) {
+  std::string key;
+  bool directed = q.mad.mgmt_class() == kClassSmiDr;
+  if (directed) {
+    size_t hops = std::min<size_t>(q.mad.get(hdr::kHopCount), kMaxHops);
+    key = "d";
+    for (size_t i = 1; i <= hops; ++i)
+      key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
+  } else {
+    key = "l" + std::to_string(q.to.lid);
+  }
+  auto [it, added] = dests_.try_emplace(std::move(key));
+  Dest& d = it->second;
+  if (added) {
+    d.limited = q.mad.mgmt_class() != kClassSa;
+    if (directed) {
+      d.text = "dr 0";
+      for (size_t i = 1; i < it->first.size(); ++i)
+        d.text += "," + std::to_string(static_cast<uint8_t>(it->first[i]));
+    } else {
+      d.text = "lid " + std::to_string(q.to.lid);
+    }
+  }
+  return d;
 }
 
-void Engine::start(Query q) {
+bool Engine::may_start(const Dest& d) const {
+  if (d.pending.empty()) return false;
+  if (!d.limited || d.unresponsive || c_.per_node == 0) return true;
+  return d.in_flight < std::max<size_t>(c_.per_node, 1);
+}
+
+// Back in the ring when it may start another query.
+void Engine::ring(Dest& d) {
+  if (c_.per_node == 0 || d.in_ring || !may_start(d)) return;
+  d.in_ring = true;
+  ring_.push_back(&d);
+}
+
+// The timeout the node asks for (IBA 13.4.6.2: the subnet's propagation
+// time plus the port's response time), from a good reply that says it.
+void Engine::learn(Dest& d, const Mad& reply) {
+  uint16_t attr = static_cast<uint16_t>(reply.get(hdr::kAttrId));
+  uint8_t cls = reply.mgmt_class();
+  double ms = 0;
+  if ((cls == kClassSmiDr || cls == kClassSmiLid) && attr == kPortInfo.id &&
+      reply.get(hdr::kAttrMod) == 0) {
+    ms = time_value_ms(reply.get_attr(kPortInfo, "SubnetTimeOut")) +
+         time_value_ms(reply.get_attr(kPortInfo, "RespTimeValue"));
+  } else if (cls == kClassPerf && attr == kClassPortInfo.id) {
+    ms = time_value_ms(reply.get_attr(kClassPortInfo, "RespTimeValue"));
+  } else {
+    return;
+  }
+  int lo = std::min(c_.min_timeout_ms, c_.timeout_ms);
+  d.timeout_ms = static_cast<int>(std::clamp<double>(std::ceil(ms), lo, c_.timeout_ms));
+}
+
+void Engine::submit(Query q) {
+  q.mad.set(hdr::kTid, new_tid());
+  Dest& d = dest_of(q);
+  d.pending.push_back(std::move(q));
+  ++pending_;
+  if (c_.per_node == 0)
+    fifo_.push_back(&d);
+  else
+    ring(d);
+}
+
+void Engine::start(Query q, Dest& d) {
   uint32_t tid = tid_of(q.mad.bytes);
   Flight& f = flights_[tid];
   f.q = std::move(q);
+  f.dest = &d;
+  f.timeout_ms = d.timeout_ms ? d.timeout_ms : c_.timeout_ms;
+  ++d.in_flight;
   f.tids.push_back(tid);
   tids_[tid] = tid;
   send(f);
@@ -58,10 +133,14 @@ void Engine::start(Query q) {
 void Engine::send(Flight& f) {
   ++f.tries;
   ++stats_.sent;
-  f.deadline = Clock::now() + std::chrono::milliseconds(c_.timeout_ms);
-  deadlines_.emplace_back(f.deadline, f.tids.front());
+  if (++f.dest->sent > stats_.busiest_sent) {
+    stats_.busiest_sent = f.dest->sent;
+    stats_.busiest = f.dest->text;
+  }
+  f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
+  deadlines_.emplace(f.deadline, f.tids.front());
   if (trace) trace(">", f.q.mad.bytes);
-  t_.send(f.q.mad, f.q.to, c_.timeout_ms);
+  t_.send(f.q.mad, f.q.to, f.timeout_ms);
 }
 
 void Engine::retry(uint32_t key, Flight& f) {
@@ -77,17 +156,22 @@ void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
   auto it = flights_.find(key);
   if (it == flights_.end()) return;
   Query q = std::move(it->second.q);
+  Dest& d = *it->second.dest;
   for (uint32_t tid : it->second.tids) tids_.erase(tid);
   flights_.erase(it);
+  --d.in_flight;
   if (reply) {
     ++stats_.answered;
+    learn(d, *reply);
   } else if (failure->kind == Failure::Kind::Timeout) {
     ++stats_.timeouts;
+    d.unresponsive = true;
   } else if (failure->kind == Failure::Kind::Status) {
     ++stats_.status_errors;
   } else {
     ++stats_.malformed;
   }
+  ring(d);
   if (q.done) q.done(reply, failure);
 }
 
@@ -107,8 +191,8 @@ void Engine::on_receive(const Received& r) {
     // umad gave our own send back: no reply within the timeout. Only the
     // current try's report counts.
     if (tid == f.tids.back()) {
-      f.deadline = Clock::now();
-      deadlines_.emplace_front(f.deadline, key);  // due now: expire() runs next
+      f.deadline = t_.now();
+      deadlines_.emplace(f.deadline, key);  // due now: expire() runs next
     }
     return;
   }
@@ -144,9 +228,9 @@ void Engine::on_receive(const Received& r) {
 }
 
 void Engine::expire(Clock::time_point now) {
-  while (!deadlines_.empty() && deadlines_.front().first <= now) {
-    auto [deadline, key] = deadlines_.front();
-    deadlines_.pop_front();
+  while (!deadlines_.empty() && deadlines_.top().first <= now) {
+    auto [deadline, key] = deadlines_.top();
+    deadlines_.pop();
     auto it = flights_.find(key);
     if (it == flights_.end() || it->second.deadline != deadline) continue;  // stale
     Flight& f = it->second;
@@ -163,7 +247,7 @@ void Engine::expire(Clock::time_point now) {
     }
     Failure failure{Failure::Kind::Timeout, f.tries, 0,
                     "no reply to " + f.q.what + " (" + std::to_string(f.tries) +
-                        (f.tries == 1 ? " try of " : " tries of ") + std::to_string(c_.timeout_ms) +
+                        (f.tries == 1 ? " try of " : " tries of ") + std::to_string(f.timeout_ms) +
                         " ms)"};
     finish(key, nullptr, &failure);
   }
@@ -171,31 +255,41 @@ void Engine::expire(Clock::time_point now) {
 
 void Engine::drop_stale_deadlines() {
   while (!deadlines_.empty()) {
-    auto it = flights_.find(deadlines_.front().second);
-    if (it != flights_.end() && it->second.deadline == deadlines_.front().first) return;
-    deadlines_.pop_front();
+    auto it = flights_.find(deadlines_.top().second);
+    if (it != flights_.end() && it->second.deadline == deadlines_.top().first) return;
+    deadlines_.pop();
   }
 }
 
 void Engine::run() {
   size_t window = std::max<size_t>(c_.window, 1);
-  while (!pending_.empty() || !flights_.empty()) {
-    while (flights_.size() < window && !pending_.empty()) {
-      Query q = std::move(pending_.front());
-      pending_.pop_front();
-      start(std::move(q));
+  Clock::time_point began = t_.now();
+  while (pending_ || !flights_.empty()) {
+    // One query from each destination in turn: a node's queries do not
+    // fill the window while the others' wait behind them.
+    while (flights_.size() < window && !(ring_.empty() && fifo_.empty())) {
+      std::deque<Dest*>& from = fifo_.empty() ? ring_ : fifo_;
+      Dest& d = *from.front();
+      from.pop_front();
+      d.in_ring = false;
+      if (!may_start(d)) continue;
+      Query q = std::move(d.pending.front());
+      d.pending.pop_front();
+      --pending_;
+      start(std::move(q), d);
+      ring(d);
     }
     drop_stale_deadlines();
-    Clock::time_point next =
-        deadlines_.empty() ? Clock::time_point::max() : deadlines_.front().first;
-    auto now = Clock::now();
+    Clock::time_point next = deadlines_.empty() ? Clock::time_point::max() : deadlines_.top().first;
+    auto now = t_.now();
     int wait =
         next <= now
             ? 0
             : static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(next - now).count());
     if (std::optional<Received> r = t_.receive(wait)) on_receive(*r);
-    expire(Clock::now());
+    expire(t_.now());
   }
+  stats_.seconds += std::chrono::duration<double>(t_.now() - began).count();
 }
 
 Mad Engine::call(const Mad& request, const Address& to, const std::string& what) {

@@ -1,6 +1,8 @@
 // The asynchronous MAD core: up to `window` requests in flight, each with
-// its own deadline and retries. A reply is believed only when it matches its
-// request in everything the request fixed (verify_reply: TID, versions,
+// its own deadline and retries, at most `per_node` of them to any one
+// destination (a switch's SMA serves one MAD at a time: the window is
+// spread across nodes, their queries interleaved; bench/latency_results.md). A reply is believed
+// only when it matches its request in everything the request fixed (verify_reply: TID, versions,
 // class, method, attribute and modifier, a directed route's way back; a
 // LID-routed reply's source): anything else is counted and dropped, and the
 // query waits for its own reply or times out. Single-target commands send one request through
@@ -13,8 +15,10 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <queue>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/mad/result.h"
@@ -22,10 +26,27 @@
 
 namespace rdma::mad {
 
+// What the tool sends to one node at once: a switch's SMA serves one MAD at
+// a time, so a second waiting keeps it busy and more only queue there.
+inline constexpr size_t kPerNode = 2;
+
 struct EngineConfig {
   int timeout_ms = 1000;  // per try, like infiniband-diags
   int retries = 3;        // tries after the first
   size_t window = 8;      // requests in flight
+  // Requests in flight to one destination (a directed route's end, a
+  // DLID); the SA, a host's daemon, is not limited. A destination whose
+  // query went unanswered through every try is limited by the window only,
+  // as before, so a dead node's queries end in the time they used to.
+  // 0: no limit, queries started in the order submitted (the engine before
+  // per-destination scheduling, and bench/'s model of other tools). The
+  // tool's sessions use kPerNode (rdma/ib/session.cc).
+  size_t per_node = 0;
+  // What a node says of its response time (PortInfo SubnetTimeOut and
+  // RespTimeValue of its port 0, or of the port asked with modifier 0; a
+  // ClassPortInfo's RespTimeValue) sets the timeout of the queries to it
+  // that follow (IBA 13.4.6.2), kept within [min_timeout_ms, timeout_ms].
+  int min_timeout_ms = 50;
 };
 
 // Called once per query: the reply, checked against the request (class,
@@ -47,6 +68,10 @@ struct EngineStats {
   uint64_t dropped = 0;
   uint64_t stray = 0;
   std::map<std::string, uint64_t> dropped_by;  // "attribute" -> 3
+  // The destination sent the most MADs ("dr 0,1,3", "lid 4") and how many.
+  std::string busiest;
+  uint64_t busiest_sent = 0;
+  double seconds = 0;  // time spent in run(), on the transport's clock
   uint64_t failed() const { return timeouts + status_errors + malformed; }
   // "dropped 4 replies not matching their request (attribute 3, path 1),
   // 2 stray"; "" when none.
@@ -84,8 +109,22 @@ class Engine {
 
  private:
   using Clock = std::chrono::steady_clock;
+  // Where queries go, each with its own queue: the ring of destinations
+  // that may start one takes turns, so the window is spread across nodes.
+  struct Dest {
+    std::deque<Query> pending;
+    size_t in_flight = 0;
+    bool in_ring = false;
+    bool unresponsive = false;  // a query ran out of tries unanswered
+    bool limited = true;        // not the SA
+    int timeout_ms = 0;         // 0: nothing learned, the configured one
+    uint64_t sent = 0;
+    std::string text;
+  };
   struct Flight {
     Query q;
+    Dest* dest = nullptr;
+    int timeout_ms = 0;
     int tries = 0;
     Clock::time_point deadline;
     std::vector<uint32_t> tids;  // one per try; the last is the current one
@@ -94,7 +133,11 @@ class Engine {
     std::optional<Failure> refused;
   };
   uint32_t new_tid();
-  void start(Query q);
+  Dest& dest_of(const Query& q);
+  bool may_start(const Dest& d) const;
+  void ring(Dest& d);
+  void learn(Dest& d, const Mad& reply);
+  void start(Query q, Dest& d);
   void send(Flight& f);
   void retry(uint32_t key, Flight& f);
   void on_receive(const Received& r);
@@ -106,17 +149,20 @@ class Engine {
   EngineConfig c_;
   EngineStats stats_;
   uint32_t next_tid_ = 0;
-  std::deque<Query> pending_;
+  size_t pending_ = 0;                           // queries not started yet
+  std::unordered_map<std::string, Dest> dests_;  // by destination key
+  std::deque<Dest*> ring_;                       // destinations that may start a query
+  std::deque<Dest*> fifo_;  // per_node 0: the destinations of the queries in submit order
   // Each try has its own TID (low 32 bits; the kernel owns the high ones), so
   // a failure report for an old try cannot cut the current one short, while
   // a late reply to any try still answers the query.
   std::map<uint32_t, Flight> flights_;  // by the first try's TID
   std::map<uint32_t, uint32_t> tids_;   // every try's TID -> flights_ key
-  // (deadline, flights_ key) of every try in the order sent: every try
-  // waits the same timeout, so the earliest is at the front and neither
+  // (deadline, flights_ key) of every try, the earliest on top: neither
   // finding nor expiring it walks all the flights. An entry whose flight is
   // gone or has a newer deadline is stale and skipped.
-  std::deque<std::pair<Clock::time_point, uint32_t>> deadlines_;
+  using Deadline = std::pair<Clock::time_point, uint32_t>;
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> deadlines_;
 };
 
 }  // namespace rdma::mad

@@ -2,6 +2,7 @@
 // tool, recorded replies in the unit tests.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -24,6 +25,12 @@ class Transport {
   virtual void send(const Mad& mad, const Address& to, int timeout_ms) = 0;
   // The next MAD within timeout_ms (0: only what is already there).
   virtual std::optional<Received> receive(int timeout_ms) = 0;
+  // The clock the engine's deadlines run on: real time, or a test double's
+  // virtual time (lib/testing/fabric/latency.h), so a simulated second of
+  // waiting costs no real one.
+  virtual std::chrono::steady_clock::time_point now() const {
+    return std::chrono::steady_clock::now();
+  }
 };
 
 }  // namespace rdma::mad

@@ -38,6 +38,15 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
         d.fabric.nodes.size(), d.fabric.links().size(), static_cast<unsigned long long>(st.sent),
         static_cast<unsigned long long>(st.retried), static_cast<unsigned long long>(st.failed()),
         s.engine().config().window, dropped.empty() ? "" : "; ", dropped.c_str());
+    // Where the time went: on a real fabric the busiest node's queue bounds
+    // it from below (bench/latency_results.md).
+    std::fprintf(
+        c.err,
+        "discovery: MADs sent %llu, retried %llu, timed out %llu; busiest node %s "
+        "(%llu MADs); %.3f s\n",
+        static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
+        static_cast<unsigned long long>(st.timeouts), st.busiest.empty() ? "-" : st.busiest.c_str(),
+        static_cast<unsigned long long>(st.busiest_sent), st.seconds);
   }
   return std::move(d.fabric);
 }

@@ -19,6 +19,7 @@ mad::EngineConfig engine_config(const Ctx& c) {
   cfg.timeout_ms = c.opt.mad_timeout_ms;
   cfg.retries = c.opt.mad_retries;
   cfg.window = static_cast<size_t>(c.opt.mad_window);
+  cfg.per_node = mad::kPerNode;
   return cfg;
 }
 

@@ -231,7 +231,7 @@ std::optional<FakeFabric::Hop> FakeFabric::route_lid(int from_node, int from_por
     n = p.peer_node;
     int in = p.peer_port;
     const FabricNode& next = nodes_[n];
-    if (n == dest->node) return Hop{n, next.is_switch() ? 0 : in};
+    if (n == dest->node) return Hop{n, next.is_switch() ? 0 : in, hops + 1};
     if (!next.is_switch()) return std::nullopt;  // a CA does not forward
     out = 0;
   }
@@ -265,7 +265,7 @@ std::optional<FakeFabric::Hop> FakeFabric::route_directed(mad::Mad& m) const {
     set_path_at(m, kReturnPath, hp, static_cast<uint8_t>(in));
   }
   m.set(kHopPointer, hc + 1);  // at the end of the path: handed to the SMA
-  return Hop{n, hc == 0 ? (nodes_[n].is_switch() ? 0 : attach_port_) : in};
+  return Hop{n, hc == 0 ? (nodes_[n].is_switch() ? 0 : attach_port_) : in, static_cast<int>(hc)};
 }
 
 // ---- the transport ----
@@ -289,6 +289,7 @@ void FakeFabric::lost(const mad::Mad& m, int timeout_ms) {
 
 void FakeFabric::send(const mad::Mad& request, const mad::Address& to, int timeout_ms) {
   ++stats_.received[request.mgmt_class()];
+  last_ = {};
   mad::Mad m = request;
   std::optional<Hop> at;
   bool directed = m.mgmt_class() == mad::kClassSmiDr;
@@ -311,6 +312,7 @@ void FakeFabric::send(const mad::Mad& request, const mad::Address& to, int timeo
     lost(request, timeout_ms);
     return;
   }
+  last_ = {at->node, at->hops};
   std::vector<mad::Mad> replies = answer(m, *at, directed);
   if (replies.empty()) {
     lost(request, timeout_ms);

@@ -276,6 +276,14 @@ class FakeFabric : public mad::Transport {
 
   const FabricStats& stats() const { return stats_; }
 
+  // Where the last request sent was delivered (node -1: nowhere) and how
+  // many links it crossed to get there: for the latency model (latency.h).
+  struct Delivery {
+    int node = -1;
+    int hops = 0;
+  };
+  const Delivery& last_delivery() const { return last_; }
+
  private:
   struct Pending {
     mad::Received r;
@@ -285,6 +293,7 @@ class FakeFabric : public mad::Transport {
   struct Hop {  // where a request arrived: the node and the port it came in by
     int node = -1;
     int port = 0;
+    int hops = 0;  // links crossed
   };
   void link_up(int a, int ap, int b, int bp);
   void link_down(int a, int ap);
@@ -332,6 +341,7 @@ class FakeFabric : public mad::Transport {
       transfers_;  // RmppMode::Acked, by TID  // RmppMode::Reassembled, Umad2sim: the reply
                    // sa_reply built
   FabricStats stats_;
+  Delivery last_;
   std::vector<McGroup> groups_;
   std::vector<FabricService> services_;
 };

@@ -1,0 +1,182 @@
+// Discovery under the latency model (lib/testing/fabric/latency.h): the
+// tool's discovery (lib/ib/discover) at a window and per-node limit, or a
+// model of ibnetdiscover's (libibnetdisc's query order, its window of 2),
+// against the floor: the busiest node's total service time. One line of
+// figures on stdout; bench/latency_model.sh runs the sizes.
+//
+//   latency_model FILE [--tool rdma|ibnetdiscover] [--window N] [--per-node K]
+//                 [--switch-us N] [--ca-us N] [--hop-us N] [--queue N]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "lib/error.h"
+#include "lib/ib/discover.h"
+#include "lib/ib/smp.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/engine.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/latency.h"
+#include "lib/testing/fabric/topology.h"
+
+namespace {
+
+using namespace rdma;
+
+struct Found {
+  size_t nodes = 0, links = 0, warnings = 0;
+};
+
+// libibnetdisc's scan as its callbacks chain it (ibnetdisc.c): one FIFO of
+// SMPs, at most max_smps (2) on the wire, each reply queueing the next:
+// NodeInfo -> a new node's NodeDescription, then for a switch SwitchInfo
+// and PortInfo 0, whose reply queues PortInfo 1..N; a CA's PortInfo of its
+// arrival port (again for a CA seen before); each switch port's PortInfo
+// that shows LinkUp (not the arrival port) queues a NodeInfo behind it,
+// whether or not the peer is known (it links the ports on the reply).
+class IbnetdiscoverModel {
+ public:
+  explicit IbnetdiscoverModel(mad::Engine& e) : e_(e) {}
+  Found run() {
+    node_info({}, 0, 0);
+    e_.run();
+    return {guids_.size(), links_.size(), warnings_};
+  }
+
+ private:
+  template <typename Done>
+  void get(const std::vector<uint8_t>& path, const mad::AttrDef& a, uint32_t mod, Done done) {
+    mad::Route r{true, 0, path};
+    e_.submit({mad::make_smp(r, mad::kGet, a, mod), mad::smp_address(r), a.name,
+               [this, done](const mad::Mad* reply, const mad::Failure*) {
+                 if (!reply) {
+                   ++warnings_;
+                   return;
+                 }
+                 done(reply->data());
+               }});
+  }
+  // The NodeInfo behind port `port` of the node `from` (0: the start node).
+  void node_info(const std::vector<uint8_t>& path, uint64_t from, unsigned port) {
+    bool start = from == 0;
+    get(path, mad::kNodeInfo, 0, [this, path, from, port, start](std::span<const uint8_t> a) {
+      ib::NodeInfo ni = ib::NodeInfo::from(a);
+      if (!start) links_.insert(std::minmax(End{from, port}, End{ni.node_guid, ni.local_port}));
+      bool fresh = guids_.insert(ni.node_guid).second;
+      if (fresh) {
+        get(path, mad::kNodeDescription, 0, [](std::span<const uint8_t>) {});
+        if (ni.is_switch()) {
+          get(path, mad::kSwitchInfo, 0, [](std::span<const uint8_t>) {});
+          get(path, mad::kPortInfo, 0, [this, path, ni](std::span<const uint8_t>) {
+            for (unsigned p = 1; p <= ni.num_ports; ++p) port_info(path, ni, p, false);
+          });
+        }
+      }
+      if (!ni.is_switch()) port_info(path, ni, ni.local_port, start);
+    });
+  }
+  void port_info(const std::vector<uint8_t>& path, const ib::NodeInfo& ni, unsigned p, bool start) {
+    get(path, mad::kPortInfo, p, [this, path, ni, p, start](std::span<const uint8_t> a) {
+      ib::PortInfo pi = ib::PortInfo::from(a);
+      if (pi.phys_state != 5) return;  // LinkUp
+      if (ni.is_switch() ? p == ni.local_port : !start) return;
+      std::vector<uint8_t> next = path;
+      next.push_back(static_cast<uint8_t>(p));
+      node_info(next, ni.node_guid, p);
+    });
+  }
+
+  mad::Engine& e_;
+  using End = std::pair<uint64_t, unsigned>;
+  std::unordered_set<uint64_t> guids_;
+  std::set<std::pair<End, End>> links_;
+  size_t warnings_ = 0;
+};
+
+int arg_int(int& i, int argc, char** argv) {
+  if (i + 1 >= argc) throw Error(std::string(argv[i]) + " needs a value");
+  return std::atoi(argv[++i]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  if (argc < 2) {
+    std::fprintf(stderr,
+                 "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
+                 "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N]\n");
+    return 2;
+  }
+  std::string tool = "rdma";
+  mad::EngineConfig cfg;
+  cfg.window = 32;
+  cfg.per_node = mad::kPerNode;
+  ibtest::LatencyOptions lo;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--tool" && i + 1 < argc)
+      tool = argv[++i];
+    else if (a == "--window")
+      cfg.window = static_cast<size_t>(arg_int(i, argc, argv));
+    else if (a == "--per-node")
+      cfg.per_node = static_cast<size_t>(arg_int(i, argc, argv));
+    else if (a == "--switch-us")
+      lo.switch_service = std::chrono::microseconds(arg_int(i, argc, argv));
+    else if (a == "--ca-us")
+      lo.ca_service = std::chrono::microseconds(arg_int(i, argc, argv));
+    else if (a == "--hop-us")
+      lo.hop = std::chrono::microseconds(arg_int(i, argc, argv));
+    else if (a == "--queue")
+      lo.queue_depth = static_cast<size_t>(arg_int(i, argc, argv));
+    else
+      throw Error("unknown argument " + a);
+  }
+  if (tool == "ibnetdiscover") {
+    cfg.per_node = 0;                      // one FIFO, as libibnetdisc's
+    if (cfg.window == 32) cfg.window = 2;  // ibnetdiscover -o default
+  }
+  ibtest::FakeFabric f(ibtest::load_topology(argv[1]));
+  size_t true_nodes = 0, true_links = 0;
+  for (const auto& n : f.nodes()) {
+    if (n.ports.size() > 1 || n.is_switch()) ++true_nodes;
+    for (size_t p = 1; p < n.ports.size(); ++p) true_links += n.ports[p].peer_node >= 0;
+  }
+  true_links /= 2;
+  ibtest::LatencyFabric lf(f, lo);
+  mad::Engine e(lf, cfg);
+  auto real = std::chrono::steady_clock::now();
+  Found found;
+  if (tool == "rdma") {
+    ib::Discovery d = ib::discover(e);
+    found = {d.fabric.nodes.size(), d.fabric.links().size(), d.warnings.size()};
+  } else if (tool == "ibnetdiscover") {
+    found = IbnetdiscoverModel(e).run();
+  } else {
+    throw Error("--tool: rdma or ibnetdiscover");
+  }
+  double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - real).count();
+  const ibtest::LatencyStats& ls = lf.stats();
+  double t = std::chrono::duration<double>(lf.elapsed()).count();
+  double floor = std::chrono::duration<double>(ls.busiest_service).count();
+  double busy = std::chrono::duration<double>(ls.total_service).count() / t;
+  const mad::EngineStats& st = e.stats();
+  std::printf(
+      "%-13s window %-3zu per_node %zu  nodes %zu/%zu links %zu/%zu  mads %llu retried %llu "
+      "timeouts %llu dropped %llu  time %.1f ms floor %.1f ms  x_floor %.2f  busy_nodes %.1f  "
+      "busiest %s  (sim %.1f s real)\n",
+      tool.c_str(), cfg.window, cfg.per_node, found.nodes, true_nodes, found.links, true_links,
+      static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
+      static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(ls.dropped),
+      t * 1e3, floor * 1e3, t / floor, busy,
+      ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+  return found.warnings ? 1 : 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "latency_model: %s\n", e.what());
+  return 1;
+}

@@ -1,0 +1,187 @@
+// The engine's per-destination scheduling (EngineConfig::per_node) and the
+// timeouts nodes ask for, on a virtual clock.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <queue>
+#include <set>
+
+#include "lib/mad/attrs.h"
+#include "lib/mad/engine.h"
+#include "lib/testing/fake_transport.h"
+
+namespace rdma::mad {
+namespace {
+
+// Every LID answers after `service` of virtual time, one MAD at a time,
+// except the dead ones, whose requests are reported as timed out after the
+// sender's timeout. Records what is in flight to each LID.
+class ScheduleTransport : public Transport {
+ public:
+  using Ns = std::chrono::nanoseconds;
+  std::map<uint16_t, int> in_flight, max_in_flight;
+  std::vector<uint16_t> sent_to;
+  std::vector<int> timeouts;  // as sent
+  std::set<uint16_t> dead;
+  Ns service = std::chrono::microseconds(100);
+  // The attribute bytes a LID answers with (default: zeros).
+  std::function<std::vector<uint8_t>(const Mad&)> attr = [](const Mad&) {
+    return std::vector<uint8_t>(64);
+  };
+
+  void send(const Mad& m, const Address& to, int timeout_ms) override {
+    sent_to.push_back(to.lid);
+    timeouts.push_back(timeout_ms);
+    int& n = in_flight[to.lid];
+    max_in_flight[to.lid] = std::max(max_in_flight[to.lid], ++n);
+    Event ev{now_, seq_++, to.lid, {}};
+    if (dead.count(to.lid)) {
+      ev.at += std::chrono::milliseconds(timeout_ms);
+      ev.r.bytes.assign(m.bytes.begin(), m.bytes.end());
+      ev.r.status = 110;
+    } else {
+      Ns& busy = busy_[to.lid];
+      busy = std::max(busy, now_) + service;
+      ev.at = busy;
+      ev.r.bytes = reply_to(m, attr(m));
+      ev.r.slid = to.lid;
+    }
+    events_.push(std::move(ev));
+  }
+  std::optional<Received> receive(int timeout_ms) override {
+    Ns limit = now_ + std::chrono::milliseconds(timeout_ms);
+    if (events_.empty() || events_.top().at > limit) {
+      now_ = limit;
+      return std::nullopt;
+    }
+    Event ev = events_.top();
+    events_.pop();
+    now_ = std::max(now_, ev.at);
+    --in_flight[ev.lid];
+    return ev.r;
+  }
+  std::chrono::steady_clock::time_point now() const override {
+    return std::chrono::steady_clock::time_point(now_);
+  }
+  Ns elapsed() const { return now_; }
+
+ private:
+  struct Event {
+    Ns at;
+    uint64_t seq;
+    uint16_t lid;
+    Received r;
+    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  Ns now_{0};
+  uint64_t seq_ = 0;
+  std::map<uint16_t, Ns> busy_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+};
+
+// n NodeInfo Gets to each LID, submitted LID by LID; the LIDs whose
+// queries ended (answered or not), in order.
+std::vector<uint16_t> ask_lids(Engine& e, const std::vector<uint16_t>& lids, int n,
+                               const AttrDef& a = kNodeInfo, uint8_t cls = kClassSmiLid) {
+  auto done = std::make_shared<std::vector<uint16_t>>();
+  for (uint16_t lid : lids)
+    for (int i = 0; i < n; ++i) {
+      Mad m =
+          cls == kClassSmiLid ? make_smp({false, lid, {}}, kGet, a, 0) : make_gmp(cls, kGet, a, 0);
+      Address to = cls == kClassSmiLid ? smp_address({false, lid, {}}) : Address{lid, 1, kGsiQkey};
+      e.submit({m, to, "query", [done, lid](const Mad*, const Failure*) { done->push_back(lid); }});
+    }
+  e.run();
+  return *done;
+}
+
+TEST(EngineSchedule, NeverMoreThanPerNodeInFlightToOneNode) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 16, .per_node = 2});
+  std::vector<uint16_t> lids{1, 2, 3, 4, 5};
+  ask_lids(e, lids, 20);
+  for (uint16_t lid : lids) EXPECT_EQ(t.max_in_flight[lid], 2) << "lid " << lid;
+  EXPECT_EQ(e.stats().answered, 100u);
+  // Five nodes, each busy all the time: 20 x 100 us, not 100 x 100 us.
+  EXPECT_LE(t.elapsed(), std::chrono::microseconds(20 * 100 + 100));
+}
+
+TEST(EngineSchedule, OneNodeAtATimeWhenPerNodeIsOne) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 8, .per_node = 1});
+  ask_lids(e, {7}, 10);
+  EXPECT_EQ(t.max_in_flight[7], 1);
+  EXPECT_EQ(e.stats().busiest, "lid 7");
+  EXPECT_EQ(e.stats().busiest_sent, 10u);
+}
+
+TEST(EngineSchedule, QueriesOfDifferentNodesInterleave) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 3, .per_node = 1});
+  ask_lids(e, {1, 2, 3}, 3);  // submitted 1 1 1 2 2 2 3 3 3
+  EXPECT_EQ(t.sent_to, (std::vector<uint16_t>{1, 2, 3, 1, 2, 3, 1, 2, 3}));
+}
+
+TEST(EngineSchedule, PerNodeZeroKeepsTheSubmitOrder) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 3});
+  ask_lids(e, {1, 2, 3}, 3);
+  EXPECT_EQ(t.sent_to, (std::vector<uint16_t>{1, 1, 1, 2, 2, 2, 3, 3, 3}));
+  EXPECT_EQ(t.max_in_flight[1], 3);
+}
+
+TEST(EngineSchedule, ADeadNodeDoesNotHoldTheOthersBack) {
+  ScheduleTransport t;
+  t.dead = {1};
+  Engine e(t, {.timeout_ms = 1000, .retries = 3, .window = 4, .per_node = 2});
+  std::vector<uint16_t> done = ask_lids(e, {1, 2, 3}, 10);
+  ASSERT_EQ(done.size(), 30u);
+  // The live nodes' 20 queries end before the dead node's first timeout.
+  EXPECT_TRUE(std::all_of(done.begin(), done.begin() + 20, [](uint16_t l) { return l != 1; }));
+  EXPECT_EQ(e.stats().timeouts, 10u);
+  // Once a query to it ran out of tries, its others share the window as
+  // before: the whole run within today's bound (10 queries, 4 at a time,
+  // 4 tries of 1 s each), not 10 x 4 s one after another.
+  EXPECT_LE(t.elapsed(), std::chrono::seconds(4 * 4));
+}
+
+TEST(EngineSchedule, TheTimeoutIsWhatClassPortInfoSays) {
+  ScheduleTransport t;
+  // RespTimeValue 14: 4.096 us x 2^14 = 67.1 ms.
+  t.attr = [](const Mad& m) {
+    Mad r = m;
+    if (m.get(hdr::kAttrId) == kClassPortInfo.id) r.set_attr(kClassPortInfo, "RespTimeValue", 14);
+    return std::vector<uint8_t>(r.data().begin(), r.data().end());
+  };
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 1});
+  ask_lids(e, {4}, 1, kClassPortInfo, kClassPerf);
+  ask_lids(e, {4, 5}, 1, kPortCounters, kClassPerf);
+  EXPECT_EQ(t.timeouts, (std::vector<int>{1000, 68, 1000}));  // lid 5 said nothing
+}
+
+TEST(EngineSchedule, TheTimeoutIsWhatPortInfoSaysWithinTheBounds) {
+  ScheduleTransport t;
+  uint64_t subnet = 12, resp = 13;  // 16.8 ms + 33.6 ms
+  t.attr = [&](const Mad& m) {
+    Mad r = m;
+    if (m.get(hdr::kAttrId) == kPortInfo.id) {
+      r.set_attr(kPortInfo, "SubnetTimeOut", subnet);
+      r.set_attr(kPortInfo, "RespTimeValue", resp);
+    }
+    return std::vector<uint8_t>(r.data().begin(), r.data().begin() + 64);
+  };
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 1});
+  ask_lids(e, {4}, 2, kPortInfo);
+  subnet = 20;  // 4.3 s: no more than the configured timeout
+  ask_lids(e, {4}, 2, kPortInfo);
+  subnet = 0, resp = 0;  // 8 us: no less than min_timeout_ms
+  ask_lids(e, {4}, 2, kPortInfo);
+  EXPECT_EQ(t.timeouts, (std::vector<int>{1000, 51, 51, 1000, 1000, 50}));
+}
+
+}  // namespace
+}  // namespace rdma::mad

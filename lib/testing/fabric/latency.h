@@ -1,0 +1,77 @@
+// A latency model in front of the fabric test double: each node's agent
+// serves one MAD at a time (a switch's management CPU, a CA's firmware),
+// every link adds a delay each way, and a node's queue drops what arrives
+// past its depth, as VL15 does. Time is virtual: now() and receive() move a
+// simulated clock, so a model second costs no real one.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "lib/mad/transport.h"
+#include "lib/testing/fabric/fabric.h"
+
+namespace rdma::ibtest {
+
+struct LatencyOptions {
+  std::chrono::nanoseconds switch_service = std::chrono::microseconds(100);
+  std::chrono::nanoseconds ca_service = std::chrono::microseconds(20);
+  std::chrono::nanoseconds hop = std::chrono::microseconds(1);  // per link, each way
+  // Requests waiting at a node besides the one being served; one arriving
+  // past that is dropped (reported as a timeout after the sender's timeout).
+  size_t queue_depth = 16;
+};
+
+struct LatencyStats {
+  uint64_t served = 0;
+  uint64_t dropped = 0;                         // the node's queue was full
+  uint64_t max_in_flight = 0;                   // requests at the nodes at once, at most
+  int busiest = -1;                             // the node with the most service time
+  std::chrono::nanoseconds busiest_service{0};  // the floor of any schedule
+  std::chrono::nanoseconds total_service{0};
+};
+
+class LatencyFabric : public mad::Transport {
+ public:
+  explicit LatencyFabric(FakeFabric& f, LatencyOptions o = {});
+
+  void send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) override;
+  std::optional<mad::Received> receive(int timeout_ms) override;
+  std::chrono::steady_clock::time_point now() const override;
+
+  std::chrono::nanoseconds elapsed() const { return std::chrono::nanoseconds(now_); }
+  const LatencyStats& stats() const { return stats_; }
+  // A node's service time so far (by FakeFabric node index).
+  std::chrono::nanoseconds service(int node) const;
+
+ private:
+  struct Event {
+    int64_t at;    // virtual ns
+    uint64_t seq;  // send order among equal times
+    mad::Received r;
+    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  struct NodeState {
+    int64_t busy_until = 0;
+    std::deque<int64_t> finishes;  // of the requests accepted, in order
+    int64_t service = 0;
+  };
+  void deliver(int64_t at, mad::Received r);
+
+  FakeFabric& f_;
+  LatencyOptions o_;
+  int64_t now_ = 0;
+  uint64_t seq_ = 0;
+  std::vector<NodeState> nodes_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  uint64_t at_nodes_ = 0;  // requests accepted and not yet answered
+  std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>>
+      answers_;  // their finish times
+  LatencyStats stats_;
+};
+
+}  // namespace rdma::ibtest

@@ -1,0 +1,123 @@
+// The latency model: one MAD at a time per node, a delay per link, a
+// bounded queue, on a virtual clock.
+#include "lib/testing/fabric/latency.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "lib/ib/discover.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/engine.h"
+#include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
+
+namespace rdma::ibtest {
+namespace {
+
+using std::chrono::microseconds;
+
+// n NodeInfo Gets down each directed route, all in flight at once.
+struct LatencyModelRun {
+  int answered = 0, failed = 0;
+  void ask(mad::Engine& e, const std::vector<uint8_t>& path, int n) {
+    mad::Route r{true, 0, path};
+    for (int i = 0; i < n; ++i)
+      e.submit({mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r), "NodeInfo",
+                [this](const mad::Mad* m, const mad::Failure*) { ++(m ? answered : failed); }});
+  }
+};
+
+TEST(LatencyModel, ANodeServesOneMadAtATime) {
+  FakeFabric f(load_topology(testdata::kNet));
+  LatencyFabric lf(f);
+  mad::Engine e(lf, {.timeout_ms = 1000, .retries = 0, .window = 64});
+  LatencyModelRun run;
+  run.ask(e, {1}, 10);  // sw1, one link away
+  e.run();
+  EXPECT_EQ(run.answered, 10);
+  // The last waits for the nine before it: 10 x 100 us, and a link each way.
+  EXPECT_EQ(lf.elapsed(), microseconds(10 * 100 + 2));
+  EXPECT_EQ(lf.stats().busiest, f.node("sw1"));
+  EXPECT_EQ(lf.stats().busiest_service, microseconds(1000));
+  EXPECT_DOUBLE_EQ(e.stats().seconds, 1002e-6);
+}
+
+TEST(LatencyModel, NodesServeInParallelAndHopsAdd) {
+  FakeFabric f(load_topology(testdata::kNet));
+  LatencyFabric lf(f, {.switch_service = microseconds(50), .ca_service = microseconds(7)});
+  mad::Engine e(lf, {.timeout_ms = 1000, .retries = 0, .window = 64});
+  LatencyModelRun run;
+  run.ask(e, {1}, 4);        // sw1: 4 x 50 us
+  run.ask(e, {1, 3}, 4);     // sw2, two links: 4 x 50 us
+  run.ask(e, {1, 3, 1}, 4);  // hca3, three links: 4 x 7 us
+  e.run();
+  EXPECT_EQ(run.answered, 12);
+  EXPECT_EQ(lf.elapsed(), microseconds(4 * 50 + 2 * 2));  // sw2's last reply
+  EXPECT_EQ(lf.service(f.node("hca3")), microseconds(28));
+  EXPECT_EQ(lf.stats().total_service, microseconds(4 * 50 * 2 + 28));
+  EXPECT_EQ(lf.stats().max_in_flight, 12u);
+}
+
+TEST(LatencyModel, AFullQueueDropsAndTheSenderTimesOut) {
+  FakeFabric f(load_topology(testdata::kNet));
+  LatencyFabric lf(f, {.queue_depth = 2});
+  mad::Engine e(lf, {.timeout_ms = 30, .retries = 0, .window = 64});
+  LatencyModelRun run;
+  run.ask(e, {1}, 5);  // one served, two waiting, two dropped
+  e.run();
+  EXPECT_EQ(run.answered, 3);
+  EXPECT_EQ(run.failed, 2);
+  EXPECT_EQ(lf.stats().dropped, 2u);
+  EXPECT_EQ(lf.elapsed(), std::chrono::milliseconds(30));  // the drops' timeout, virtual
+}
+
+TEST(LatencyModel, TheQueueDrainsAsItServes) {
+  FakeFabric f(load_topology(testdata::kNet));
+  LatencyFabric lf(f, {.queue_depth = 1});
+  // Two in flight at once: one served, one waiting; never more.
+  mad::Engine e(lf, {.timeout_ms = 30, .retries = 0, .window = 2});
+  LatencyModelRun run;
+  run.ask(e, {1}, 6);
+  e.run();
+  EXPECT_EQ(run.answered, 6);
+  EXPECT_EQ(lf.stats().dropped, 0u);
+}
+
+TEST(LatencyModel, UnroutedMadsTimeOutOnTheVirtualClock) {
+  FakeFabric f(load_topology(testdata::kNet));
+  LatencyFabric lf(f);
+  mad::Engine e(lf, {.timeout_ms = 200, .retries = 1, .window = 4});
+  LatencyModelRun run;
+  run.ask(e, {1, 7}, 1);  // sw1 port 7: no link
+  auto real = std::chrono::steady_clock::now();
+  e.run();
+  EXPECT_EQ(run.failed, 1);
+  EXPECT_EQ(lf.elapsed(), std::chrono::milliseconds(400));
+  EXPECT_LT(std::chrono::steady_clock::now() - real, std::chrono::milliseconds(200));
+}
+
+// Discovery of the 100-node fat tree: every node and link, no drop, and
+// per-destination scheduling faster than the submit order it replaced.
+TEST(LatencyModel, DiscoveryKeepsTheSwitchesBusyInTurn) {
+  auto discover_in = [](size_t per_node, LatencyStats& ls, std::chrono::nanoseconds& took) {
+    FakeFabric f(load_topology(testdata::dir() + "/fattree-100.net"));
+    LatencyFabric lf(f);
+    mad::Engine e(lf, {.timeout_ms = 1000, .retries = 3, .window = 32, .per_node = per_node});
+    ib::Discovery d = ib::discover(e);
+    EXPECT_TRUE(d.warnings.empty());
+    EXPECT_EQ(d.fabric.nodes.size(), f.nodes().size());
+    ls = lf.stats();
+    took = lf.elapsed();
+  };
+  LatencyStats by_node, in_order;
+  std::chrono::nanoseconds by_node_took{}, in_order_took{};
+  discover_in(mad::kPerNode, by_node, by_node_took);
+  discover_in(0, in_order, in_order_took);
+  EXPECT_EQ(by_node.dropped, 0u);
+  EXPECT_LT(by_node_took, in_order_took);
+  EXPECT_GE(by_node_took, by_node.busiest_service);  // the floor holds
+}
+
+}  // namespace
+}  // namespace rdma::ibtest
