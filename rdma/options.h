@@ -52,6 +52,13 @@ struct Options {
   // --node-name-map FILE: the InfiniBand views name nodes as the file says
   // (lib/ib/node_name_map.h; infiniband-diags' default file when not given).
   std::optional<std::string> node_name_map;
+  // --deadline SECONDS: a MAD command stops sending when it is reached and
+  // prints what it has (exit status 1); 0: no cap. deadline_text is how it
+  // was given, for the warning.
+  double deadline_s = 0;
+  std::string deadline_text;
+  // -q, --quiet: no progress line on stderr during long sweeps.
+  bool quiet = false;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

@@ -20,7 +20,8 @@ void usage(std::FILE* f) {
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
       "                    --sa | --show-keys | --openmetrics | --prometheus | --output FILE |\n"
-      "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT }\n",
+      "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT |\n"
+      "                    --deadline SECONDS | -q[uiet] }\n",
       f);
 }
 
@@ -62,6 +63,7 @@ int run_command(std::vector<std::string> words, const Options& opt, nl::Connecti
                 view::Printer& out, Env& env, bool in_batch) {
   Ctx c{opt,       Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad,
         &env.verbs};
+  c.is_terminal = env.is_terminal;
   dispatch(c, kObjects, "object");
   return c.status;
 }

@@ -1,10 +1,13 @@
 #include "lib/ib/discover.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
+#include "lib/ib/types.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
@@ -30,6 +33,7 @@ class Discoverer {
       probe(wave);
       std::vector<uint32_t> found = settle(wave);
       details(found);
+      check_lids(found);
       wave = next_wave(found);
     }
     return std::move(d_);
@@ -83,6 +87,23 @@ class Discoverer {
         continue;
       }
       const NodeInfo& ni = *p.info;
+      const std::string at = route(p.path);
+      if (const Node* seen = d_.fabric.find(ni.node_guid);
+          seen && (seen->info.node_type != ni.node_type || seen->info.num_ports != ni.num_ports)) {
+        d_.warnings.push_back("node " + mad::guid_text(ni.node_guid) + " is " + what(seen->info) +
+                              " at " + route(seen->path) + " but " + what(ni) + " at " + at +
+                              ": not exploring through " + at);
+        continue;
+      }
+      if (d_.fabric.nodes.size() >= kMaxNodes && !d_.fabric.find(ni.node_guid)) {
+        if (!too_many_) {
+          d_.warnings.push_back("more than " + std::to_string(kMaxNodes) +
+                                " nodes (the unicast LIDs): not exploring through " + at +
+                                " and further new nodes");
+          too_many_ = true;
+        }
+        continue;
+      }
       bool known = d_.fabric.by_guid.count(ni.node_guid) != 0;
       uint32_t n = d_.fabric.add(ni, p.path);
       Node& node = d_.fabric.nodes[n];
@@ -92,10 +113,26 @@ class Discoverer {
                               " of a node with " + std::to_string(ni.num_ports) + " ports");
         continue;
       }
+      // The port it answered from is cabled to another already: one of the
+      // two links is a lie, and the first found stands.
+      if (const Port& arrival = node.ports[ni.local_port];
+          p.from && arrival.peer && !(*arrival.peer == *p.from)) {
+        const Node& peer = d_.fabric.nodes[arrival.peer->node];
+        const Node& from = d_.fabric.nodes[p.from->node];
+        d_.warnings.push_back("port " + std::to_string(ni.local_port) + " of node " +
+                              mad::guid_text(ni.node_guid) + " is linked to port " +
+                              std::to_string(arrival.peer->port) + " of " +
+                              mad::guid_text(peer.info.node_guid) + " (" + route(peer.path) +
+                              ") but answers behind port " + std::to_string(p.from->port) + " of " +
+                              mad::guid_text(from.info.node_guid) + " (" + route(from.path) +
+                              "), which it does not point back to: not exploring through " + at);
+        continue;
+      }
       if (!node.is_switch()) node.ports[ni.local_port].guid = ni.port_guid;
       if (p.from) d_.fabric.connect(*p.from, PortRef{n, ni.local_port});
       if (!known) {
         found.push_back(n);
+        if (scope_.nodes_found) *scope_.nodes_found = d_.fabric.nodes.size();
         hops_.resize(d_.fabric.nodes.size());
         hops_[n] = p.hops;
       } else if (!node.is_switch() && !node.ports[ni.local_port].info) {
@@ -148,6 +185,26 @@ class Discoverer {
     e_.run();
   }
 
+  // Two nodes with one LID (a switch's port 0's, a CA's arrival port's):
+  // the second is a known node under another GUID, or a lie; either way
+  // not explored through.
+  void check_lids(const std::vector<uint32_t>& found) {
+    for (uint32_t n : found) {
+      const Node& node = d_.fabric.nodes[n];
+      const Port* port = node.port(node.is_switch() ? 0 : node.info.local_port);
+      if (!port || !port->info || !port->info->lid) continue;
+      uint16_t lid = port->info->lid;
+      auto [it, fresh] = lid_owner_.emplace(lid, n);
+      if (fresh || it->second == n) continue;
+      const Node& owner = d_.fabric.nodes[it->second];
+      d_.warnings.push_back("nodes " + mad::guid_text(owner.info.node_guid) + " at " +
+                            route(owner.path) + " and " + mad::guid_text(node.info.node_guid) +
+                            " at " + route(node.path) + " both have LID " + std::to_string(lid) +
+                            ": not exploring through " + route(node.path));
+      suspect_.insert(n);
+    }
+  }
+
   // Probes behind every port of the new switches (and the local CA's own
   // port) whose link is up and whose peer is not known yet.
   std::vector<Probe> next_wave(const std::vector<uint32_t>& found) {
@@ -155,6 +212,7 @@ class Discoverer {
     for (uint32_t n : found) {
       const Node& node = d_.fabric.nodes[n];
       if (!node.is_switch() && n != 0) continue;  // CAs do not forward
+      if (suspect_.count(n)) continue;
       if (scope_.hops && hops_[n] >= *scope_.hops) continue;
       if (node.path.size() >= mad::kMaxHops) {
         d_.warnings.push_back("not exploring behind " + mad::route_text({true, 0, node.path}) +
@@ -178,8 +236,26 @@ class Discoverer {
     return wave;
   }
 
+  static std::string route(const std::vector<uint8_t>& path) {
+    return mad::route_text({true, 0, path});
+  }
+  // "a switch with 36 ports"
+  static std::string what(const NodeInfo& ni) {
+    const char* type = node_type_name(ni.node_type);
+    return std::string("a ") +
+           (type ? std::string(type) : "node of type " + std::to_string(ni.node_type)) + " with " +
+           std::to_string(ni.num_ports) + (ni.num_ports == 1 ? " port" : " ports");
+  }
+
+  // Every node of a managed subnet has a LID of its own; more nodes than
+  // unicast LIDs is a fabric inventing them.
+  static constexpr size_t kMaxNodes = 0xbfff;
+
   mad::Engine& e_;
   const DiscoverScope& scope_;
+  std::map<uint16_t, uint32_t> lid_owner_;  // by LID: the node found first with it
+  std::set<uint32_t> suspect_;              // nodes not explored through
+  bool too_many_ = false;
   std::vector<unsigned> hops_;  // by node: links from the start node
   Discovery d_;
 };

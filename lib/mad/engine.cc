@@ -177,9 +177,31 @@ void Engine::drop_stale_deadlines() {
   }
 }
 
+// Every query still pending or in flight ends without its reply; done
+// callbacks may submit more, which end the same way.
+void Engine::end_at_deadline() {
+  stats_.deadline_reached = true;
+  while (!pending_.empty() || !flights_.empty()) {
+    if (!flights_.empty()) {
+      Flight& f = flights_.begin()->second;
+      Failure failure{Failure::Kind::Timeout, f.tries, 0,
+                      "deadline reached: no reply to " + f.q.what};
+      finish(flights_.begin()->first, nullptr, &failure);
+      continue;
+    }
+    Query q = std::move(pending_.front());
+    pending_.pop_front();
+    Failure failure{Failure::Kind::Timeout, 0, 0, "deadline reached: not sent: " + q.what};
+    ++stats_.timeouts;
+    if (q.done) q.done(nullptr, &failure);
+  }
+  deadlines_.clear();
+}
+
 void Engine::run() {
   size_t window = std::max<size_t>(c_.window, 1);
   while (!pending_.empty() || !flights_.empty()) {
+    if (c_.deadline && Clock::now() >= *c_.deadline) return end_at_deadline();
     while (flights_.size() < window && !pending_.empty()) {
       Query q = std::move(pending_.front());
       pending_.pop_front();
@@ -188,6 +210,7 @@ void Engine::run() {
     drop_stale_deadlines();
     Clock::time_point next =
         deadlines_.empty() ? Clock::time_point::max() : deadlines_.front().first;
+    if (c_.deadline) next = std::min(next, *c_.deadline);
     auto now = Clock::now();
     int wait =
         next <= now

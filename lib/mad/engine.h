@@ -26,6 +26,9 @@ struct EngineConfig {
   int timeout_ms = 1000;  // per try, like infiniband-diags
   int retries = 3;        // tries after the first
   size_t window = 8;      // requests in flight
+  // --deadline: when reached, nothing more is sent and every query not
+  // answered yet ends as a Timeout ("deadline reached: ..."); none: no cap.
+  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
 };
 
 // Called once per query: the reply, checked against the request (class,
@@ -47,6 +50,7 @@ struct EngineStats {
   uint64_t dropped = 0;
   uint64_t stray = 0;
   std::map<std::string, uint64_t> dropped_by;  // "attribute" -> 3
+  bool deadline_reached = false;               // EngineConfig::deadline cut the run short
   uint64_t failed() const { return timeouts + status_errors + malformed; }
   // "dropped 4 replies not matching their request (attribute 3, path 1),
   // 2 stray"; "" when none.
@@ -100,6 +104,7 @@ class Engine {
   void on_receive(const Received& r);
   void expire(Clock::time_point now);
   void drop_stale_deadlines();
+  void end_at_deadline();
   void finish(uint32_t key, const Mad* reply, const Failure* failure);
 
   Transport& t_;
