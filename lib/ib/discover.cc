@@ -45,6 +45,10 @@ class Discoverer {
     std::optional<PortRef> from;  // the port it is behind (none: the local node)
     std::optional<NodeInfo> info;
     unsigned hops = 0;  // links from the start node
+    // Behind a remote start CA: the node its route came through, reached by
+    // the way back, so the port it answers from is not the link's end. Its
+    // link is found from its own side.
+    bool way_back = false;
   };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
@@ -116,7 +120,7 @@ class Discoverer {
       // The port it answered from is cabled to another already: one of the
       // two links is a lie, and the first found stands.
       if (const Port& arrival = node.ports[ni.local_port];
-          p.from && arrival.peer && !(*arrival.peer == *p.from)) {
+          p.from && !p.way_back && arrival.peer && !(*arrival.peer == *p.from)) {
         const Node& peer = d_.fabric.nodes[arrival.peer->node];
         const Node& from = d_.fabric.nodes[p.from->node];
         d_.warnings.push_back("port " + std::to_string(ni.local_port) + " of node " +
@@ -129,7 +133,7 @@ class Discoverer {
         continue;
       }
       if (!node.is_switch()) node.ports[ni.local_port].guid = ni.port_guid;
-      if (p.from) d_.fabric.connect(*p.from, PortRef{n, ni.local_port});
+      if (p.from && !p.way_back) d_.fabric.connect(*p.from, PortRef{n, ni.local_port});
       if (!known) {
         found.push_back(n);
         if (scope_.nodes_found) *scope_.nodes_found = d_.fabric.nodes.size();
@@ -185,18 +189,19 @@ class Discoverer {
     e_.run();
   }
 
-  // Two nodes with one LID (a switch's port 0's, a CA's arrival port's):
-  // the second is a known node under another GUID, or a lie; either way
-  // not explored through.
+  // Two switches of one size with one LID (port 0's): the second is most
+  // likely the first under a damaged GUID, and is not explored through. (A
+  // CA's LID given twice is the SM's mistake, for fabric check ids.)
   void check_lids(const std::vector<uint32_t>& found) {
     for (uint32_t n : found) {
       const Node& node = d_.fabric.nodes[n];
-      const Port* port = node.port(node.is_switch() ? 0 : node.info.local_port);
-      if (!port || !port->info || !port->info->lid) continue;
+      const Port* port = node.port(0);
+      if (!node.is_switch() || !port || !port->info || !port->info->lid) continue;
       uint16_t lid = port->info->lid;
       auto [it, fresh] = lid_owner_.emplace(lid, n);
       if (fresh || it->second == n) continue;
       const Node& owner = d_.fabric.nodes[it->second];
+      if (owner.info.num_ports != node.info.num_ports) continue;
       d_.warnings.push_back("nodes " + mad::guid_text(owner.info.node_guid) + " at " +
                             route(owner.path) + " and " + mad::guid_text(node.info.node_guid) +
                             " at " + route(node.path) + " both have LID " + std::to_string(lid) +
@@ -226,10 +231,12 @@ class Discoverer {
         Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
         // A CA forwards no directed route: behind a remote start CA is the
         // node its route came through.
-        if (node.is_switch() || p.path.empty())
+        if (node.is_switch() || p.path.empty()) {
           p.path.push_back(port.num);
-        else
+        } else {
           p.path.pop_back();
+          p.way_back = true;
+        }
         wave.push_back(std::move(p));
       }
     }

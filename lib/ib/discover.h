@@ -38,11 +38,12 @@ struct DiscoverScope {
 //
 // A fabric that contradicts itself is not believed: one node GUID met at
 // two places as different nodes (type, port count), a port answering
-// behind a link while its peer is already another port, two nodes with
-// one LID, more nodes than the unicast LIDs could name. Each is a warning
-// naming the GUIDs and directed routes, and discovery does not explore
-// through the place that contradicts what it found first. So what a lying
-// fabric costs is bounded by its true size (man/rdma-fabric.8, TIME).
+// behind a link while its peer is already another port, two switches of
+// one size with one LID, more nodes than the unicast LIDs could name.
+// Each is a warning naming the GUIDs and directed routes, and discovery
+// does not explore through the place that contradicts what it found
+// first. So what a lying fabric costs is bounded by its true size
+// (man/rdma.8, TIME BOUND).
 Discovery discover(mad::Engine& e, const DiscoverScope& scope = {});
 
 }  // namespace rdma::ib
