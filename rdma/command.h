@@ -101,6 +101,9 @@ struct Ctx {
   // The exit status of a command that printed what it could (a partial
   // fabric, a diff that found changes) but is not a success.
   int status = 0;
+  // Whether a stream is a terminal (the progress line of long sweeps);
+  // unset: isatty. Tests force it.
+  std::function<bool(std::FILE*)> is_terminal = {};
   nl::Session& session() { return conn.session(); }
   // libibverbs (loaded now, by the commands that need it) or the test's
   // fake; throws Error when the library cannot be loaded.

@@ -1,6 +1,8 @@
 #include "rdma/options.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -51,6 +53,8 @@ constexpr OptionSpec kOptions[] = {
     {'\22', "mkey", true},
     {'\23', "yes", false},
     {'\24', "cckey", true},
+    {'\25', "deadline", true, 3},
+    {'q', "quiet", false},
 };
 
 const OptionSpec* by_short(char c) {
@@ -87,6 +91,16 @@ int parse_count(const std::string& s, const char* name, int min) {
     throw UsageError(std::string("invalid --") + name + " \"" + s +
                      "\" (expected a number, at least " + std::to_string(min) + ")");
   return static_cast<int>(*v);
+}
+
+// --deadline SECONDS: a positive number of seconds, fractions allowed.
+double parse_seconds(const std::string& s, const char* name) {
+  char* end = nullptr;
+  double v = s.empty() ? 0 : std::strtod(s.c_str(), &end);
+  if (s.empty() || *end || !std::isfinite(v) || v <= 0 || v > 3600000)
+    throw UsageError(std::string("invalid --") + name + " \"" + s +
+                     "\" (expected a number of seconds, more than 0)");
+  return v;
 }
 
 void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
@@ -178,6 +192,13 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       opt.cc_key = *key;
       break;
     }
+    case '\25':
+      opt.deadline_s = parse_seconds(*arg, "deadline");
+      opt.deadline_text = *arg;
+      break;
+    case 'q':
+      opt.quiet = true;
+      break;
   }
 }
 

@@ -60,6 +60,13 @@ struct Options {
   // --cckey KEY: the CC_Key congestion control MADs carry (rdma cc; 0 when
   // not given, as ibccquery's -c).
   uint64_t cc_key = 0;
+  // --deadline SECONDS: a MAD command stops sending when it is reached and
+  // prints what it has (exit status 1); 0: no cap. deadline_text is how it
+  // was given, for the warning.
+  double deadline_s = 0;
+  std::string deadline_text;
+  // -q, --quiet: no progress line on stderr during long sweeps.
+  bool quiet = false;
 };
 
 // Takes the options out of args, leaving the object and its arguments.

@@ -22,7 +22,7 @@ void usage(std::FILE* f) {
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
       "                    --sa | --show-keys | --openmetrics | --prometheus | --output FILE |\n"
       "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT |\n"
-      "                    --cckey KEY }\n",
+      "                    --cckey KEY | --deadline SECONDS | -q[uiet] }\n",
       f);
 }
 
@@ -65,6 +65,7 @@ int run_command(std::vector<std::string> words, const Options& opt, nl::Connecti
                 view::Printer& out, Env& env, bool in_batch) {
   Ctx c{opt,       Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad,
         &env.verbs};
+  c.is_terminal = env.is_terminal;
   dispatch(c, kObjects, "object");
   return c.status;
 }

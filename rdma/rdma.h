@@ -20,6 +20,8 @@ struct Env {
   std::FILE* trace = nullptr;    // netlink hex dump (RDMA_NETLINK_TRACE)
   mad::Access mad;               // InfiniBand: umad, or a fake fabric
   VerbsFactory verbs;            // verbs views; unset: libibverbs (dlopen)
+  // Whether err is a terminal (progress lines); unset: isatty. A test seam.
+  std::function<bool(std::FILE*)> is_terminal = {};
 };
 
 // args excludes argv[0]. Returns the exit status.

@@ -207,7 +207,7 @@ TEST_F(RdmaTest, UnknownWordsAreErrors) {
   EXPECT_EQ(r.err, "unknown object \"foo\"\n");
   EXPECT_EQ(run({"dev", "bar"}).err, "unknown dev command \"bar\"\n");
   EXPECT_EQ(run({"dev", "show", "rxe0", "extra"}).status, 1);
-  EXPECT_EQ(run({"-q", "dev"}).err, "unknown option \"-q\"\n");
+  EXPECT_EQ(run({"-y", "dev"}).err, "unknown option \"-y\"\n");  // -q is --quiet
 }
 
 TEST(RdmaNoKernel, HelpWorksAndCommandsFailWithOneLine) {

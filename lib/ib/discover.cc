@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
+#include "lib/ib/types.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
@@ -36,6 +38,7 @@ class Discoverer {
       probe(wave);  // those not sent early
       std::vector<uint32_t> found = settle(wave);
       details(found);
+      check_lids(found);
       wave = next_wave(found);
     }
     return std::move(d_);
@@ -99,6 +102,23 @@ class Discoverer {
         continue;
       }
       const NodeInfo& ni = *p.info;
+      const std::string at = route(p.path);
+      if (const Node* seen = d_.fabric.find(ni.node_guid);
+          seen && (seen->info.node_type != ni.node_type || seen->info.num_ports != ni.num_ports)) {
+        d_.warnings.push_back("node " + mad::guid_text(ni.node_guid) + " is " + what(seen->info) +
+                              " at " + route(seen->path) + " but " + what(ni) + " at " + at +
+                              ": not exploring through " + at);
+        continue;
+      }
+      if (d_.fabric.nodes.size() >= kMaxNodes && !d_.fabric.find(ni.node_guid)) {
+        if (!too_many_) {
+          d_.warnings.push_back("more than " + std::to_string(kMaxNodes) +
+                                " nodes (the unicast LIDs): not exploring through " + at +
+                                " and further new nodes");
+          too_many_ = true;
+        }
+        continue;
+      }
       bool known = d_.fabric.by_guid.count(ni.node_guid) != 0;
       // Past the scan's last hop: only links between nodes already found
       // (as libibnetdisc's max_hops, which iblinkinfo -n uses).
@@ -111,10 +131,26 @@ class Discoverer {
                               " of a node with " + std::to_string(ni.num_ports) + " ports");
         continue;
       }
+      // The port it answered from is cabled to another already: one of the
+      // two links is a lie, and the first found stands.
+      if (const Port& arrival = node.ports[ni.local_port];
+          p.from && arrival.peer && !(*arrival.peer == *p.from)) {
+        const Node& peer = d_.fabric.nodes[arrival.peer->node];
+        const Node& from = d_.fabric.nodes[p.from->node];
+        d_.warnings.push_back("port " + std::to_string(ni.local_port) + " of node " +
+                              mad::guid_text(ni.node_guid) + " is linked to port " +
+                              std::to_string(arrival.peer->port) + " of " +
+                              mad::guid_text(peer.info.node_guid) + " (" + route(peer.path) +
+                              ") but answers behind port " + std::to_string(p.from->port) + " of " +
+                              mad::guid_text(from.info.node_guid) + " (" + route(from.path) +
+                              "), which it does not point back to: not exploring through " + at);
+        continue;
+      }
       if (!node.is_switch()) node.ports[ni.local_port].guid = ni.port_guid;
       if (p.from) d_.fabric.connect(*p.from, PortRef{n, ni.local_port});
       if (!known) {
         found.push_back(n);
+        if (scope_.nodes_found) *scope_.nodes_found = d_.fabric.nodes.size();
         hops_.resize(d_.fabric.nodes.size());
         hops_[n] = p.hops;
       } else if (!node.is_switch() && !node.ports[ni.local_port].info) {
@@ -131,7 +167,12 @@ class Discoverer {
     get(path, mad::kPortInfo, port, [this, n, path, port](std::span<const uint8_t> a) {
       Node& node = d_.fabric.nodes[n];
       PortInfo& pi = node.ports[port].info.emplace(PortInfo::from(a));
-      if (std::optional<Probe> p = probe_behind(n, node.ports[port])) {
+      if (node.is_switch() && port == 0) check_lid(n);
+      // A switch's ports are probed early only once its port 0 has passed
+      // check_lid: a suspect switch is not explored through at all.
+      const Port* base = node.port(0);
+      bool checked = !node.is_switch() || (base && base->info);
+      if (std::optional<Probe> p = checked ? probe_behind(n, node.ports[port]) : std::nullopt) {
         Probe& early = early_[{n, port}] = std::move(*p);
         send_probe(early);
       }
@@ -175,6 +216,7 @@ class Discoverer {
   bool explores(uint32_t n) const {
     const Node& node = d_.fabric.nodes[n];
     if (!node.is_switch() && n != 0) return false;  // CAs do not forward
+    if (suspect_.count(n)) return false;
     if (scope_.hops && hops_[n] > *scope_.hops) return false;
     return node.path.size() < mad::kMaxHops;
   }
@@ -199,6 +241,30 @@ class Discoverer {
     return p;
   }
 
+  // Two switches of one size with one LID (port 0's): the second is most
+  // likely the first under a damaged GUID, and is not explored through. (A
+  // CA's LID given twice is the SM's mistake, for fabric check ids.)
+  void check_lids(const std::vector<uint32_t>& found) {
+    for (uint32_t n : found) check_lid(n);
+  }
+  // Once a node (check_lids runs after each wave's details, port_info as
+  // soon as a switch's port 0 answers).
+  void check_lid(uint32_t n) {
+    const Node& node = d_.fabric.nodes[n];
+    const Port* port = node.port(0);
+    if (suspect_.count(n) || !node.is_switch() || !port || !port->info || !port->info->lid) return;
+    uint16_t lid = port->info->lid;
+    auto [it, fresh] = lid_owner_.emplace(lid, n);
+    if (fresh || it->second == n) return;
+    const Node& owner = d_.fabric.nodes[it->second];
+    if (owner.info.num_ports != node.info.num_ports) return;
+    d_.warnings.push_back("nodes " + mad::guid_text(owner.info.node_guid) + " at " +
+                          route(owner.path) + " and " + mad::guid_text(node.info.node_guid) +
+                          " at " + route(node.path) + " both have LID " + std::to_string(lid) +
+                          ": not exploring through " + route(node.path));
+    suspect_.insert(n);
+  }
+
   // Probes behind every port of the new switches (and the local CA's own
   // port) whose link is up and whose peer is not known yet, in node and
   // port order: those sent early with their answers.
@@ -207,6 +273,7 @@ class Discoverer {
     for (uint32_t n : found) {
       const Node& node = d_.fabric.nodes[n];
       if (!node.is_switch() && n != 0) continue;  // CAs do not forward
+      if (suspect_.count(n)) continue;
       if (scope_.hops && hops_[n] > *scope_.hops) continue;
       if (node.path.size() >= mad::kMaxHops) {
         d_.warnings.push_back("not exploring behind " + mad::route_text({true, 0, node.path}) +
@@ -227,8 +294,26 @@ class Discoverer {
     return wave;
   }
 
+  static std::string route(const std::vector<uint8_t>& path) {
+    return mad::route_text({true, 0, path});
+  }
+  // "a switch with 36 ports"
+  static std::string what(const NodeInfo& ni) {
+    const char* type = node_type_name(ni.node_type);
+    return std::string("a ") +
+           (type ? std::string(type) : "node of type " + std::to_string(ni.node_type)) + " with " +
+           std::to_string(ni.num_ports) + (ni.num_ports == 1 ? " port" : " ports");
+  }
+
+  // Every node of a managed subnet has a LID of its own; more nodes than
+  // unicast LIDs is a fabric inventing them.
+  static constexpr size_t kMaxNodes = 0xbfff;
+
   mad::Engine& e_;
   const DiscoverScope& scope_;
+  std::map<uint16_t, uint32_t> lid_owner_;  // by LID: the node found first with it
+  std::set<uint32_t> suspect_;              // nodes not explored through
+  bool too_many_ = false;
   std::vector<unsigned> hops_;  // by node: links from the start node
   // The next wave's probes sent while this wave's details come in, by
   // (node, port); a std::map, so a callback's reference stays valid.

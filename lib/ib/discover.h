@@ -4,6 +4,7 @@
 // parallel; no LID is needed, so it works without a subnet manager.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,12 +27,23 @@ struct Discovery {
 struct DiscoverScope {
   std::vector<uint8_t> from;
   std::optional<unsigned> hops;
+  // When set, the number of nodes found so far (a progress line reads it).
+  size_t* nodes_found = nullptr;
 };
 
 // Discovers the subnet the engine's transport is attached to (or the part
 // of it scope names; the start node is nodes[0], every path still from the
 // local port). Never throws for a sick fabric: what did not answer is a
 // warning. Throws Error only when the start node itself does not answer.
+//
+// A fabric that contradicts itself is not believed: one node GUID met at
+// two places as different nodes (type, port count), a port answering
+// behind a link while its peer is already another port, two switches of
+// one size with one LID, more nodes than the unicast LIDs could name.
+// Each is a warning naming the GUIDs and directed routes, and discovery
+// does not explore through the place that contradicts what it found
+// first. So what a lying fabric costs is bounded by its true size
+// (man/rdma.8, TIME BOUND).
 Discovery discover(mad::Engine& e, const DiscoverScope& scope = {});
 
 }  // namespace rdma::ib

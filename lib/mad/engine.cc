@@ -261,10 +261,47 @@ void Engine::drop_stale_deadlines() {
   }
 }
 
+// Every query still pending or in flight ends without its reply; done
+// callbacks may submit more, which end the same way.
+void Engine::end_at_deadline() {
+  stats_.deadline_reached = true;
+  while (pending_ || !flights_.empty()) {
+    if (!flights_.empty()) {
+      Flight& f = flights_.begin()->second;
+      Failure failure{Failure::Kind::Timeout, f.tries, 0,
+                      "deadline reached: no reply to " + f.q.what};
+      finish(flights_.begin()->first, nullptr, &failure);
+      continue;
+    }
+    // Pointers, not iterators: a callback's submit may rehash dests_.
+    std::vector<Dest*> waiting;
+    for (auto& [key, d] : dests_)
+      if (!d.pending.empty()) waiting.push_back(&d);
+    for (Dest* d : waiting) {
+      while (!d->pending.empty()) {
+        Query q = std::move(d->pending.front());
+        d->pending.pop_front();
+        --pending_;
+        Failure failure{Failure::Kind::Timeout, 0, 0, "deadline reached: not sent: " + q.what};
+        ++stats_.timeouts;
+        if (q.done) q.done(nullptr, &failure);
+      }
+    }
+  }
+  while (!deadlines_.empty()) deadlines_.pop();
+  for (Dest* d : ring_) d->in_ring = false;
+  ring_.clear();
+  fifo_.clear();
+}
+
 void Engine::run() {
   size_t window = std::max<size_t>(c_.window, 1);
   Clock::time_point began = t_.now();
   while (pending_ || !flights_.empty()) {
+    if (c_.deadline && t_.now() >= *c_.deadline) {
+      end_at_deadline();
+      break;
+    }
     // One query from each destination in turn: a node's queries do not
     // fill the window while the others' wait behind them.
     while (flights_.size() < window && !(ring_.empty() && fifo_.empty())) {
@@ -281,6 +318,7 @@ void Engine::run() {
     }
     drop_stale_deadlines();
     Clock::time_point next = deadlines_.empty() ? Clock::time_point::max() : deadlines_.top().first;
+    if (c_.deadline) next = std::min(next, *c_.deadline);
     auto now = t_.now();
     int wait =
         next <= now

@@ -47,6 +47,9 @@ struct EngineConfig {
   // ClassPortInfo's RespTimeValue) sets the timeout of the queries to it
   // that follow (IBA 13.4.6.2), kept within [min_timeout_ms, timeout_ms].
   int min_timeout_ms = 50;
+  // --deadline: when reached, nothing more is sent and every query not
+  // answered yet ends as a Timeout ("deadline reached: ..."); none: no cap.
+  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
 };
 
 // Called once per query: the reply, checked against the request (class,
@@ -71,7 +74,8 @@ struct EngineStats {
   // The destination sent the most MADs ("dr 0,1,3", "lid 4") and how many.
   std::string busiest;
   uint64_t busiest_sent = 0;
-  double seconds = 0;  // time spent in run(), on the transport's clock
+  double seconds = 0;             // time spent in run(), on the transport's clock
+  bool deadline_reached = false;  // EngineConfig::deadline cut the run short
   uint64_t failed() const { return timeouts + status_errors + malformed; }
   // "dropped 4 replies not matching their request (attribute 3, path 1),
   // 2 stray"; "" when none.
@@ -143,6 +147,7 @@ class Engine {
   void on_receive(const Received& r);
   void expire(Clock::time_point now);
   void drop_stale_deadlines();
+  void end_at_deadline();
   void finish(uint32_t key, const Mad* reply, const Failure* failure);
 
   Transport& t_;

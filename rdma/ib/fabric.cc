@@ -255,7 +255,7 @@ void fabric_links(Ctx& c) {
   metrics.succeed();
 }
 
-void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, uint64_t mads_sent);
+void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s);
 
 // `topology dot [ errors ]`: the Graphviz picture; errors marks the links
 // with a port over ibqueryerrors' default thresholds.
@@ -270,7 +270,7 @@ void fabric_topology_dot(Ctx& c, const FabricSource& src) {
   ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
   if (s) {
     ib::ErrorSweep sweep = ib::sweep_errors(s->engine(), f, {});
-    sweep_warnings(c, sweep, s->engine().stats().sent);
+    sweep_warnings(c, sweep, *s);
     for (const ib::PortCounters& p : sweep.ports) over.push_back(p.port);
   }
   std::fflush(c.help_out);
@@ -495,7 +495,10 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   if (!warnings.empty()) c.status = 1;
 }
 
-void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, uint64_t mads_sent) {
+// The sweep is over: its progress line goes before what is printed.
+void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s) {
+  s.end_progress();
+  uint64_t mads_sent = s.engine().stats().sent;
   for (const std::string& warning : sweep.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (c.opt.details)
@@ -547,7 +550,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
     // delays the next one, and the rate stays true.
     double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
     last = start;
-    sweep_warnings(c, sweep, s.engine().stats().sent);
+    sweep_warnings(c, sweep, s);
     Interval iv(c, n);
     for (const ib::PortCounters& p : sweep.ports) {
       std::vector<ib::CounterRate> r = rates.update(
@@ -612,7 +615,7 @@ void fabric_errors(Ctx& c) {
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
   if (metrics.printer()) o.every_port = true;
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
-  sweep_warnings(c, sweep, s.engine().stats().sent);
+  sweep_warnings(c, sweep, s);
   if (metrics.printer()) {
     errors_metrics(f, sweep, o, *metrics.printer());
     if (std::any_of(sweep.ports.begin(), sweep.ports.end(),

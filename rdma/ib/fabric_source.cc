@@ -22,8 +22,11 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
     if (!s.local().sm_lid) throw Error("no subnet manager: --sa needs the SA at the SM's LID");
     d.fabric = ib::fabric_from_sa(s.engine(), s.local().sm_lid, s.local().port_guid, d.warnings);
   } else {
-    d = ib::discover(s.engine(), o.scope);
+    ib::DiscoverScope scope = o.scope;
+    scope.nodes_found = &s.nodes_found;
+    d = ib::discover(s.engine(), scope);
   }
+  s.end_progress();
   for (const std::string& warning : d.warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (!d.warnings.empty()) c.status = 1;

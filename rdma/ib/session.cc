@@ -1,6 +1,9 @@
 #include "rdma/ib/session.h"
 
+#include <chrono>
 #include <cstdio>
+#include <functional>
+#include <span>
 
 #include "lib/error.h"
 #include "rdma/words.h"
@@ -20,15 +23,43 @@ mad::EngineConfig engine_config(const Ctx& c) {
   cfg.retries = c.opt.mad_retries;
   cfg.window = static_cast<size_t>(c.opt.mad_window);
   cfg.per_node = mad::kPerNode;
+  if (c.opt.deadline_s > 0)
+    cfg.deadline = std::chrono::steady_clock::now() +
+                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(c.opt.deadline_s));
   return cfg;
+}
+
+// -dd's trace (-d's for the commands that write), and the progress line
+// after every MAD.
+ib::MadTrace session_trace(Ctx& c, int trace_level, const std::function<void()>& progress) {
+  ib::MadTrace print = c.opt.details >= trace_level ? ib::print_trace(c.err) : ib::MadTrace();
+  return [print, progress](const char* dir, std::span<const uint8_t> mad) {
+    if (print) print(dir, mad);
+    progress();
+  };
 }
 
 }  // namespace
 
 MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
     : ib::MadClient(access_of(c), via, engine_config(c),
-                    c.opt.details >= trace_level ? ib::print_trace(c.err) : ib::MadTrace()) {
+                    session_trace(c, trace_level,
+                                  [this] { progress_.update(engine().stats(), nodes_found); })),
+      c_(c),
+      progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
+                                       c.is_terminal)) {
   if (c.opt.mkey) set_mkey(*c.opt.mkey);
+}
+
+MadSession::~MadSession() {
+  progress_.clear();
+  const mad::EngineStats& st = engine().stats();
+  if (!st.deadline_reached) return;
+  std::fprintf(c_.err,
+               "warning: deadline of %s s reached: stopped sending, the result is partial\n",
+               c_.opt.deadline_text.c_str());
+  c_.status = 1;
 }
 
 std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,

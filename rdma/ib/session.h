@@ -14,6 +14,7 @@
 #include "lib/mad/target.h"
 #include "lib/mad/transport.h"
 #include "rdma/command.h"
+#include "rdma/ib/progress.h"
 
 namespace rdma {
 
@@ -21,16 +22,31 @@ namespace rdma {
 // opened through c.mad (the seam: libibumad in the tool, a fake fabric in
 // tests), the engine as --timeout, --retries and --window set it, -dd's
 // trace on c.err.
+//
+// --deadline: the engine stops at it; the session, when it ends, says so
+// ("deadline of N s reached: ...") and makes the exit status 1. The
+// progress line (rdma/ib/progress.h) follows every MAD sent and received.
 class MadSession : public ib::MadClient {
  public:
   // trace_level: the -d count from which every MAD is printed (-dd; the
   // commands that write print them from -d).
   MadSession(Ctx& c, const std::string& via, int trace_level = 2);
+  ~MadSession();
+  MadSession(const MadSession&) = delete;
+  MadSession& operator=(const MadSession&) = delete;
+  // Nodes found so far by a discovery, for the progress line.
+  size_t nodes_found = 0;
+  // Blanks the progress line (before printing a result or warnings).
+  void end_progress() { progress_.clear(); }
   // --sa: the records of type rec whose LID (and port, when given) match,
   // from the SA (a GetTable). The target is a LID, or a GUID or GID found
   // in the NodeRecords; a directed route is a UsageError.
   std::vector<std::vector<uint8_t>> sa_records(const mad::Target& t, const mad::AttrDef& rec,
                                                std::optional<uint8_t> port = std::nullopt);
+
+ private:
+  Ctx& c_;
+  Progress progress_;
 };
 
 // The record's first field: "lid 4 " / "dr 0,1 " (JSON "target").

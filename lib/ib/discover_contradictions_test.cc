@@ -1,0 +1,162 @@
+// Discovery on a fabric that lies (tests/ibsim/net, whose NodeInfo at one
+// directed route is rewritten): each contradiction is a warning naming it,
+// the place is not explored through, and the rest of the fabric is found.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "lib/ib/discover.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/mad.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
+
+namespace rdma::ib {
+namespace {
+
+// The fabric, but the NodeInfo answered at the directed route `at` is
+// rewritten by lie; every SMP path sent is recorded.
+class LyingNodeInfo : public mad::Transport {
+ public:
+  LyingNodeInfo(ibtest::FakeFabric& f, std::vector<uint8_t> at, std::function<void(mad::Mad&)> lie)
+      : f_(f), at_(std::move(at)), lie_(std::move(lie)) {}
+  void send(const mad::Mad& m, const mad::Address& a, int timeout_ms) override {
+    if (m.mgmt_class() == mad::kClassSmiDr) paths.push_back(path_of(m));
+    f_.send(m, a, timeout_ms);
+  }
+  std::optional<mad::Received> receive(int timeout_ms) override {
+    std::optional<mad::Received> r = f_.receive(timeout_ms);
+    if (!r || r->status || r->bytes.size() < mad::kMadBytes) return r;
+    mad::Mad m;
+    std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
+    if (m.mgmt_class() == mad::kClassSmiDr && m.get(mad::hdr::kAttrId) == mad::kNodeInfo.id &&
+        path_of(m) == at_) {
+      lie_(m);
+      std::copy(m.bytes.begin(), m.bytes.end(), r->bytes.begin());
+    }
+    return r;
+  }
+  static std::vector<uint8_t> path_of(const mad::Mad& m) {
+    size_t hops = m.get(mad::hdr::kHopCount);
+    size_t at = mad::hdr::kInitialPath.bit / 8;
+    return {m.bytes.begin() + at + 1, m.bytes.begin() + at + 1 + hops};
+  }
+  std::vector<std::vector<uint8_t>> paths;
+
+ private:
+  ibtest::FakeFabric& f_;
+  std::vector<uint8_t> at_;
+  std::function<void(mad::Mad&)> lie_;
+};
+
+bool lies_has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string lies_joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += s + "\n";
+  return out;
+}
+
+bool lies_explored_through(const LyingNodeInfo& t, const std::vector<uint8_t>& at) {
+  return std::any_of(t.paths.begin(), t.paths.end(), [&](const std::vector<uint8_t>& p) {
+    return p.size() > at.size() && std::equal(at.begin(), at.end(), p.begin());
+  });
+}
+
+TEST(DiscoverContradictions, OneGuidAsTwoDifferentNodes) {
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  uint64_t sw1 = f.nodes()[f.node("sw1")].node_guid;
+  // hca3 (dr 0,1,3,1) answers with sw1's GUID: a CA with 2 ports there.
+  LyingNodeInfo t(f, {1, 3, 1}, [&](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", sw1); });
+  mad::Engine e(t, {100, 3, 16});
+  Discovery d = discover(e);
+  ASSERT_EQ(d.warnings.size(), 1u) << lies_joined(d.warnings);
+  char guid[32];
+  std::snprintf(guid, sizeof guid, "0x%016llx", static_cast<unsigned long long>(sw1));
+  EXPECT_EQ(d.warnings[0], std::string("node ") + guid +
+                               " is a switch with 8 ports at dr 0,1 but a ca with 2 ports at "
+                               "dr 0,1,3,1: not exploring through dr 0,1,3,1");
+  // The rest is there: hca1, sw1, hca2, sw2, hca4; sw2's port 1 has no peer.
+  EXPECT_EQ(d.fabric.nodes.size(), 5u);
+  EXPECT_EQ(d.fabric.links().size(), 5u);
+  const Node* sw2 = d.fabric.find(f.nodes()[f.node("sw2")].node_guid);
+  ASSERT_TRUE(sw2);
+  EXPECT_FALSE(sw2->ports[1].peer);
+  EXPECT_TRUE(sw2->ports[2].peer);
+}
+
+TEST(DiscoverContradictions, APortWhosePeerDoesNotPointBack) {
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  const ibtest::FabricNode& hca2 = f.nodes()[f.node("hca2")];
+  // hca3 (behind sw2 port 1) answers as hca2 port 1, which is sw1 port 2's.
+  LyingNodeInfo t(f, {1, 3, 1}, [&](mad::Mad& m) {
+    m.set_attr(mad::kNodeInfo, "NodeGUID", hca2.node_guid);
+    m.set_attr(mad::kNodeInfo, "PortGUID", hca2.ports[1].guid);
+    m.set_attr(mad::kNodeInfo, "LocalPortNum", 1);
+  });
+  mad::Engine e(t, {100, 3, 16});
+  Discovery d = discover(e);
+  ASSERT_EQ(d.warnings.size(), 1u) << lies_joined(d.warnings);
+  EXPECT_PRED2(lies_has, d.warnings[0], ("port 1 of node "));
+  EXPECT_PRED2(lies_has, d.warnings[0], (" (dr 0,1) but answers behind port 1 of "));
+  EXPECT_PRED2(lies_has, d.warnings[0],
+               ("(dr 0,1,3), which it does not point back to: not "
+                "exploring through dr 0,1,3,1"));
+  // hca2 keeps its true link (sw1 port 2); sw2 port 1 stays unlinked.
+  const Node& found = *d.fabric.find(hca2.node_guid);
+  ASSERT_TRUE(found.ports[1].peer);
+  EXPECT_EQ(d.fabric.nodes[found.ports[1].peer->node].description, "sw1");
+  EXPECT_EQ(found.ports[1].peer->port, 2);
+  EXPECT_EQ(d.fabric.nodes.size(), 5u);
+  EXPECT_EQ(d.fabric.links().size(), 5u);
+}
+
+// A known switch under a new GUID (a damaged NodeGUID) has the LID of the
+// one found first: not explored, so its ports cost no probes.
+TEST(DiscoverContradictions, TwoNodesWithOneLid) {
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  f.assign_lids();
+  LyingNodeInfo t(f, {1, 4},
+                  [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); });
+  mad::Engine e(t, {100, 3, 16});
+  Discovery d = discover(e);
+  // And sw2's port 4, whose peer (sw1 port 4) was taken by the phantom.
+  ASSERT_EQ(d.warnings.size(), 2u) << lies_joined(d.warnings);
+  EXPECT_PRED2(lies_has, d.warnings[0],
+               (" at dr 0,1,3 and 0x00000000deadbeef at dr 0,1,4 both "
+                "have LID 4: not exploring through dr 0,1,4"));
+  EXPECT_PRED2(lies_has, d.warnings[1],
+               ("does not point back to: not exploring through dr 0,1,3,4"));
+  EXPECT_FALSE(lies_explored_through(t, {1, 4}));
+  EXPECT_TRUE(d.fabric.find(f.nodes()[f.node("hca4")].node_guid));  // found through sw2
+  EXPECT_TRUE(d.fabric.find(f.nodes()[f.node("hca3")].node_guid));
+}
+
+// Without an SM there are no LIDs to compare: the phantom is explored, but
+// every port behind it is already another's, so it stops there.
+TEST(DiscoverContradictions, APhantomWithoutLidsEndsAtItsNeighbours) {
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  LyingNodeInfo t(f, {1, 4},
+                  [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); });
+  mad::Engine e(t, {100, 3, 16});
+  Discovery d = discover(e);
+  // Behind sw2's port 4: sw1 port 4, taken by the phantom; behind the
+  // phantom's ports 1, 2 and 3: hca3, hca4 and sw1 port 3, linked already.
+  ASSERT_EQ(d.warnings.size(), 4u) << lies_joined(d.warnings);
+  EXPECT_PRED2(lies_has, d.warnings[0], ("not exploring through dr 0,1,3,4"));
+  for (size_t i = 1; i < 4; ++i)
+    EXPECT_PRED2(lies_has, d.warnings[i],
+                 ("which it does not point back to: not exploring through "
+                  "dr 0,1,4," +
+                  std::to_string(i)));
+  EXPECT_FALSE(lies_explored_through(t, {1, 4, 1}));
+  EXPECT_EQ(d.fabric.nodes.size(), 7u);  // the six, and the phantom
+}
+
+}  // namespace
+}  // namespace rdma::ib
