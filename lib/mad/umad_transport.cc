@@ -53,8 +53,16 @@ UmadTransport::~UmadTransport() {
 
 void UmadTransport::send(const Mad& mad, const Address& to, int timeout_ms) {
   auto agent = agents_.find(mad.mgmt_class());
-  if (agent == agents_.end())
-    throw Error("internal: no MAD agent for class " + std::to_string(mad.mgmt_class()));
+  if (agent == agents_.end()) {
+    // A class only a few commands use (congestion control, 0x21): its agent
+    // is registered when its first MAD goes out, not at every start.
+    uint8_t version = static_cast<uint8_t>(mad.get(hdr::kClassVersion));
+    int id = umad_lib().register_agent(port_id_, mad.mgmt_class(), version, 0, nullptr);
+    if (id < 0)
+      throw Error("cannot register a MAD agent for class " + std::to_string(mad.mgmt_class()) +
+                  " on " + name_);
+    agent = agents_.emplace(mad.mgmt_class(), id).first;
+  }
   std::vector<uint8_t> buf(umad_lib().size() + kMadBytes);
   std::memcpy(umad_lib().get_mad(buf.data()), mad.bytes.data(), kMadBytes);
   umad_lib().set_addr(buf.data(), to.lid, to.qp, 0, to.qkey);
