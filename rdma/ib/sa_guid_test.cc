@@ -59,6 +59,17 @@ TEST_F(SaGuidCmd, SaSetGuidAddsAnAliasGuidAndDeleteRemovesIt) {
   EXPECT_EQ(hca2.ports[1].alias_guids[0], 0u);
 }
 
+// -d: the SubnAdmSet as sent and received (header, then the record).
+TEST_F(SaGuidCmd, SaSetGuidWithDetailsShowsTheSetSentAndReceived) {
+  std::string lid = std::to_string(fabric_.lid(fabric_.node("hca2"), 1));
+  Result r = run({"-d", "sa", "set", "guid", "lid", lid, "index", "1", "0x0002c90300001234"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("> ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("class 0x03 class_version 2 response 0 method 0x02 "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\n< "), std::string::npos) << r.err;
+}
+
 TEST_F(SaGuidCmd, SaSetGuidRefusalsAndWrongWords) {
   std::string lid = std::to_string(fabric_.lid(fabric_.node("hca2"), 1));
   Result r = run({"sa", "set", "guid", "lid", lid, "index", "0", "0x1234"});
