@@ -78,7 +78,7 @@ TEST_F(MadCmd, MadSetOfPortCountersClearsWhatCounterSelectSelects) {
   EXPECT_EQ(fabric_.counter(sw1, 3, "SymbolErrorCounter"), 0u);
   EXPECT_EQ(fabric_.counter(sw1, 3, "LinkDownedCounter"), 2u);
   EXPECT_EQ(j[0]["symbol_errors"], 0);
-  const Mad& set = mad_set_sets(sent_).at(0);
+  const Mad set = mad_set_sets(sent_).at(0);
   EXPECT_EQ(set.get_attr(mad::kPortCounters, "PortSelect"), 3u);
   // Counters not named are written as 0, not as read.
   EXPECT_EQ(set.get_attr(mad::kPortCounters, "LinkDownedCounter"), 0u);
@@ -130,7 +130,7 @@ TEST_F(MadCmd, MadSetOfARawAttributeWritesTheBytesGiven) {
   };
   Result r = run({"-j", "mad", "set", "0xff91", "lid", "2", "data=0a0b0c"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const Mad& set = mad_set_sets(sent_).at(0);
+  const Mad set = mad_set_sets(sent_).at(0);
   EXPECT_EQ(set.data()[0], 0x0a);
   EXPECT_EQ(set.data()[2], 0x0c);
   EXPECT_EQ(set.data()[3], 0x00);
