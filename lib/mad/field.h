@@ -1,5 +1,5 @@
 // The one description of every MAD attribute: a table of fields, each with
-// its IBA name (the JSON key), a short text label, its bit offset and width,
+// its IBA name, a short label (the text's and the JSON key), its bit offset and width,
 // and how it prints. Decoding, encoding, text and JSON all read these tables;
 // nothing else knows where a field lives.
 #pragma once
@@ -10,8 +10,9 @@
 
 namespace rdma::mad {
 
-// How a field's value prints. JSON gets the number for every numeric field
-// (enumerations included, so scripts compare values), text gets names.
+// How a field's value prints. JSON carries what the text says (format.cc's
+// render_value: "ACTIVE", "4X", "0x0012"); plain numbers (Uint, DataWords)
+// and MTUs stay numbers.
 enum class Fmt : uint8_t {
   Uint,          // decimal
   DataWords,     // a count of 4-byte words (PortXmitData, PortRcvData): decimal bytes
@@ -43,8 +44,8 @@ enum class Fmt : uint8_t {
 enum : uint8_t { kShow = 0, kDetail = 1, kHidden = 0xff };
 
 struct FieldDef {
-  const char* name;   // IBA name, the JSON key
-  const char* label;  // text label
+  const char* name;   // IBA name (what mad set's FIELD= and the code use)
+  const char* label;  // text label and JSON key
   uint16_t bit;       // offset from the start of the attribute, MSB first
   uint16_t width;     // bits (up to 64; 128 for Gid, any multiple of 8 for Str)
   Fmt fmt = Fmt::Uint;
