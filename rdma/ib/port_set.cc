@@ -5,7 +5,10 @@
 // link of the subnet back to INIT, far links first.
 #include "rdma/ib/port_set.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,12 +78,81 @@ struct Request {
   }
 };
 
+// The names an admin reads in `port show` and iblinkinfo for the bits of
+// LinkSpeedEnabled, LinkSpeedExtEnabled and LinkWidthEnabled, and the
+// value that enables every supported one.
+struct BitName {
+  const char* name;
+  uint64_t bit;
+};
+struct BitNames {
+  const char* op;
+  std::vector<BitName> bits;
+  uint64_t all;
+  const char* expected;  // for the error
+};
+const BitNames kBitNames[] = {
+    {"speed",
+     {{"sdr", 1}, {"ddr", 2}, {"qdr", 4}, {"2.5", 1}, {"5.0", 2}, {"10.0", 4}},
+     15,
+     "0-15; sdr, ddr or qdr, comma-separated; or all"},
+    {"espeed",
+     {{"fdr", 1},
+      {"edr", 2},
+      {"hdr", 4},
+      {"ndr", 8},
+      {"14.0625", 1},
+      {"25.78125", 2},
+      {"53.125", 4},
+      {"106.25", 8}},
+     31,
+     "0-31; fdr, edr, hdr or ndr, comma-separated; or all"},
+    {"width",
+     {{"1x", 1}, {"4x", 2}, {"8x", 4}, {"12x", 8}, {"2x", 16}},
+     255,
+     "0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or all"},
+};
+
+// "4x", "sdr,qdr", "all": the bits named, case-insensitive; nullopt when the
+// word is not made of names (a number, or a typo the number check reports).
+std::optional<uint64_t> named_bits(const ValueOp& op, const std::string& word) {
+  for (const BitNames& names : kBitNames) {
+    if (std::string(op.word) != names.op) continue;
+    std::string lower = word;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (lower == "all") return names.all;
+    uint64_t v = 0;
+    size_t at = 0;
+    while (at <= lower.size()) {
+      size_t comma = std::min(lower.find(',', at), lower.size());
+      std::string name = lower.substr(at, comma - at);
+      auto it = std::find_if(names.bits.begin(), names.bits.end(),
+                             [&](const BitName& b) { return name == b.name; });
+      if (it == names.bits.end()) return std::nullopt;
+      v |= it->bit;
+      at = comma + 1;
+    }
+    return v;
+  }
+  return std::nullopt;
+}
+
 uint64_t parse_value(const ValueOp& op, const std::string& word) {
   if (std::string(op.word) == "mtu") {  // also in bytes, as ibv_devinfo prints it
     static constexpr const char* kBytes[] = {"256", "512", "1024", "2048", "4096"};
     for (unsigned i = 0; i < 5; ++i)
       if (word == kBytes[i]) return i + 1;
   }
+  if (std::optional<uint64_t> v = named_bits(op, word)) return *v;
+  // Not a number: say which names the operation takes.
+  bool numeric = word.rfind("0x", 0) == 0 || word.rfind("0X", 0) == 0 ||
+                 word.find_first_not_of("0123456789") == std::string::npos;
+  if (!numeric)
+    for (const BitNames& names : kBitNames)
+      if (std::string(op.word) == names.op)
+        throw UsageError("invalid " + std::string(op.word) + " \"" + word + "\" (expected " +
+                         names.expected + ")");
   uint64_t v = need_number(word, op.word, {.min = op.min, .max = op.max, .c_bases = true});
   if (std::string(op.word) == "width" && v > 31 && v != 255)
     throw UsageError("invalid width \"" + word + "\" (expected 0-31 or 255)");

@@ -49,6 +49,26 @@ TEST_F(PortSetCmd, SpeedWidthVlsAndMtuAreWrittenThenShownWithThePeer) {
   EXPECT_EQ(node("sw1").ports[2].width_active, ibtest::kWidth1x);
 }
 
+// The names `port show` and iblinkinfo print are taken for the bits.
+TEST_F(PortSetCmd, SpeedsAndWidthsAreTakenByName) {
+  Result r = run({"port", "set", "lid", "2", "port", "2", "speed", "SDR,qdr", "width", "1x,4X"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sets().size(), 1u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedEnabled"), 5u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkWidthEnabled"), 3u);
+  sent_.clear();
+  r = run({"port", "set", "lid", "2", "port", "2", "speed", "all", "width", "all"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sets().size(), 1u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedEnabled"), 15u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkWidthEnabled"), 255u);
+  sent_.clear();
+  r = run({"port", "set", "lid", "2", "port", "0", "espeed", "edr,hdr"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sets().size(), 1u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedExtEnabled"), 6u);
+}
+
 TEST_F(PortSetCmd, BadValuesAreRefusedBeforeAnyMad) {
   struct Case {
     std::vector<std::string> words;
@@ -61,6 +81,16 @@ TEST_F(PortSetCmd, BadValuesAreRefusedBeforeAnyMad) {
       {{"lmc", "8"}, "invalid lmc \"8\" (expected 0-7)\n"},
       {{"espeed", "32"}, "invalid espeed \"32\" (expected 0-31)\n"},
       {{"fdr10", "2"}, "invalid fdr10 \"2\" (expected 0-1)\n"},
+      {{"width", "3x"},
+       "invalid width \"3x\" (expected 0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or "
+       "all)\n"},
+      {{"speed", "sdr,fdr"},
+       "invalid speed \"sdr,fdr\" (expected 0-15; sdr, ddr or qdr, comma-separated; or all)\n"},
+      {{"espeed", "qdr"},
+       "invalid espeed \"qdr\" (expected 0-31; fdr, edr, hdr or ndr, comma-separated; or all)\n"},
+      {{"width", "4x,"},
+       "invalid width \"4x,\" (expected 0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or "
+       "all)\n"},
       {{"down", "arm"}, "one state change at a time (\"arm\" after another)\n"},
       {{"bogus"}, "unknown port set argument \"bogus\"\n"},
   };

@@ -40,6 +40,10 @@ readback "width read back" 0,1 2 LinkWidthEnabled "1X"
 expect "speed, with the retraining note" 0 'take effect when the link retrains' \
   port set dr 0,1 port 2 speed 1
 readback "speed read back" 0,1 2 LinkSpeedEnabled "2.5 Gbps"
+expect "width by name" 0 '^dr 0,1,2: port 1 ' port set dr 0,1 port 2 width 1x,4x
+readback "width by name read back" 0,1 2 LinkWidthEnabled "1X or 4X"
+expect "speed by name" 0 '^dr 0,1,2: port 1 ' port set dr 0,1 port 2 speed sdr,qdr
+readback "speed by name read back" 0,1 2 LinkSpeedEnabled "2.5 Gbps or 10.0 Gbps"
 expect "vls" 0 '^dr 0,1: port 2 ' port set dr 0,1 port 2 vls 2
 readback "vls read back" 0,1 2 OperVLs "VL0-1"
 expect "lmc of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 lmc 1
