@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/ib/fabric.h"
+#include "lib/ib/mfts.h"
 #include "lib/ib/route.h"
 #include "lib/mad/engine.h"
 
@@ -65,6 +66,16 @@ inline constexpr size_t kFirstFew = 5;
 // that is not the LID's (a CA in the middle), a loop; entries for LIDs
 // nobody owns. A switch whose table is missing is a finding too.
 std::vector<Finding> check_routes(const Fabric& f, const Lfts& lfts);
+
+// routes, multicast (ibdmchk's group check): for each MLID the switches'
+// multicast tables forward, a bit to a port the switch has not, to a port
+// without a link or not Active; the tree the entries make over the switch
+// links (a link whose ends both set it): a loop (entries that send a
+// packet round to where it has been, whichever port it came in by), an
+// entry the next switch does not send back (a warning), a switch outside
+// the tree of the group's first switch with members (an error when CAs
+// hang on it); and a note naming the MLIDs in use.
+std::vector<Finding> check_mfts(const Fabric& f, const Mfts& mfts);
 
 struct VlMaps;  // lib/ib/lfts.h
 
