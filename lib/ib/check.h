@@ -61,6 +61,18 @@ std::vector<Finding> check_links(const Fabric& f);
 // are counted in a last finding of their kind.
 inline constexpr size_t kFirstFew = 5;
 
+// Appends the first few findings of one kind to out, then one counting the
+// rest: "2 more TEXT (7 in all)", of the same check and severity.
+inline void add_first_few(std::vector<Finding>& out, std::vector<Finding> kind, const char* text) {
+  for (size_t i = 0; i < kind.size() && i < kFirstFew; ++i) out.push_back(std::move(kind[i]));
+  if (kind.size() > kFirstFew)
+    out.push_back({kind[0].check,
+                   kind[0].severity,
+                   std::to_string(kind.size() - kFirstFew) + " more " + text + " (" +
+                       std::to_string(kind.size()) + " in all)",
+                   {}});
+}
+
 // routes: every CA and router LID followed from every switch through the
 // tables: an entry missing, to a port that is down or absent, to a node
 // that is not the LID's (a CA in the middle), a loop; entries for LIDs

@@ -210,16 +210,7 @@ std::vector<Finding> check_mfts(const Fabric& f, const Mfts& mfts) {
     }
   }
   std::vector<Finding> out;
-  for (int k = 0; k < kKinds; ++k) {
-    std::vector<Finding>& v = found[k];
-    for (size_t i = 0; i < v.size() && i < kFirstFew; ++i) out.push_back(std::move(v[i]));
-    if (v.size() > kFirstFew)
-      out.push_back({"routes",
-                     v[0].severity,
-                     std::to_string(v.size() - kFirstFew) + " more " + kKindText[k] + " (" +
-                         std::to_string(v.size()) + " in all)",
-                     {}});
-  }
+  for (int k = 0; k < kKinds; ++k) add_first_few(out, std::move(found[k]), kKindText[k]);
   if (!groups.empty()) {
     std::string list;
     size_t i = 0;
