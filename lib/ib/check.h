@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/ib/fabric.h"
+#include "lib/ib/mfts.h"
 #include "lib/ib/route.h"
 #include "lib/mad/engine.h"
 
@@ -60,11 +61,33 @@ std::vector<Finding> check_links(const Fabric& f);
 // are counted in a last finding of their kind.
 inline constexpr size_t kFirstFew = 5;
 
+// Appends the first few findings of one kind to out, then one counting the
+// rest: "2 more TEXT (7 in all)", of the same check and severity.
+inline void add_first_few(std::vector<Finding>& out, std::vector<Finding> kind, const char* text) {
+  for (size_t i = 0; i < kind.size() && i < kFirstFew; ++i) out.push_back(std::move(kind[i]));
+  if (kind.size() > kFirstFew)
+    out.push_back({kind[0].check,
+                   kind[0].severity,
+                   std::to_string(kind.size() - kFirstFew) + " more " + text + " (" +
+                       std::to_string(kind.size()) + " in all)",
+                   {}});
+}
+
 // routes: every CA and router LID followed from every switch through the
 // tables: an entry missing, to a port that is down or absent, to a node
 // that is not the LID's (a CA in the middle), a loop; entries for LIDs
 // nobody owns. A switch whose table is missing is a finding too.
 std::vector<Finding> check_routes(const Fabric& f, const Lfts& lfts);
+
+// routes, multicast (ibdmchk's group check): for each MLID the switches'
+// multicast tables forward, a bit to a port the switch has not, to a port
+// without a link or not Active; the tree the entries make over the switch
+// links (a link whose ends both set it): a loop (entries that send a
+// packet round to where it has been, whichever port it came in by), an
+// entry the next switch does not send back (a warning), a switch outside
+// the tree of the group's first switch with members (an error when CAs
+// hang on it); and a note naming the MLIDs in use.
+std::vector<Finding> check_mfts(const Fabric& f, const Mfts& mfts);
 
 struct VlMaps;  // lib/ib/lfts.h
 

@@ -140,16 +140,7 @@ std::vector<Finding> check_routes(const Fabric& f, const Lfts& lfts) {
           {place(f, n, 0)});
   }
   std::vector<Finding> out;
-  for (int k = 0; k < kKinds; ++k) {
-    std::vector<Finding>& v = found[k];
-    for (size_t i = 0; i < v.size() && i < kFirstFew; ++i) out.push_back(std::move(v[i]));
-    if (v.size() > kFirstFew)
-      out.push_back({"routes",
-                     v[0].severity,
-                     std::to_string(v.size() - kFirstFew) + " more " + kKindText[k] + " (" +
-                         std::to_string(v.size()) + " in all)",
-                     {}});
-  }
+  for (int k = 0; k < kKinds; ++k) add_first_few(out, std::move(found[k]), kKindText[k]);
   return out;
 }
 

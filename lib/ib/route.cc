@@ -60,6 +60,44 @@ Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
   return t;
 }
 
+std::optional<uint16_t> mft_last(const mad::Mad& switch_info) {
+  uint32_t cap = static_cast<uint32_t>(switch_info.get_attr(mad::kSwitchInfo, "MulticastFDBCap"));
+  uint32_t top = static_cast<uint32_t>(switch_info.get_attr(mad::kSwitchInfo, "MulticastFDBTop"));
+  if (cap == 0) return std::nullopt;
+  uint32_t last = std::min<uint32_t>(0xfffe, kFirstMlid + cap - 1);
+  // A top below the multicast range means an empty table; 0: not kept.
+  if (top && top < last) last = top;
+  if (last < kFirstMlid) return std::nullopt;
+  return static_cast<uint16_t>(last);
+}
+
+void submit_mft(mad::Engine& e, const mad::Route& r, int num_ports, uint16_t lo, uint16_t hi,
+                const MftBits& got, const std::function<void(const mad::Failure&)>& failed) {
+  std::string where = mad::route_text(r);
+  uint32_t positions = static_cast<uint32_t>(num_ports) / 16 + 1;
+  for (uint32_t block = (lo - kFirstMlid) / 32u; block <= (hi - kFirstMlid) / 32u; ++block)
+    for (uint32_t pos = 0; pos < positions; ++pos) {
+      uint32_t mod = pos << 28 | block;
+      std::string what = "MulticastForwardingTable block " + std::to_string(block) + " position " +
+                         std::to_string(pos) + " from " + where;
+      e.submit({mad::make_smp(r, mad::kGet, mad::kMulticastForwardingTable, mod),
+                mad::smp_address(r), what,
+                [got, failed, lo, hi, block, pos](const mad::Mad* reply, const mad::Failure* f) {
+                  if (!reply) {
+                    failed(*f);
+                    return;
+                  }
+                  auto d = reply->data();
+                  for (uint32_t i = 0; i < 32; ++i) {
+                    uint32_t mlid = kFirstMlid + block * 32 + i;
+                    if (mlid < lo || mlid > hi) continue;
+                    got(static_cast<uint16_t>(mlid), pos,
+                        static_cast<uint16_t>(mad::get_bits(d, i * 16, 16)));
+                  }
+                }});
+    }
+}
+
 Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
   std::string where = mad::route_text(r);
   mad::Mad ni = e.call(mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
@@ -68,41 +106,23 @@ Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
   if (!info.is_switch()) throw Error(where + " is not a switch; only switches forward multicast");
   mad::Mad si = e.call(mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
                        "SwitchInfo from " + where);
-  uint32_t cap = static_cast<uint32_t>(si.get_attr(mad::kSwitchInfo, "MulticastFDBCap"));
-  uint32_t top = static_cast<uint32_t>(si.get_attr(mad::kSwitchInfo, "MulticastFDBTop"));
-  uint32_t last = std::min<uint32_t>(0xfffe, kFirstMlid + cap - 1);
-  // A top below the multicast range means an empty table; 0: not kept.
-  if (top && top < last) last = top;
   Mft t;
   t.first = std::max(lo, kFirstMlid);
   t.num_ports = info.num_ports;
-  last = std::min<uint32_t>(last, hi);
-  if (cap == 0 || t.first > last) return t;
-  t.masks.assign(last - t.first + 1, {});
+  std::optional<uint16_t> last = mft_last(si);
+  if (!last || t.first > std::min(*last, hi)) return t;
+  uint16_t end = std::min(*last, hi);
+  t.masks.assign(size_t{end} - t.first + 1, {});
   std::optional<mad::Failure> failed;
-  uint32_t positions = static_cast<uint32_t>(info.num_ports) / 16 + 1;
-  for (uint32_t block = (t.first - kFirstMlid) / 32u; block <= (last - kFirstMlid) / 32u; ++block)
-    for (uint32_t pos = 0; pos < positions; ++pos) {
-      uint32_t mod = pos << 28 | block;
-      std::string what = "MulticastForwardingTable block " + std::to_string(block) + " position " +
-                         std::to_string(pos) + " from " + where;
-      e.submit({mad::make_smp(r, mad::kGet, mad::kMulticastForwardingTable, mod),
-                mad::smp_address(r), what,
-                [&, block, pos](const mad::Mad* reply, const mad::Failure* f) {
-                  if (!reply) {
-                    if (!failed) failed = *f;
-                    return;
-                  }
-                  auto d = reply->data();
-                  for (uint32_t i = 0; i < 32; ++i) {
-                    uint32_t mlid = kFirstMlid + block * 32 + i;
-                    if (mlid < t.first || mlid > last) continue;
-                    uint64_t m = mad::get_bits(d, i * 16, 16);
-                    for (uint32_t b = 0; b < 16; ++b)
-                      if (m >> b & 1) t.masks[mlid - t.first].set(pos * 16 + b);
-                  }
-                }});
-    }
+  submit_mft(
+      e, r, info.num_ports, t.first, end,
+      [&t](uint16_t mlid, uint32_t pos, uint16_t bits) {
+        for (uint32_t b = 0; b < 16; ++b)
+          if (bits >> b & 1) t.masks[mlid - t.first].set(pos * 16 + b);
+      },
+      [&failed](const mad::Failure& f) {
+        if (!failed) failed = f;
+      });
   e.run();
   if (failed) throw mad::MadError(*failed);
   return t;

@@ -44,6 +44,20 @@ struct Mft {
 // 16 ports of each. Throws Error as read_lft.
 Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi);
 
+// The last MLID a switch's table holds, from its SwitchInfo: within its
+// MulticastFDBCap and MulticastFDBTop when set; nullopt: none.
+std::optional<uint16_t> mft_last(const mad::Mad& switch_info);
+
+// One MLID's 16 port bits of a block read: bit b is port position * 16 + b.
+using MftBits = std::function<void(uint16_t mlid, uint32_t position, uint16_t bits)>;
+
+// Queues the MulticastForwardingTable SMPs for MLIDs [lo, hi] (lo at least
+// kFirstMlid) of the switch at r with num_ports ports, run by the caller's
+// e.run(): got for each MLID of each block answered, failed for each
+// block that was not.
+void submit_mft(mad::Engine& e, const mad::Route& r, int num_ports, uint16_t lo, uint16_t hi,
+                const MftBits& got, const std::function<void(const mad::Failure&)>& failed);
+
 // The out port for one LID: the one block holding it. Throws Error.
 uint8_t lft_port(mad::Engine& e, const mad::Route& r, uint16_t lid);
 

@@ -72,10 +72,20 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
   if (want[kSm]) take(ib::check_sm(s->engine(), f));
   if (want[kRoutes] || want[kCredit] || want[kBalance]) {
     std::vector<std::string> warnings;
+    auto warn = [&] {  // tables that could not be read
+      for (const std::string& w : warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
+      if (!warnings.empty()) c.status = 1;
+      warnings.clear();
+    };
     ib::Lfts lfts = ib::read_lfts(s->engine(), f, warnings);
-    for (const std::string& w : warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
-    if (!warnings.empty()) c.status = 1;
-    if (want[kRoutes]) take(ib::check_routes(f, lfts));
+    warn();
+    if (want[kRoutes]) {
+      take(ib::check_routes(f, lfts));
+      // The multicast tables too: the groups' trees.
+      ib::Mfts mfts = ib::read_mfts(s->engine(), f, warnings);
+      warn();
+      take(ib::check_mfts(f, mfts));
+    }
     if (want[kCredit]) {
       ib::VlMaps vls = ib::read_sl2vls(s->engine(), f);
       take(ib::check_credit(f, lfts, &vls));

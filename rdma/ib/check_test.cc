@@ -1,5 +1,6 @@
 // rdma fabric check against the fabric double (tests/ibsim/net, swept):
-// a healthy fabric, a duplicate LID, a hole in a table, the words.
+// a healthy fabric, a duplicate LID, a hole in a table, a multicast entry
+// to a down port and a multicast table that does not come, the words.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -76,6 +77,33 @@ TEST_F(FabricCheckCmd, ASavedFabricIsCheckedWithoutAMadForIdsAndLinks) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_GT(fabric_.stats().received[0x81], sent);
   std::remove(file.c_str());
+}
+
+TEST_F(FabricCheckCmd, TheMulticastTablesAreCheckedWithTheRoutes) {
+  test::Result r = run({"fabric", "check", "routes"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("check routes severity info what \"multicast: 1 MLID in use (0xc000 on 2 "
+                       "switches)\" \n"),
+            std::string::npos)
+      << r.out;
+  node("sw2").mft[0xc000] |= 1u << 6;  // unconnected
+  r = run({"fabric", "check", "routes"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("check routes severity error what \"MLID 0xc000 sent to port 6, which has "
+                       "no link (DOWN)\" where \"sw2\" " +
+                       guid(node("sw2").node_guid) + " port 6 lid 4 \n"),
+            std::string::npos)
+      << r.out;
+  // A table that does not come: a warning, exit 1, nothing judged.
+  node("sw2").mft[0xc000] &= ~(uint64_t{1} << 6);
+  fabric_.drop({{fabric_.node("sw1"), -1, 0x1b}});
+  r = run({"--timeout", "5", "--retries", "1", "fabric", "check", "routes"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("warning: no multicast forwarding table from switch " +
+                       guid(node("sw1").node_guid) + " (\"sw1\"): "),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("severity error"), std::string::npos) << r.out;
 }
 
 TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {

@@ -60,7 +60,8 @@ void fabric_help(Ctx& c) {
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
       "flight, how long each waits and how often it is sent again. fabric errors\n"
       "takes -w SECONDS [-c COUNT] (rates per second); fabric errors and fabric links\n"
-      "take --openmetrics or --prometheus [--output FILE].\n"
+      "take --openmetrics or --prometheus [--output FILE]. fabric check routes reads\n"
+      "the unicast and the multicast forwarding tables.\n"
       "LIST := NAME[,NAME]... error counters by IBA name (SymbolErrorCounter) or as\n"
       "perf show prints them (symbol_errors).\n",
       c.help_out);

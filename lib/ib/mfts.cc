@@ -1,0 +1,54 @@
+#include "lib/ib/mfts.h"
+
+#include "lib/ib/route.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
+#include "lib/mad/target.h"
+
+namespace rdma::ib {
+
+Mfts read_mfts(mad::Engine& e, const Fabric& f, std::vector<std::string>& warnings) {
+  Mfts out(f.nodes.size());
+  std::vector<std::optional<std::string>> failed(f.nodes.size());
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    const Node& node = f.nodes[n];
+    if (!node.is_switch()) continue;
+    out[n].emplace();
+    mad::Route r{true, 0, node.path};
+    auto fail = [&failed, n](const mad::Failure& x) {
+      if (!failed[n]) failed[n] = x.message;
+    };
+    // The blocks follow the switch's SwitchInfo (its MulticastFDBTop, when
+    // kept, spares reading the whole capacity), queued from its answer so
+    // they go out while other switches are still being asked.
+    e.submit({mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
+              "SwitchInfo from " + mad::route_text(r),
+              [&e, &out, fail, n, r, ports = node.info.num_ports](const mad::Mad* reply,
+                                                                  const mad::Failure* x) {
+                if (!reply) return fail(*x);
+                std::optional<uint16_t> last = mft_last(*reply);
+                if (!last) return;
+                submit_mft(
+                    e, r, ports, kFirstMlid, *last,
+                    [&out, n](uint16_t mlid, uint32_t pos, uint16_t bits) {
+                      if (!bits) return;
+                      std::bitset<256>& m = (*out[n])[mlid];
+                      for (uint32_t b = 0; b < 16; ++b)
+                        if (bits >> b & 1) m.set(pos * 16 + b);
+                    },
+                    fail);
+              }});
+  }
+  e.run();
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    if (!failed[n]) continue;
+    out[n].reset();
+    const Node& node = f.nodes[n];
+    warnings.push_back("no multicast forwarding table from switch " +
+                       mad::guid_text(node.info.node_guid) + " (" +
+                       mad::desc_text(node.description) + "): " + *failed[n]);
+  }
+  return out;
+}
+
+}  // namespace rdma::ib
