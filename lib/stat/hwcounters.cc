@@ -36,9 +36,10 @@ void add_counters(const std::vector<HwCounter>& counters, view::Record& r) {
   char num[24];
   for (const HwCounter& c : counters) {
     view::Field& f = r.next();
-    f.key.assign(c.name);
     char* end = std::to_chars(num, num + sizeof num, c.value).ptr;
     f.text.append("\n    ").append(c.name).append(" ").append(num, end).append(" ");
+    if (r.text_only()) continue;  // a text printer's record: no JSON form
+    f.key.assign(c.name);
     f.value = c.value;
   }
 }
