@@ -10,6 +10,7 @@ namespace rdma {
 
 std::vector<std::string> split_words(const std::string& line) {
   std::vector<std::string> words;
+  words.reserve(8);  // a usual command's words in one allocation
   std::string cur;
   bool in_word = false;
   for (size_t i = 0; i < line.size(); ++i) {
