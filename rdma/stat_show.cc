@@ -50,7 +50,9 @@ void show_once(Ctx& c, const std::string& spec) {
   std::unique_ptr<view::Printer> metrics = openmetrics_output(
       c, {"rdma_stat_", "RDMA port counter", {{"ifname", "device"}, {"port", "port"}}, {}, {}});
   view::Printer& out = metrics ? *metrics : c.out;
-  view::Record& r = c.out.scratch();
+  // The scratch record of the printer it goes to: a text printer's record
+  // holds no JSON forms, which the exporter reads.
+  view::Record& r = out.scratch();
   std::optional<KernelError> failed;
   for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
     PortCounters pc;

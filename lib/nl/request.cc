@@ -7,36 +7,31 @@
 
 namespace rdma::nl {
 
-namespace {
-// Requests carry a handful of small attributes; names are at most 64 bytes.
-constexpr size_t kRequestSize = 1024;
-}  // namespace
-
-Request::Request(int cmd, Kind kind) : cmd_(cmd), buf_(kRequestSize) {
-  hdr_ = mnl_nlmsg_put_header(buf_.data());
+Request::Request(int cmd, Kind kind) : cmd_(cmd) {
+  hdr_ = mnl_nlmsg_put_header(buf_);
   hdr_->nlmsg_type = nldev::msg_type(cmd);
   hdr_->nlmsg_flags = NLM_F_REQUEST | (kind == kDump ? NLM_F_DUMP : NLM_F_ACK);
 }
 
-static void check_room(const nlmsghdr* h, size_t payload) {
-  if (h->nlmsg_len + MNL_ATTR_HDRLEN + MNL_ALIGN(payload) + 8 > kRequestSize)
+void Request::check_room(size_t payload) const {
+  if (hdr_->nlmsg_len + MNL_ATTR_HDRLEN + MNL_ALIGN(payload) + 8 > kSize)
     throw Error("request too large");
 }
 
 Request& Request::u8(uint16_t type, uint8_t v) {
-  check_room(hdr_, 1);
+  check_room(1);
   mnl_attr_put_u8(hdr_, type, v);
   return *this;
 }
 
 Request& Request::u32(uint16_t type, uint32_t v) {
-  check_room(hdr_, 4);
+  check_room(4);
   mnl_attr_put_u32(hdr_, type, v);
   return *this;
 }
 
 Request& Request::u64(uint16_t type, uint64_t v) {
-  check_room(hdr_, 8);
+  check_room(8);
   // No PAD attribute before it (as iproute2's mnl_attr_put_u64): the kernel
   // parses requests strictly, and a PAD (type 0) there is "Unknown attribute
   // type" (EINVAL). Unaligned u64 payloads are fine for nla_get_u64.
@@ -45,14 +40,14 @@ Request& Request::u64(uint16_t type, uint64_t v) {
 }
 
 Request& Request::str(uint16_t type, std::string_view v) {
-  check_room(hdr_, v.size() + 1);
+  check_room(v.size() + 1);
   std::string s(v);
   mnl_attr_put_strz(hdr_, type, s.c_str());
   return *this;
 }
 
 nlattr* Request::begin_nest(uint16_t type) {
-  check_room(hdr_, 0);
+  check_room(0);
   return mnl_attr_nest_start(hdr_, type);
 }
 
@@ -62,7 +57,7 @@ Request& Request::end_nest(nlattr* nest) {
 }
 
 std::span<const uint8_t> Request::bytes() const {
-  return {buf_.data(), hdr_->nlmsg_len};
+  return {buf_, hdr_->nlmsg_len};
 }
 
 }  // namespace rdma::nl

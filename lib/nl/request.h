@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <vector>
 
 namespace rdma::nl {
 
@@ -34,8 +33,15 @@ class Request {
   std::span<const uint8_t> bytes() const;
 
  private:
+  void check_room(size_t payload) const;  // throws Error("request too large")
+
+  // Requests carry a handful of small attributes; names are at most 64
+  // bytes. In place and not zeroed (libmnl writes every byte up to
+  // nlmsg_len, padding included): a heap buffer zeroed for every request
+  // was a twentieth of a batch line.
+  static constexpr size_t kSize = 1024;
   int cmd_;
-  std::vector<uint8_t> buf_;
+  alignas(nlmsghdr) uint8_t buf_[kSize];
   nlmsghdr* hdr_;
 };
 

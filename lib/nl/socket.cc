@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -50,20 +51,39 @@ void Socket::send(const uint8_t* data, size_t len) {
 
 size_t Socket::recv(uint8_t* buf, size_t cap, int timeout_ms) {
   const int fd = mnl_socket_get_fd(sock_);
-  // The next datagram's length first (a peek that copies nothing), so that
-  // the receive below asks for exactly that many bytes: the kernel sizes
-  // the skbs of later dump parts by the largest receive it has seen
-  // (max_recvmsg_len, up to 32 KiB), and a 64 KiB buffer made it allocate
-  // (and, with init_on_alloc, zero) 32 KiB for every part of every dump.
-  // Given no more than it needs, it uses NLMSG_GOODSIZE skbs, as for
-  // iproute2's 4 KiB buffer; a datagram of any size is still read whole.
-  // The peek does not wait: the reply is nearly always queued by the time
-  // the request is sent (doit) or the previous part is read (dump), so the
-  // poll for the deadline is made only when nothing is there yet.
-  ssize_t len;
+  // One receive a datagram, of libmnl's MNL_SOCKET_BUFFER_SIZE (the page
+  // size, at most 8 KiB) as iproute2 receives. The kernel sizes the skbs of
+  // later dump parts by the largest receive it has seen (max_recvmsg_len,
+  // up to 32 KiB): a 64 KiB buffer made it allocate (and, with
+  // init_on_alloc, zero) 32 KiB for every part of every dump. Asked for no
+  // more than this, it builds dump parts of at most max(NLMSG_GOODSIZE,
+  // this size), and NLMSG_GOODSIZE is the page size less the skb's
+  // overhead, capped at 8 KiB likewise; nldev's doit replies and
+  // notifications are NLMSG_DEFAULT_SIZE skbs, smaller still, and acks
+  // carry no more than our (small) request. So every datagram fits, and
+  // no peek at its length is needed first (a system call a datagram). One
+  // that did not fit would be cut by the kernel and lost: an Error, never
+  // a silently short reply.
+  const size_t want = std::min(cap, static_cast<size_t>(MNL_SOCKET_BUFFER_SIZE));
   for (;;) {
-    len = ::recv(fd, nullptr, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
-    if (len >= 0) break;
+    sockaddr_nl addr{};
+    iovec iov{buf, want};
+    msghdr msg{};
+    msg.msg_name = &addr;
+    msg.msg_namelen = sizeof addr;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    // Not waiting: the reply is nearly always queued by the time the
+    // request is sent (doit) or the previous part is read (dump), so the
+    // poll for the deadline is made only when nothing is there yet.
+    ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
+    if (n >= 0) {
+      if (static_cast<size_t>(n) > want || (msg.msg_flags & MSG_TRUNC))
+        throw Error("kernel reply larger than the receive buffer");
+      if (msg.msg_namelen != sizeof addr)
+        throw Error("cannot receive from the kernel: " + std::string(std::strerror(EINVAL)));
+      return static_cast<size_t>(n);
+    }
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK)
       throw Error("cannot receive from the kernel: " + errno_text());
@@ -73,15 +93,6 @@ size_t Socket::recv(uint8_t* buf, size_t cap, int timeout_ms) {
     int rc = poll(&p, 1, timeout_ms);
     if (rc == 0) return 0;
     if (rc < 0 && errno != EINTR) throw Error("cannot wait for the kernel: " + errno_text());
-  }
-  size_t want = static_cast<size_t>(len);
-  if (want > cap) return want;  // the caller makes room and asks again
-  for (;;) {
-    ssize_t n = mnl_socket_recvfrom(sock_, buf, want);
-    if (n >= 0) return static_cast<size_t>(n);
-    if (errno == EINTR) continue;
-    if (errno == ENOSPC) throw Error("kernel reply larger than the receive buffer");
-    throw Error("cannot receive from the kernel: " + errno_text());
   }
 }
 

@@ -13,11 +13,19 @@ namespace rdma::nldev {
 namespace {
 
 // Appends the text template with each "%s" replaced by the value (runs of
-// the template in one append, not one a character).
+// the template in one append, not one a character; strchr for the '%', as
+// strstr cost more than the appends).
 void fill(std::string& out, const char* tmpl, std::string_view value) {
-  for (const char* at; (at = std::strstr(tmpl, "%s")); tmpl = at + 2)
-    out.append(tmpl, at).append(value);
-  out += tmpl;
+  const char* run = tmpl;
+  for (const char* at = tmpl; (at = std::strchr(at, '%'));) {
+    if (at[1] != 's') {
+      ++at;
+      continue;
+    }
+    out.append(run, at).append(value);
+    run = at += 2;
+  }
+  out += run;
 }
 
 // v as 0x%x into buf (at least 20 bytes).
@@ -27,14 +35,16 @@ std::string_view hex(uint64_t v, char* buf) {
   return {buf, std::to_chars(buf + 2, buf + 20, v, 16).ptr};
 }
 
-// Capability bits as names: text "A, B", JSON ["A","B"].
-void caps(uint64_t bits, const char* (*name)(unsigned), std::string& text, view::Json& json) {
-  json = view::Json::array();
+// Capability bits as names: text "A, B", JSON ["A","B"] (not built for a
+// text-only record: json is left null).
+void caps(uint64_t bits, const char* (*name)(unsigned), std::string& text, view::Json& json,
+          bool text_only) {
+  if (!text_only) json = view::Json::array();
   for (unsigned i = 0; i < 64; ++i) {
     if (!(bits >> i & 1)) continue;
     if (!text.empty()) text += ", ";
     text += name(i);
-    json.push_back(name(i));
+    if (!text_only) json.push_back(name(i));
   }
 }
 
@@ -43,14 +53,15 @@ bool decode_built(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
   std::string text;
   view::Json json;
   if (f.fmt == Fmt::DevCaps)
-    caps(a.u64(f.attr), dev_cap_name, text, json);
+    caps(a.u64(f.attr), dev_cap_name, text, json, out.text_only());
   else if (f.fmt == Fmt::PortCaps)
-    caps(a.u64(f.attr), port_cap_name, text, json);
+    caps(a.u64(f.attr), port_cap_name, text, json, out.text_only());
   else if (!f.render || !f.render(a, f.attr, text, json))
     return false;
   view::Field& field = out.next();
-  if (f.key) field.key.assign(f.key);
   if (f.text) fill(field.text, f.text, text);
+  if (out.text_only()) return true;
+  if (f.key) field.key.assign(f.key);
   field.value = std::move(json);
   return true;
 }
@@ -114,7 +125,7 @@ bool decode_field(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
       return decode_built(a, f, out);
   }
   view::Field& field = out.next();
-  if (f.key) {
+  if (f.key && !out.text_only()) {
     field.key.assign(f.key);
     switch (as) {
       case As::Number:

@@ -11,8 +11,15 @@ namespace rdma::stat {
 
 std::vector<HwCounter> parse_hwcounters(const nlattr* nest, bool need_value) {
   std::vector<HwCounter> out;
+  // Counted first: grown one counter at a time, the vector moved every
+  // counter (and its name) again and again.
+  size_t n = 0;
   nl::for_each_nested(nest, [&](const nlattr* entry) {
-    if (mnl_attr_get_type(entry) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY) return;
+    n += nl::Attrs::type_of(entry) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY;
+  });
+  out.reserve(n);
+  nl::for_each_nested(nest, [&](const nlattr* entry) {
+    if (nl::Attrs::type_of(entry) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY) return;
     nl::Attrs a = nl::Attrs::of_nest(entry);
     if (!a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME))
       throw Error("malformed kernel reply: hardware counter without a name");
@@ -36,9 +43,10 @@ void add_counters(const std::vector<HwCounter>& counters, view::Record& r) {
   char num[24];
   for (const HwCounter& c : counters) {
     view::Field& f = r.next();
-    f.key.assign(c.name);
     char* end = std::to_chars(num, num + sizeof num, c.value).ptr;
     f.text.append("\n    ").append(c.name).append(" ").append(num, end).append(" ");
+    if (r.text_only()) continue;  // a text printer's record: no JSON form
+    f.key.assign(c.name);
     f.value = c.value;
   }
 }

@@ -34,6 +34,11 @@ class Printer {
     return scratch_;
   }
 
+ protected:
+  // For a printer that reads only the fields' text: its scratch record
+  // skips building the JSON forms (Record::set_text_only).
+  void scratch_text_only() { scratch_.set_text_only(true); }
+
  private:
   Record scratch_;
 };

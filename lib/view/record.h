@@ -2,6 +2,7 @@
 // output order, each with its text and its JSON form, ready for a printer.
 #pragma once
 
+#include <charconv>
 #include <concepts>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -34,26 +35,37 @@ class Record {
  public:
   void add(std::string_view key, std::string_view text, Json value) {
     Field& f = next();
-    f.key.assign(key);
     f.text.assign(text);
+    if (text_only_) return;
+    f.key.assign(key);
     f.value = std::move(value);
   }
   // A pair in both forms in one call, as iproute2's print_string(PRINT_ANY,
   // key, "key %s ", value): text "key value ", JSON "key": value.
   void pair(std::string_view key, std::string_view value) {
+    if (text_only_) {
+      pair_text(key, value);
+      return;
+    }
     pair(key, value, Json(std::string(value)));
   }
   template <std::integral T>
   requires(!std::same_as<T, bool>) void pair(std::string_view key, T value) {
-    pair(key, std::to_string(value), value);
+    char num[24];
+    std::string_view text{
+        num, static_cast<size_t>(std::to_chars(num, num + sizeof num, value).ptr - num)};
+    if (text_only_) {
+      pair_text(key, text);
+      return;
+    }
+    pair(key, text, value);
   }
   // The same where the text shows value_text and JSON another form (a list,
   // a shortened string).
   void pair(std::string_view key, std::string_view value_text, Json value) {
-    Field& f = next();
+    Field& f = pair_text(key, value_text);
+    if (text_only_) return;
     f.key.assign(key);
-    f.text.reserve(key.size() + value_text.size() + 2);
-    f.text.append(key).append(" ").append(value_text).append(" ");
     f.value = std::move(value);
   }
   // A string that may hold blanks (a finding's sentence): quoted in text, so
@@ -76,6 +88,11 @@ class Record {
     return f;
   }
   void clear() { n_ = 0; }
+  // A record only a text printer reads (Printer::scratch() of one): its
+  // fields need only their text, so the JSON forms (keys, Json values, the
+  // written-out json) are not built. The printers' output is the same.
+  void set_text_only(bool on) { text_only_ = on; }
+  bool text_only() const { return text_only_; }
   Field& back() { return fields_[n_ - 1]; }
 
   const Field* begin() const { return fields_.data(); }
@@ -85,9 +102,17 @@ class Record {
   const Field& operator[](size_t i) const { return fields_[i]; }
 
  private:
+  Field& pair_text(std::string_view key, std::string_view value_text) {
+    Field& f = next();
+    f.text.reserve(key.size() + value_text.size() + 2);
+    f.text.append(key).append(" ").append(value_text).append(" ");
+    return f;
+  }
+
   static constexpr size_t kUsualFields = 24;
   std::vector<Field> fields_;
   size_t n_ = 0;
+  bool text_only_ = false;
 };
 
 }  // namespace rdma::view
