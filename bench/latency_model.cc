@@ -168,13 +168,14 @@ int main(int argc, char** argv) try {
   const mad::EngineStats& st = e.stats();
   std::printf(
       "%-13s window %-3zu per_node %zu  nodes %zu/%zu links %zu/%zu  mads %llu retried %llu "
-      "timeouts %llu dropped %llu  time %.1f ms floor %.1f ms  x_floor %.2f  busy_nodes %.1f  "
-      "busiest %s  (sim %.1f s real)\n",
+      "timeouts %llu dropped %llu  most_at_node %llu (%s)  time %.1f ms floor %.1f ms  "
+      "x_floor %.2f  busy_nodes %.1f  busiest %s  (sim %.1f s real)\n",
       tool.c_str(), cfg.window, cfg.per_node, found.nodes, true_nodes, found.links, true_links,
       static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
       static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(ls.dropped),
-      t * 1e3, floor * 1e3, t / floor, busy,
-      ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+      static_cast<unsigned long long>(ls.most_at_node),
+      ls.crowded >= 0 ? f.nodes()[ls.crowded].id.c_str() : "-", t * 1e3, floor * 1e3, t / floor,
+      busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "latency_model: %s\n", e.what());
