@@ -115,16 +115,18 @@ int main(int argc, char** argv) try {
   }
   std::string tool = "rdma";
   mad::EngineConfig cfg;
-  cfg.window = 32;
+  cfg.window = 256;  // rdma's default (rdma/options.h)
+  bool window_given = false;
   cfg.per_node = mad::kPerNode;
   ibtest::LatencyOptions lo;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--tool" && i + 1 < argc)
       tool = argv[++i];
-    else if (a == "--window")
+    else if (a == "--window") {
       cfg.window = static_cast<size_t>(arg_int(i, argc, argv));
-    else if (a == "--per-node")
+      window_given = true;
+    } else if (a == "--per-node")
       cfg.per_node = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--switch-us")
       lo.switch_service = std::chrono::microseconds(arg_int(i, argc, argv));
@@ -138,8 +140,8 @@ int main(int argc, char** argv) try {
       throw Error("unknown argument " + a);
   }
   if (tool == "ibnetdiscover") {
-    cfg.per_node = 0;                      // one FIFO, as libibnetdisc's
-    if (cfg.window == 32) cfg.window = 2;  // ibnetdiscover -o default
+    cfg.per_node = 0;                   // one FIFO, as libibnetdisc's
+    if (!window_given) cfg.window = 2;  // ibnetdiscover -o default
   }
   ibtest::FakeFabric f(ibtest::load_topology(argv[1]));
   size_t true_nodes = 0, true_links = 0;
