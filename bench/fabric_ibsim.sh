@@ -105,7 +105,7 @@ for n in "${@:-100 1000 5000}"; do
       found=$(grep -c '^type ' "$r$n-$w.out")
       [ "$found" = "$nodes" ] || { echo "$r found $found nodes of $nodes"; cat "$r$n-$w.err"; exit 1; }
       read -r wall rss <"$r$n-$w"
-      mads=$(sed -n 's/.*MADs sent \([0-9]*\),.*/\1/p' "$r$n-$w.err")
+      mads=$(sed -n 's/^fabric: .*MADs sent \([0-9]*\),.*/\1/p' "$r$n-$w.err")
       label="rdma fabric show w$w"
       [ "$r" = base ] && label="base fabric show w$w"
       printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" "$label" "$wall" "$rss" "$mads" \
