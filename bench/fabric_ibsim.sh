@@ -5,7 +5,12 @@
 # given), each under umad2sim, with wall time, peak RSS and MADs sent, and
 # the ratios ours/ibnetdiscover. Also `rdma fabric show from FILE`.
 #
-#   bench/fabric_ibsim.sh [--rdma PATH] [--windows "8 32 64"] [SIZES...]   # default: 100 1000 5000
+#   bench/fabric_ibsim.sh [--rdma PATH] [--base PATH] [--windows "8 32 64"] [SIZES...]
+#                                                   # sizes default: 100 1000 5000
+#
+# --base PATH: also an earlier build (e.g. main's), run at each window in
+# turns with --rdma's (base, ours, base, ours, ...), so both see the same
+# load; its rows are "base ...".
 #
 # Each size gets its own ibsim (-N/-S/-P from fattree.py --ibsim-flags) and
 # IBSIM_SOCKNAME; the tools take turns (3 runs each, the median is shown)
@@ -15,17 +20,20 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 RDMA=$HERE/../build/rdma
+BASE=""
 WINDOWS="8 32 64"
 while [ $# -gt 0 ]; do
   case $1 in
     --rdma) RDMA=$2; shift 2 ;;
+    --base) BASE=$2; shift 2 ;;
     --windows) WINDOWS=$2; shift 2 ;;
     *) break ;;
   esac
 done
 RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
+[ -n "$BASE" ] && BASE=$(cd "$(dirname "$BASE")" && pwd)/$(basename "$BASE")
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
-for t in ibsim ibnetdiscover cc python3 /usr/bin/time "$RDMA"; do
+for t in ibsim ibnetdiscover cc python3 /usr/bin/time "$RDMA" ${BASE:+"$BASE"}; do
   command -v "$t" >/dev/null || { echo "missing: $t (tests/ibsim/setup.sh, build rdma)"; exit 1; }
 done
 WORK=$(mktemp -d /tmp/rdma-fabric-bench.XXXXXX)
@@ -49,6 +57,19 @@ timed() {
   done
   sort -n "$out.t1" "$out.t2" "$out.t3" | sed -n 2p >"$out"
 }
+# timed_pair OUT_A OUT_B N CMD_A... CMD_B... (N words each): as timed, the
+# two commands in turns.
+timed_pair() {
+  local a=$1 b=$2 n=$3
+  shift 3
+  local cmd_a=("${@:1:n}") cmd_b=("${@:n+1}")
+  for i in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o "$a.t$i" "${cmd_a[@]}" >"$a.out" 2>"$a.err"
+    /usr/bin/time -f "%e %M" -o "$b.t$i" "${cmd_b[@]}" >"$b.out" 2>"$b.err"
+  done
+  sort -n "$a.t1" "$a.t2" "$a.t3" | sed -n 2p >"$a"
+  sort -n "$b.t1" "$b.t2" "$b.t3" | sed -n 2p >"$b"
+}
 ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
 
 printf '%-6s %-22s %8s %9s %8s %8s %8s\n' nodes tool wall_s rss_kib mads wall_x rss_x
@@ -71,13 +92,25 @@ for n in "${@:-100 1000 5000}"; do
   printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" ibnetdiscover "$ref_wall" "$ref_rss" "$ref_mads" 1.00 1.00
 
   for w in $WINDOWS; do
-    timed "rdma$n-$w" env LD_PRELOAD="$UMAD2SIM" "$RDMA" -d --window "$w" fabric show
-    found=$(grep -c '^type ' "rdma$n-$w.out")
-    [ "$found" = "$nodes" ] || { echo "rdma found $found nodes of $nodes"; cat "rdma$n-$w.err"; exit 1; }
-    read -r wall rss <"rdma$n-$w"
-    mads=$(sed -n 's/.*MADs sent \([0-9]*\),.*/\1/p' "rdma$n-$w.err")
-    printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" "rdma fabric show w$w" "$wall" "$rss" "$mads" \
-      "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")"
+    run=(env LD_PRELOAD="$UMAD2SIM" "$RDMA" -d --window "$w" fabric show)
+    if [ -n "$BASE" ]; then
+      base=(env LD_PRELOAD="$UMAD2SIM" "$BASE" -d --window "$w" fabric show)
+      timed_pair "base$n-$w" "rdma$n-$w" "${#base[@]}" "${base[@]}" "${run[@]}"
+      rows="base rdma"
+    else
+      timed "rdma$n-$w" "${run[@]}"
+      rows=rdma
+    fi
+    for r in $rows; do
+      found=$(grep -c '^type ' "$r$n-$w.out")
+      [ "$found" = "$nodes" ] || { echo "$r found $found nodes of $nodes"; cat "$r$n-$w.err"; exit 1; }
+      read -r wall rss <"$r$n-$w"
+      mads=$(sed -n 's/^fabric: .*MADs sent \([0-9]*\),.*/\1/p' "$r$n-$w.err")
+      label="rdma fabric show w$w"
+      [ "$r" = base ] && label="base fabric show w$w"
+      printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" "$label" "$wall" "$rss" "$mads" \
+        "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")"
+    done
   done
   env LD_PRELOAD="$UMAD2SIM" "$RDMA" fabric save "saved$n.json" 2>/dev/null
   timed "from$n" "$RDMA" fabric show from "saved$n.json"

@@ -115,16 +115,18 @@ int main(int argc, char** argv) try {
   }
   std::string tool = "rdma";
   mad::EngineConfig cfg;
-  cfg.window = 32;
+  cfg.window = 256;  // rdma's default (rdma/options.h)
+  bool window_given = false;
   cfg.per_node = mad::kPerNode;
   ibtest::LatencyOptions lo;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--tool" && i + 1 < argc)
       tool = argv[++i];
-    else if (a == "--window")
+    else if (a == "--window") {
       cfg.window = static_cast<size_t>(arg_int(i, argc, argv));
-    else if (a == "--per-node")
+      window_given = true;
+    } else if (a == "--per-node")
       cfg.per_node = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--switch-us")
       lo.switch_service = std::chrono::microseconds(arg_int(i, argc, argv));
@@ -138,8 +140,8 @@ int main(int argc, char** argv) try {
       throw Error("unknown argument " + a);
   }
   if (tool == "ibnetdiscover") {
-    cfg.per_node = 0;                      // one FIFO, as libibnetdisc's
-    if (cfg.window == 32) cfg.window = 2;  // ibnetdiscover -o default
+    cfg.per_node = 0;                   // one FIFO, as libibnetdisc's
+    if (!window_given) cfg.window = 2;  // ibnetdiscover -o default
   }
   ibtest::FakeFabric f(ibtest::load_topology(argv[1]));
   size_t true_nodes = 0, true_links = 0;
@@ -168,13 +170,14 @@ int main(int argc, char** argv) try {
   const mad::EngineStats& st = e.stats();
   std::printf(
       "%-13s window %-3zu per_node %zu  nodes %zu/%zu links %zu/%zu  mads %llu retried %llu "
-      "timeouts %llu dropped %llu  time %.1f ms floor %.1f ms  x_floor %.2f  busy_nodes %.1f  "
-      "busiest %s  (sim %.1f s real)\n",
+      "timeouts %llu dropped %llu  most_at_node %llu (%s)  time %.1f ms floor %.1f ms  "
+      "x_floor %.2f  busy_nodes %.1f  busiest %s  (sim %.1f s real)\n",
       tool.c_str(), cfg.window, cfg.per_node, found.nodes, true_nodes, found.links, true_links,
       static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
       static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(ls.dropped),
-      t * 1e3, floor * 1e3, t / floor, busy,
-      ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+      static_cast<unsigned long long>(ls.most_at_node),
+      ls.crowded >= 0 ? f.nodes()[ls.crowded].id.c_str() : "-", t * 1e3, floor * 1e3, t / floor,
+      busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "latency_model: %s\n", e.what());

@@ -8,9 +8,9 @@
 #
 #   bench/latency_model.sh [--build DIR] [SIZES...]   # default: 1000 5000 20000
 #
-# Rows: rdma as shipped (window 32, kPerNode in flight per node), rdma
-# before per-node scheduling (--per-node 0: submit order, window 32), and
-# the ibnetdiscover model (-o 2 and -o 16). Results: bench/latency_results.md.
+# Rows: rdma as shipped (window 256, kPerNode in flight per node and per
+# port group), at window 32 (the default before) and 1024, and the
+# ibnetdiscover model (-o 2 and -o 16). Results: bench/latency_results.md.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=$HERE/../build
@@ -27,7 +27,8 @@ for n in "${@:-1000 5000 20000}"; do
   echo "== fat tree --nodes $n: $(tr '\n' ' ' <"$WORK/gen$n.txt")"
   m="$BUILD/latency_model $WORK/ft$n.net"
   $m
-  $m --per-node 0
+  $m --window 32
+  $m --window 1024
   $m --tool ibnetdiscover
   $m --tool ibnetdiscover --window 16
 done

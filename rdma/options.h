@@ -28,8 +28,10 @@ struct Options {
   // infiniband-diags.
   int mad_timeout_ms = 1000;
   int mad_retries = 3;
-  // MADs in flight at once (fabric commands send many); see bench/fabric_results.md.
-  int mad_window = 32;
+  // MADs in flight at once (fabric commands send many): enough to keep a
+  // fabric's switches busy together (bench/latency_results.md), fewer than
+  // the simulator's umad2sim stalls at (512; bench/fabric_results.md).
+  int mad_window = 256;
   // --sa: node and port views from the SA's records instead of SMPs.
   bool sa = false;
   // --show-keys: M_Key, SM_Key and ServiceKey in clear, as infiniband-diags'

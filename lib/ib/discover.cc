@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "lib/error.h"
@@ -41,6 +42,7 @@ class Discoverer {
       check_lids(found);
       wave = next_wave(found);
     }
+    e_.run();  // what was asked early of switches that did not settle as new nodes
     return std::move(d_);
   }
 
@@ -56,37 +58,135 @@ class Discoverer {
     bool back = false;
     bool sent = false;
   };
+  // What a switch found by a probe answered before its wave settled.
+  struct Early {
+    NodeInfo info;              // as the probe that found it saw it
+    std::vector<uint8_t> path;  // the route its details went by
+    std::optional<uint32_t> n;  // the node it became, once settled
+    std::optional<std::string> description;
+    std::optional<SwitchInfo> sw;
+    std::map<uint8_t, PortInfo> ports;  // answered before it settled
+    size_t left = 0;                    // queries in flight before it settled
+  };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
+  // early: asked of a switch before its wave settled (ask_early);
+  // unknown_end: a probe of a node not known yet (mad::Query::unknown_end).
   template <typename Done>
-  void get(const std::vector<uint8_t>& path, const mad::AttrDef& a, uint32_t mod, Done done) {
+  void get(const std::vector<uint8_t>& path, const mad::AttrDef& a, uint32_t mod, Done done,
+           Early* early = nullptr, bool unknown_end = false) {
     mad::Route r{true, 0, path};
     std::string what = std::string(a.name) + (mod ? " port " + std::to_string(mod) : "") +
                        " from " + mad::route_text(r);
-    e_.submit({mad::make_smp(r, mad::kGet, a, mod), mad::smp_address(r), what,
-               [this, done](const mad::Mad* reply, const mad::Failure* f) {
-                 if (!reply) {
-                   d_.warnings.push_back(f->message);
-                   return;
-                 }
-                 try {
-                   done(reply->data());
-                 } catch (const Error& err) {  // a reply too short for its view
-                   d_.warnings.push_back(err.what());
-                 }
-               }});
+    ++owed(early);
+    mad::Query q{mad::make_smp(r, mad::kGet, a, mod), mad::smp_address(r), what,
+                 [this, done, early](const mad::Mad* reply, const mad::Failure* f) {
+                   --owed(early);
+                   if (!reply) {
+                     d_.warnings.push_back(f->message);
+                     return;
+                   }
+                   try {
+                     done(reply->data());
+                   } catch (const Error& err) {  // a reply too short for its view
+                     d_.warnings.push_back(err.what());
+                   }
+                 }};
+    q.unknown_end = unknown_end;
+    e_.submit(std::move(q));
   }
 
   void probe(std::vector<Probe>& wave) {
     for (Probe& p : wave) send_probe(p);
-    e_.run();
+    run_step();
   }
 
   void send_probe(Probe& p) {
     if (p.sent) return;
     p.sent = true;
-    get(p.path, mad::kNodeInfo, 0,
-        [&p](std::span<const uint8_t> a) { p.info = NodeInfo::from(a); });
+    get(
+        p.path, mad::kNodeInfo, 0,
+        [this, &p](std::span<const uint8_t> a) {
+          p.info = NodeInfo::from(a);
+          ask_early(p);
+        },
+        nullptr, true);
+  }
+
+  // The queries the current step waits for: the wave's probes, the details
+  // of its settled nodes, the next wave's probes sent early. A switch's
+  // details asked early count apart till it settles: the step does not
+  // wait for them, so they run on into the next.
+  size_t& owed(Early* e) { return e && !e->n ? e->left : waiting_; }
+  void run_step() {
+    e_.run([this] { return waiting_ == 0; });
+  }
+
+  // A switch's details asked as soon as a probe finds it, before its wave
+  // settles: its sweep (39 MADs on a 36-port switch, one at a time at its
+  // SMA) then overlaps the rest of the wave's probes instead of following
+  // them. Only for a GUID not met before and within the scan; the node it
+  // becomes takes the answers when the wave settles (adopt_early).
+  void ask_early(const Probe& p) {
+    const NodeInfo& ni = *p.info;
+    if (!ni.is_switch() || !p.from || (scope_.hops && p.hops > *scope_.hops)) return;
+    if (d_.fabric.find(ni.node_guid) || early_nodes_.count(ni.node_guid)) return;
+    if (d_.fabric.nodes.size() + early_nodes_.size() >= kMaxNodes) return;
+    Early& e = early_nodes_[ni.node_guid];
+    e.info = ni;
+    e.path = p.path;
+    Early* ep = &e;
+    // The ports first: each answer may send a probe further.
+    for (uint8_t port : sweep(ni)) port_info(0, p.path, port, ep);
+    get(
+        p.path, mad::kNodeDescription, 0,
+        [this, ep](std::span<const uint8_t> a) {
+          std::string text = mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
+          if (ep->n)
+            d_.fabric.nodes[*ep->n].description = std::move(text);
+          else
+            ep->description = std::move(text);
+        },
+        ep);
+    get(
+        p.path, mad::kSwitchInfo, 0,
+        [this, ep](std::span<const uint8_t> a) {
+          if (ep->n)
+            d_.fabric.nodes[*ep->n].sw = SwitchInfo::from(a);
+          else
+            ep->sw = SwitchInfo::from(a);
+        },
+        ep);
+  }
+
+  // The node n settled as takes what was asked of it early, if that was
+  // this node: the same NodeInfo but for the port the probe came in by.
+  bool adopt_early(uint32_t n) {
+    Node& node = d_.fabric.nodes[n];
+    auto it = early_nodes_.find(node.info.node_guid);
+    if (it == early_nodes_.end() || it->second.n) return false;
+    Early& e = it->second;
+    NodeInfo seen = e.info;
+    seen.local_port = node.info.local_port;
+    const NodeInfo& ni = node.info;
+    if (std::tie(seen.base_version, seen.class_version, seen.node_type, seen.num_ports,
+                 seen.sys_image_guid, seen.port_guid, seen.partition_cap, seen.device_id,
+                 seen.revision, seen.vendor_id) !=
+        std::tie(ni.base_version, ni.class_version, ni.node_type, ni.num_ports, ni.sys_image_guid,
+                 ni.port_guid, ni.partition_cap, ni.device_id, ni.revision, ni.vendor_id))
+      return false;
+    e.n = n;
+    waiting_ += e.left;  // what is still in flight: this step waits for it now
+    e.left = 0;
+    if (e.description) node.description = std::move(*e.description);
+    if (e.sw) node.sw = *e.sw;
+    node.ports[0].guid = ni.port_guid;
+    for (uint8_t port : sweep(ni)) {
+      auto answered = e.ports.find(port);
+      if (answered != e.ports.end()) port_answered(n, port, std::move(answered->second));
+    }
+    e.ports.clear();
+    return true;
   }
 
   // Adds the wave's nodes and links in probe order; returns the new nodes
@@ -162,31 +262,47 @@ class Discoverer {
 
   // PortInfo, then where iblinkinfo asks it the vendor's MlnxExtPortInfo
   // (lib/ib/fdr10.h). A node that does not answer that is not a problem:
-  // its port is not FDR10, and no warning says otherwise.
-  void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port) {
-    get(path, mad::kPortInfo, port, [this, n, path, port](std::span<const uint8_t> a) {
-      Node& node = d_.fabric.nodes[n];
-      PortInfo& pi = node.ports[port].info.emplace(PortInfo::from(a));
-      if (node.is_switch() && port == 0) check_lid(n);
-      // A switch's ports are probed early only once its port 0 has passed
-      // check_lid: a suspect switch is not explored through at all.
-      const Port* base = node.port(0);
-      bool checked = !node.is_switch() || (base && base->info);
-      if (std::optional<Probe> p = checked ? probe_behind(n, node.ports[port]) : std::nullopt) {
-        Probe& early = early_[{n, port}] = std::move(*p);
-        send_probe(early);
-      }
-      if (!ask_fdr10(node.info, pi)) return;
+  // its port is not FDR10, and no warning says otherwise. For node n, or
+  // for an early node (e): its node once settled, till then kept in e.
+  void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port, Early* e = nullptr) {
+    auto answered = [this, n, path, port, e](std::span<const uint8_t> a) {
+      PortInfo pi = PortInfo::from(a);
+      bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);
+      if (e && !e->n)
+        e->ports[port] = std::move(pi);
+      else
+        port_answered(e ? *e->n : n, port, std::move(pi));
+      if (!fdr10) return;
       mad::Route r{true, 0, path};
+      ++owed(e);
       e_.submit({mad::make_smp(r, mad::kGet, mad::kMlnxExtPortInfo, port), mad::smp_address(r),
                  "MlnxExtPortInfo port " + std::to_string(port) + " from " + mad::route_text(r),
-                 [this, n, port](const mad::Mad* reply, const mad::Failure*) {
+                 [this, n, port, e](const mad::Mad* reply, const mad::Failure*) {
+                   --owed(e);
                    if (!reply) return;
-                   PortInfo& info = *d_.fabric.nodes[n].ports[port].info;
+                   PortInfo& info = e && !e->n ? e->ports[port]
+                                               : *d_.fabric.nodes[e ? *e->n : n].ports[port].info;
                    info.mlnx_speed_active = mlnx_speed_active(reply->data());
                    info.mlnx_speed_supported = mlnx_speed_supported(reply->data());
                  }});
-    });
+    };
+    get(path, mad::kPortInfo, port, answered, e);
+  }
+
+  // A settled node's port answered: its LID checked (port 0), the next
+  // wave's probe behind it sent.
+  void port_answered(uint32_t n, uint8_t port, PortInfo pi) {
+    Node& node = d_.fabric.nodes[n];
+    node.ports[port].info.emplace(std::move(pi));
+    if (node.is_switch() && port == 0) check_lid(n);
+    // A switch's ports are probed early only once its port 0 has passed
+    // check_lid: a suspect switch is not explored through at all.
+    const Port* base = node.port(0);
+    bool checked = !node.is_switch() || (base && base->info);
+    if (std::optional<Probe> p = checked ? probe_behind(n, node.ports[port]) : std::nullopt) {
+      Probe& early = early_[{n, port}] = std::move(*p);
+      send_probe(early);
+    }
   }
 
   // NodeDescription, SwitchInfo and PortInfo of the new nodes: every port
@@ -194,6 +310,7 @@ class Discoverer {
   // leave from: its other ports may be cabled to another subnet).
   void details(const std::vector<uint32_t>& found) {
     for (uint32_t n : found) {
+      if (adopt_early(n)) continue;
       const Node& node = d_.fabric.nodes[n];
       const std::vector<uint8_t>& path = node.path;
       get(path, mad::kNodeDescription, 0, [this, n](std::span<const uint8_t> a) {
@@ -203,13 +320,30 @@ class Discoverer {
         get(path, mad::kSwitchInfo, 0,
             [this, n](std::span<const uint8_t> a) { d_.fabric.nodes[n].sw = SwitchInfo::from(a); });
         d_.fabric.nodes[n].ports[0].guid = node.info.port_guid;
-        for (unsigned p = 0; p <= node.info.num_ports; ++p)
-          port_info(n, path, static_cast<uint8_t>(p));
+        for (uint8_t port : sweep(node.info)) port_info(n, path, port);
       } else {
         port_info(n, path, node.info.local_port);
       }
     }
-    e_.run();
+    run_step();
+  }
+
+  // The order of a switch's PortInfo sweep: port 0 first (its LID is
+  // checked before the switch is explored through), then the others from a
+  // port chosen by its GUID. The switches of a wave start their sweeps
+  // together, each port's probe goes out as its PortInfo answers, and in a
+  // regular fabric port i of every switch of a group leads to one node
+  // (spine i, leaf i): sweeps in step would send that node one probe from
+  // each switch at once, past its SMA's queue; out of step they spread.
+  static std::vector<uint8_t> sweep(const NodeInfo& ni) {
+    std::vector<uint8_t> order{0};
+    unsigned ports = ni.num_ports;
+    if (ports == 0) return order;
+    uint64_t h = ni.node_guid * 0x9e3779b97f4a7c15ull;  // Fibonacci hashing
+    unsigned first = static_cast<unsigned>((h >> 32) % ports);
+    for (unsigned i = 0; i < ports; ++i)
+      order.push_back(static_cast<uint8_t>(1 + (first + i) % ports));
+    return order;
   }
 
   // Whether the next wave explores behind node n at all.
@@ -318,6 +452,10 @@ class Discoverer {
   // The next wave's probes sent while this wave's details come in, by
   // (node, port); a std::map, so a callback's reference stays valid.
   std::map<std::pair<uint32_t, uint8_t>, Probe> early_;
+  // Switches whose details were asked before their wave settled, by GUID;
+  // a std::map, so a callback's pointer stays valid.
+  std::map<uint64_t, Early> early_nodes_;
+  size_t waiting_ = 0;  // owed(): the current step's queries in flight
   Discovery d_;
 };
 

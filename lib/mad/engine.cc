@@ -49,7 +49,7 @@ uint32_t Engine::new_tid() {
 }
 
 // A directed route's end (its path), or the DLID: the node that serves it.
-Engine::Dest& Engine::dest_of(const Query& q) {
+Engine::Dest& Engine::route_dest(const Query& q) {
   std::string key;
   bool directed = q.mad.mgmt_class() == kClassSmiDr;
   if (directed) {
@@ -73,6 +73,27 @@ Engine::Dest& Engine::dest_of(const Query& q) {
     }
   }
   return d;
+}
+
+// Where a query waits its turn: its route's end, or for a probe of an
+// unknown node the port group of the known node before it (the route
+// without its last hop), whichever node the probe turns out to reach.
+Engine::Dest& Engine::dest_of(const Query& q) {
+  size_t hops = q.mad.mgmt_class() == kClassSmiDr ? q.mad.get(hdr::kHopCount) : 0;
+  if (!q.unknown_end || hops == 0) return route_dest(q);
+  std::string key = "g";
+  std::string text = "behind dr 0";
+  for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i) {
+    auto port = static_cast<uint8_t>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
+    key += static_cast<char>(port);
+    text += "," + std::to_string(port);
+  }
+  auto [it, added] = dests_.try_emplace(std::move(key));
+  if (added) {
+    it->second.group = true;
+    it->second.text = std::move(text);
+  }
+  return it->second;
 }
 
 bool Engine::may_start(const Dest& d) const {
@@ -121,6 +142,7 @@ void Engine::submit(Query q) {
 void Engine::start(Query q, Dest& d) {
   uint32_t tid = tid_of(q.mad.bytes);
   Flight& f = flights_[tid];
+  f.counted = d.group ? &route_dest(q) : &d;
   f.q = std::move(q);
   f.dest = &d;
   f.timeout_ms = d.timeout_ms ? d.timeout_ms : c_.timeout_ms;
@@ -133,9 +155,9 @@ void Engine::start(Query q, Dest& d) {
 void Engine::send(Flight& f) {
   ++f.tries;
   ++stats_.sent;
-  if (++f.dest->sent > stats_.busiest_sent) {
-    stats_.busiest_sent = f.dest->sent;
-    stats_.busiest = f.dest->text;
+  if (++f.counted->sent > stats_.busiest_sent) {
+    stats_.busiest_sent = f.counted->sent;
+    stats_.busiest = f.counted->text;
   }
   f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
   deadlines_.emplace(f.deadline, f.tids.front());
@@ -294,10 +316,10 @@ void Engine::end_at_deadline() {
   fifo_.clear();
 }
 
-void Engine::run() {
+void Engine::run(const std::function<bool()>& until) {
   size_t window = std::max<size_t>(c_.window, 1);
   Clock::time_point began = t_.now();
-  while (pending_ || !flights_.empty()) {
+  while ((pending_ || !flights_.empty()) && !(until && until())) {
     if (c_.deadline && t_.now() >= *c_.deadline) {
       end_at_deadline();
       break;

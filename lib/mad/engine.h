@@ -27,7 +27,8 @@
 namespace rdma::mad {
 
 // What the tool sends to one node at once: a switch's SMA serves one MAD at
-// a time, so a second waiting keeps it busy and more only queue there.
+// a time, so a second waiting keeps it busy and more only queue there. Also
+// the probes in flight behind one known node's ports (Query::unknown_end).
 inline constexpr size_t kPerNode = 2;
 
 struct EngineConfig {
@@ -90,6 +91,12 @@ struct Query {
   // When set, a good reply's bytes as received: longer than one MAD when the
   // kernel reassembled an RMPP transfer (an SA table).
   std::vector<uint8_t>* whole = nullptr;
+  // A directed-route probe of a node not known yet (discovery's NodeInfo
+  // behind a port): probes through different ports may end at one node (a
+  // switch's parallel links to one spine), which no one can tell before it
+  // answers, so they are limited to per_node in flight per port group: the
+  // known node the route's last hop leaves from.
+  bool unknown_end = false;
 };
 
 class Engine {
@@ -98,9 +105,10 @@ class Engine {
 
   // Queues a query; its TransactionID is assigned here.
   void submit(Query q);
-  // Runs until every query has its reply or has run out of tries. done
-  // callbacks may submit more.
-  void run();
+  // Runs until every query has its reply or has run out of tries, or
+  // until `until` (when given) holds after a reply: the queries left go on
+  // with the next run(). done callbacks may submit more.
+  void run(const std::function<bool()>& until = {});
   // One request; returns the checked reply or throws MadError (timeout,
   // malformed reply, bad status).
   Mad call(const Mad& request, const Address& to, const std::string& what);
@@ -121,13 +129,15 @@ class Engine {
     bool in_ring = false;
     bool unresponsive = false;  // a query ran out of tries unanswered
     bool limited = true;        // not the SA
+    bool group = false;         // probes behind a known node's ports, not one node
     int timeout_ms = 0;         // 0: nothing learned, the configured one
     uint64_t sent = 0;
     std::string text;
   };
   struct Flight {
     Query q;
-    Dest* dest = nullptr;
+    Dest* dest = nullptr;     // scheduled by
+    Dest* counted = nullptr;  // the route's end, for EngineStats::busiest
     int timeout_ms = 0;
     int tries = 0;
     Clock::time_point deadline;
@@ -138,6 +148,7 @@ class Engine {
   };
   uint32_t new_tid();
   Dest& dest_of(const Query& q);
+  Dest& route_dest(const Query& q);
   bool may_start(const Dest& d) const;
   void ring(Dest& d);
   void learn(Dest& d, const Mad& reply);

@@ -19,7 +19,8 @@ namespace {
 
 // Every LID answers after `service` of virtual time, one MAD at a time,
 // except the dead ones, whose requests are reported as timed out after the
-// sender's timeout. Records what is in flight to each LID.
+// sender's timeout. Records what is in flight to each LID. A MAD goes to
+// the node `node` names (default: its DLID).
 class ScheduleTransport : public Transport {
  public:
   using Ns = std::chrono::nanoseconds;
@@ -32,19 +33,23 @@ class ScheduleTransport : public Transport {
   std::function<std::vector<uint8_t>(const Mad&)> attr = [](const Mad&) {
     return std::vector<uint8_t>(64);
   };
+  std::function<uint16_t(const Mad&, const Address&)> node = [](const Mad&, const Address& to) {
+    return to.lid;
+  };
 
   void send(const Mad& m, const Address& to, int timeout_ms) override {
-    sent_to.push_back(to.lid);
+    uint16_t id = node(m, to);
+    sent_to.push_back(id);
     timeouts.push_back(timeout_ms);
-    int& n = in_flight[to.lid];
-    max_in_flight[to.lid] = std::max(max_in_flight[to.lid], ++n);
-    Event ev{now_, seq_++, to.lid, {}};
-    if (dead.count(to.lid)) {
+    int& n = in_flight[id];
+    max_in_flight[id] = std::max(max_in_flight[id], ++n);
+    Event ev{now_, seq_++, id, {}};
+    if (dead.count(id)) {
       ev.at += std::chrono::milliseconds(timeout_ms);
       ev.r.bytes.assign(m.bytes.begin(), m.bytes.end());
       ev.r.status = 110;
     } else {
-      Ns& busy = busy_[to.lid];
+      Ns& busy = busy_[id];
       busy = std::max(busy, now_) + service;
       ev.at = busy;
       ev.r.bytes = reply_to(m, attr(m));
@@ -108,6 +113,63 @@ TEST(EngineSchedule, NeverMoreThanPerNodeInFlightToOneNode) {
   EXPECT_EQ(e.stats().answered, 100u);
   // Five nodes, each busy all the time: 20 x 100 us, not 100 x 100 us.
   EXPECT_LE(t.elapsed(), std::chrono::microseconds(20 * 100 + 100));
+}
+
+// NodeInfo probes of unknown nodes behind ports 1..20 of the switches at
+// dr 0,1 and dr 0,2 (Query::unknown_end). Every port of the first leads to
+// node 100 (parallel links to one spine), every port of the second to 200.
+std::vector<uint16_t> probe_behind_ports(Engine& e, ScheduleTransport& t, bool unknown_end) {
+  t.node = [](const Mad& m, const Address&) {
+    return static_cast<uint16_t>(100 * get_bits(m.bytes, hdr::kInitialPath.bit + 8, 8));
+  };
+  auto done = std::make_shared<std::vector<uint16_t>>();
+  for (uint8_t first : {1, 2})
+    for (uint8_t port = 1; port <= 20; ++port) {
+      Route r{true, 0, {first, port}};
+      Query q{make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "probe",
+              [done, first](const Mad* m, const Failure*) {
+                if (m) done->push_back(first);
+              }};
+      q.unknown_end = unknown_end;
+      e.submit(std::move(q));
+    }
+  e.run();
+  return *done;
+}
+
+TEST(EngineSchedule, ProbesBehindOneNodeNeverPassPerNode) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 64, .per_node = 2});
+  EXPECT_EQ(probe_behind_ports(e, t, true).size(), 40u);
+  // Never more than per_node at the node the ports lead to, whichever it is.
+  EXPECT_EQ(t.max_in_flight[100], 2);
+  EXPECT_EQ(t.max_in_flight[200], 2);
+  // The two port groups in parallel: 20 x 100 us, not 40.
+  EXPECT_LE(t.elapsed(), std::chrono::microseconds(20 * 100 + 100));
+  // -d's busiest counts a probe at its route's end, not at its group.
+  EXPECT_EQ(e.stats().busiest_sent, 1u);
+  EXPECT_EQ(e.stats().busiest.rfind("dr 0,", 0), 0u) << e.stats().busiest;
+}
+
+TEST(EngineSchedule, WithoutTheMarkEachProbeRouteIsItsOwnNode) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 64, .per_node = 2});
+  EXPECT_EQ(probe_behind_ports(e, t, false).size(), 40u);
+  EXPECT_EQ(t.max_in_flight[100], 20);  // what the mark prevents
+}
+
+TEST(EngineSchedule, RunUntilStopsWithTheRestStillQueued) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 4, .per_node = 1});
+  int answered = 0;
+  for (int i = 0; i < 10; ++i)
+    e.submit({make_smp({false, 3, {}}, kGet, kNodeInfo, 0), smp_address({false, 3, {}}), "query",
+              [&answered](const Mad* m, const Failure*) { answered += m != nullptr; }});
+  e.run([&answered] { return answered == 3; });
+  EXPECT_EQ(answered, 3);
+  e.run();
+  EXPECT_EQ(answered, 10);
+  EXPECT_EQ(e.stats().sent, 10u);
 }
 
 TEST(EngineSchedule, OneNodeAtATimeWhenPerNodeIsOne) {

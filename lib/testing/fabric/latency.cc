@@ -54,6 +54,11 @@ void LatencyFabric::send(const mad::Mad& mad, const mad::Address& to, int timeou
   int64_t start = std::max(arrival, n.busy_until);
   n.busy_until = start + cost;
   n.finishes.push_back(n.busy_until);
+  n.most = std::max(n.most, n.finishes.size());
+  if (n.most > stats_.most_at_node) {
+    stats_.most_at_node = n.most;
+    stats_.crowded = at.node;
+  }
   n.service += cost;
   ++stats_.served;
   stats_.total_service += std::chrono::nanoseconds(cost);

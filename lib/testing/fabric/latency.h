@@ -30,6 +30,8 @@ struct LatencyStats {
   uint64_t served = 0;
   uint64_t dropped = 0;                         // the node's queue was full
   uint64_t max_in_flight = 0;                   // requests at the nodes at once, at most
+  uint64_t most_at_node = 0;                    // at one node at once (served and waiting)
+  int crowded = -1;                             // that node (the first to hold that many)
   int busiest = -1;                             // the node with the most service time
   std::chrono::nanoseconds busiest_service{0};  // the floor of any schedule
   std::chrono::nanoseconds total_service{0};
@@ -47,6 +49,8 @@ class LatencyFabric : public mad::Transport {
   const LatencyStats& stats() const { return stats_; }
   // A node's service time so far (by FakeFabric node index).
   std::chrono::nanoseconds service(int node) const;
+  // The most requests a node held at once (served and waiting).
+  size_t most_at(int node) const { return nodes_.at(node).most; }
 
  private:
   struct Event {
@@ -59,6 +63,7 @@ class LatencyFabric : public mad::Transport {
     int64_t busy_until = 0;
     std::deque<int64_t> finishes;  // of the requests accepted, in order
     int64_t service = 0;
+    size_t most = 0;
   };
   void deliver(int64_t at, mad::Received r);
 

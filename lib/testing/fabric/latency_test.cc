@@ -119,5 +119,28 @@ TEST(LatencyModel, DiscoveryKeepsTheSwitchesBusyInTurn) {
   EXPECT_GE(by_node_took, by_node.busiest_service);  // the floor holds
 }
 
+// A leaf cabled to one spine by 12 parallel links: the probes behind the
+// leaf's ports all reach the spine, which no one can know before it
+// answers. They share the leaf's port group (mad::Query::unknown_end), so
+// the spine holds at most per_node of them at once, besides per_node of
+// its own details (asked as soon as the first probe finds it).
+TEST(LatencyModel, ParallelLinksDoNotFloodTheNodeBehind) {
+  std::string net = "Hca 1 \"h0\"\n[1] \"leaf\"[1]\n\nSwitch 13 \"leaf\"\n[1] \"h0\"[1]\n";
+  for (int p = 2; p <= 13; ++p)
+    net += "[" + std::to_string(p) + "] \"spine\"[" + std::to_string(p - 1) + "]\n";
+  net += "\nSwitch 12 \"spine\"\n";
+  for (int p = 1; p <= 12; ++p)
+    net += "[" + std::to_string(p) + "] \"leaf\"[" + std::to_string(p + 1) + "]\n";
+  FakeFabric f(parse_topology(net));
+  LatencyFabric lf(f);
+  mad::Engine e(lf, {.timeout_ms = 1000, .retries = 3, .window = 64, .per_node = mad::kPerNode});
+  ib::Discovery d = ib::discover(e);
+  EXPECT_TRUE(d.warnings.empty());
+  EXPECT_EQ(d.fabric.nodes.size(), 3u);
+  EXPECT_EQ(d.fabric.links().size(), 13u);
+  EXPECT_EQ(lf.stats().dropped, 0u);
+  EXPECT_LE(lf.most_at(f.node("spine")), 2 * mad::kPerNode);
+}
+
 }  // namespace
 }  // namespace rdma::ibtest
