@@ -5,9 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <deque>
 #include <map>
-#include <queue>
-#include <tuple>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "lib/mad/attrs.h"
@@ -18,14 +19,18 @@ namespace rdma::mad {
 namespace {
 
 // Ignores every try of a query (a LID and an attribute modifier) but the
-// last, which it answers 1 ms before that try's timeout.
+// last, which it answers 1 ms before that try's timeout. Every try has the
+// same timeout (nothing is learned from NodeDescription), so the answers
+// fall due in the order sent: a queue, not a heap.
 class LastTryTransport : public Transport {
  public:
   using Ns = std::chrono::nanoseconds;
   explicit LastTryTransport(int tries) : tries_(tries) {}
   std::map<uint16_t, int> in_flight, max_in_flight;
+  std::set<int> timeouts;  // as sent
 
   void send(const Mad& m, const Address& to, int timeout_ms) override {
+    timeouts.insert(timeout_ms);
     auto key = std::make_pair(to.lid, static_cast<uint32_t>(m.get(hdr::kAttrMod)));
     if (++tries_of_[key] < tries_) return;  // lost; the engine times it out
     int& n = in_flight[to.lid];
@@ -33,19 +38,19 @@ class LastTryTransport : public Transport {
     Received r;
     r.bytes = reply_to(m, std::vector<uint8_t>(64));
     r.slid = to.lid;
-    events_.push({now_ + std::chrono::milliseconds(timeout_ms - 1), seq_++, to.lid, std::move(r)});
+    due_.push_back({now_ + std::chrono::milliseconds(timeout_ms - 1), std::move(r)});
   }
   std::optional<Received> receive(int timeout_ms) override {
     Ns limit = now_ + std::chrono::milliseconds(timeout_ms);
-    if (events_.empty() || events_.top().at > limit) {
+    if (due_.empty() || due_.front().first > limit) {
       now_ = limit;
       return std::nullopt;
     }
-    Event ev = events_.top();
-    events_.pop();
-    now_ = std::max(now_, ev.at);
-    --in_flight[ev.lid];
-    return ev.r;
+    auto [at, r] = std::move(due_.front());
+    due_.pop_front();
+    now_ = std::max(now_, at);
+    --in_flight[r.slid];
+    return r;
   }
   std::chrono::steady_clock::time_point now() const override {
     return std::chrono::steady_clock::time_point(now_);
@@ -53,18 +58,10 @@ class LastTryTransport : public Transport {
   double seconds() const { return std::chrono::duration<double>(now_).count(); }
 
  private:
-  struct Event {
-    Ns at;
-    uint64_t seq;
-    uint16_t lid;
-    Received r;
-    bool operator>(const Event& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
-  };
   int tries_;
   Ns now_{0};
-  uint64_t seq_ = 0;
   std::map<std::pair<uint16_t, uint32_t>, int> tries_of_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::deque<std::pair<Ns, Received>> due_;
 };
 
 // NodeDescription Gets (no timeout is learned from them), `per_lid[lid]`
@@ -98,6 +95,7 @@ TEST(EngineBound, ABusyNodeThatAnswersLastCostsCOverKQueriesInARow) {
   EXPECT_GE(tr.seconds(), (C / k) * T * 0.9);
   EXPECT_EQ(tr.max_in_flight[1], static_cast<int>(kPerNode));
   EXPECT_EQ(e.stats().retried, 100u * retries);
+  EXPECT_EQ(tr.timeouts, std::set<int>{t_ms});
 }
 
 TEST(EngineBound, ManyNodesThatAnswerLastAreBoundByTheWindow) {
