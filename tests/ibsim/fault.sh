@@ -7,8 +7,11 @@
 #   tests/ibsim/fault.sh [--rdma PATH]     (also with build-san/rdma)
 #   RDMA_FAULT_SEEDS=200 tests/ibsim/fault.sh   # the long mode, by hand
 # Every run is judged against the command's clean run (no shim):
-# - it must end by itself within a fixed bound (killed at 30 s: a hang),
-#   without a signal or a sanitizer report (a crash);
+# - it must end by itself within its time bound (rdma(8), TIME BOUND):
+#   for the fabric-wide commands the bound from the fabric's size and the
+#   options, for every command t x the MADs it sent (the shim counts them),
+#   plus a margin for starting; a run past it is "over the bound", one
+#   killed 20 s later a hang; without a signal or a sanitizer report (a crash);
 # - with only TIDs moved (the fabric views' odd seeds: a node's command has
 #   one request in flight, no other to move a TID to), a run that exits 0
 #   must print what the clean run printed: a reply taken for another
@@ -16,6 +19,9 @@
 # - with every kind of damage (the other seeds), refusing is the tool's part:
 #   an error, a warning, or replies dropped as not answering their request
 #   (-d counts them); what it printed from damaged payload is not judged.
+# Then --deadline on a fabric that does not answer (the shim drops all of
+# sw2's replies): the partial result, its warnings and exit 1 within the
+# deadline; without it, within the bound.
 # Prints one ok/FAIL line per command, then the counts; ends with
 # "N passed, M failed".
 set -u
@@ -26,7 +32,6 @@ NET=$(cd "$(dirname "$0")" && pwd)/net
 # CI's whole run must stay short: 5 seeds x 14 commands (and each clean
 # run) is about 35 s for the Release binary, longer for the ASan+UBSan one.
 SEEDS=${RDMA_FAULT_SEEDS:-5}
-BOUND=30
 # Percent of replies damaged, by kind (madfault.c): every kind in one run,
 # or only TIDs moved. The fabric views read a hundred replies and more, a
 # node's command a few: its rates are higher, so most runs meet damage.
@@ -34,7 +39,11 @@ FABRIC_ALL="status=1,method=1,class=1,version=1,attr=1,mod=1,hops=1,rmpp=10,payl
 FABRIC_TID="tid=8"
 NODE_ALL="status=6,method=6,class=6,version=6,attr=6,mod=6,hops=6,rmpp=30,payload=10,short=8,drop=8,dup=10,tid=20"
 # Short MAD timeouts: a moved TID costs its query one timeout.
-OPTS=(-d --timeout 200 --retries 3)
+TIMEOUT_MS=200 RETRIES=3
+OPTS=(-d --timeout "$TIMEOUT_MS" --retries "$RETRIES")
+# Seconds a run may take beyond its bound: starting the process, attaching
+# to the simulator (and the sanitizers' start) on a loaded machine.
+MARGIN=5
 
 command -v gcc >/dev/null || { echo "missing: gcc"; echo "0 passed, 1 failed"; exit 1; }
 SHIM=$WORK/madfault.so
@@ -72,21 +81,87 @@ NODE_COMMANDS=(
 )
 COMMANDS=("${FABRIC_COMMANDS[@]}" "${NODE_COMMANDS[@]}")
 
+# The fabric's size for the bound: N nodes, P ports (a switch's with port
+# 0, a CA's), the most ports of a switch (p) and of a CA (c), the switches,
+# and W, the window (-d says it; rdma -h and rdma(8) give the default).
+run "$RDMA" -j fabric show >size.json 2>/dev/null
+read -r SIZE_N SIZE_P SIZE_PSW SIZE_PCA SIZE_SW < <(python3 -c '
+import json, sys
+nodes = json.load(open("size.json"))
+sw = [n["ports"] for n in nodes if n["type"] == "switch"]
+ca = [n["ports"] for n in nodes if n["type"] != "switch"]
+print(len(nodes), sum(p + 1 for p in sw) + sum(ca), max(sw, default=0), max(ca, default=0), len(sw))')
+WINDOW=$(run "$RDMA" -d fabric show 2>&1 >/dev/null | sed -n 's/.*(window \([0-9]*\)).*/\1/p')
+if [ -z "${SIZE_N:-}" ] || [ -z "$WINDOW" ]; then
+  bad "the fabric's size from rdma -j fabric show: '${SIZE_N:-}' nodes, window '$WINDOW'"
+  echo "$PASS passed, $FAIL failed"
+  exit 1
+fi
+
+# bound CMD NODES: rdma(8)'s TIME BOUND of a fabric-wide command, in
+# seconds, with NODES found (a run that met damaged GUIDs may count more
+# than the clean one: each such node is given p+1 ports and one hop more).
+# H, the depth in hops, is at most the switches + 1 (a shortest route
+# passes each switch once); k is 2 (lib/mad/engine.h kPerNode).
+bound() {
+  python3 - "$1" "$2" <<PY
+import sys
+cmd, nodes = sys.argv[1], int(sys.argv[2])
+N, P, p, c, sw, W = $SIZE_N, $SIZE_P, $SIZE_PSW, $SIZE_PCA, $SIZE_SW, $WINDOW
+k, T = 2, ($RETRIES + 1) * $TIMEOUT_MS / 1000
+H = sw + 1
+if nodes > N:
+    P, H, N = P + (nodes - N) * (p + 1), H + 1, nodes
+steps = 0.0
+if cmd.startswith("--sa"):
+    steps = 5 * (1 / W + 1)  # one query per SA table, the SA not limited to k
+else:
+    steps = (3 * P + 2 * N) / W + (H + 2) * ((2 * p + 8) / k + 3)  # discovery
+if cmd == "fabric errors":
+    steps += (2 * N + 4 * P) / W + (4 * max(p, c) + 2) / k + max(4, c + 2)
+if cmd == "route show all":
+    steps += 768 * sw / W + 768 / k + 1
+print(f"{steps * T:.1f}")
+PY
+}
 # One run: ARGS in $1, the shim's seed and rates in $2 and $3 (none: clean).
 # Leaves r.out, r.err (without umad2sim's attach lines), r.log (the damage
-# done) and the exit status in RC.
+# done), the exit status in RC, the wall time in MS and the MADs sent (the
+# shim's count; none for a clean run) in SENT.
 one() {
-  local preload=$UMAD2SIM
+  local preload=$UMAD2SIM start
   : >r.log
+  rm -f r.sent
   [ -n "$2" ] && preload="$SHIM $UMAD2SIM"
+  start=$(date +%s%N)
   # shellcheck disable=SC2086
-  MADFAULT_SEED=$((CMD_NO * 1000 + ${2:-0})) MADFAULT_RATES=$3 MADFAULT_LOG=$WORK/r.log LD_PRELOAD=$preload \
-    timeout -s KILL $BOUND "$RDMA" "${OPTS[@]}" $1 >r.out 2>r.raw
+  MADFAULT_SEED=$((CMD_NO * 1000 + ${2:-0})) MADFAULT_RATES=$3 MADFAULT_LOG=$WORK/r.log \
+    MADFAULT_SENT=$WORK/r.sent LD_PRELOAD=$preload \
+    timeout -s KILL "$KILL" "$RDMA" "${OPTS[@]}" $1 >r.out 2>r.raw
   RC=$?
+  MS=$((($(date +%s%N) - start) / 1000000))
+  SENT=$(awk '{ n += $1 } END { print n + 0 }' r.sent 2>/dev/null || echo 0)
   grep -v 'sim_connect: attached' r.raw >r.err
 }
 
-runs=0 hangs=0 crashes=0 wrong=0 undamaged=0
+# over_bound: whether the last run took longer than its bound + MARGIN:
+# t x the MADs it sent, and for a fabric-wide command (CMD_BOUND set) the
+# bound from the fabric's size if less. Says the bound in LIMIT (s) and
+# the time past it in PAST (s, negative when within; the margin not counted).
+over_bound() {
+  local nodes beyond fabric=${CMD_BOUND:-}
+  if [ -n "$fabric" ]; then
+    nodes=$(sed -n 's/^fabric: \([0-9]*\) nodes.*/\1/p' r.err | tail -n 1)
+    [ "${nodes:-0}" -gt "$SIZE_N" ] && fabric=$(bound "$cmd" "$nodes")
+  fi
+  read -r LIMIT PAST beyond < <(awk -v sent="$SENT" -v t="$TIMEOUT_MS" -v f="${fabric:-0}" -v ms="$MS" \
+    -v margin="$MARGIN" 'BEGIN {
+      l = sent * t / 1000; if (f > 0 && f < l) l = f
+      printf "%.1f %.3f %d\n", l, ms / 1000 - l, (ms / 1000 > l + margin) }')
+  [ "$beyond" = 1 ]
+}
+
+runs=0 hangs=0 over=0 crashes=0 wrong=0 undamaged=0 slowest=""
 tid_runs=0 tid_same=0 tid_refused=0
 all_runs=0 all_same=0 all_refused=0 all_absorbed=0 all_other=0 dropped=0
 : >errors.all
@@ -96,6 +171,15 @@ CMD_NO=0
 for cmd in "${COMMANDS[@]}"; do
   CMD_NO=$((CMD_NO + 1))  # each command its own damage, seed by seed
   all=$NODE_ALL tid=""
+  # Killed 20 s past the bound of a fabric-wide command; a node's command
+  # (its bound is known from what it sent) at 60 s.
+  KILL=60 CMD_BOUND=""
+  for f in "${FABRIC_COMMANDS[@]}"; do
+    if [ "$f" = "$cmd" ]; then
+      CMD_BOUND=$(bound "$cmd" "$SIZE_N")
+      KILL=$((${CMD_BOUND%.*} + 20))
+    fi
+  done
   for f in "${FABRIC_COMMANDS[@]}"; do [ "$f" = "$cmd" ] && all=$FABRIC_ALL tid=$FABRIC_TID; done
   one "$cmd" "" ""
   clean_rc=$RC
@@ -111,7 +195,14 @@ for cmd in "${COMMANDS[@]}"; do
     one "$cmd" "$seed" "$rates"
     runs=$((runs + 1))
     if [ "$RC" = 137 ]; then
-      hangs=$((hangs + 1)); problems="$problems seed $seed: killed after $BOUND s;"; continue
+      hangs=$((hangs + 1)); problems="$problems seed $seed: killed after $KILL s;"; continue
+    fi
+    if over_bound; then
+      over=$((over + 1)); problems="$problems seed $seed: $MS ms, over its bound of $LIMIT s + $MARGIN s;"
+    fi
+    # The run that came closest to its bound (or went furthest past it).
+    if [ -z "$slowest" ] || awk -v a="$PAST" -v b="${slowest%% *}" 'BEGIN { exit !(a > b) }'; then
+      slowest="$PAST s past its bound: rdma $cmd, seed $seed, $MS ms, bound $LIMIT s"
     fi
     if [ "$RC" -gt 128 ] || grep -qE 'Sanitizer|runtime error:' r.err; then
       crashes=$((crashes + 1))
@@ -158,13 +249,52 @@ for cmd in "${COMMANDS[@]}"; do
     fi
   done
   if [ -z "$problems" ]; then
-    ok "rdma $cmd: $SEEDS seeds, no hang, no crash, no wrong answer"
+    ok "rdma $cmd: $SEEDS seeds, no hang, none over its bound, no crash, no wrong answer"
   else
     bad "rdma $cmd:$problems"
   fi
 done
+
+# A fabric that does not answer: the shim drops every reply from sw2 and
+# behind it (routes 0,1,3 and 0,1,4, its two links to sw1), as a switch that
+# hangs would. (ibsim's Error cannot play that: umad2sim reports its drops
+# at once, as the kernel reports a send that failed.) With --deadline 2 and
+# the default timeouts (4 s a query) the command stops at 2 s with what it
+# found (hca1, sw1, hca2), a warning for each query cut short and the
+# deadline's, exit 1; without --deadline it ends within its bound, the same
+# nodes and a warning for each probe that got no reply.
+deadline_run() {  # ARGS...: leaves d.out, d.err, D_RC, D_MS
+  local start
+  start=$(date +%s%N)
+  MADFAULT_RATES=drop=100 MADFAULT_ROUTES="1,3 1,4" LD_PRELOAD="$SHIM $UMAD2SIM" \
+    timeout -s KILL 60 "$RDMA" "$@" >d.out 2>d.raw
+  D_RC=$?
+  D_MS=$((($(date +%s%N) - start) / 1000000))
+  grep -v 'sim_connect: attached' d.raw >d.err
+}
+deadline_run --deadline 2 fabric show
+nodes=$(grep -c '^type ' d.out)
+cut=$(grep -c '^warning: deadline reached: no reply to NodeInfo from dr 0,1,[34]$' d.err)
+if [ "$D_RC" = 1 ] && [ "$nodes" = 3 ] && [ "$cut" = 2 ] && [ "$D_MS" -lt $((2000 + 1000 * MARGIN / 2)) ] &&
+  grep -qx 'warning: deadline of 2 s reached: stopped sending, the result is partial' d.err; then
+  ok "--deadline 2, sw2 silent: $nodes of 6 nodes, the 2 probes cut short, exit 1, $D_MS ms"
+else
+  bad "--deadline 2, sw2 silent: exit $D_RC, $nodes nodes, $cut cut, $D_MS ms: $(head -c 600 d.err)"
+fi
+deadline_run "${OPTS[@]}" fabric show
+nodes=$(grep -c '^type ' d.out)
+limit=$(bound "fabric show" "$SIZE_N")
+if [ "$D_RC" = 1 ] && [ "$nodes" = 3 ] && ! grep -q deadline d.err &&
+  [ "$(grep -c '^warning: no reply to NodeInfo from dr 0,1,[34] (4 tries of 200 ms)$' d.err)" = 2 ] &&
+  awk -v ms="$D_MS" -v l="$limit" -v m="$MARGIN" 'BEGIN { exit !(ms / 1000 <= l + m) }'; then
+  ok "no --deadline, sw2 silent: $nodes of 6 nodes, 2 warnings, exit 1, $D_MS ms (bound $limit s)"
+else
+  bad "no --deadline, sw2 silent: exit $D_RC, $nodes nodes, $D_MS ms (bound $limit s): $(head -c 600 d.err)"
+fi
+
 echo "seeds per command: $SEEDS (RDMA_FAULT_SEEDS), commands: ${#COMMANDS[@]}, runs: $runs in $((SECONDS - t0)) s"
-echo "hangs (over $BOUND s): $hangs, crashes: $crashes, wrong answers with only TIDs moved: $wrong, undamaged runs: $undamaged"
+echo "hangs (killed 20 s past the bound, or at 60 s): $hangs, over the bound: $over, crashes: $crashes, wrong answers with only TIDs moved: $wrong, undamaged runs: $undamaged"
+echo "closest to its bound (wall time, the process's start included; $MARGIN s allowed): ${slowest:-none}"
 echo "only TIDs moved: $tid_runs runs: $tid_same the clean result, $tid_refused refused (an error or warning the clean run has not)"
 echo "every kind of damage: $all_runs runs: $all_refused refused (an error or warning the clean run has not), $all_absorbed the clean result after dropping replies, $all_same the clean result, $all_other another output (damaged payload)"
 echo "replies dropped as not answering their request (-d): $dropped"

@@ -32,6 +32,12 @@
  *     tid      the reply's TID moved to another request in flight
  *     header   every kind from status to hops;  all  every kind
  *   MADFAULT_LOG=FILE    appends one line per damage done.
+ *   MADFAULT_SENT=FILE   at exit, appends the number of requests sent
+ *                        (every try) when the process opened a umad device:
+ *                        the suite's time bound for the run (fault.sh).
+ *   MADFAULT_ROUTES="1,3 1,4"  only the replies of directed routes that
+ *                        begin with one of these (a node and what is behind
+ *                        it) are damaged; other replies pass untouched.
  * Only replies (the response bit set, umad status 0) are damaged; requests
  * pass untouched. Build: gcc -shared -fPIC -O2 -o madfault.so madfault.c -ldl
  */
@@ -77,6 +83,23 @@ static struct {
     uint8_t buf[UMAD_HDR + MAD_MAX];
 } held[MAX_HELD];
 static int n_held;
+static unsigned long sent;
+#define MAX_ROUTES 8
+static struct {
+    uint8_t port[64];
+    int hops;
+} routes[MAX_ROUTES];
+static int n_routes;
+
+/* An exit that is not a crash: the requests sent, for the time bound.
+ * Appended: `timeout`, run under the same preload, adds nothing. */
+__attribute__((destructor)) static void report_sent(void) {
+    const char *path = getenv("MADFAULT_SENT");
+    FILE *f = path && n_fds ? fopen(path, "a") : NULL;
+    if (!f) return;
+    fprintf(f, "%lu\n", sent);
+    fclose(f);
+}
 
 static void setup(void) {
     if (ready) return;
@@ -85,6 +108,19 @@ static void setup(void) {
     state = 0x9e3779b97f4a7c15ull ^ (s ? strtoull(s, NULL, 0) : 1);
     const char *l = getenv("MADFAULT_LOG");
     if (l) logf = fopen(l, "a");
+    const char *routes_env = getenv("MADFAULT_ROUTES");
+    for (const char *c = routes_env; c && *c && n_routes < MAX_ROUTES;) {
+        char *end;
+        unsigned long port = strtoul(c, &end, 10);
+        if (end == c) break;
+        if (routes[n_routes].hops < 64) routes[n_routes].port[routes[n_routes].hops++] = (uint8_t)port;
+        if (*end == ',') {
+            c = end + 1;
+            continue;
+        }
+        n_routes++; /* a space or the end: the route is complete */
+        c = *end ? end + 1 : end;
+    }
     const char *r = getenv("MADFAULT_RATES");
     if (!r) return;
     char spec[512];
@@ -145,6 +181,19 @@ static void forget(uint32_t tid) {
             flight[i] = flight[--n_flight];
             return;
         }
+}
+
+/* Whether the reply m (len bytes) may be damaged: MADFAULT_ROUTES. A
+ * directed-route SMP's initial path is at byte 128, its hop count byte 7. */
+static int chosen(const uint8_t *m, size_t len) {
+    if (!n_routes) return 1;
+    if (m[1] != 0x81 || len < 192) return 0;
+    for (int i = 0; i < n_routes; i++) {
+        int hops = routes[i].hops, match = hops <= m[7];
+        for (int h = 0; match && h < hops; h++) match = m[128 + 1 + h] == routes[i].port[h];
+        if (match) return 1;
+    }
+    return 0;
 }
 
 /* A byte changed to another value: flipped, zeroed or random. */
@@ -254,6 +303,7 @@ ssize_t write(int fd, const void *buf, size_t count) {
     if (is_umad(fd) && count >= UMAD_HDR + 24) {
         const uint8_t *m = (const uint8_t *)buf + UMAD_HDR;
         if (!(m[3] & 0x80)) { /* a request: in flight until answered */
+            sent++;
             if (n_flight == MAX_FLIGHT) memmove(flight, flight + 1, sizeof flight[0] * --n_flight);
             flight[n_flight].tid = tid_of(m);
             flight[n_flight].mgmt_class = m[1];
@@ -300,6 +350,7 @@ ssize_t read(int fd, void *buf, size_t count) {
         size_t len = (size_t)n - UMAD_HDR;
         uint32_t tid = tid_of(m);
         forget(tid);
+        if (!chosen(m, len)) return n;
         if (chance(DROP)) {
             note("dropped tid %08x", tid);
             continue; /* the next one, or nothing (umad2sim: -EWOULDBLOCK) */

@@ -1,0 +1,115 @@
+// rdma(8)'s TIME BOUND on a virtual clock: a step of Q queries, at most C
+// to one node, in chains of L, ends within (Q/W + C/k + L) x T, T = (R+1) x t,
+// even when every node answers each query only at its last try, just
+// before it times out (the worst a node can do and still be believed).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "lib/mad/attrs.h"
+#include "lib/mad/engine.h"
+#include "lib/testing/fake_transport.h"
+
+namespace rdma::mad {
+namespace {
+
+// Ignores every try of a query (a LID and an attribute modifier) but the
+// last, which it answers 1 ms before that try's timeout. Every try has the
+// same timeout (nothing is learned from NodeDescription), so the answers
+// fall due in the order sent: a queue, not a heap.
+class LastTryTransport : public Transport {
+ public:
+  using Ns = std::chrono::nanoseconds;
+  explicit LastTryTransport(int tries) : tries_(tries) {}
+  std::map<uint16_t, int> in_flight, max_in_flight;
+  std::set<int> timeouts;  // as sent
+
+  void send(const Mad& m, const Address& to, int timeout_ms) override {
+    timeouts.insert(timeout_ms);
+    auto key = std::make_pair(to.lid, static_cast<uint32_t>(m.get(hdr::kAttrMod)));
+    if (++tries_of_[key] < tries_) return;  // lost; the engine times it out
+    int& n = in_flight[to.lid];
+    max_in_flight[to.lid] = std::max(max_in_flight[to.lid], ++n);
+    Received r;
+    r.bytes = reply_to(m, std::vector<uint8_t>(64));
+    r.slid = to.lid;
+    due_.push_back({now_ + std::chrono::milliseconds(timeout_ms - 1), std::move(r)});
+  }
+  std::optional<Received> receive(int timeout_ms) override {
+    Ns limit = now_ + std::chrono::milliseconds(timeout_ms);
+    if (due_.empty() || due_.front().first > limit) {
+      now_ = limit;
+      return std::nullopt;
+    }
+    auto [at, r] = std::move(due_.front());
+    due_.pop_front();
+    now_ = std::max(now_, at);
+    --in_flight[r.slid];
+    return r;
+  }
+  std::chrono::steady_clock::time_point now() const override {
+    return std::chrono::steady_clock::time_point(now_);
+  }
+  double seconds() const { return std::chrono::duration<double>(now_).count(); }
+
+ private:
+  int tries_;
+  Ns now_{0};
+  std::map<std::pair<uint16_t, uint32_t>, int> tries_of_;
+  std::deque<std::pair<Ns, Received>> due_;
+};
+
+// NodeDescription Gets (no timeout is learned from them), `per_lid[lid]`
+// to each LID, each query a modifier of its own; answered ones counted.
+size_t ask_bound_lids(Engine& e, const std::map<uint16_t, int>& per_lid) {
+  size_t answered = 0;
+  uint32_t mod = 0;
+  for (const auto& [lid, n] : per_lid)
+    for (int i = 0; i < n; ++i)
+      e.submit({make_smp({false, lid, {}}, kGet, kNodeDescription, ++mod),
+                smp_address({false, lid, {}}), "query",
+                [&answered](const Mad* r, const Failure*) { answered += r != nullptr; }});
+  e.run();
+  return answered;
+}
+
+TEST(EngineBound, ABusyNodeThatAnswersLastCostsCOverKQueriesInARow) {
+  // One switch asked 40 queries (a PortInfo sweep), 60 nodes one each.
+  const int t_ms = 100, retries = 3;
+  const double T = (retries + 1) * t_ms / 1000.0;
+  LastTryTransport tr(retries + 1);
+  Engine e(tr, {.timeout_ms = t_ms, .retries = retries, .window = 8, .per_node = kPerNode});
+  std::map<uint16_t, int> per_lid{{1, 40}};
+  for (uint16_t lid = 2; lid <= 61; ++lid) per_lid[lid] = 1;
+  ASSERT_EQ(ask_bound_lids(e, per_lid), 100u);
+  const double Q = 100, W = 8, C = 40, k = kPerNode, L = 1;
+  EXPECT_LE(tr.seconds(), (Q / W + C / k + L) * T);
+  // The C/k term is real: the window alone ((Q/W + 1) x T, the bound
+  // before per-node limits) is not enough for this node.
+  EXPECT_GT(tr.seconds(), (Q / W + 1) * T);
+  EXPECT_GE(tr.seconds(), (C / k) * T * 0.9);
+  EXPECT_EQ(tr.max_in_flight[1], static_cast<int>(kPerNode));
+  EXPECT_EQ(e.stats().retried, 100u * retries);
+  EXPECT_EQ(tr.timeouts, std::set<int>{t_ms});
+}
+
+TEST(EngineBound, ManyNodesThatAnswerLastAreBoundByTheWindow) {
+  const int t_ms = 50, retries = 2;
+  const double T = (retries + 1) * t_ms / 1000.0;
+  LastTryTransport tr(retries + 1);
+  Engine e(tr, {.timeout_ms = t_ms, .retries = retries, .window = 4, .per_node = kPerNode});
+  std::map<uint16_t, int> per_lid;
+  for (uint16_t lid = 1; lid <= 10; ++lid) per_lid[lid] = 6;
+  ASSERT_EQ(ask_bound_lids(e, per_lid), 60u);
+  const double Q = 60, W = 4, C = 6, k = kPerNode, L = 1;
+  EXPECT_LE(tr.seconds(), (Q / W + C / k + L) * T);
+  EXPECT_GE(tr.seconds(), (Q / W) * T * 0.9);  // the window is the limit here
+}
+
+}  // namespace
+}  // namespace rdma::mad
