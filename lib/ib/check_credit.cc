@@ -17,22 +17,29 @@ namespace rdma::ib {
 namespace {
 
 // Channels by dense id, and the dependencies between them. A channel's id
-// is found through its port's slot (node * 256 + port) and a short list of
-// the VLs seen there; successors are few per channel (at most the switch's
-// ports times the VLs), so a linear scan dedupes them faster than a hash
-// set over the millions of hops a large fabric's routes make.
+// is found through its port's slot (a slot for each port of each switch,
+// first[node] + port: a slot per node and possible port took 30 MB at
+// 4,800 nodes) and a short list of the VLs seen there; successors are few
+// per channel (at most the switch's ports times the VLs), so a linear scan
+// dedupes them faster than a hash set over the millions of hops a large
+// fabric's routes make.
 struct Cdg {
   struct Channel {
     PortRef port;
     uint8_t vl = 0;
   };
-  explicit Cdg(size_t nodes) : by_slot(nodes * 256) {}
+  explicit Cdg(const Fabric& f) : first(f.nodes.size() + 1, 0) {
+    for (size_t n = 0; n < f.nodes.size(); ++n)
+      first[n + 1] = first[n] + (f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0);
+    by_slot.resize(first.back());
+  }
+  std::vector<size_t> first;  // by node: its port 0's slot
   std::vector<Channel> list;
   std::vector<std::vector<std::pair<uint8_t, uint32_t>>> by_slot;  // (vl, id)
   std::vector<std::vector<uint32_t>> next;
 
   uint32_t id(PortRef c, uint8_t vl) {
-    auto& vls = by_slot[size_t{c.node} * 256 + c.port];
+    auto& vls = by_slot[first[c.node] + c.port];
     for (auto [v, i] : vls)
       if (v == vl) return i;
     uint32_t i = static_cast<uint32_t>(list.size());
@@ -148,15 +155,15 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
     if (!f.nodes[n].is_switch())
       for (const Port& p : f.nodes[n].ports)
         if (p.peer && f.nodes[p.peer->node].is_switch()) entries.push_back({*p.peer, {n, p.num}});
-  Cdg g(f.nodes.size());
-  std::vector<uint32_t> seen(f.nodes.size() * 256, 0);  // (switch, input port): the round
+  Cdg g(f);
+  std::vector<uint32_t> seen(g.first.back(), 0);  // (switch, input port) by slot: the round
   uint32_t round = 0;
   for (uint8_t sl : distinct_sls(vls)) {
     // A switch that maps this SL to one VL whatever the input port is one
     // state, not one per port: far fewer walks on a large fabric.
     std::vector<uint8_t> one = vl_per_switch(f, vls, sl);
     auto state = [&](PortRef at) {
-      return size_t{at.node} * 256 + (one[at.node] == kVaries ? at.port : 0);
+      return g.first[at.node] + (one[at.node] == kVaries ? at.port : 0);
     };
     auto vl = [&](uint32_t n, uint8_t in, uint8_t out) -> uint8_t {
       return one[n] != kVaries ? one[n] : vls->vl(n, in, out, sl);

@@ -300,6 +300,37 @@ TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
   EXPECT_EQ(v[0].where.size(), 5u);
 }
 
+// Two switches joined by 70 parallel links, a CA on the first: 9,730
+// SL2VL tables (every input port with a link times every other port to a
+// switch), more than read_sl2vls queues before it runs the engine.
+std::string check_parallel_net() {
+  std::string a = "Switch 71 \"pa\"\n", b = "Switch 70 \"pb\"\n";
+  for (int p = 1; p <= 70; ++p) {
+    std::string n = std::to_string(p);
+    a += "[" + n + "] \"pb\"[" + n + "]\n";
+    b += "[" + n + "] \"pa\"[" + n + "]\n";
+  }
+  return "Hca 1 \"ph\"\n[1] \"pa\"[71]\n" + a + "[71] \"ph\"[1]\n" + b;
+}
+
+class FabricChecksParallel : public FabricChecks {
+ protected:
+  FabricChecksParallel() : FabricChecks(ibtest::parse_topology(check_parallel_net(), "parallel")) {}
+};
+
+TEST_F(FabricChecksParallel, EveryTableIsReadAcrossEngineRuns) {
+  std::array<uint8_t, 16> transit;
+  transit.fill(1);
+  node("pb").sl2vl[69 << 8 | 70] = transit;  // the last table of the last switch
+  read();
+  VlMaps vls = read_sl2vls(engine_, f_);
+  EXPECT_EQ(vls.by_node[index("pa")].size(), 71u * 70u - 70u);
+  EXPECT_EQ(vls.by_node[index("pb")].size(), 70u * 70u - 70u);
+  EXPECT_EQ(vls.vl(index("pb"), 69, 70, 0), 1);
+  EXPECT_EQ(vls.vl(index("pb"), 70, 69, 0), 0);
+  EXPECT_EQ(engine_.stats().failed(), 0u);
+}
+
 class FabricChecksTree : public FabricChecks {
  protected:
   FabricChecksTree() : FabricChecks(ibtest::load_topology(check_net("fabric.net"))) {}
