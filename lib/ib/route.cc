@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "lib/error.h"
 #include "lib/ib/find.h"
@@ -23,16 +24,24 @@ std::string switch_name(const Fabric& f, uint32_t node) {
   return "switch " + mad::guid_text(n.info.node_guid) + " (" + mad::desc_text(n.description) + ")";
 }
 
-}  // namespace
-
-Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
+// The NodeInfo and SwitchInfo of the switch at r, one after the other; an
+// error when r is not a switch ("only switches " + does).
+std::pair<NodeInfo, mad::Mad> switch_at(mad::Engine& e, const mad::Route& r, const char* does) {
   std::string where = mad::route_text(r);
   mad::Mad ni = e.call(mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
                        "NodeInfo from " + where);
   NodeInfo info = NodeInfo::from(ni.data());
-  if (!info.is_switch()) throw Error(where + " is not a switch; only switches forward by LID");
+  if (!info.is_switch()) throw Error(where + " is not a switch; only switches " + does);
   mad::Mad si = e.call(mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
                        "SwitchInfo from " + where);
+  return {info, si};
+}
+
+}  // namespace
+
+Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
+  std::string where = mad::route_text(r);
+  mad::Mad si = switch_at(e, r, "forward by LID").second;
   Lft t;
   t.top = SwitchInfo::from(si.data()).linear_fdb_top;
   t.first = lo;
@@ -99,13 +108,7 @@ void submit_mft(mad::Engine& e, const mad::Route& r, int num_ports, uint16_t lo,
 }
 
 Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
-  std::string where = mad::route_text(r);
-  mad::Mad ni = e.call(mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
-                       "NodeInfo from " + where);
-  NodeInfo info = NodeInfo::from(ni.data());
-  if (!info.is_switch()) throw Error(where + " is not a switch; only switches forward multicast");
-  mad::Mad si = e.call(mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
-                       "SwitchInfo from " + where);
+  auto [info, si] = switch_at(e, r, "forward multicast");
   Mft t;
   t.first = std::max(lo, kFirstMlid);
   t.num_ports = info.num_ports;
