@@ -1,0 +1,355 @@
+// rdma fabric errors [ reset ]: ibqueryerrors over the fabric (the sweep of
+// lib/ib/errors.h), once, with -w, or as metrics; and clearing counters.
+#include "rdma/ib/fabric_errors.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/error.h"
+#include "lib/ib/errors.h"
+#include "lib/ib/find.h"
+#include "lib/ib/port_labels.h"
+#include "lib/ib/rates.h"
+#include "lib/ib/records.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
+#include "lib/mad/format.h"
+#include "lib/mad/target.h"
+#include "rdma/ib/fabric_source.h"
+#include "rdma/ib/session.h"
+#include "rdma/metrics_run.h"
+#include "rdma/objects.h"
+#include "rdma/stat_watch.h"
+
+namespace rdma {
+
+namespace {
+
+// Leading blanks and a sign after them as strtoull took them, but no '-' first.
+std::string after_equals(const std::string& s, size_t eq, const char* what) {
+  std::string v = s.substr(eq + 1);
+  std::optional<uint64_t> n;
+  if (v.empty() || v[0] != '-') n = parse_number(v, {.c_bases = true, .blanks_and_sign = true});
+  if (!n) throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
+  return std::to_string(*n);
+}
+
+// `lid LID | guid GUID`: a node by any of its LIDs or by its node or port
+// GUID, in the fabric discovered or loaded.
+struct NodeWords {
+  std::optional<uint16_t> lid;
+  std::optional<uint64_t> guid;
+  explicit operator bool() const { return lid || guid; }
+};
+
+// Takes the value of k when k is "lid" or "guid"; false for another word.
+bool node_word(Args& args, const std::string& k, NodeWords& w) {
+  if (k == "lid")
+    w.lid = mad::parse_lid(args.need_value(k, "LID"));
+  else if (k == "guid")
+    w.guid = mad::parse_guid(args.need_value(k, "GUID"));
+  else
+    return false;
+  return true;
+}
+
+// The node's index; Error when the fabric has none.
+uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
+  if (std::optional<ib::PortRef> at =
+          w.lid ? ib::find_port_lid(f, *w.lid) : ib::find_guid(f, *w.guid))
+    return at->node;
+  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_text(*w.guid);
+  throw Error("no node with " + what + " in the fabric");
+}
+
+// The words of `fabric errors`: what the sweep reads, which nodes, and the
+// clearing after it.
+struct ErrorsWords {
+  ib::SweepOptions sweep;
+  NodeWords node;
+  std::optional<bool> clear;  // clear after reading; true: every counter (clear all)
+};
+
+// A threshold file's unknown names are warnings, added to warnings.
+ErrorsWords errors_words(Args& args, std::vector<std::string>& warnings) {
+  ErrorsWords w;
+  ib::SweepOptions& o = w.sweep;
+  while (!args.empty()) {
+    const std::string k = args.next();
+    auto value = [&](const char* what) { return args.need_value(k, what); };
+    if (node_word(args, k, w.node)) {
+      if (w.node.lid && w.node.guid)
+        throw UsageError("fabric errors takes lid LID or guid GUID, not both");
+    } else if (matches(k, "switches")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
+    } else if (matches(k, "cas")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
+    } else if (matches(k, "routers")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+    } else if (k == "clear") {
+      w.clear = !args.empty() && args.peek() == "all";
+      if (*w.clear) args.next();
+    } else if (matches(k, "counters")) {
+      std::string list = value("LIST");
+      o.counters.clear();
+      size_t b = 0;
+      while (b <= list.size()) {
+        size_t e = list.find(',', b);
+        if (e == std::string::npos) e = list.size();
+        std::string name = list.substr(b, e - b);
+        const mad::FieldDef* f = ib::error_counter(name);
+        if (!f) throw UsageError("unknown error counter \"" + name + "\"");
+        o.counters.push_back(f);
+        b = e + 1;
+      }
+    } else if (k == "threshold") {
+      std::string t = value("NAME=N");
+      size_t eq = t.find('=');
+      if (eq == std::string::npos)
+        throw UsageError("invalid threshold \"" + t + "\" (expected NAME=N)");
+      o.thresholds.set(t.substr(0, eq), std::stoull(after_equals(t, eq, "threshold")));
+    } else if (k == "thresholds") {
+      for (std::string& w : o.thresholds.load(value("FILE"))) warnings.push_back(std::move(w));
+    } else if (matches(k, "data")) {
+      o.extended = true;
+    } else if (matches(k, "details")) {
+      o.details = true;
+    } else {
+      throw UsageError("unknown fabric errors argument \"" + k + "\"");
+    }
+  }
+  return w;
+}
+
+// One port listed by `fabric errors`: where it is, then the checked
+// counters over their thresholds (all of them with all_counters) by the
+// names perf show prints; with data the traffic counters
+// (PortCountersExtended's 64-bit ones where the PMA has them).
+void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
+  const ib::Node& n = f.nodes[c.port.node];
+  rec.pair("node_guid", mad::guid_text(n.info.node_guid));
+  rec.pair("description", mad::desc_text(n.description), n.description);
+  rec.pair("port", c.port.port);
+  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_text(g));
+  rec.pair("lid", c.lid);
+}
+
+void errors_counters(const ib::PortCounters& c, const ib::SweepOptions& o, bool all_counters,
+                     view::Record& rec) {
+  std::vector<mad::FieldDef> fields;
+  for (const mad::FieldDef* d : all_counters ? o.counters : ib::counters_over(c, o))
+    fields.push_back(*d);
+  if (o.extended && c.ext.empty())
+    for (const mad::FieldDef* d : ib::data_counters()) fields.push_back(*d);
+  mad::decode_fields(fields, c.pc, 0, rec);
+  if (o.extended && !c.ext.empty()) {
+    std::vector<mad::FieldDef> ext;
+    for (const mad::FieldDef& d : mad::kPortCountersExtended.fields)
+      if (d.level == mad::kShow) ext.push_back(d);
+    mad::decode_fields(ext, c.ext, 0, rec);
+  }
+  if (!c.rcv_details.empty()) mad::decode(mad::kPortRcvErrorDetails, c.rcv_details, 0, rec);
+  if (!c.xmit_details.empty()) mad::decode(mad::kPortXmitDiscardDetails, c.xmit_details, 0, rec);
+}
+
+void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
+                   bool all_counters, view::Record& rec) {
+  errors_where(f, c, rec);
+  errors_counters(c, o, all_counters, rec);
+}
+
+// `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
+// or by its node or port GUID, in the fabric discovered or loaded.
+void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
+  bool all = false;
+  NodeWords node;
+  std::optional<uint8_t> port;
+  while (!c.args.empty()) {
+    const std::string k = c.args.next();
+    auto value = [&](const char* what) { return c.args.need_value(k, what); };
+    if (matches(k, "all"))
+      all = true;
+    else if (node_word(c.args, k, node))
+      continue;
+    else if (matches(k, "port"))
+      port = parse_port(value("port number"));
+    else
+      throw UsageError("unknown fabric errors reset argument \"" + k +
+                       "\" (all, lid LID, guid GUID or port N)");
+  }
+  if (node.lid && node.guid)
+    throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
+  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s);
+  ib::ClearSelect only;
+  if (node) {
+    only.node = find_node(f, node);
+    if (port) {
+      const ib::Node& node = f.nodes[*only.node];
+      const ib::Port* p = node.port(*port);
+      if (!p || !p->info || (!node.is_switch() && (*port == 0 || !p->info->lid)))
+        throw Error("node " + mad::desc_text(node.description) + " has no port " +
+                    std::to_string(*port) + " with counters");
+      only.port = port;
+    }
+  }
+  std::vector<std::string> warnings = ib::clear_counters(s.engine(), f, all, only);
+  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!warnings.empty()) c.status = 1;
+}
+
+}  // namespace
+
+// The sweep is over: its progress line goes before what is printed.
+void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s) {
+  s.end_progress();
+  uint64_t mads_sent = s.engine().stats().sent;
+  for (const std::string& warning : sweep.warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (c.opt.details)
+    std::fprintf(c.err,
+                 "errors: %zu nodes checked, %zu ports checked, %zu over threshold; "
+                 "MADs sent %llu in all\n",
+                 sweep.nodes_checked, sweep.ports_checked, sweep.ports.size(),
+                 static_cast<unsigned long long>(mads_sent));
+  if (!sweep.warnings.empty()) c.status = 1;
+}
+
+namespace {
+
+// ibqueryerrors' summary, after the ports: text "summary: 6 nodes checked,
+// 20 ports checked, 3 ports over threshold on 2 nodes" (", 1 PMA query
+// failed" when one did), JSON an object {"summary": {...}} with the counts.
+void summary_record(const ib::SweepSummary& s, view::Record& rec) {
+  auto count = [](size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string text = "summary: " + count(s.nodes_checked, "node", "nodes") + " checked, " +
+                     count(s.ports_checked, "port", "ports") + " checked, " +
+                     count(s.ports_over, "port", "ports") + " over threshold on " +
+                     count(s.nodes_over, "node", "nodes");
+  if (s.pma_failures) text += ", " + count(s.pma_failures, "PMA query", "PMA queries") + " failed";
+  view::Json json = {{"nodes_checked", s.nodes_checked},
+                     {"ports_checked", s.ports_checked},
+                     {"ports_over_threshold", s.ports_over},
+                     {"nodes_over_threshold", s.nodes_over},
+                     {"pma_failures", s.pma_failures}};
+  rec.add("summary", text, std::move(json));
+}
+
+// -w SECONDS: a sweep of every port each interval (the fabric discovered
+// or loaded once), listing the ports over a threshold or whose counters
+// moved, each counter with its rate per second since the sweep before
+// (lib/ib/rates.h). Text: an empty line between intervals; JSON: one
+// document per interval.
+void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o) {
+  using Clock = std::chrono::steady_clock;
+  o.every_port = true;  // a port's first reading must be there when it starts to move
+  own_json_output(c, "-w");
+  ib::CounterRates rates;
+  std::optional<Clock::time_point> last;
+  bool listed = false;
+  view::Record rec;
+  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
+    Clock::time_point start = Clock::now();
+    ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+    // Over the time between the sweeps' starts: a slow sweep (dead nodes)
+    // delays the next one, and the rate stays true.
+    double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
+    last = start;
+    sweep_warnings(c, sweep, s);
+    Interval iv(c, n);
+    for (const ib::PortCounters& p : sweep.ports) {
+      std::vector<ib::CounterRate> r = rates.update(
+          {f.nodes[p.port.node].info.node_guid, p.port.port}, ib::sweep_readings(p, o), seconds);
+      if (!ib::over_threshold(p, o) && !ib::moved(r)) continue;
+      rec.clear();
+      errors_where(f, p, rec);
+      ib::add_counter_rates(r, rec);
+      iv.out().record(rec);
+      listed = true;
+    }
+    rates.end_interval();
+    iv.end();
+  });
+  if (listed) c.status = 1;
+}
+
+// Clears the counters the sweep read (`clear`: the error counters, as
+// ibqueryerrors -k; `clear all`: every counter, as -K).
+void clear_after(Ctx& c, MadSession& s, const ib::Fabric& f, const ib::SweepOptions& o, bool all) {
+  std::vector<std::string> warnings =
+      ib::clear_counters(s.engine(), f, all, {o.nodes.node, std::nullopt, o.nodes.node_type});
+  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (!warnings.empty()) c.status = 1;
+}
+
+// The metrics of a sweep: every counter of every port read (an exporter
+// wants the zeros too), labelled with both ends of the port's cable.
+void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::SweepOptions& o,
+                    view::Printer& out) {
+  view::Record rec;
+  for (const ib::PortCounters& p : sweep.ports) {
+    rec.clear();
+    ib::add_port_labels(f, p.port, rec);
+    errors_counters(p, o, true, rec);
+    out.record(rec);
+  }
+}
+
+// Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
+// did not answer (as ibqueryerrors).
+}  // namespace
+
+void fabric_errors(Ctx& c, FabricOf fabric_of) {
+  // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
+  // through the port.
+  FabricSource src = c.args.take_source();
+  if (!c.args.empty() && c.args.peek() == "reset") {
+    c.args.next();
+    check_takes(c, Takes::Once);
+    return fabric_errors_reset(c, src, fabric_of);
+  }
+  std::vector<std::string> file_warnings;
+  ErrorsWords w = errors_words(c.args, file_warnings);
+  ib::SweepOptions& o = w.sweep;
+  for (const std::string& warning : file_warnings)
+    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+  if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
+  if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
+  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
+  MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s);
+  if (w.node) o.nodes.node = find_node(f, w.node);
+  if (c.opt.watch_s) return errors_watch(c, s, f, o);
+  if (metrics.printer()) o.every_port = true;
+  ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+  sweep_warnings(c, sweep, s);
+  if (metrics.printer()) {
+    errors_metrics(f, sweep, o, *metrics.printer());
+    if (std::any_of(sweep.ports.begin(), sweep.ports.end(),
+                    [&](const ib::PortCounters& p) { return ib::over_threshold(p, o); }))
+      c.status = 1;
+  } else {
+    view::Record rec;
+    for (const ib::PortCounters& p : sweep.ports) {
+      rec.clear();
+      errors_record(f, p, o, c.opt.details, rec);
+      c.out.record(rec);
+    }
+    rec.clear();
+    summary_record(ib::summarize(sweep), rec);
+    c.out.record(rec);
+    if (!sweep.ports.empty()) c.status = 1;
+  }
+  if (w.clear) clear_after(c, s, f, o, *w.clear);
+  metrics.succeed();
+}
+
+}  // namespace rdma
