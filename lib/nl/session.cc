@@ -226,16 +226,32 @@ bool Session::forget_kept() {
   return had;
 }
 
-void Session::run_kept(Request& req, const MessageFn& on_msg) {
-  if (!keep_ || !req.is_dump()) return run(req, on_msg);
+Session::Kept* Session::find_kept(Request& req) {
+  if (!keep_ || !req.is_dump()) return nullptr;
   req.set_seq(0);
   auto bytes = req.bytes();
-  for (const Kept& k : kept_) {
-    if (!std::equal(bytes.begin(), bytes.end(), k.request.begin(), k.request.end())) continue;
-    for (const auto& m : k.replies) on_msg(reinterpret_cast<const nlmsghdr*>(m.data()));
+  for (Kept& k : kept_)
+    if (std::equal(bytes.begin(), bytes.end(), k.request.begin(), k.request.end())) return &k;
+  return nullptr;
+}
+
+const void* Session::kept_memo(Request& req) {
+  Kept* k = find_kept(req);
+  return k ? k->memo.get() : nullptr;
+}
+
+void Session::set_kept_memo(Request& req, std::shared_ptr<const void> memo) {
+  if (Kept* k = find_kept(req)) k->memo = std::move(memo);
+}
+
+void Session::run_kept(Request& req, const MessageFn& on_msg) {
+  if (!keep_ || !req.is_dump()) return run(req, on_msg);
+  if (const Kept* k = find_kept(req)) {
+    for (const auto& m : k->replies) on_msg(reinterpret_cast<const nlmsghdr*>(m.data()));
     return;
   }
-  Kept k{{bytes.begin(), bytes.end()}, {}};
+  auto bytes = req.bytes();
+  Kept k{{bytes.begin(), bytes.end()}, {}, nullptr};
   // Only a dump that ended well is kept; messages go to on_msg as they come.
   run(req, [&](const nlmsghdr* nlh) {
     auto* p = reinterpret_cast<const uint8_t*>(nlh);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "lib/nl/request.h"
@@ -55,12 +56,19 @@ class Session {
   void run_kept(Request& req, const MessageFn& on_msg);
   // Drops what is kept; returns whether anything was.
   bool forget_kept();
+  // What a caller made of the kept replies of req (the decoded device list),
+  // kept beside them and dropped with them: nullptr until set_kept_memo, and
+  // always while keeping is off or req is not kept.
+  const void* kept_memo(Request& req);
+  void set_kept_memo(Request& req, std::shared_ptr<const void> memo);
 
  private:
   enum class Outcome { Done, Interrupted };
   Outcome run_once(Request& req, const MessageFn& on_msg, bool& delivered);
   size_t recv_datagram(const Request* req, int timeout_ms);
   void check_header(const Request& req, const nlmsghdr* nlh) const;
+  struct Kept;
+  Kept* find_kept(Request& req);
 
   Transport& t_;
   uint32_t first_seq_;  // requests of this session have seq first_seq_+1 .. seq_
@@ -71,6 +79,7 @@ class Session {
   struct Kept {
     std::vector<uint8_t> request;               // its bytes, sequence number 0
     std::vector<std::vector<uint8_t>> replies;  // each message delivered
+    std::shared_ptr<const void> memo;           // set_kept_memo's
   };
   bool keep_ = false;
   std::vector<Kept> kept_;

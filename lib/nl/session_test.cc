@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 #include <deque>
+#include <memory>
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
@@ -181,6 +182,32 @@ TEST(Session, AWriteDropsWhatIsKept) {
   s.run(get, [](const nlmsghdr*) {});
   EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe1"}));
   EXPECT_EQ(t.sent, 4);
+}
+
+TEST(Session, AMemoLivesAsLongAsItsKeptReplies) {
+  int generation = 0;
+  ScriptedTransport t(renaming_kernel(generation));
+  Session s(t);
+  Request req(RDMA_NLDEV_CMD_GET, Request::kDump);
+  kept_names(s);
+  s.set_kept_memo(req, std::make_shared<const int>(1));
+  EXPECT_EQ(s.kept_memo(req), nullptr);  // not keeping: nothing to set it on
+  s.keep_dumps(true);
+  EXPECT_EQ(s.kept_memo(req), nullptr);  // not asked yet
+  kept_names(s);
+  EXPECT_EQ(s.kept_memo(req), nullptr);  // asked, no memo yet
+  s.set_kept_memo(req, std::make_shared<const int>(7));
+  ASSERT_NE(s.kept_memo(req), nullptr);
+  EXPECT_EQ(*static_cast<const int*>(s.kept_memo(req)), 7);
+  Request other(RDMA_NLDEV_CMD_GET, Request::kDump);
+  other.u32(RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+  EXPECT_EQ(s.kept_memo(other), nullptr);  // another request's replies
+  // A write drops the replies and the memo with them.
+  Request set(RDMA_NLDEV_CMD_SET, Request::kDoit);
+  s.run(set, [](const nlmsghdr*) {});
+  EXPECT_EQ(s.kept_memo(req), nullptr);
+  EXPECT_EQ(kept_names(s), (std::vector<std::string>{"rxe1"}));
+  EXPECT_EQ(s.kept_memo(req), nullptr);
 }
 
 TEST(Session, WithoutKeepingEveryDumpIsAsked) {

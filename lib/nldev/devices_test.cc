@@ -15,7 +15,10 @@ namespace {
 class OneDevice : public nl::Transport {
  public:
   explicit OneDevice(uint32_t ports) : ports_(ports) {}
+  int sent = 0;
+  void set_ports(uint32_t ports) { ports_ = ports; }
   void send(const uint8_t* data, size_t) override {
+    ++sent;
     const auto* req = reinterpret_cast<const nlmsghdr*>(data);
     buf_.assign(1024, 0);
     nlmsghdr* h = mnl_nlmsg_put_header(buf_.data());
@@ -55,6 +58,25 @@ TEST(Devices, ListsThePortCount) {
   auto devs = list_devices(s);
   ASSERT_EQ(devs.size(), 1u);
   EXPECT_EQ(devs[0].ports, 2u);
+}
+
+TEST(Devices, ABatchDecodesTheListOnceUntilItIsDropped) {
+  OneDevice t(2);
+  nl::Session s(t);
+  s.keep_dumps(true);
+  EXPECT_EQ(list_devices(s).at(0).ports, 2u);
+  t.set_ports(3);
+  EXPECT_EQ(list_devices(s).at(0).ports, 2u);
+  EXPECT_EQ(find_device(s, "rxe0").ports, 2u);
+  EXPECT_EQ(t.sent, 1);
+  // Dropped (as a write drops it): asked and decoded again.
+  EXPECT_TRUE(s.forget_kept());
+  EXPECT_EQ(list_devices(s).at(0).ports, 3u);
+  EXPECT_EQ(list_devices(s).at(0).ports, 3u);
+  EXPECT_EQ(t.sent, 2);
+  s.keep_dumps(false);
+  t.set_ports(4);
+  EXPECT_EQ(list_devices(s).at(0).ports, 4u);
 }
 
 // fuzz_nl_replies found this: "stat show" looped over 2^32 ports (p <= ports
