@@ -92,6 +92,17 @@ TEST(Options, UnknownAndMissingArgumentAreErrors) {
   EXPECT_THROW(parse_options(d), Error);
 }
 
+TEST(Options, WordsWithoutOptionsStayAsTheyAre) {
+  Words w = {"res", "show", "qp", "-", "lqpn", "5"};
+  Options o = parse_options(w);
+  EXPECT_FALSE(o.json || o.pretty || o.force || o.batch || o.netns);
+  EXPECT_EQ(o.details, 0);
+  EXPECT_EQ(w, (Words{"res", "show", "qp", "-", "lqpn", "5"}));
+  Words after = {"dev", "--", "-j", "x"};
+  EXPECT_FALSE(parse_options(after).json);
+  EXPECT_EQ(after, (Words{"dev", "-j", "x"}));
+}
+
 TEST(Options, DoubleDashEndsOptions) {
   Words w = {"-j", "--", "-d"};
   Options o = parse_options(w);
