@@ -37,6 +37,9 @@ struct EntryOpts {
 class EntryView {
  public:
   EntryView(const TypeSpec& type, const Filters& filters, EntryOpts opts);
+  // Its labels point into its own label_text_.
+  EntryView(const EntryView&) = delete;
+  EntryView& operator=(const EntryView&) = delete;
 
   // Fills r (cleared first) and returns true when the entry passes the
   // filters; r is untouched otherwise. Throws Error for malformed entries.
@@ -58,17 +61,18 @@ class EntryView {
   void put(view::Record& r, const Column& c, std::string_view text, view::Json json);
   void put_device(bool link, const nl::Attrs& e, const DevRef& d, view::Record& r);
   // c is one of type_.columns.
-  const std::string& label(const Column& c) const { return labels_[&c - type_.columns.data()]; }
+  std::string_view label(const Column& c) const { return labels_[&c - type_.columns.data()]; }
 
   const TypeSpec& type_;
   const Filters& filters_;
   EntryOpts opts_;
   CommReader comm_;
   // Per column of type_, and for the device's JSON keys: `key ` in text,
-  // `"key":` in JSON.
-  std::vector<std::string> labels_;
+  // `"key":` in JSON; views into label_text_, which holds them all.
+  std::string label_text_;
+  std::vector<std::string_view> labels_;
   struct {
-    std::string ifindex, ifname, port;
+    std::string_view ifindex, ifname, port;
   } dev_labels_;
   size_t run_end_ = 0;       // r.size() when the last run ended (start())
   bool listed_qps_ = false;  // the SRQ being rendered listed QPs
