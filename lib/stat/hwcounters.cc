@@ -41,11 +41,21 @@ std::vector<HwCounter> parse_hwcounters(const nlattr* nest, bool need_value) {
 void add_counters(const std::vector<HwCounter>& counters, view::Record& r) {
   // Written straight into the record's field: no temporary strings.
   char num[24];
+  if (r.text_only()) {
+    // A text printer's record: the printer joins the fields' texts, so one
+    // field holds every counter (a field a counter was 4% of a batch line).
+    if (counters.empty()) return;
+    std::string& text = r.next().text;
+    for (const HwCounter& c : counters) {
+      char* end = std::to_chars(num, num + sizeof num, c.value).ptr;
+      text.append("\n    ").append(c.name).append(" ").append(num, end).append(" ");
+    }
+    return;
+  }
   for (const HwCounter& c : counters) {
     view::Field& f = r.next();
     char* end = std::to_chars(num, num + sizeof num, c.value).ptr;
     f.text.append("\n    ").append(c.name).append(" ").append(num, end).append(" ");
-    if (r.text_only()) continue;  // a text printer's record: no JSON form
     f.key.assign(c.name);
     f.value = c.value;
   }

@@ -42,6 +42,21 @@ TEST(HwCounters, ParseAndRender) {
   EXPECT_EQ(r[0].value, 5u);
 }
 
+TEST(HwCounters, ATextOnlyRecordHasOneFieldForAllCounters) {
+  Nest n;
+  n.entry("rx", 5);
+  n.entry("tx", 7);
+  auto c = parse_hwcounters(n.done());
+  view::Record r;
+  r.set_text_only(true);
+  add_counters(c, r);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].text, "\n    rx 5 \n    tx 7 ");
+  EXPECT_EQ(r[0].key, "");
+  add_counters({}, r);
+  EXPECT_EQ(r.size(), 1u);
+}
+
 TEST(HwCounters, EmptyTable) {
   Nest n;
   EXPECT_TRUE(parse_hwcounters(n.done()).empty());
