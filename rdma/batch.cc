@@ -13,6 +13,10 @@ std::vector<std::string> split_words(const std::string& line) {
   words.reserve(8);  // a usual command's words in one allocation
   std::string cur;
   bool in_word = false;
+  auto plain = [](char ch) {
+    return ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n' && ch != '\\' && ch != '"' &&
+           ch != '\'';
+  };
   for (size_t i = 0; i < line.size(); ++i) {
     char ch = line[i];
     if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') {
@@ -37,31 +41,23 @@ std::vector<std::string> split_words(const std::string& line) {
       i = j;
       continue;
     }
-    cur += ch;
+    // The run of plain characters from here in one append, not one at a
+    // time ('#' inside a word is plain).
+    size_t j = i + 1;
+    while (j < line.size() && plain(line[j])) ++j;
+    cur.append(line, i, j - i);
+    i = j - 1;
   }
   if (in_word) words.push_back(std::move(cur));
   return words;
 }
 
-namespace {
-
-// getline(3)'s buffer, freed however the reading ends.
-struct LineBuffer {
-  char* p = nullptr;
-  size_t cap = 0;
-  LineBuffer() = default;
-  LineBuffer(const LineBuffer&) = delete;
-  LineBuffer& operator=(const LineBuffer&) = delete;
-  ~LineBuffer() { std::free(p); }
-};
-
-}  // namespace
-
 bool read_batch_line(std::FILE* in, int& lineno, BatchLine& out) {
-  std::string line;
+  std::string& line = out.text;
+  line.clear();
   // getline(3), not a character at a time: reading the line was a tenth of
   // a batch line's own work. It reads NUL bytes as any other.
-  LineBuffer buf;
+  LineBuffer& buf = out.buf;
   ssize_t n;
   while ((n = getline(&buf.p, &buf.cap, in)) >= 0) {
     std::string_view part(buf.p, static_cast<size_t>(n));

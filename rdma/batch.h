@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -14,9 +15,23 @@
 
 namespace rdma {
 
+// getline(3)'s buffer, freed however the reading ends.
+struct LineBuffer {
+  char* p = nullptr;
+  size_t cap = 0;
+  LineBuffer() = default;
+  LineBuffer(const LineBuffer&) = delete;
+  LineBuffer& operator=(const LineBuffer&) = delete;
+  ~LineBuffer() { std::free(p); }
+};
+
 struct BatchLine {
   int lineno;  // first physical line of the command
   std::vector<std::string> words;
+  // read_batch_line's storage, kept from one line to the next (a malloc and
+  // a free a line otherwise).
+  LineBuffer buf;
+  std::string text;
 };
 
 // Splits one logical line into words. Throws Error on an unterminated quote.

@@ -25,6 +25,9 @@ TEST(Batch, SplitsQuotesEscapesAndComments) {
   EXPECT_EQ(split_words("a#b"), (Words{"a#b"}));  // '#' inside a word is not a comment
   EXPECT_TRUE(split_words("   # only a comment").empty());
   EXPECT_THROW(split_words("dev \"unterminated"), Error);
+  // Runs of plain characters next to quotes, escapes and NUL bytes.
+  EXPECT_EQ(split_words("ab\"c d\"ef'g'h\\ i\tj\r"), (Words{"abc defgh i", "j"}));
+  EXPECT_EQ(split_words(std::string("a\0b c", 5)), (Words{std::string("a\0b", 3), "c"}));
 }
 
 TEST(Batch, ContinuationsAndLineNumbers) {
