@@ -20,7 +20,7 @@
 # reference's three).
 #
 # The three take turns, RUNS rounds (3 by default), each round under
-# /work/ibsim.lock (so two benches do not time each other's load). Wall time (median, min-max), CPU seconds
+# $IBSIM_LOCK (default $TMPDIR/rdma-ibsim.lock; so two benches do not time each other's load). Wall time (median, min-max), CPU seconds
 # of the tools (user+system, children included) and of ibsim during the
 # run, peak RSS (the sequence's: its largest step); ratios ours/theirs.
 # Every run is checked: each tool exits 0, the diags find no duplicate id
@@ -49,7 +49,7 @@ done
 RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 IBSW_PM=${IBSW_PM:-/usr/share/perl5/IBswcountlimits.pm}
-LOCK=${IBSIM_LOCK:-/work/ibsim.lock}
+LOCK=${IBSIM_LOCK:-${TMPDIR:-/tmp}/rdma-ibsim.lock}
 for t in ibsim opensm sminfo ibnetdiscover ibidsverify dump_fts check_lft_balance iblinkinfo \
   python3 flock /usr/bin/time "$RDMA"; do
   command -v "$t" >/dev/null || { echo "missing: $t (tests/ibsim/setup.sh, build rdma)"; exit 1; }
