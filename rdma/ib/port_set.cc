@@ -113,29 +113,32 @@ const BitNames kBitNames[] = {
      "0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or all"},
 };
 
+// The names op takes for its bits; nullptr when it takes numbers only.
+const BitNames* bit_names(const ValueOp& op) {
+  for (const BitNames& names : kBitNames)
+    if (std::string(op.word) == names.op) return &names;
+  return nullptr;
+}
+
 // "4x", "sdr,qdr", "all": the bits named, case-insensitive; nullopt when the
 // word is not made of names (a number, or a typo the number check reports).
-std::optional<uint64_t> named_bits(const ValueOp& op, const std::string& word) {
-  for (const BitNames& names : kBitNames) {
-    if (std::string(op.word) != names.op) continue;
-    std::string lower = word;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (lower == "all") return names.all;
-    uint64_t v = 0;
-    size_t at = 0;
-    while (at <= lower.size()) {
-      size_t comma = std::min(lower.find(',', at), lower.size());
-      std::string name = lower.substr(at, comma - at);
-      auto it = std::find_if(names.bits.begin(), names.bits.end(),
-                             [&](const BitName& b) { return name == b.name; });
-      if (it == names.bits.end()) return std::nullopt;
-      v |= it->bit;
-      at = comma + 1;
-    }
-    return v;
+std::optional<uint64_t> named_bits(const BitNames& names, const std::string& word) {
+  std::string lower = word;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (lower == "all") return names.all;
+  uint64_t v = 0;
+  size_t at = 0;
+  while (at <= lower.size()) {
+    size_t comma = std::min(lower.find(',', at), lower.size());
+    std::string name = lower.substr(at, comma - at);
+    auto it = std::find_if(names.bits.begin(), names.bits.end(),
+                           [&](const BitName& b) { return name == b.name; });
+    if (it == names.bits.end()) return std::nullopt;
+    v |= it->bit;
+    at = comma + 1;
   }
-  return std::nullopt;
+  return v;
 }
 
 uint64_t parse_value(const ValueOp& op, const std::string& word) {
@@ -144,15 +147,15 @@ uint64_t parse_value(const ValueOp& op, const std::string& word) {
     for (unsigned i = 0; i < 5; ++i)
       if (word == kBytes[i]) return i + 1;
   }
-  if (std::optional<uint64_t> v = named_bits(op, word)) return *v;
-  // Not a number: say which names the operation takes.
-  bool numeric = word.rfind("0x", 0) == 0 || word.rfind("0X", 0) == 0 ||
-                 word.find_first_not_of("0123456789") == std::string::npos;
-  if (!numeric)
-    for (const BitNames& names : kBitNames)
-      if (std::string(op.word) == names.op)
-        throw UsageError("invalid " + std::string(op.word) + " \"" + word + "\" (expected " +
-                         names.expected + ")");
+  if (const BitNames* names = bit_names(op)) {
+    if (std::optional<uint64_t> v = named_bits(*names, word)) return *v;
+    // Not a number either: say which names the operation takes.
+    bool numeric = word.rfind("0x", 0) == 0 || word.rfind("0X", 0) == 0 ||
+                   word.find_first_not_of("0123456789") == std::string::npos;
+    if (!numeric)
+      throw UsageError("invalid " + std::string(op.word) + " \"" + word + "\" (expected " +
+                       names->expected + ")");
+  }
   uint64_t v = need_number(word, op.word, {.min = op.min, .max = op.max, .c_bases = true});
   if (std::string(op.word) == "width" && v > 31 && v != 255)
     throw UsageError("invalid width \"" + word + "\" (expected 0-31 or 255)");
