@@ -141,7 +141,7 @@ class Discoverer {
     get(
         p.path, mad::kNodeDescription, 0,
         [this, ep](std::span<const uint8_t> a) {
-          std::string text = mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
+          std::string text = description_of(a);
           if (ep->n)
             d_.fabric.nodes[*ep->n].description = std::move(text);
           else
@@ -314,7 +314,7 @@ class Discoverer {
       const Node& node = d_.fabric.nodes[n];
       const std::vector<uint8_t>& path = node.path;
       get(path, mad::kNodeDescription, 0, [this, n](std::span<const uint8_t> a) {
-        d_.fabric.nodes[n].description = mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
+        d_.fabric.nodes[n].description = description_of(a);
       });
       if (node.is_switch()) {
         get(path, mad::kSwitchInfo, 0,
@@ -428,6 +428,10 @@ class Discoverer {
     return wave;
   }
 
+  // A NodeDescription's text: up to its 64 bytes, to the first NUL.
+  static std::string description_of(std::span<const uint8_t> a) {
+    return mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
+  }
   static std::string route(const std::vector<uint8_t>& path) {
     return mad::route_text({true, 0, path});
   }
