@@ -42,7 +42,8 @@ class Discoverer {
       check_lids(found);
       wave = next_wave(found);
     }
-    e_.run();  // what was asked early of switches that did not settle as new nodes
+    finished_ = true;  // probes ahead not sent yet are withdrawn
+    e_.run();          // what was asked early of switches that did not settle as new nodes
     return std::move(d_);
   }
 
@@ -67,6 +68,13 @@ class Discoverer {
     std::optional<SwitchInfo> sw;
     std::map<uint8_t, PortInfo> ports;  // answered before it settled
     size_t left = 0;                    // queries in flight before it settled
+    bool suspect = false;               // its LID is another's: not probed behind ahead
+  };
+  // What is behind a port, by (node GUID, port): learn().
+  struct Behind {
+    std::optional<NodeInfo> peer;  // as a probe through the port sees it
+    bool asking = false;           // a probe ahead is in flight
+    std::vector<Probe*> waiting;   // the waves' probes through it, waiting for that
   };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
@@ -104,13 +112,127 @@ class Discoverer {
   void send_probe(Probe& p) {
     if (p.sent) return;
     p.sent = true;
+    if (p.from) {
+      auto it = behind_.find({d_.fabric.nodes[p.from->node].info.node_guid, p.from->port});
+      if (it != behind_.end() && it->second.peer) {
+        answer(p, *it->second.peer);
+        return;
+      }
+      if (it != behind_.end() && it->second.asking) {  // its answer will do
+        ++waiting_;
+        it->second.waiting.push_back(&p);
+        return;
+      }
+    }
     get(
         p.path, mad::kNodeInfo, 0,
         [this, &p](std::span<const uint8_t> a) {
-          p.info = NodeInfo::from(a);
-          ask_early(p);
+          NodeInfo far = NodeInfo::from(a);
+          if (p.from) learn(d_.fabric.nodes[p.from->node].info, p.from->port, far);
+          answer(p, far);
         },
         nullptr, true);
+  }
+
+  void answer(Probe& p, const NodeInfo& far) {
+    p.info = far;
+    ask_early(far, p.path, p.from.has_value(), p.hops);
+  }
+
+  // What is behind a port: the NodeInfo a probe through it gets (the node
+  // there, arrived at by the port at the link's other end), learnt from
+  // any probe through either end. The first answer stands; the way back is
+  // learnt only from a switch, whose NodeInfo is one for all its ports.
+  void learn(const NodeInfo& near, uint8_t port, const NodeInfo& far) {
+    Behind& b = behind_[{near.node_guid, port}];
+    if (!b.peer) b.peer = far;
+    wake(b);
+    if (!near.is_switch()) return;
+    Behind& back = behind_[{far.node_guid, far.local_port}];
+    if (!back.peer) {
+      back.peer = near;
+      back.peer->local_port = port;
+    }
+    wake(back);
+  }
+  // The wave's probes that waited for a probe ahead through the same port.
+  void wake(Behind& b) {
+    std::vector<Probe*> waiting = std::move(b.waiting);
+    b.waiting.clear();
+    for (Probe* p : waiting) {
+      --waiting_;
+      answer(*p, *b.peer);
+    }
+  }
+
+  // Probes ahead of the waves (not with a hop limit, which needs each
+  // node's distance before it is explored through): a switch asked early
+  // probes behind each port as its PortInfo says the link is up, so the
+  // fabric is found at the pace of single replies, not of whole waves
+  // (bench/latency_results.md); each switch's sweep then starts as soon as
+  // the switch is found. A wave's probe through a port probed ahead takes
+  // that answer, so no port is probed twice but when both ends of a link
+  // ask at once; a probe ahead not sent yet when the link is learnt from
+  // its other end is withdrawn. The waves still decide what the fabric is,
+  // in their order: what is learnt ahead only saves them the waiting.
+  void look_ahead(Early& e, uint8_t port) {
+    if (scope_.hops || e.suspect || e.path.size() >= mad::kMaxHops) return;
+    auto base = e.ports.find(0);
+    if (base == e.ports.end()) return;  // port 0 first: its LID is checked
+    if (port != 0) return ahead(e, port);
+    // Another switch of its size with its LID: not explored through ahead
+    // (the wave decides whether it is at all, check_lid).
+    if (uint16_t lid = base->second.lid) {
+      auto [owner, fresh] = early_lids_.emplace(lid, &e);
+      if (!fresh && owner->second != &e && owner->second->info.num_ports == e.info.num_ports) {
+        e.suspect = true;
+        return;
+      }
+    }
+    for (const auto& [p, pi] : e.ports)
+      if (p != 0) ahead(e, p);
+  }
+  void ahead(Early& e, uint8_t port) {
+    if (!e.ports.at(port).link_up()) return;
+    std::pair<uint64_t, uint8_t> key{e.info.node_guid, port};
+    Behind& b = behind_[key];
+    if (b.peer || b.asking) return;
+    b.asking = true;
+    std::vector<uint8_t> path = e.path;
+    path.push_back(port);
+    mad::Route r{true, 0, path};
+    mad::Query q{mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
+                 "NodeInfo from " + mad::route_text(r),
+                 [this, key, path, near = e.info](const mad::Mad* reply, const mad::Failure*) {
+                   Behind& b = behind_[key];
+                   b.asking = false;
+                   if (reply) {
+                     NodeInfo far;
+                     try {
+                       far = NodeInfo::from(reply->data());
+                     } catch (const Error&) {
+                       reply = nullptr;  // the wave's own probe will say so
+                     }
+                     if (reply) {
+                       learn(near, key.second, far);
+                       ask_early(far, path, true, 0);
+                       return;
+                     }
+                   }
+                   if (b.peer) return;  // withdrawn: learnt from the other end
+                   // Failed: the waves' probes that waited ask for themselves.
+                   std::vector<Probe*> waiting = std::move(b.waiting);
+                   b.waiting.clear();
+                   for (Probe* p : waiting) {
+                     --waiting_;
+                     p->sent = false;
+                     send_probe(*p);
+                   }
+                 }};
+    q.unknown_end = true;
+    q.behind = e.info.node_guid;
+    q.wanted = [this, key] { return !finished_ && !behind_[key].peer; };
+    e_.submit(std::move(q));
   }
 
   // The queries the current step waits for: the wave's probes, the details
@@ -127,19 +249,19 @@ class Discoverer {
   // SMA) then overlaps the rest of the wave's probes instead of following
   // them. Only for a GUID not met before and within the scan; the node it
   // becomes takes the answers when the wave settles (adopt_early).
-  void ask_early(const Probe& p) {
-    const NodeInfo& ni = *p.info;
-    if (!ni.is_switch() || !p.from || (scope_.hops && p.hops > *scope_.hops)) return;
+  void ask_early(const NodeInfo& ni, const std::vector<uint8_t>& path, bool behind_port,
+                 unsigned hops) {
+    if (!ni.is_switch() || !behind_port || (scope_.hops && hops > *scope_.hops)) return;
     if (d_.fabric.find(ni.node_guid) || early_nodes_.count(ni.node_guid)) return;
     if (d_.fabric.nodes.size() + early_nodes_.size() >= kMaxNodes) return;
     Early& e = early_nodes_[ni.node_guid];
     e.info = ni;
-    e.path = p.path;
+    e.path = path;
     Early* ep = &e;
     // The ports first: each answer may send a probe further.
-    for (uint8_t port : sweep(ni)) port_info(0, p.path, port, ep);
+    for (uint8_t port : sweep(ni)) port_info(0, path, port, ep);
     get(
-        p.path, mad::kNodeDescription, 0,
+        path, mad::kNodeDescription, 0,
         [this, ep](std::span<const uint8_t> a) {
           std::string text = description_of(a);
           if (ep->n)
@@ -149,7 +271,7 @@ class Discoverer {
         },
         ep);
     get(
-        p.path, mad::kSwitchInfo, 0,
+        path, mad::kSwitchInfo, 0,
         [this, ep](std::span<const uint8_t> a) {
           if (ep->n)
             d_.fabric.nodes[*ep->n].sw = SwitchInfo::from(a);
@@ -268,9 +390,10 @@ class Discoverer {
     auto answered = [this, n, path, port, e](std::span<const uint8_t> a) {
       PortInfo pi = PortInfo::from(a);
       bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);
-      if (e && !e->n)
+      if (e && !e->n) {
         e->ports[port] = std::move(pi);
-      else
+        look_ahead(*e, port);
+      } else
         port_answered(e ? *e->n : n, port, std::move(pi));
       if (!fdr10) return;
       mad::Route r{true, 0, path};
@@ -460,6 +583,10 @@ class Discoverer {
   // a std::map, so a callback's pointer stays valid.
   std::map<uint64_t, Early> early_nodes_;
   size_t waiting_ = 0;  // owed(): the current step's queries in flight
+  // learn(): a std::map, so a waiting probe's entry stays where it is.
+  std::map<std::pair<uint64_t, uint8_t>, Behind> behind_;
+  std::map<uint16_t, const Early*> early_lids_;  // by port 0's LID: the first early switch
+  bool finished_ = false;                        // the last wave has settled
   Discovery d_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
 
 namespace rdma::mad {
 
@@ -88,6 +89,10 @@ Engine::Dest& Engine::dest_of(const Query& q) {
     key += static_cast<char>(port);
     text += "," + std::to_string(port);
   }
+  if (q.behind) {  // the node, not the route: one group whichever way
+    key = "G" + std::to_string(q.behind);
+    text = "behind " + guid_text(q.behind);
+  }
   auto [it, added] = dests_.try_emplace(std::move(key));
   if (added) {
     it->second.group = true;
@@ -102,11 +107,15 @@ bool Engine::may_start(const Dest& d) const {
   return d.in_flight < std::max<size_t>(c_.per_node, 1);
 }
 
-// Back in the ring when it may start another query.
+// Back in a ring when it may start another query: the idle one when it has
+// nothing in flight.
 void Engine::ring(Dest& d) {
-  if (c_.per_node == 0 || d.in_ring || !may_start(d)) return;
-  d.in_ring = true;
-  ring_.push_back(&d);
+  if (c_.per_node == 0 || !may_start(d)) return;
+  bool idle = d.in_flight == 0;
+  bool& in = idle ? d.in_idle : d.in_ring;
+  if (in) return;
+  in = true;
+  (idle ? idle_ : ring_).push_back(&d);
 }
 
 // The timeout the node asks for (IBA 13.4.6.2: the subnet's propagation
@@ -172,6 +181,12 @@ void Engine::retry(uint32_t key, Flight& f) {
   tids_[tid] = key;
   ++stats_.retried;
   send(f);
+}
+
+void Engine::withdraw(Query q) {
+  ++stats_.withdrawn;
+  Failure failure{Failure::Kind::Withdrawn, 0, 0, "not sent: " + q.what};
+  if (q.done) q.done(nullptr, &failure);
 }
 
 void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
@@ -312,7 +327,9 @@ void Engine::end_at_deadline() {
   }
   while (!deadlines_.empty()) deadlines_.pop();
   for (Dest* d : ring_) d->in_ring = false;
+  for (Dest* d : idle_) d->in_idle = false;
   ring_.clear();
+  idle_.clear();
   fifo_.clear();
 }
 
@@ -326,15 +343,20 @@ void Engine::run(const std::function<bool()>& until) {
     }
     // One query from each destination in turn: a node's queries do not
     // fill the window while the others' wait behind them.
-    while (flights_.size() < window && !(ring_.empty() && fifo_.empty())) {
-      std::deque<Dest*>& from = fifo_.empty() ? ring_ : fifo_;
+    while (flights_.size() < window && !(idle_.empty() && ring_.empty() && fifo_.empty())) {
+      std::deque<Dest*>& from = !fifo_.empty() ? fifo_ : !idle_.empty() ? idle_ : ring_;
       Dest& d = *from.front();
       from.pop_front();
-      d.in_ring = false;
+      (&from == &idle_ ? d.in_idle : d.in_ring) = false;
       if (!may_start(d)) continue;
       Query q = std::move(d.pending.front());
       d.pending.pop_front();
       --pending_;
+      if (q.wanted && !q.wanted()) {
+        withdraw(std::move(q));
+        ring(d);
+        continue;
+      }
       start(std::move(q), d);
       ring(d);
     }

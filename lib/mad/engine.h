@@ -69,6 +69,7 @@ struct EngineStats {
   uint64_t timeouts = 0;
   uint64_t status_errors = 0;
   uint64_t malformed = 0;
+  uint64_t withdrawn = 0;  // queries not sent (Query::wanted)
   uint64_t dropped = 0;
   uint64_t stray = 0;
   std::map<std::string, uint64_t> dropped_by;  // "attribute" -> 3
@@ -97,6 +98,13 @@ struct Query {
   // answers, so they are limited to per_node in flight per port group: the
   // known node the route's last hop leaves from.
   bool unknown_end = false;
+  // The GUID of that known node, when the caller knows it: its probes then
+  // share one limit whichever route they take to it.
+  uint64_t behind = 0;
+  // Asked just before the query is sent: false withdraws it unsent (a
+  // question answered meanwhile another way); done then gets a Withdrawn
+  // failure.
+  std::function<bool()> wanted = nullptr;
 };
 
 class Engine {
@@ -126,7 +134,8 @@ class Engine {
   struct Dest {
     std::deque<Query> pending;
     size_t in_flight = 0;
-    bool in_ring = false;
+    bool in_ring = false;       // in ring_
+    bool in_idle = false;       // in idle_
     bool unresponsive = false;  // a query ran out of tries unanswered
     bool limited = true;        // not the SA
     bool group = false;         // probes behind a known node's ports, not one node
@@ -160,6 +169,7 @@ class Engine {
   void drop_stale_deadlines();
   void end_at_deadline();
   void finish(uint32_t key, const Mad* reply, const Failure* failure);
+  void withdraw(Query q);
 
   Transport& t_;
   EngineConfig c_;
@@ -167,7 +177,11 @@ class Engine {
   uint32_t next_tid_ = 0;
   size_t pending_ = 0;                           // queries not started yet
   std::unordered_map<std::string, Dest> dests_;  // by destination key
-  std::deque<Dest*> ring_;                       // destinations that may start a query
+  // Destinations that may start a query: those with none in flight first
+  // (idle_), so that a full window keeps as many nodes busy as it holds
+  // MADs, rather than half as many each serving one and holding the next.
+  std::deque<Dest*> idle_;
+  std::deque<Dest*> ring_;  // the others (one in flight, or not limited)
   std::deque<Dest*> fifo_;  // per_node 0: the destinations of the queries in submit order
   // Each try has its own TID (low 32 bits; the kernel owns the high ones), so
   // a failure report for an old try cannot cut the current one short, while

@@ -16,6 +16,7 @@ struct Failure {
     Timeout,    // no reply after every try
     Status,     // the reply carries a non-zero MAD status
     Malformed,  // a reply that is not a valid answer to the request
+    Withdrawn,  // not sent: its caller no longer wanted it (Query::wanted)
   };
   Kind kind = Kind::Timeout;
   int tries = 0;        // Timeout: how many were sent
