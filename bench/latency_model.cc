@@ -5,11 +5,13 @@
 // figures on stdout; bench/latency_model.sh runs the sizes.
 //
 //   latency_model FILE [--tool rdma|ibnetdiscover] [--window N] [--per-node K]
-//                 [--switch-us N] [--ca-us N] [--hop-us N] [--queue N]
+//                 [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -99,6 +101,45 @@ class IbnetdiscoverModel {
   size_t warnings_ = 0;
 };
 
+// --timeline: per millisecond of virtual time, the MADs sent and the most
+// in flight, to see where a schedule leaves the window idle.
+class Timeline : public mad::Transport {
+ public:
+  explicit Timeline(mad::Transport& t) : t_(t) {}
+  void send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) override {
+    Bucket& b = at();
+    ++b.sent;
+    b.most = std::max(b.most, ++in_flight_);
+    t_.send(mad, to, timeout_ms);
+  }
+  std::optional<mad::Received> receive(int timeout_ms) override {
+    std::optional<mad::Received> r = t_.receive(timeout_ms);
+    if (r && in_flight_) --in_flight_;
+    return r;
+  }
+  std::chrono::steady_clock::time_point now() const override { return t_.now(); }
+  void print() const {
+    for (size_t i = 0; i < buckets_.size(); ++i)
+      std::printf("  ms %3zu  sent %5zu  most in flight %4zu\n", i, buckets_[i].sent,
+                  buckets_[i].most);
+  }
+
+ private:
+  struct Bucket {
+    size_t sent = 0, most = 0;
+  };
+  Bucket& at() {
+    if (!start_) start_ = t_.now();
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t_.now() - *start_).count();
+    if (buckets_.size() <= static_cast<size_t>(ms)) buckets_.resize(ms + 1);
+    return buckets_[ms];
+  }
+  mad::Transport& t_;
+  std::optional<std::chrono::steady_clock::time_point> start_;
+  std::vector<Bucket> buckets_;
+  size_t in_flight_ = 0;
+};
+
 int arg_int(int& i, int argc, char** argv) {
   if (i + 1 >= argc) throw Error(std::string(argv[i]) + " needs a value");
   return std::atoi(argv[++i]);
@@ -108,15 +149,17 @@ int arg_int(int& i, int argc, char** argv) {
 
 int main(int argc, char** argv) try {
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
-                 "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N]\n");
+    std::fprintf(
+        stderr,
+        "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
+        "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline]\n");
     return 2;
   }
   std::string tool = "rdma";
   mad::EngineConfig cfg;
   cfg.window = 256;  // rdma's default (rdma/options.h)
   bool window_given = false;
+  bool timeline = false;
   cfg.per_node = mad::kPerNode;
   ibtest::LatencyOptions lo;
   for (int i = 2; i < argc; ++i) {
@@ -134,6 +177,8 @@ int main(int argc, char** argv) try {
       lo.ca_service = std::chrono::microseconds(arg_int(i, argc, argv));
     else if (a == "--hop-us")
       lo.hop = std::chrono::microseconds(arg_int(i, argc, argv));
+    else if (a == "--timeline")
+      timeline = true;
     else if (a == "--queue")
       lo.queue_depth = static_cast<size_t>(arg_int(i, argc, argv));
     else
@@ -151,7 +196,8 @@ int main(int argc, char** argv) try {
   }
   true_links /= 2;
   ibtest::LatencyFabric lf(f, lo);
-  mad::Engine e(lf, cfg);
+  Timeline tl(lf);
+  mad::Engine e(tl, cfg);
   auto real = std::chrono::steady_clock::now();
   Found found;
   if (tool == "rdma") {
@@ -178,6 +224,7 @@ int main(int argc, char** argv) try {
       static_cast<unsigned long long>(ls.most_at_node),
       ls.crowded >= 0 ? f.nodes()[ls.crowded].id.c_str() : "-", t * 1e3, floor * 1e3, t / floor,
       busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+  if (timeline) tl.print();
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "latency_model: %s\n", e.what());

@@ -79,10 +79,11 @@ class Discoverer {
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
   // early: asked of a switch before its wave settled (ask_early);
-  // unknown_end: a probe of a node not known yet (mad::Query::unknown_end).
+  // unknown_end: a probe of a node not known yet (mad::Query::unknown_end),
+  // behind the node with GUID `behind` when not 0 (mad::Query::behind).
   template <typename Done>
   void get(const std::vector<uint8_t>& path, const mad::AttrDef& a, uint32_t mod, Done done,
-           Early* early = nullptr, bool unknown_end = false) {
+           Early* early = nullptr, bool unknown_end = false, uint64_t behind = 0) {
     mad::Route r{true, 0, path};
     std::string what = std::string(a.name) + (mod ? " port " + std::to_string(mod) : "") +
                        " from " + mad::route_text(r);
@@ -101,6 +102,7 @@ class Discoverer {
                    }
                  }};
     q.unknown_end = unknown_end;
+    q.behind = behind;
     e_.submit(std::move(q));
   }
 
@@ -131,7 +133,7 @@ class Discoverer {
           if (p.from) learn(d_.fabric.nodes[p.from->node].info, p.from->port, far);
           answer(p, far);
         },
-        nullptr, true);
+        nullptr, true, p.from ? d_.fabric.nodes[p.from->node].info.node_guid : 0);
   }
 
   void answer(Probe& p, const NodeInfo& far) {

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "lib/error.h"
+#include "lib/mad/engine.h"
 #include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/latency.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
 
@@ -141,6 +143,33 @@ TEST(Discover, AGeneratedFatTree) {
   EXPECT_GE(probes, d.fabric.links().size() + 1);
   EXPECT_LE(probes, 2 * d.fabric.links().size() + 1);
   EXPECT_EQ(e.stats().retried, 0u);
+}
+
+// The fabric found does not depend on when replies come: node order,
+// directed routes and which end of each link is "a" are the same one MAD
+// at a time, in submit order, and under the latency model's timing with
+// switches found and probed behind ahead of their waves.
+TEST(Discover, TheResultDoesNotDependOnReplyTiming) {
+  FakeFabric one_at_a_time_fabric(ibtest::load_topology(kFatTree));
+  mad::Engine serial(one_at_a_time_fabric, {100, 1, 1});
+  Discovery a = discover(serial);
+  FakeFabric timed_fabric(ibtest::load_topology(kFatTree));
+  ibtest::LatencyFabric timed(timed_fabric);
+  mad::Engine parallel(timed,
+                       {.timeout_ms = 100, .retries = 1, .window = 256, .per_node = mad::kPerNode});
+  Discovery b = discover(parallel);
+  ASSERT_EQ(a.fabric.nodes.size(), b.fabric.nodes.size());
+  for (size_t i = 0; i < a.fabric.nodes.size(); ++i) {
+    EXPECT_EQ(a.fabric.nodes[i].info.node_guid, b.fabric.nodes[i].info.node_guid) << i;
+    EXPECT_EQ(a.fabric.nodes[i].path, b.fabric.nodes[i].path) << i;
+  }
+  std::vector<Link> la = a.fabric.links(), lb = b.fabric.links();
+  ASSERT_EQ(la.size(), lb.size());
+  for (size_t i = 0; i < la.size(); ++i) {
+    EXPECT_TRUE(la[i].a == lb[i].a && la[i].b == lb[i].b) << "link " << i;
+  }
+  EXPECT_TRUE(a.warnings.empty());
+  EXPECT_TRUE(b.warnings.empty());
 }
 
 // A node whose NodeInfo is dropped: the rest is found, one warning names

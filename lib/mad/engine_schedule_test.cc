@@ -196,6 +196,80 @@ TEST(EngineSchedule, PerNodeZeroKeepsTheSubmitOrder) {
   EXPECT_EQ(t.max_in_flight[1], 3);
 }
 
+// A node that gets work while another holds one query in flight is served
+// first: its first query before the busy node's second, so the window keeps
+// as many nodes busy as it holds MADs.
+TEST(EngineSchedule, AnIdleNodeGoesBeforeABusyNodesSecond) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 2, .per_node = 2});
+  Route to1{false, 1, {}}, to2{false, 2, {}};
+  bool asked2 = false;
+  for (int i = 0; i < 4; ++i)
+    e.submit({make_smp(to1, kGet, kNodeInfo, 0), smp_address(to1), "to 1",
+              [&](const Mad*, const Failure*) {
+                if (asked2) return;
+                asked2 = true;  // the first answer asks node 2
+                e.submit({make_smp(to2, kGet, kNodeInfo, 0), smp_address(to2), "to 2",
+                          [](const Mad*, const Failure*) {}});
+              }});
+  e.run();
+  // 1 1 (the window), then 2, not node 1's third.
+  ASSERT_GE(t.sent_to.size(), 3u);
+  EXPECT_EQ(t.sent_to[2], 2);
+}
+
+// A query its caller no longer wants when its turn comes is not sent; its
+// done hears Withdrawn, which is no failure of the fabric.
+TEST(EngineSchedule, AWithdrawnQueryIsNotSent) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 1, .per_node = 2});
+  Route to{false, 3, {}};
+  bool needed = true;
+  std::vector<Failure::Kind> ended;
+  for (int i = 0; i < 3; ++i) {
+    Query q{make_smp(to, kGet, kNodeInfo, 0), smp_address(to), "query",
+            [&](const Mad* m, const Failure* f) {
+              if (m) needed = false;  // the first answer makes the others moot
+              if (f) ended.push_back(f->kind);
+            }};
+    if (i) q.wanted = [&needed] { return needed; };
+    e.submit(std::move(q));
+  }
+  e.run();
+  EXPECT_EQ(t.sent_to.size(), 1u);
+  EXPECT_EQ(ended,
+            (std::vector<Failure::Kind>{Failure::Kind::Withdrawn, Failure::Kind::Withdrawn}));
+  EXPECT_EQ(e.stats().withdrawn, 2u);
+  EXPECT_EQ(e.stats().failed(), 0u);
+}
+
+// Probes behind one node (Query::behind) share its limit whichever route
+// they take to it: discovery reaches a switch by its first route found and
+// by its route in the waves.
+TEST(EngineSchedule, ProbesBehindOneNodeShareItsLimitOnEveryRoute) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 64, .per_node = 2});
+  t.node = [](const Mad& m, const Address&) {
+    return static_cast<uint16_t>(get_bits(m.bytes, hdr::kInitialPath.bit + 16, 8));
+  };
+  int answered = 0;
+  for (uint8_t first : {1, 2})  // two routes to the node, 10 ports each
+    for (uint8_t port = 1; port <= 10; ++port) {
+      Route r{true, 0, {first, port}};
+      Query q{make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "probe",
+              [&answered](const Mad* m, const Failure*) { answered += m != nullptr; }};
+      q.unknown_end = true;
+      q.behind = 0x1234;
+      e.submit(std::move(q));
+    }
+  e.run();
+  EXPECT_EQ(answered, 20);
+  // Each port's node served 2 probes, one at a time: together never more
+  // than 2 in flight, so 10 rounds of 100 us at least, not 5.
+  EXPECT_GE(t.elapsed(), std::chrono::microseconds(10 * 100));
+  for (const auto& [node, most] : t.max_in_flight) EXPECT_LE(most, 2) << "node " << node;
+}
+
 TEST(EngineSchedule, ADeadNodeDoesNotHoldTheOthersBack) {
   ScheduleTransport t;
   t.dead = {1};
