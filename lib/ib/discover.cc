@@ -9,6 +9,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
+#include "lib/ib/port_peers.h"
 #include "lib/ib/types.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -70,12 +71,6 @@ class Discoverer {
     size_t left = 0;                    // queries in flight before it settled
     bool suspect = false;               // its LID is another's: not probed behind ahead
   };
-  // What is behind a port, by (node GUID, port): learn().
-  struct Behind {
-    std::optional<NodeInfo> peer;  // as a probe through the port sees it
-    bool asking = false;           // a probe ahead is in flight
-    std::vector<Probe*> waiting;   // the waves' probes through it, waiting for that
-  };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
   // early: asked of a switch before its wave settled (ask_early);
@@ -115,14 +110,14 @@ class Discoverer {
     if (p.sent) return;
     p.sent = true;
     if (p.from) {
-      auto it = behind_.find({d_.fabric.nodes[p.from->node].info.node_guid, p.from->port});
-      if (it != behind_.end() && it->second.peer) {
-        answer(p, *it->second.peer);
+      PortPeers::Key key{d_.fabric.nodes[p.from->node].info.node_guid, p.from->port};
+      if (std::optional<NodeInfo> far = peers_.find(key)) {
+        answer(p, *far);
         return;
       }
-      if (it != behind_.end() && it->second.asking) {  // its answer will do
+      if (asking_.count(key)) {  // the probe ahead's answer will do
         ++waiting_;
-        it->second.waiting.push_back(&p);
+        waiters_[key].push_back(&p);
         return;
       }
     }
@@ -141,29 +136,22 @@ class Discoverer {
     ask_early(far, p.path, p.from.has_value(), p.hops);
   }
 
-  // What is behind a port: the NodeInfo a probe through it gets (the node
-  // there, arrived at by the port at the link's other end), learnt from
-  // any probe through either end. The first answer stands; the way back is
-  // learnt only from a switch, whose NodeInfo is one for all its ports.
+  // What a probe through either end of a link found (PortPeers), and the
+  // waves' probes that waited for it.
   void learn(const NodeInfo& near, uint8_t port, const NodeInfo& far) {
-    Behind& b = behind_[{near.node_guid, port}];
-    if (!b.peer) b.peer = far;
-    wake(b);
-    if (!near.is_switch()) return;
-    Behind& back = behind_[{far.node_guid, far.local_port}];
-    if (!back.peer) {
-      back.peer = near;
-      back.peer->local_port = port;
-    }
-    wake(back);
+    peers_.learn(near, port, far);
+    wake({near.node_guid, port});
+    wake({far.node_guid, far.local_port});
   }
-  // The wave's probes that waited for a probe ahead through the same port.
-  void wake(Behind& b) {
-    std::vector<Probe*> waiting = std::move(b.waiting);
-    b.waiting.clear();
+  void wake(const PortPeers::Key& key) {
+    auto it = waiters_.find(key);
+    std::optional<NodeInfo> far = it == waiters_.end() ? std::nullopt : peers_.find(key);
+    if (!far) return;
+    std::vector<Probe*> waiting = std::move(it->second);
+    waiters_.erase(it);
     for (Probe* p : waiting) {
       --waiting_;
-      answer(*p, *b.peer);
+      answer(*p, *far);
     }
   }
 
@@ -196,18 +184,15 @@ class Discoverer {
   }
   void ahead(Early& e, uint8_t port) {
     if (!e.ports.at(port).link_up()) return;
-    std::pair<uint64_t, uint8_t> key{e.info.node_guid, port};
-    Behind& b = behind_[key];
-    if (b.peer || b.asking) return;
-    b.asking = true;
+    PortPeers::Key key{e.info.node_guid, port};
+    if (peers_.known(key) || !asking_.insert(key).second) return;
     std::vector<uint8_t> path = e.path;
     path.push_back(port);
     mad::Route r{true, 0, path};
     mad::Query q{mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
                  "NodeInfo from " + mad::route_text(r),
                  [this, key, path, near = e.info](const mad::Mad* reply, const mad::Failure*) {
-                   Behind& b = behind_[key];
-                   b.asking = false;
+                   asking_.erase(key);
                    if (reply) {
                      NodeInfo far;
                      try {
@@ -221,10 +206,11 @@ class Discoverer {
                        return;
                      }
                    }
-                   if (b.peer) return;  // withdrawn: learnt from the other end
+                   auto it = waiters_.find(key);
+                   if (it == waiters_.end()) return;  // none, or withdrawn and woken
                    // Failed: the waves' probes that waited ask for themselves.
-                   std::vector<Probe*> waiting = std::move(b.waiting);
-                   b.waiting.clear();
+                   std::vector<Probe*> waiting = std::move(it->second);
+                   waiters_.erase(it);
                    for (Probe* p : waiting) {
                      --waiting_;
                      p->sent = false;
@@ -233,7 +219,7 @@ class Discoverer {
                  }};
     q.unknown_end = true;
     q.behind = e.info.node_guid;
-    q.wanted = [this, key] { return !finished_ && !behind_[key].peer; };
+    q.wanted = [this, key] { return !finished_ && !peers_.known(key); };
     e_.submit(std::move(q));
   }
 
@@ -584,9 +570,10 @@ class Discoverer {
   // Switches whose details were asked before their wave settled, by GUID;
   // a std::map, so a callback's pointer stays valid.
   std::map<uint64_t, Early> early_nodes_;
-  size_t waiting_ = 0;  // owed(): the current step's queries in flight
-  // learn(): a std::map, so a waiting probe's entry stays where it is.
-  std::map<std::pair<uint64_t, uint8_t>, Behind> behind_;
+  size_t waiting_ = 0;               // owed(): the current step's queries in flight
+  PortPeers peers_;                  // what is behind each port, learnt from either end
+  std::set<PortPeers::Key> asking_;  // ports probed ahead, the answer not in yet
+  std::map<PortPeers::Key, std::vector<Probe*>> waiters_;  // the waves' probes waiting for them
   std::map<uint16_t, const Early*> early_lids_;  // by port 0's LID: the first early switch
   bool finished_ = false;                        // the last wave has settled
   Discovery d_;

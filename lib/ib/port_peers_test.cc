@@ -1,0 +1,69 @@
+// PortPeers: what is behind a port, learnt from either end of its link.
+#include "lib/ib/port_peers.h"
+
+#include <gtest/gtest.h>
+
+namespace rdma::ib {
+namespace {
+
+NodeInfo port_peers_node(uint64_t guid, NodeType type, uint8_t ports, uint8_t arrived,
+                         uint64_t port_guid) {
+  NodeInfo ni;
+  ni.node_guid = guid;
+  ni.node_type = static_cast<uint8_t>(type);
+  ni.num_ports = ports;
+  ni.local_port = arrived;
+  ni.port_guid = port_guid;
+  ni.vendor_id = 0x2c9;
+  return ni;
+}
+
+TEST(PortPeers, ASwitchsProbeTeachesBothEnds) {
+  PortPeers peers;
+  NodeInfo sw = port_peers_node(0x10, NodeType::Switch, 36, 1, 0x10);
+  NodeInfo ca = port_peers_node(0x20, NodeType::Ca, 2, 2, 0x22);  // arrived at its port 2
+  peers.learn(sw, 7, ca);
+  std::optional<NodeInfo> there = peers.find({0x10, 7});
+  ASSERT_TRUE(there);
+  EXPECT_EQ(there->node_guid, 0x20u);
+  EXPECT_EQ(there->local_port, 2);
+  EXPECT_EQ(there->port_guid, 0x22u);
+  EXPECT_EQ(there->num_ports, 2);
+  std::optional<NodeInfo> back = peers.find({0x20, 2});
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->node_guid, 0x10u);
+  EXPECT_EQ(back->local_port, 7);
+  EXPECT_TRUE(back->is_switch());
+  EXPECT_FALSE(peers.known({0x10, 8}));
+  EXPECT_FALSE(peers.known({0x20, 1}));
+}
+
+TEST(PortPeers, ACasProbeTeachesOnlyItsOwnPort) {
+  PortPeers peers;
+  NodeInfo ca = port_peers_node(0x20, NodeType::Ca, 2, 1, 0x21);
+  NodeInfo sw = port_peers_node(0x10, NodeType::Switch, 36, 5, 0x10);
+  peers.learn(ca, 1, sw);
+  EXPECT_TRUE(peers.known({0x20, 1}));
+  // The way back would need the CA's NodeInfo as seen through port 1 of the
+  // switch, whose PortGUID the CA's own probe does not show for sure.
+  EXPECT_FALSE(peers.known({0x10, 5}));
+}
+
+TEST(PortPeers, TheFirstAnswerStandsAndALieIsKeptWhole) {
+  PortPeers peers;
+  NodeInfo a = port_peers_node(0x10, NodeType::Switch, 36, 1, 0x10);
+  NodeInfo b = port_peers_node(0x30, NodeType::Switch, 36, 4, 0x30);
+  peers.learn(a, 3, b);
+  NodeInfo other = port_peers_node(0x31, NodeType::Switch, 36, 9, 0x31);
+  peers.learn(a, 3, other);
+  EXPECT_EQ(peers.find({0x10, 3})->node_guid, 0x30u);
+  // GUID 0x30 again, now claiming 8 ports: that answer is not made over
+  // into the first one's.
+  NodeInfo liar = port_peers_node(0x30, NodeType::Switch, 8, 2, 0x30);
+  peers.learn(a, 5, liar);
+  EXPECT_EQ(peers.find({0x10, 5})->num_ports, 8);
+  EXPECT_EQ(peers.find({0x10, 3})->num_ports, 36);
+}
+
+}  // namespace
+}  // namespace rdma::ib
