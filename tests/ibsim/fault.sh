@@ -116,7 +116,7 @@ steps = 0.0
 if cmd.startswith("--sa"):
     steps = 5 * (1 / W + 1)  # one query per SA table, the SA not limited to k
 else:
-    steps = (3 * P + 2 * N) / W + (H + 2) * ((3 * p + 6) / k + 3)  # discovery
+    steps = (4 * P + 2 * N) / W + (H + 2) * ((6 * p + 6) / k + 5)  # discovery
 if cmd == "fabric errors":
     steps += (2 * N + 4 * P) / W + (4 * max(p, c) + 2) / k + max(4, c + 2)
 if cmd == "route show all":
