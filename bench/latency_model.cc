@@ -213,17 +213,19 @@ int main(int argc, char** argv) try {
   double t = std::chrono::duration<double>(lf.elapsed()).count();
   double floor = std::chrono::duration<double>(ls.busiest_service).count();
   double busy = std::chrono::duration<double>(ls.total_service).count() / t;
+  double window_floor =
+      std::chrono::duration<double>(ls.total_round_trip).count() / static_cast<double>(cfg.window);
   const mad::EngineStats& st = e.stats();
   std::printf(
       "%-13s window %-3zu per_node %zu  nodes %zu/%zu links %zu/%zu  mads %llu retried %llu "
       "timeouts %llu dropped %llu  most_at_node %llu (%s)  time %.1f ms floor %.1f ms  "
-      "x_floor %.2f  busy_nodes %.1f  busiest %s  (sim %.1f s real)\n",
+      "x_floor %.2f  window_floor %.1f ms  busy_nodes %.1f  busiest %s  (sim %.1f s real)\n",
       tool.c_str(), cfg.window, cfg.per_node, found.nodes, true_nodes, found.links, true_links,
       static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
       static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(ls.dropped),
       static_cast<unsigned long long>(ls.most_at_node),
       ls.crowded >= 0 ? f.nodes()[ls.crowded].id.c_str() : "-", t * 1e3, floor * 1e3, t / floor,
-      busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+      window_floor * 1e3, busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
   if (timeline) tl.print();
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {

@@ -62,6 +62,7 @@ void LatencyFabric::send(const mad::Mad& mad, const mad::Address& to, int timeou
   n.service += cost;
   ++stats_.served;
   stats_.total_service += std::chrono::nanoseconds(cost);
+  stats_.total_round_trip += std::chrono::nanoseconds(cost + 2 * hop);
   if (n.service > stats_.busiest_service.count()) {
     stats_.busiest_service = std::chrono::nanoseconds(n.service);
     stats_.busiest = at.node;

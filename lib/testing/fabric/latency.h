@@ -35,6 +35,10 @@ struct LatencyStats {
   int busiest = -1;                             // the node with the most service time
   std::chrono::nanoseconds busiest_service{0};  // the floor of any schedule
   std::chrono::nanoseconds total_service{0};
+  // Service plus the links both ways, summed: the least time the MADs hold
+  // a sender's window slots, so no schedule with window W ends before
+  // total_round_trip / W.
+  std::chrono::nanoseconds total_round_trip{0};
 };
 
 class LatencyFabric : public mad::Transport {
