@@ -37,7 +37,6 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/ibsim_lib.sh
 . "$HERE/ibsim_lib.sh"
-RDMA=$HERE/../build/rdma
 RUNS=3
 KEEP=0
 while [ $# -gt 0 ]; do

@@ -29,7 +29,6 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/ibsim_lib.sh
 . "$HERE/ibsim_lib.sh"
-RDMA=$HERE/../build/rdma
 WINDOW=32
 RUNS=3
 QE_DETAILS=()

@@ -21,7 +21,6 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/ibsim_lib.sh
 . "$HERE/ibsim_lib.sh"
-RDMA=$HERE/../build/rdma
 BASE=""
 WINDOWS="8 32 64"
 while [ $# -gt 0 ]; do

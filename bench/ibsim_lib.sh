@@ -5,8 +5,11 @@
 # bench's own. (tests/ibsim/lib.sh is the suites': fixed options, one
 # topology, ok/bad counters.) Source it with HERE set to bench/.
 #
-# Sets: WORK, IBSIM_PID and OSM_PID (bench_dir, start_ibsim, start_opensm);
-# flags, hcas, switches and nodes (fattree); settled (first_sweep).
+# Sets: RDMA (build/rdma, the default for --rdma); WORK, IBSIM_PID and
+# OSM_PID (bench_dir, start_ibsim, start_opensm); flags, hcas, switches and
+# nodes (fattree); settled (first_sweep).
+# shellcheck disable=SC2034 # for the bench
+RDMA=$HERE/../build/rdma
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 IBSIM_PID=""
 OSM_PID=""
