@@ -35,7 +35,8 @@
 #   bench/check_ibsim.sh [--rdma PATH] [--runs N] [--keep] [SIZES...]   # default 4768
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-RDMA=$HERE/../build/rdma
+# shellcheck source=bench/ibsim_lib.sh
+. "$HERE/ibsim_lib.sh"
 RUNS=3
 KEEP=0
 while [ $# -gt 0 ]; do
@@ -46,29 +47,13 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
-UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+RDMA=$(abs_path "$RDMA")
 IBSW_PM=${IBSW_PM:-/usr/share/perl5/IBswcountlimits.pm}
 LOCK=${IBSIM_LOCK:-${TMPDIR:-/tmp}/rdma-ibsim.lock}
-for t in ibsim opensm sminfo ibnetdiscover ibidsverify dump_fts check_lft_balance iblinkinfo \
-  python3 flock /usr/bin/time "$RDMA"; do
-  command -v "$t" >/dev/null || { echo "missing: $t (tests/ibsim/setup.sh, build rdma)"; exit 1; }
-done
+need ibsim opensm sminfo ibnetdiscover ibidsverify dump_fts check_lft_balance iblinkinfo \
+  python3 flock /usr/bin/time "$RDMA"
 [ -f "$IBSW_PM" ] || { echo "missing: $IBSW_PM (infiniband-diags)"; exit 1; }
-WORK=$(mktemp -d /tmp/rdma-check-bench.XXXXXX)
-export IBSIM_SOCKNAME=rdma-check-bench-$$
-export OSM_TMP_DIR=$WORK OSM_CACHE_DIR=$WORK
-IBSIM_PID=""
-OSM_PID=""
-stop() {
-  [ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null
-  OSM_PID=""
-  [ -n "$IBSIM_PID" ] && kill "$IBSIM_PID" 2>/dev/null && wait "$IBSIM_PID" 2>/dev/null
-  IBSIM_PID=""
-}
-# shellcheck disable=SC2015
-trap 'stop; cd / && { [ $KEEP = 1 ] && echo "kept $WORK" || rm -rf "$WORK"; }' EXIT
-cd "$WORK" || exit 1
+bench_dir check "$KEEP"
 # ibidsverify reads (and with -R writes) its topology in a fixed directory
 # shared by everyone on the machine: a copy of its module with the
 # directory moved into $WORK, found first through PERL5LIB.
@@ -80,9 +65,6 @@ grep -q "cache_dir *= *\"$WORK/diags-cache\"" perl/IBswcountlimits.pm ||
 export PERL5LIB=$WORK/perl
 TOPO=$WORK/diags-cache/ibnetdiscover--.topology
 
-sim() { LD_PRELOAD=$UMAD2SIM "$@"; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 add() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f\n", a + b}'; }
 # seconds between two readings of cpu_ticks
 ticks() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f\n", (b - a) / 100}'; }
@@ -165,39 +147,15 @@ ours() {
   cp "$out.err" "$out.err.last"
 }
 
-# median min max of column $2 of file $1 (a line per run)
-stats() { sort -n -k "$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)], v[1], v[NR]}'; }
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
 row() { printf '%-6s %-40s %7s %11s %6s %6s %8s %7s %6s %6s\n' "$@"; }
 FAILED=0
 
 for n in "${@:-4768}"; do
-  python3 "$HERE/fattree.py" --nodes "$n" >"ft$n.net" 2>"gen$n.txt" || exit 1
-  flags=$(python3 "$HERE/fattree.py" --nodes "$n" --ibsim-flags)
-  read -r hcas switches _ < <(sed -E 's/.* ([0-9]+) HCAs, ([0-9]+) switches, ([0-9]+) links/\1 \2 \3/' "gen$n.txt")
-  nodes=$((hcas + switches))
-  # shellcheck disable=SC2086
-  ibsim -n $flags -s "ft$n.net" >"ibsim$n.log" 2>&1 &
-  IBSIM_PID=$!
-  for _ in $(seq 300); do grep -q "simulator ready" "ibsim$n.log" && break; sleep 0.2; done
-  grep -q "simulator ready" "ibsim$n.log" || { tail "ibsim$n.log"; exit 1; }
+  fattree "$n"
+  start_ibsim "$n"
   t0=$SECONDS
-  LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm$n.log" -s 0 >"opensm$n.out" 2>&1 </dev/null &
-  OSM_PID=$!
-  for _ in $(seq 1200); do
-    sim sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
-    sleep 0.5
-  done
-  # The first sweep done: SUBNET UP, or opensm idle for 5 s (at this size
-  # in ibsim it may stall for good after programming the switches).
-  last=-1 idle=0
-  while ! grep -q "SUBNET UP" "opensm$n.out" && [ $idle -lt 5 ] && [ $((SECONDS - t0)) -lt 1800 ]; do
-    sleep 1
-    now=$(cpu_ticks "$OSM_PID")
-    if [ "$now" = "$last" ]; then idle=$((idle + 1)); else idle=0; fi
-    last=$now
-  done
-  settled="opensm $(grep -q "SUBNET UP" "opensm$n.out" && echo "SUBNET UP" || echo "idle") after $((SECONDS - t0)) s"
+  start_opensm "$n" 1200
+  first_sweep "$n" "$t0" 1800
   # Every port has its LID and every switch its table: one untimed round
   # of each (also warms the page cache), which must pass the checks
   # (check_lft_balance, minutes at this size, only in the timed rounds).

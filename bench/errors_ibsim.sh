@@ -27,7 +27,8 @@
 #   (default sizes: 100 1000)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-RDMA=$HERE/../build/rdma
+# shellcheck source=bench/ibsim_lib.sh
+. "$HERE/ibsim_lib.sh"
 WINDOW=32
 RUNS=3
 QE_DETAILS=()
@@ -41,28 +42,11 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
-UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
-for t in ibsim opensm sminfo ibqueryerrors ibnetdiscover python3 cc /usr/bin/time "$RDMA"; do
-  command -v "$t" >/dev/null || { echo "missing: $t (tests/ibsim/setup.sh, build rdma)"; exit 1; }
-done
-WORK=$(mktemp -d /tmp/rdma-errors-bench.XXXXXX)
-export IBSIM_SOCKNAME=rdma-errors-bench-$$
-export OSM_TMP_DIR=$WORK OSM_CACHE_DIR=$WORK
-IBSIM_PID=""
-OSM_PID=""
-stop() {
-  [ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null
-  OSM_PID=""
-  exec 3>&- 2>/dev/null
-  [ -n "$IBSIM_PID" ] && kill "$IBSIM_PID" 2>/dev/null && wait "$IBSIM_PID" 2>/dev/null
-  IBSIM_PID=""
-}
-trap 'stop; cd / && rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
-cc -shared -fPIC -O2 -o umad_count.so "$HERE/umad_count.c" -ldl || exit 1
+RDMA=$(abs_path "$RDMA")
+need ibsim opensm sminfo ibqueryerrors ibnetdiscover python3 cc /usr/bin/time "$RDMA"
+bench_dir errors
+build_umad_count
 
-sim() { LD_PRELOAD=$UMAD2SIM "$@"; }
 # One timed run of a tool: "wall rss ports warnings cpu sim_cpu" appended
 # to $1.times: ports is how many lines of its output match $2, warnings
 # how many PMAs it says failed, cpu the tool's user+system seconds and
@@ -86,38 +70,15 @@ timed() {
 QE='^ *GUID .* port [0-9]*:'
 OURS='^node_guid'
 
-# median min max of column $2 of file $1 (a line per run)
-stats() { sort -n -k "$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)], v[1], v[NR]}'; }
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
 row() { printf '%-6s %-30s %7s %11s %5s %5s %9s %6s %5s %8s %7s %6s %6s\n' "$@"; }
-load() { cut -d' ' -f1-3 /proc/loadavg; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 FAILED=0
 
 for n in "${@:-100 1000}"; do
-  python3 "$HERE/fattree.py" --nodes "$n" >"ft$n.net" 2>"gen$n.txt" || exit 1
-  flags=$(python3 "$HERE/fattree.py" --nodes "$n" --ibsim-flags)
-  rm -f ctl && mkfifo ctl
-  # shellcheck disable=SC2086
-  ibsim $flags -s "ft$n.net" <ctl >"ibsim$n.log" 2>&1 &
-  IBSIM_PID=$!
-  exec 3>ctl
-  for _ in $(seq 300); do grep -q "simulator ready" "ibsim$n.log" && break; sleep 0.2; done
-  LD_PRELOAD=$UMAD2SIM opensm -f "$WORK/osm$n.log" -s 0 >"opensm$n.out" 2>&1 </dev/null &
-  OSM_PID=$!
-  for _ in $(seq 600); do
-    sim sminfo 2>/dev/null | grep -q SMINFO_MASTER && break
-    sleep 0.5
-  done
-  # The first sweep done: SUBNET UP, or opensm idle for 5 s (see above).
-  last=-1 idle=0 t0=$SECONDS
-  while ! grep -q "SUBNET UP" "opensm$n.out" && [ $idle -lt 5 ] && [ $((SECONDS - t0)) -lt 900 ]; do
-    sleep 1
-    now=$(cpu_ticks "$OSM_PID")
-    if [ "$now" = "$last" ]; then idle=$((idle + 1)); else idle=0; fi
-    last=$now
-  done
-  settled="opensm $(grep -q "SUBNET UP" "opensm$n.out" && echo "SUBNET UP" || echo "idle") after $((SECONDS - t0)) s"
+  fattree "$n"
+  start_ibsim "$n" console
+  start_opensm "$n" 600
+  # The first sweep done (see above).
+  first_sweep "$n" "$SECONDS" 900
   # Every counter to zero (ibsim raised some while opensm swept), then the
   # errors: on a switch port and on two HCA ports (the fat tree's names).
   # (ibqueryerrors -k -K: infiniband-diags 44 has no ibclearcounters.)

@@ -19,7 +19,8 @@
 # ours by its own count (-d), since rdma loads libibumad with dlopen.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-RDMA=$HERE/../build/rdma
+# shellcheck source=bench/ibsim_lib.sh
+. "$HERE/ibsim_lib.sh"
 BASE=""
 WINDOWS="8 32 64"
 while [ $# -gt 0 ]; do
@@ -30,22 +31,11 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-RDMA=$(cd "$(dirname "$RDMA")" && pwd)/$(basename "$RDMA")
-[ -n "$BASE" ] && BASE=$(cd "$(dirname "$BASE")" && pwd)/$(basename "$BASE")
-UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
-for t in ibsim ibnetdiscover cc python3 /usr/bin/time "$RDMA" ${BASE:+"$BASE"}; do
-  command -v "$t" >/dev/null || { echo "missing: $t (tests/ibsim/setup.sh, build rdma)"; exit 1; }
-done
-WORK=$(mktemp -d /tmp/rdma-fabric-bench.XXXXXX)
-export IBSIM_SOCKNAME=rdma-fabric-bench-$$
-IBSIM_PID=""
-cleanup() {
-  [ -n "$IBSIM_PID" ] && kill "$IBSIM_PID" 2>/dev/null && wait "$IBSIM_PID" 2>/dev/null
-  cd / && rm -rf "$WORK"
-}
-trap cleanup EXIT
-cd "$WORK" || exit 1
-cc -shared -fPIC -O2 -o umad_count.so "$HERE/umad_count.c" -ldl || exit 1
+RDMA=$(abs_path "$RDMA")
+[ -n "$BASE" ] && BASE=$(abs_path "$BASE")
+need ibsim ibnetdiscover cc python3 /usr/bin/time "$RDMA" ${BASE:+"$BASE"}
+bench_dir fabric
+build_umad_count
 
 # timed OUT CMD...: the median of 3 runs' "wall_s rss_kib" into OUT; the
 # last run's stdout in OUT.out, stderr in OUT.err.
@@ -70,19 +60,11 @@ timed_pair() {
   sort -n "$a.t1" "$a.t2" "$a.t3" | sed -n 2p >"$a"
   sort -n "$b.t1" "$b.t2" "$b.t3" | sed -n 2p >"$b"
 }
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(f'{a / b:.2f}' if b else '-')" "$1" "$2"; }
 
 printf '%-6s %-22s %8s %9s %8s %8s %8s\n' nodes tool wall_s rss_kib mads wall_x rss_x
 for n in "${@:-100 1000 5000}"; do
-  python3 "$HERE/fattree.py" --nodes "$n" >"ft$n.net" 2>"gen$n.txt" || exit 1
-  flags=$(python3 "$HERE/fattree.py" --nodes "$n" --ibsim-flags)
-  # shellcheck disable=SC2086
-  ibsim -n $flags -s "ft$n.net" >"ibsim$n.log" 2>&1 &
-  IBSIM_PID=$!
-  for _ in $(seq 300); do grep -q "simulator ready" "ibsim$n.log" && break; sleep 0.2; done
-  grep -q "simulator ready" "ibsim$n.log" || { tail "ibsim$n.log"; exit 1; }
-  read -r hcas switches _ < <(sed -E 's/.* ([0-9]+) HCAs, ([0-9]+) switches, ([0-9]+) links/\1 \2 \3/' "gen$n.txt")
-  nodes=$((hcas + switches))
+  fattree "$n"
+  start_ibsim "$n"
 
   timed "ibnd$n" env LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibnetdiscover
   found=$(grep -c '^Switch\|^Ca' "ibnd$n.out")
@@ -117,5 +99,5 @@ for n in "${@:-100 1000 5000}"; do
   read -r wall rss <"from$n"
   printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" "rdma ... from FILE" "$wall" "$rss" 0 \
     "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")"
-  kill "$IBSIM_PID"; wait "$IBSIM_PID" 2>/dev/null; IBSIM_PID=""
+  stop
 done
