@@ -60,7 +60,7 @@ void stat_mr(Ctx& c) {
         r.add("ifname", "dev " + name + " ", name);
         if (has_mrn) r.pair("mrn", n);
         if (m.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS))
-          stat::add_counters(stat::parse_hwcounters(m.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS)), r);
+          stat::add_counters_from(m.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS), r);
         c.out.record(r);
       });
     });

@@ -3,8 +3,10 @@
 #include <rdma/rdma_netlink.h>
 
 #include <cerrno>
+#include <charconv>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
@@ -23,25 +25,55 @@ struct PortCounters {
   std::vector<stat::HwCounter> counters;
 };
 
-PortCounters read_port(nl::Session& s, const PortRef& p) {
+// A port's counters reply, read in place (views into the message).
+struct PortReply {
+  uint32_t dev_index = 0;
+  std::string_view dev;
+  uint32_t port = 0;
+  const nlattr* table = nullptr;  // STAT_HWCOUNTERS
+};
+
+// Asks for a port's counters and calls fn(const PortReply&) with the reply.
+template <typename Fn>
+void read_port(nl::Session& s, const PortRef& p, Fn&& fn) {
   nl::Request req(RDMA_NLDEV_CMD_STAT_GET, nl::Request::kDoit);
   req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.dev_index).u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port);
-  PortCounters out;
   s.run(req, [&](const nlmsghdr* nlh) {
     nl::Attrs a = nl::Attrs::of_message(nlh);
     if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME) ||
         !a.has(RDMA_NLDEV_ATTR_PORT_INDEX) || !a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS))
       throw Error("malformed kernel reply: port counters without device, port or counter table");
-    out.key = {a.u32(RDMA_NLDEV_ATTR_DEV_INDEX), std::string(a.str(RDMA_NLDEV_ATTR_DEV_NAME)),
-               a.u32(RDMA_NLDEV_ATTR_PORT_INDEX)};
-    out.counters = stat::parse_hwcounters(a.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS));
+    fn(PortReply{a.u32(RDMA_NLDEV_ATTR_DEV_INDEX), a.str(RDMA_NLDEV_ATTR_DEV_NAME),
+                 a.u32(RDMA_NLDEV_ATTR_PORT_INDEX), a.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS)});
+  });
+}
+
+// The counters copied out, for the rates of a watch.
+PortCounters read_port(nl::Session& s, const PortRef& p) {
+  PortCounters out;
+  read_port(s, p, [&](const PortReply& pr) {
+    out.key = {pr.dev_index, std::string(pr.dev), pr.port};
+    out.counters = stat::parse_hwcounters(pr.table);
   });
   return out;
 }
 
-void add_link(const PortCounters& pc, view::Record& r) {
-  r.add("ifname", "link " + pc.key.dev + "/", pc.key.dev);
-  r.add("port", std::to_string(pc.key.port) + " ", pc.key.port);
+// "link DEV/PORT ", ifname and port in JSON.
+void add_link(std::string_view dev, uint32_t port, view::Record& r) {
+  view::Field& f = r.next();
+  f.text.append("link ", 5).append(dev.data(), dev.size()).append("/", 1);
+  if (!r.text_only()) {
+    f.key.assign("ifname");
+    f.value = std::string(dev);
+  }
+  char num[16];
+  char* end = std::to_chars(num, num + sizeof num, port).ptr;
+  view::Field& g = r.next();
+  g.text.append(num, end).append(" ", 1);
+  if (!r.text_only()) {
+    g.key.assign("port");
+    g.value = port;
+  }
 }
 
 // One record per port, as iproute2 6.7+ prints it; with --openmetrics a
@@ -55,9 +87,16 @@ void show_once(Ctx& c, const std::string& spec) {
   view::Record& r = out.scratch();
   std::optional<KernelError> failed;
   for (const PortRef& p : resolve_ports(c.session(), spec, false)) {
-    PortCounters pc;
+    // The record is written from the reply in place, and printed once the
+    // request is done.
+    bool replied = false;
     try {
-      pc = read_port(c.session(), p);
+      read_port(c.session(), p, [&](const PortReply& pr) {
+        r.clear();
+        add_link(pr.dev, pr.port, r);
+        stat::add_counters_from(pr.table, r);
+        replied = true;
+      });
     } catch (const KernelError& e) {
       KernelError named(e.code, "cannot read the counters of " + p.dev + "/" +
                                     std::to_string(p.port) + ": " + e.what());
@@ -69,9 +108,10 @@ void show_once(Ctx& c, const std::string& spec) {
       failed = named;
       continue;
     }
-    r.clear();
-    add_link(pc, r);
-    stat::add_counters(pc.counters, r);
+    if (!replied) {  // a bare ack: the empty port line it always printed
+      r.clear();
+      add_link("", 0, r);
+    }
     out.record(r);
   }
   if (metrics) metrics->finish();
@@ -118,7 +158,7 @@ void watch(Ctx& c, const std::string& spec) {
           throw;
         }
         r.clear();
-        add_link(pc, r);
+        add_link(pc.key.dev, pc.key.port, r);
         add_counters_with_rates(pc, tracker.update(pc.key, pc.counters, c.opt.watch_s), r);
         iv.out().record(r);
       }

@@ -39,19 +39,30 @@ void walk(const uint8_t* p, size_t len, Fn fn) {
   }
 }
 
+// Inline in parse, which runs for every attribute of every message.
+[[gnu::always_inline]] inline bool check(const nlattr* a) {
+  int type = Attrs::type_of(a);
+  AttrType t = attr_type(type);
+  if (t == AttrType::Unknown) return false;  // newer kernel: ignore
+  size_t want = expected_size(t);
+  size_t got = Attrs::payload_len(a);
+  if (want && got != want) {
+    malformed(std::string(attr_name(type)) + " has " + std::to_string(got) + " bytes, expected " +
+              std::to_string(want));
+  }
+  return true;
+}
+
 }  // namespace
+
+bool Attrs::known(const nlattr* a) {
+  return check(a);
+}
 
 void Attrs::parse(const uint8_t* p, size_t len) {
   walk(p, len, [this](const nlattr* a) {
+    if (!check(a)) return;
     int type = type_of(a);
-    AttrType t = attr_type(type);
-    if (t == AttrType::Unknown) return;  // newer kernel: ignore
-    size_t want = expected_size(t);
-    size_t got = payload_len(a);
-    if (want && got != want) {
-      malformed(std::string(attr_name(type)) + " has " + std::to_string(got) + " bytes, expected " +
-                std::to_string(want));
-    }
     tb_[type] = a;
     seen_[type / 64] |= uint64_t{1} << (type % 64);
   });

@@ -40,6 +40,10 @@ class Attrs {
   }
   static size_t payload_len(const nlattr* a) { return a->nla_len - MNL_ATTR_HDRLEN; }
   static int type_of(const nlattr* a) { return a->nla_type & NLA_TYPE_MASK; }
+  // What parsing checks of one attribute, for walkers that read a nest in
+  // place: false for a type newer than the tool (ignored), the Error for a
+  // known one of the wrong size.
+  static bool known(const nlattr* a);
   template <typename T>
   static T load(const nlattr* a) {
     T v;  // payloads are only 4-byte aligned

@@ -12,20 +12,28 @@ namespace rdma::nldev {
 
 namespace {
 
-// Appends the text template with each "%s" replaced by the value (runs of
-// the template in one append, not one a character; strchr for the '%', as
-// strstr cost more than the appends).
-void fill(std::string& out, const char* tmpl, std::string_view value) {
+// Appends the text template with each "%s" replaced by what put(out)
+// appends (runs of the template in one append, not one a character; strchr
+// for the '%', as strstr cost more than the appends). Appends by pointer and
+// length: a range of iterators goes through std::string's general replace,
+// twice the cost.
+template <typename Put>
+void fill_with(std::string& out, const char* tmpl, Put&& put) {
   const char* run = tmpl;
   for (const char* at = tmpl; (at = std::strchr(at, '%'));) {
     if (at[1] != 's') {
       ++at;
       continue;
     }
-    out.append(run, at).append(value);
+    out.append(run, static_cast<size_t>(at - run));
+    put(out);
     run = at += 2;
   }
-  out += run;
+  out.append(run, std::strlen(run));
+}
+
+void fill(std::string& out, const char* tmpl, std::string_view value) {
+  fill_with(out, tmpl, [value](std::string& o) { o.append(value.data(), value.size()); });
 }
 
 // v as 0x%x into buf (at least 20 bytes).
@@ -35,29 +43,45 @@ std::string_view hex(uint64_t v, char* buf) {
   return {buf, std::to_chars(buf + 2, buf + 20, v, 16).ptr};
 }
 
-// Capability bits as names: text "A, B", JSON ["A","B"] (not built for a
-// text-only record: json is left null).
-void caps(uint64_t bits, const char* (*name)(unsigned), std::string& text, view::Json& json,
-          bool text_only) {
-  if (!text_only) json = view::Json::array();
+using CapName = const char* (*)(unsigned);
+
+// Capability bits as names, "A, B", appended where the text template puts
+// them: no string of its own to build (and grow) for every device.
+void append_caps(uint64_t bits, CapName name, std::string& text) {
+  bool any = false;  // a name written yet (the separator goes after one)
   for (unsigned i = 0; i < 64; ++i) {
     if (!(bits >> i & 1)) continue;
-    if (!text.empty()) text += ", ";
-    text += name(i);
-    if (!text_only) json.push_back(name(i));
+    if (any) text.append(", ", 2);
+    const char* n = name(i);
+    size_t len = std::strlen(n);
+    text.append(n, len);
+    any = any || len;
   }
+}
+
+// The same as a JSON list, ["A","B"].
+view::Json caps_json(uint64_t bits, CapName name) {
+  view::Json json = view::Json::array();
+  for (unsigned i = 0; i < 64; ++i)
+    if (bits >> i & 1) json.push_back(name(i));
+  return json;
 }
 
 // The fields whose JSON form is a list or a renderer's choice, as Json.
 bool decode_built(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
+  if (f.fmt == Fmt::DevCaps || f.fmt == Fmt::PortCaps) {
+    CapName name = f.fmt == Fmt::DevCaps ? dev_cap_name : port_cap_name;
+    uint64_t bits = a.u64(f.attr);
+    view::Field& field = out.next();
+    if (f.text) fill_with(field.text, f.text, [&](std::string& t) { append_caps(bits, name, t); });
+    if (out.text_only()) return true;
+    if (f.key) field.key.assign(f.key);
+    field.value = caps_json(bits, name);
+    return true;
+  }
   std::string text;
   view::Json json;
-  if (f.fmt == Fmt::DevCaps)
-    caps(a.u64(f.attr), dev_cap_name, text, json, out.text_only());
-  else if (f.fmt == Fmt::PortCaps)
-    caps(a.u64(f.attr), port_cap_name, text, json, out.text_only());
-  else if (!f.render || !f.render(a, f.attr, text, json))
-    return false;
+  if (!f.render || !f.render(a, f.attr, text, json)) return false;
   view::Field& field = out.next();
   if (f.text) fill(field.text, f.text, text);
   if (out.text_only()) return true;

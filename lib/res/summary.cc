@@ -1,12 +1,52 @@
 #include "lib/res/summary.h"
 
+#include <charconv>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
 
 namespace rdma::res {
+
+namespace {
+
+// A field "text: ", with its key when the record is printed as JSON (null
+// for a text printer's record, whose values are not built).
+view::Field* put(view::Record& r, const char* key, std::string_view text) {
+  view::Field& f = r.next();
+  f.text.append(text.data(), text.size()).append(": ", 2);
+  if (r.text_only()) return nullptr;
+  f.key.assign(key);
+  return &f;
+}
+
+// One RES_SUMMARY_ENTRY, read in place as "name count ": the last attribute
+// of a type wins as in nl::Attrs, whose table of every type for an entry of
+// two attributes was most of the entry's cost.
+void put_entry(const nlattr* entry, view::Record& r) {
+  const nlattr* name = nullptr;
+  const nlattr* curr = nullptr;
+  nl::for_each_nested(entry, [&](const nlattr* a) {
+    int type = nl::Attrs::type_of(a);
+    if (type == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME)  // a string: any size
+      name = a;
+    else if (type == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR &&
+             nl::Attrs::payload_len(a) == sizeof(uint64_t))
+      curr = a;
+    else
+      nl::Attrs::known(a);  // throws for a known attribute of the wrong size
+  });
+  if (!name || !curr)
+    throw Error("malformed kernel reply: resource summary entry without name or count");
+  auto* p = reinterpret_cast<const char*>(nl::Attrs::payload(name));
+  r.pair(std::string_view(p, strnlen(p, nl::Attrs::payload_len(name))),
+         nl::Attrs::load<uint64_t>(curr));
+}
+
+}  // namespace
 
 void summary_record(const nlmsghdr* nlh, view::Record& r) {
   nl::Attrs a = nl::Attrs::of_message(nlh);
@@ -15,18 +55,13 @@ void summary_record(const nlmsghdr* nlh, view::Record& r) {
     throw Error("malformed kernel reply: resource summary without device or RES_SUMMARY");
   r.clear();
   uint32_t index = a.u32(RDMA_NLDEV_ATTR_DEV_INDEX);
-  std::string name(a.str(RDMA_NLDEV_ATTR_DEV_NAME));
-  r.add("ifindex", std::to_string(index) + ": ", index);
-  r.add("ifname", name + ": ", name);
+  std::string_view name = a.str(RDMA_NLDEV_ATTR_DEV_NAME);
+  char num[16];
+  if (view::Field* f = put(r, "ifindex", {num, std::to_chars(num, num + sizeof num, index).ptr}))
+    f->value = index;
+  if (view::Field* f = put(r, "ifname", name)) f->value = std::string(name);
   nl::for_each_nested(a.get(RDMA_NLDEV_ATTR_RES_SUMMARY), [&](const nlattr* e) {
-    if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY) return;
-    nl::Attrs s = nl::Attrs::of_nest(e);
-    if (!s.has(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME) ||
-        !s.has(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR))
-      throw Error("malformed kernel reply: resource summary entry without name or count");
-    std::string key(s.str(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME));
-    uint64_t curr = s.u64(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR);
-    r.pair(key, curr);
+    if (nl::Attrs::type_of(e) == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY) put_entry(e, r);
   });
 }
 

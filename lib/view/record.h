@@ -75,10 +75,7 @@ class Record {
   }
   // A fresh field (empty key and text, null value) to fill in place.
   Field& next() {
-    // Room for a usual object's fields at once: growing one field at a time
-    // moved every field (strings and JSON values) again and again.
-    if (fields_.empty()) fields_.reserve(kUsualFields);
-    if (n_ == fields_.size()) fields_.emplace_back();
+    if (n_ == fields_.size()) grow();
     Field& f = fields_[n_++];
     f.key.clear();
     f.text.clear();
@@ -102,6 +99,14 @@ class Record {
   const Field& operator[](size_t i) const { return fields_[i]; }
 
  private:
+  // Out of line and rare (a warm record has its fields): inlined, it made
+  // next(), which runs for every field, save and restore six registers.
+  [[gnu::noinline]] void grow() {
+    // Room for a usual object's fields at once: growing one field at a time
+    // moved every field (strings and JSON values) again and again.
+    if (fields_.empty()) fields_.reserve(kUsualFields);
+    fields_.emplace_back();
+  }
   Field& pair_text(std::string_view key, std::string_view value_text) {
     Field& f = next();
     f.text.reserve(key.size() + value_text.size() + 2);
