@@ -25,13 +25,38 @@ constexpr int kVersion = 1;
 // MlnxExtPortInfo.LinkSpeedActive (and any later column, such as VLCap and
 // OperationalVLs): the first ones of ours, the rest read 0.
 constexpr size_t kPortInfoColumnsBefore = 19;
+// The SwitchInfo columns of files saved before MulticastFDBTop: its value
+// is then unknown (nullopt), not 0, which means something.
+constexpr size_t kSwitchInfoColumnsBefore = 5;
 constexpr size_t kAll = std::numeric_limits<size_t>::max();
+
+// A member of a typed view: a number, or one that may be unknown
+// (std::optional), null then in the file.
+template <typename T>
+struct Cell {
+  using Value = T;
+  static constexpr bool kMaybe = false;
+};
+template <typename T>
+struct Cell<std::optional<T>> {
+  using Value = T;
+  static constexpr bool kMaybe = true;
+};
+
+template <typename T>
+Json cell(const T& v) {
+  return uint64_t{v};
+}
+template <typename T>
+Json cell(const std::optional<T>& v) {
+  return v ? Json(uint64_t{*v}) : Json();
+}
 
 // A typed view as a row of numbers; the header names the columns once.
 template <typename S, typename Fields>
 Json row(const S& s, Fields fields) {
   Json j = Json::array();
-  fields(s, [&](const char*, const auto& v) { j.push_back(uint64_t{v}); });
+  fields(s, [&](const char*, const auto& v) { j.push_back(cell(v)); });
   return j;
 }
 
@@ -43,16 +68,24 @@ Json columns(Fields fields) {
   return j;
 }
 
-// Reads one typed view from its row; every value must be there and fit.
-// columns: how many the file has (its first fields; the rest stay 0).
+// Reads one typed view from its row; every value must be there and fit
+// (null for one that may be unknown). columns: how many the file has (its
+// first fields; the rest stay 0, or unknown).
 template <typename S, typename Fields>
 S from_row(const InJson& j, Fields fields, const char* what, size_t columns = kAll) {
   if (!j.is_array()) throw Error(std::string(what) + " is not an array");
   S s;
   size_t i = 0;
   fields(s, [&](const char* name, auto& v) {
-    using T = std::remove_reference_t<decltype(v)>;
+    using C = Cell<std::remove_reference_t<decltype(v)>>;
+    using T = typename C::Value;
     if (i >= columns) return;
+    if constexpr (C::kMaybe) {
+      if (i < j.size() && j[i].is_null()) {
+        ++i;
+        return;
+      }
+    }
     if (i >= j.size() || !j[i].is_number_unsigned())
       throw Error(std::string(what) + " has no number \"" + name + "\"");
     uint64_t n = j[i++].template get<uint64_t>();
@@ -64,6 +97,13 @@ S from_row(const InJson& j, Fields fields, const char* what, size_t columns = kA
     throw Error(std::string(what) + " has " + std::to_string(j.size()) + " values, expected " +
                 std::to_string(i));
   return s;
+}
+
+// A file's columns are ours as saved by an earlier version: at least the
+// first `before` of ours, fewer than all.
+bool older_columns(const InJson& theirs, const InJson& ours, size_t before) {
+  return theirs.is_array() && theirs.size() >= before && theirs.size() < ours.size() &&
+         std::equal(theirs.begin(), theirs.end(), ours.begin());
 }
 
 constexpr auto kNodeInfo = [](auto& s, auto&& g) { node_info_fields(s, g); };
@@ -78,8 +118,11 @@ constexpr auto kSwitchInfo = [](auto& s, auto&& g) { switch_info_fields(s, g); }
 // what a file means and every error message stay as they were.
 class FastLine {
  public:
-  FastLine(const std::string& text, size_t port_info_columns)
-      : p_(text.data()), end_(text.data() + text.size()), port_info_columns_(port_info_columns) {
+  FastLine(const std::string& text, size_t port_info_columns, size_t switch_info_columns)
+      : p_(text.data()),
+        end_(text.data() + text.size()),
+        port_info_columns_(port_info_columns),
+        switch_info_columns_(switch_info_columns) {
     if (end_ > p_ && end_[-1] == '\n') --end_;
   }
 
@@ -102,7 +145,7 @@ class FastLine {
     if (!lit(",\"path\":") || !nums(path)) return false;
     std::optional<SwitchInfo> sw;
     if (lit(",\"switch_info\":")) {
-      if (!nums(si) || !row(si, kSwitchInfo, sw.emplace())) return false;
+      if (!nums(si) || !row(si, kSwitchInfo, sw.emplace(), switch_info_columns_)) return false;
     }
     struct PortLine {
       uint8_t num;
@@ -153,7 +196,7 @@ class FastLine {
     size_t i = 0;
     bool ok = true;
     fields(s, [&](const char*, auto& x) {
-      using T = std::remove_reference_t<decltype(x)>;
+      using T = typename Cell<std::remove_reference_t<decltype(x)>>::Value;
       if (i >= columns) return;
       if (i >= v.size() || v[i] > std::numeric_limits<T>::max()) {
         ok = false;
@@ -212,6 +255,7 @@ class FastLine {
   const char* p_;
   const char* end_;
   size_t port_info_columns_;
+  size_t switch_info_columns_;
 };
 
 }  // namespace
@@ -262,7 +306,7 @@ Fabric load_fabric(const std::string& path) {
   std::string text;
   int lineno = 0;
   bool header = false;
-  size_t port_info_columns = kAll;
+  size_t port_info_columns = kAll, switch_info_columns = kAll;
   char buf[8192];
   auto fail = [&](const std::string& why) {
     throw Error(path + ":" + std::to_string(lineno) + ": " + why);
@@ -271,7 +315,7 @@ Fabric load_fabric(const std::string& path) {
     text += buf;
     if (text.back() != '\n' && !std::feof(in.get())) continue;  // a long line goes on
     ++lineno;
-    if (header && FastLine(text, port_info_columns).read(f)) {
+    if (header && FastLine(text, port_info_columns, switch_info_columns).read(f)) {
       text.clear();
       continue;
     }
@@ -291,16 +335,18 @@ Fabric load_fabric(const std::string& path) {
                " is not supported (this rdma reads " + std::to_string(kVersion) + ")");
         // The columns must be ours: a file from another version of the
         // tool with other fields is refused, not misread.
-        // PortInfo's may be those of a file saved before the last ones.
+        // PortInfo's and SwitchInfo's may be those of a file saved before
+        // the last ones.
         InJson ours = columns<PortInfo>(kPortInfo), theirs = j.value("port_info", InJson());
-        bool older = theirs.is_array() && theirs.size() >= kPortInfoColumnsBefore &&
-                     theirs.size() < ours.size() &&
-                     std::equal(theirs.begin(), theirs.end(), ours.begin());
+        bool older = older_columns(theirs, ours, kPortInfoColumnsBefore);
+        InJson ours_sw = columns<SwitchInfo>(kSwitchInfo),
+               theirs_sw = j.value("switch_info", InJson());
+        bool older_sw = older_columns(theirs_sw, ours_sw, kSwitchInfoColumnsBefore);
         if (j.value("node_info", InJson()) != InJson(columns<NodeInfo>(kNodeInfo)) ||
-            j.value("switch_info", InJson()) != InJson(columns<SwitchInfo>(kSwitchInfo)) ||
-            (theirs != ours && !older))
+            (theirs_sw != ours_sw && !older_sw) || (theirs != ours && !older))
           fail("its columns are not this rdma's (written by another version?)");
         if (older) port_info_columns = theirs.size();
+        if (older_sw) switch_info_columns = theirs_sw.size();
         header = true;
         continue;
       }
@@ -312,7 +358,8 @@ Fabric load_fabric(const std::string& path) {
         Node& node = f.nodes[n];
         node.description = nj.at("description").get<std::string>();
         if (nj.contains("switch_info"))
-          node.sw = from_row<SwitchInfo>(nj["switch_info"], kSwitchInfo, "switch_info");
+          node.sw = from_row<SwitchInfo>(nj["switch_info"], kSwitchInfo, "switch_info",
+                                         switch_info_columns);
         for (const InJson& pj : nj.at("ports")) {
           if (!pj.is_array() || pj.size() != 3) fail("a port is [port, guid, port_info]");
           unsigned p = pj[0].get<unsigned>();

@@ -45,6 +45,19 @@ class Cache : public ::testing::Test {
     std::ofstream(path_) << text;
     return load_fabric(path_);
   }
+  // Why text does not load with its header's column called name taken out.
+  std::string refusal_without(std::string text, const std::string& name) {
+    std::string column = ",\"" + name + "\"";
+    size_t at = text.find(column);
+    if (at == std::string::npos) return "no column " + name;
+    text.erase(at, column.size());
+    try {
+      load(text);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "loaded";
+  }
 
   ibtest::FakeFabric fake_;
   mad::Engine e_;
@@ -138,17 +151,8 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   }
   EXPECT_EQ(text_of(load(other)), now);
   // Fewer columns than the old file's are another tool's, refused.
-  std::string short_header = old;
-  size_t at = short_header.find(",\"LinkSpeedExtEnabled\"");
-  ASSERT_NE(at, std::string::npos);
-  short_header.erase(at, std::string(",\"LinkSpeedExtEnabled\"").size());
-  try {
-    load(short_header);
-    ADD_FAILURE();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("its columns are not this rdma's"), std::string::npos)
-        << e.what();
-  }
+  std::string why = refusal_without(old, "LinkSpeedExtEnabled");
+  EXPECT_NE(why.find("its columns are not this rdma's"), std::string::npos) << why;
 }
 
 // A file saved before VLCap and OperationalVLs (the links check's VL
@@ -175,6 +179,70 @@ TEST_F(Cache, AFileSavedBeforeTheVlColumnsLoads) {
   EXPECT_EQ(back.nodes[1].ports[1].info->vl_cap, 0);
   EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, 0);
   EXPECT_EQ(back.nodes.size(), fabric_.nodes.size());
+}
+
+// A file saved before SwitchInfo's MulticastFDBTop: 5 SwitchInfo columns.
+// It loads (the fast path and the JSON reader alike) with the top not
+// known - not 0, which says the switch keeps none - and saved again, the
+// unknown top is null, which loads as unknown.
+TEST_F(Cache, AFileSavedBeforeTheMulticastTopLoadsWithTheTopUnknown) {
+  size_t switches = 0;
+  for (Node& n : fabric_.nodes)
+    if (n.sw) {
+      ASSERT_EQ(n.sw->mcast_fdb_top, uint16_t{0});  // discovery read it
+      n.sw->mcast_fdb_top = 0xc01f;
+      ++switches;
+    }
+  ASSERT_GT(switches, 0u);
+  Fabric now = load(text_of(fabric_));
+  for (const Node& n : now.nodes)
+    if (n.sw) {
+      EXPECT_EQ(n.sw->mcast_fdb_top, uint16_t{0xc01f});
+    }
+  std::istringstream in(text_of(fabric_));
+  std::string line, old, other;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    if (j.contains("format")) {
+      ASSERT_EQ(j["switch_info"].size(), 6u);
+      ASSERT_EQ(j["switch_info"][5], "MulticastFDBTop");
+      j["switch_info"].erase(5);
+    } else if (j.contains("node") && j["node"].contains("switch_info")) {
+      ASSERT_EQ(j["node"]["switch_info"][5], 0xc01f);
+      j["node"]["switch_info"].erase(5);
+      ++rows;
+    }
+    old += j.dump() + "\n";
+    std::string pretty = j.dump(1);
+    std::replace(pretty.begin(), pretty.end(), '\n', ' ');
+    other += pretty + "\n";
+  }
+  ASSERT_EQ(rows, switches);
+  for (const std::string& text : {old, other}) {
+    Fabric back = load(text);
+    ASSERT_EQ(back.nodes.size(), fabric_.nodes.size());
+    for (size_t n = 0; n < back.nodes.size(); ++n) {
+      ASSERT_EQ(back.nodes[n].sw.has_value(), fabric_.nodes[n].sw.has_value()) << n;
+      if (!back.nodes[n].sw) continue;
+      EXPECT_FALSE(back.nodes[n].sw->mcast_fdb_top) << n;
+      EXPECT_EQ(back.nodes[n].sw->mcast_fdb_cap, fabric_.nodes[n].sw->mcast_fdb_cap) << n;
+      EXPECT_EQ(back.nodes[n].sw->linear_fdb_top, fabric_.nodes[n].sw->linear_fdb_top) << n;
+    }
+    // Saved again: the columns of now, the unknown top null.
+    std::string again = text_of(back);
+    EXPECT_NE(again.find("\"EnhancedPort0\",\"MulticastFDBTop\"]"), std::string::npos);
+    EXPECT_NE(again.find(",null]"), std::string::npos) << again;
+    Fabric twice = load(again);
+    for (const Node& n : twice.nodes)
+      if (n.sw) {
+        EXPECT_FALSE(n.sw->mcast_fdb_top);
+      }
+    EXPECT_EQ(text_of(twice), again);
+  }
+  // Fewer SwitchInfo columns than the old file's are another tool's.
+  std::string why = refusal_without(old, "EnhancedPort0");
+  EXPECT_NE(why.find("its columns are not this rdma's"), std::string::npos) << why;
 }
 
 TEST_F(Cache, AnEscapedDescriptionIsRead) {

@@ -162,6 +162,60 @@ TEST_F(MftChecks, ManyProblemsAreCountedAfterTheFirstFew) {
             "switch, 0xc003 on 1 switch, 0xc004 on 1 switch, ...)");
 }
 
+// Discovery's SwitchInfo carries MulticastFDBTop: read_mfts asks no
+// SwitchInfo again (every one dropped, the tables still come), one SMP a
+// switch fewer. A fabric without the top (a file saved before it) has the
+// switches asked, as before.
+TEST_F(MftChecks, DiscoverysSwitchInfoSparesAskingItAgain) {
+  f_ = discover(engine_).fabric;
+  size_t switches = 0;
+  for (const Node& n : f_.nodes)
+    if (n.sw) {
+      EXPECT_EQ(n.sw->mcast_fdb_top, uint16_t{0});
+      ++switches;
+    }
+  ASSERT_EQ(switches, 2u);
+  auto smps = [this] { return fake_.stats().received[0x81]; };
+  fake_.drop({{-1, -1, 0x0012}});
+  uint64_t before = smps();
+  mfts_ = read_mfts(engine_, f_, warnings_);
+  uint64_t known = smps() - before;
+  EXPECT_TRUE(warnings_.empty()) << warnings_[0];
+  ASSERT_TRUE(mfts_[index("sw1")]);
+  EXPECT_EQ(mfts_[index("sw1")]->at(kBroadcast).count(), 3u);
+  EXPECT_EQ(check_mfts(f_, mfts_).size(), 1u);
+  fake_.clear_faults();
+  for (Node& n : f_.nodes)
+    if (n.sw) n.sw->mcast_fdb_top.reset();
+  before = smps();
+  EXPECT_EQ(read_mfts(engine_, f_, warnings_), mfts_);
+  EXPECT_EQ(smps() - before, known + switches);
+  EXPECT_TRUE(warnings_.empty()) << warnings_[0];
+  fake_.drop({{-1, -1, 0x0012}});
+  Mfts none = read_mfts(engine_, f_, warnings_);
+  EXPECT_EQ(warnings_.size(), switches);
+  EXPECT_FALSE(none[index("sw1")]);
+}
+
+// The top discovery read bounds the blocks: 0xc01f, one block of 32 MLIDs
+// (an entry above it is not read, as ibroute -M leaves it), though the
+// switch now says it keeps none.
+TEST_F(MftChecks, TheTopDiscoveryReadBoundsTheBlocks) {
+  node("sw1").mcast_fdb_top = 0xc01f;
+  node("sw1").mft[0xc020] = 1u << 1;
+  f_ = discover(engine_).fabric;
+  ASSERT_EQ(f_.nodes[index("sw1")].sw->mcast_fdb_top, uint16_t{0xc01f});
+  node("sw1").mcast_fdb_top = 0;
+  mfts_ = read_mfts(engine_, f_, warnings_);
+  ASSERT_TRUE(mfts_[index("sw1")]);
+  EXPECT_EQ(mfts_[index("sw1")]->count(0xc020), 0u);
+  EXPECT_EQ(mfts_[index("sw1")]->at(kBroadcast).count(), 3u);
+  ASSERT_TRUE(mfts_[index("sw2")]);  // the whole capacity: top 0
+  node("sw2").mft[0xc020] = 1u << 1;
+  mfts_ = read_mfts(engine_, f_, warnings_);
+  EXPECT_EQ(mfts_[index("sw2")]->count(0xc020), 1u);
+}
+
 class MftChecksRing : public MftChecks {
  protected:
   MftChecksRing() : MftChecks(ibtest::parse_topology(kMftRing, "mft-ring")) {}

@@ -1,6 +1,7 @@
 #include "lib/ib/lfts.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -15,6 +16,27 @@ namespace {
 // request holds its MAD, its text and its callback).
 constexpr size_t kMadBatch = 4096;
 
+// The engine run a batch at a time: submit counts what is queued,
+// next_switch runs it once kMadBatch are, so a switch's requests stay in
+// one batch.
+class MadBatches {
+ public:
+  explicit MadBatches(mad::Engine& e) : e_(e) {}
+  void next_switch() {
+    if (queued_ < kMadBatch) return;
+    e_.run();
+    queued_ = 0;
+  }
+  void submit(mad::Query q) {
+    ++queued_;
+    e_.submit(std::move(q));
+  }
+
+ private:
+  mad::Engine& e_;
+  size_t queued_ = 0;
+};
+
 }  // namespace
 
 std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
@@ -23,14 +45,11 @@ std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
   std::vector<std::optional<std::string>> failed(f.nodes.size());
   // A run every few thousand blocks, a switch's blocks together: queued
   // all at once the requests (75 blocks a switch at 4,800 LIDs) took 25 MB.
-  size_t queued = 0;
+  MadBatches batches(e);
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     const Node& node = f.nodes[n];
     if (!node.is_switch()) continue;
-    if (queued >= kMadBatch) {
-      e.run();
-      queued = 0;
-    }
+    batches.next_switch();
     if (!node.sw) {
       failed[n] = "no SwitchInfo";
       continue;
@@ -40,21 +59,20 @@ std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
     t.ports.assign(size_t{t.top} + 1, kNoPort);
     mad::Route r{true, 0, node.path};
     for (uint32_t block = 0; block <= t.top / 64u; ++block) {
-      ++queued;
       std::string what =
           "LinearForwardingTable block " + std::to_string(block) + " from " + mad::route_text(r);
-      e.submit({mad::make_smp(r, mad::kGet, mad::kLinearForwardingTable, block),
-                mad::smp_address(r), what,
-                [&out, &failed, n, block](const mad::Mad* reply, const mad::Failure* fail) {
-                  if (!reply) {
-                    if (!failed[n]) failed[n] = fail->message;
-                    return;
-                  }
-                  std::vector<uint8_t>& ports = out[n]->ports;
-                  auto d = reply->data();
-                  for (uint32_t i = 0; i < 64 && block * 64 + i < ports.size(); ++i)
-                    ports[block * 64 + i] = d[i];
-                }});
+      batches.submit({mad::make_smp(r, mad::kGet, mad::kLinearForwardingTable, block),
+                      mad::smp_address(r), what,
+                      [&out, &failed, n, block](const mad::Mad* reply, const mad::Failure* fail) {
+                        if (!reply) {
+                          if (!failed[n]) failed[n] = fail->message;
+                          return;
+                        }
+                        std::vector<uint8_t>& ports = out[n]->ports;
+                        auto d = reply->data();
+                        for (uint32_t i = 0; i < 64 && block * 64 + i < ports.size(); ++i)
+                          ports[block * 64 + i] = d[i];
+                      }});
     }
   }
   e.run();
@@ -80,31 +98,27 @@ VlMaps read_sl2vls(mad::Engine& e, const Fabric& f) {
   // A large fabric asks hundreds of thousands of tables (a switch's input
   // ports times its ports to switches): queued all at once the requests
   // took 300 MB at 4,800 nodes. A switch at a time, run every few thousand.
-  size_t queued = 0;
+  MadBatches batches(e);
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     const Node& node = f.nodes[n];
     if (!node.is_switch()) continue;
-    if (queued >= kMadBatch) {
-      e.run();
-      queued = 0;
-    }
+    batches.next_switch();
     mad::Route r{true, 0, node.path};
     for (const Port& in : node.ports) {
       if (!in.num || !in.peer) continue;
       for (const Port& o : node.ports) {
         if (!o.num || o.num == in.num || !o.peer || !f.nodes[o.peer->node].is_switch()) continue;
         uint16_t key = static_cast<uint16_t>(in.num << 8 | o.num);
-        ++queued;
-        e.submit({mad::make_smp(r, mad::kGet, mad::kSl2VlTable, key), mad::smp_address(r),
-                  "SLtoVLMappingTable " + std::to_string(in.num) + "/" + std::to_string(o.num) +
-                      " from " + mad::route_text(r),
-                  [&out, n, key](const mad::Mad* reply, const mad::Failure*) {
-                    if (!reply) return;
-                    std::array<uint8_t, 16>& t = out.by_node[n][key];
-                    for (unsigned sl = 0; sl < 16; ++sl)
-                      t[sl] = static_cast<uint8_t>(
-                          mad::get_field(mad::kSl2VlTable, reply->data(), "SLtoVL", sl));
-                  }});
+        batches.submit({mad::make_smp(r, mad::kGet, mad::kSl2VlTable, key), mad::smp_address(r),
+                        "SLtoVLMappingTable " + std::to_string(in.num) + "/" +
+                            std::to_string(o.num) + " from " + mad::route_text(r),
+                        [&out, n, key](const mad::Mad* reply, const mad::Failure*) {
+                          if (!reply) return;
+                          std::array<uint8_t, 16>& t = out.by_node[n][key];
+                          for (unsigned sl = 0; sl < 16; ++sl)
+                            t[sl] = static_cast<uint8_t>(
+                                mad::get_field(mad::kSl2VlTable, reply->data(), "SLtoVL", sl));
+                        }});
       }
     }
   }

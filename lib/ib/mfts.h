@@ -1,6 +1,7 @@
-// Every switch's multicast forwarding table in one run: SwitchInfo for the
-// range each holds, then its MulticastForwardingTable blocks, all switches'
-// SMPs submitted together by directed route as read_lfts does.
+// Every switch's multicast forwarding table in one run: the range each
+// holds from its SwitchInfo (discovery's, or asked again where the fabric
+// lacks MulticastFDBTop), then its MulticastForwardingTable blocks, all
+// switches' SMPs submitted together by directed route as read_lfts does.
 #pragma once
 
 #include <bitset>

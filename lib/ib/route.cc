@@ -70,8 +70,12 @@ Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
 }
 
 std::optional<uint16_t> mft_last(const mad::Mad& switch_info) {
-  uint32_t cap = static_cast<uint32_t>(switch_info.get_attr(mad::kSwitchInfo, "MulticastFDBCap"));
-  uint32_t top = static_cast<uint32_t>(switch_info.get_attr(mad::kSwitchInfo, "MulticastFDBTop"));
+  return mft_last(static_cast<uint16_t>(switch_info.get_attr(mad::kSwitchInfo, "MulticastFDBCap")),
+                  static_cast<uint16_t>(switch_info.get_attr(mad::kSwitchInfo, "MulticastFDBTop")));
+}
+
+std::optional<uint16_t> mft_last(uint16_t mcast_fdb_cap, uint16_t mcast_fdb_top) {
+  uint32_t cap = mcast_fdb_cap, top = mcast_fdb_top;
   if (cap == 0) return std::nullopt;
   uint32_t last = std::min<uint32_t>(0xfffe, kFirstMlid + cap - 1);
   // A top below the multicast range means an empty table; 0: not kept.

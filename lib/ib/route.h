@@ -47,6 +47,8 @@ Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi);
 // The last MLID a switch's table holds, from its SwitchInfo: within its
 // MulticastFDBCap and MulticastFDBTop when set; nullopt: none.
 std::optional<uint16_t> mft_last(const mad::Mad& switch_info);
+// The same from the two fields (as the fabric model keeps them).
+std::optional<uint16_t> mft_last(uint16_t mcast_fdb_cap, uint16_t mcast_fdb_top);
 
 // One MLID's 16 port bits of a block read: bit b is port position * 16 + b.
 using MftBits = std::function<void(uint16_t mlid, uint32_t position, uint16_t bits)>;

@@ -61,6 +61,23 @@ TEST_F(FabricFromSa, LaidOutAsDiscoveryLaysItOut) {
   EXPECT_EQ(sa.nodes[0].ports[1].guid, fake_.local_port().port_guid);
 }
 
+// The SA's SwitchInfoRecords carry MulticastFDBTop, so read_mfts need not
+// ask the switches for it.
+TEST_F(FabricFromSa, SwitchesKeepTheSasMulticastTop) {
+  int sw1 = fake_.node("sw1");
+  fake_.nodes()[sw1].mcast_fdb_top = 0xc01f;
+  std::vector<std::string> warnings;
+  Fabric sa = from_sa(warnings);
+  size_t switches = 0;
+  for (const Node& n : sa.nodes) {
+    if (!n.sw) continue;
+    ++switches;
+    bool is_sw1 = n.info.node_guid == fake_.nodes()[sw1].node_guid;
+    EXPECT_EQ(n.sw->mcast_fdb_top, uint16_t{is_sw1 ? uint16_t{0xc01f} : uint16_t{0}});
+  }
+  EXPECT_EQ(switches, 2u);
+}
+
 TEST_F(FabricFromSa, AnUnknownLocalPortIsAnError) {
   std::vector<std::string> warnings;
   try {

@@ -48,6 +48,11 @@ class Reader {
     const mad::FieldDef* f = defs_[next_++];
     if (f) out = static_cast<T>(mad::get_bits(attr_, f->bit, f->width));
   }
+  // A member that may be unknown elsewhere (a file's): read, it is known.
+  template <typename T>
+  void operator()(const char* name, std::optional<T>& out) {
+    (*this)(name, out.emplace());
+  }
 
  private:
   const std::vector<const mad::FieldDef*>& defs_;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "lib/ib/types.h"
@@ -71,6 +72,9 @@ struct SwitchInfo {
   uint16_t linear_fdb_top = 0;
   uint16_t partition_enforcement_cap = 0;
   bool enhanced_port0 = false;
+  // MulticastFDBTop (0: not kept, the whole MulticastFDBCap holds MLIDs);
+  // nullopt: not known, in a fabric file saved before it.
+  std::optional<uint16_t> mcast_fdb_top;
   static SwitchInfo from(std::span<const uint8_t> attr);
 };
 
@@ -131,6 +135,7 @@ void switch_info_fields(S& v, F&& f) {
   f("LinearFDBTop", v.linear_fdb_top);
   f("PartitionEnforcementCap", v.partition_enforcement_cap);
   f("EnhancedPort0", v.enhanced_port0);
+  f("MulticastFDBTop", v.mcast_fdb_top);
 }
 
 }  // namespace rdma::ib

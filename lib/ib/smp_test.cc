@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lib/error.h"
+#include "lib/mad/attrs.h"
 #include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
 
@@ -35,6 +36,21 @@ TEST(Smp, PortInfoOfAnHca) {
   EXPECT_EQ(p.phys_state, kPhysLinkUp);
   EXPECT_TRUE(p.link_up());
   EXPECT_EQ(p.local_port, 1);
+}
+
+TEST(Smp, SwitchInfoKnowsItsMulticastFdbTop) {
+  std::vector<uint8_t> a(mad::kSwitchInfo.bytes);
+  mad::set_field(mad::kSwitchInfo, a, "MulticastFDBCap", 1024);
+  mad::set_field(mad::kSwitchInfo, a, "MulticastFDBTop", 0xc01f);
+  mad::set_field(mad::kSwitchInfo, a, "LinearFDBTop", 7);
+  SwitchInfo s = SwitchInfo::from(a);
+  EXPECT_EQ(s.mcast_fdb_cap, 1024);
+  EXPECT_EQ(s.mcast_fdb_top, uint16_t{0xc01f});
+  EXPECT_EQ(s.linear_fdb_top, 7);
+  // 0 (not kept) is a value read, not an unknown one.
+  mad::set_field(mad::kSwitchInfo, a, "MulticastFDBTop", 0);
+  EXPECT_EQ(SwitchInfo::from(a).mcast_fdb_top, uint16_t{0});
+  EXPECT_FALSE(SwitchInfo{}.mcast_fdb_top);
 }
 
 TEST(Smp, TruncatedAttributeIsAnError) {

@@ -14,10 +14,26 @@ namespace rdma::mad {
 
 namespace {
 
+// Help order; the forwarding tables last, so that the prefixes before
+// them still name what they named.
 const AttrDef* const kAll[] = {
-    &kNodeInfo,     &kNodeDescription,      &kSwitchInfo, &kPortInfo,         &kGuidInfo,
-    &kPKeyTable,    &kSl2VlTable,           &kVlArbTable, &kSmInfo,           &kClassPortInfo,
-    &kPortCounters, &kPortCountersExtended, &kPathRecord, &kPortInfoExtended, &kMlnxExtPortInfo,
+    &kNodeInfo,
+    &kNodeDescription,
+    &kSwitchInfo,
+    &kPortInfo,
+    &kGuidInfo,
+    &kPKeyTable,
+    &kSl2VlTable,
+    &kVlArbTable,
+    &kSmInfo,
+    &kClassPortInfo,
+    &kPortCounters,
+    &kPortCountersExtended,
+    &kPathRecord,
+    &kPortInfoExtended,
+    &kMlnxExtPortInfo,
+    &kLinearForwardingTable,
+    &kMulticastForwardingTable,
 };
 
 bool abbreviates(std::string_view word, std::string_view name) {
@@ -122,28 +138,16 @@ AttrChoice choose_attr(std::string_view word) {
     if (*end || id > 0xffff) throw;  // not an id at all
     for (const AttrDef* a : kAll)
       if (a->id == id && a->mgmt_class != kClassSa) throw;  // ambiguous: name it
-    // Known by id beyond `mad get`'s list (forwarding tables), else raw.
-    if (const AttrDef* a = attr_by_id(kClassSmiLid, static_cast<uint16_t>(id))) return {a, 0};
-    return {nullptr, static_cast<uint16_t>(id)};
+    return {nullptr, static_cast<uint16_t>(id)};  // an SMP attribute without a decoder: raw
   }
 }
 
 const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id) {
   // Known by id (replies, -dd), not offered by name to `mad get`.
-  static const AttrDef* const kMore[] = {&kLinearForwardingTable,
-                                         &kMulticastForwardingTable,
-                                         &kNodeRecord,
-                                         &kPortInfoRecord,
-                                         &kSwitchInfoRecord,
-                                         &kLftRecord,
-                                         &kSmInfoRecord,
-                                         &kLinkRecord,
-                                         &kServiceRecord,
-                                         &kMcMemberRecord,
-                                         &kGuidInfoRecord,
-                                         &kPKeyTableRecord,
-                                         &kSl2VlRecord,
-                                         &kVlArbRecord};
+  static const AttrDef* const kMore[] = {&kNodeRecord,      &kPortInfoRecord, &kSwitchInfoRecord,
+                                         &kLftRecord,       &kSmInfoRecord,   &kLinkRecord,
+                                         &kServiceRecord,   &kMcMemberRecord, &kGuidInfoRecord,
+                                         &kPKeyTableRecord, &kSl2VlRecord,    &kVlArbRecord};
   uint8_t cls = mgmt_class == kClassSmiDr ? uint8_t{kClassSmiLid} : mgmt_class;
   if (id == kClassPortInfo.id && cls != kClassSmiLid) return &kClassPortInfo;
   for (const AttrDef* a : kAll)

@@ -182,6 +182,14 @@ TEST(Mad, FindsAttributesByAbbreviation) {
   EXPECT_EQ(&find_attr("PortCountersE"), &kPortCountersExtended);
   EXPECT_EQ(&find_attr("sl"), &kSl2VlTable);
   EXPECT_THROW(find_attr("Bogus"), Error);
+  // The forwarding tables by name as by id; "m" still the vendor's PortInfo.
+  EXPECT_EQ(&find_attr("LinearForwardingTable"), &kLinearForwardingTable);
+  EXPECT_EQ(&find_attr("multicastforwardingtable"), &kMulticastForwardingTable);
+  EXPECT_EQ(&find_attr("lin"), &kLinearForwardingTable);
+  EXPECT_EQ(&find_attr("mu"), &kMulticastForwardingTable);
+  EXPECT_EQ(&find_attr("m"), &kMlnxExtPortInfo);
+  EXPECT_EQ(&find_attr("0x19"), &kLinearForwardingTable);
+  EXPECT_EQ(&find_attr("0x1b"), &kMulticastForwardingTable);
 }
 
 TEST(Mad, FindsAttributesById) {

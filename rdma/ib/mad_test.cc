@@ -25,6 +25,25 @@ TEST_F(MadCmd, MadGetTakesTheAttributeByNameOrId) {
             "attribute id 0x0012 is SwitchInfo and PortCounters; name the one you mean\n");
 }
 
+// The forwarding tables route show reads, also by name (as by id), and
+// the same way for both.
+TEST_F(MadCmd, MadGetTakesTheForwardingTablesByNameAsById) {
+  ibtest::FabricNode& sw = node("sw1");  // lid 2, its LFT as the SM set it
+  sw.mft[0xc001] = 0x6;                  // ports 1 and 2
+  auto lft = json({"mad", "get", "LinearForwardingTable", "lid", "2", "mod", "0"});
+  EXPECT_EQ(lft[0]["attribute"], "LinearForwardingTable");
+  ASSERT_GT(sw.lft.size(), 5u);
+  EXPECT_EQ(lft[0]["port"][5], sw.lft[5]);
+  EXPECT_EQ(lft[0]["port"][2], 0);  // itself
+  EXPECT_EQ(json({"mad", "get", "0x19", "lid", "2", "mod", "0"}), lft);
+  EXPECT_EQ(json({"mad", "get", "lin", "lid", "2", "mod", "0"}), lft);
+  auto mft = json({"mad", "get", "MulticastForwardingTable", "lid", "2", "mod", "0"});
+  EXPECT_EQ(mft[0]["attribute"], "MulticastForwardingTable");
+  EXPECT_EQ(mft[0]["port_mask"][1], "0x0006");
+  EXPECT_EQ(json({"mad", "get", "0x1b", "lid", "2", "mod", "0"}), mft);
+  EXPECT_EQ(sent_.back().get(mad::hdr::kAttrId), mad::kMulticastForwardingTable.id);
+}
+
 TEST_F(MadCmd, MadGetSendsTheModifier) {
   ASSERT_EQ(run({"mad", "get", "PortInfo", "lid", "2", "mod", "0x3"}).status, 0);
   EXPECT_EQ(sent_.back().get(mad::hdr::kAttrMod), 3u);

@@ -43,7 +43,7 @@ done
 if [ "$obj $words" = "mad  help" ]; then
   echo "Usage: rdma mad get ATTR TARGET [ mod N ] [ port N ] [via DEV/PORT]"
   echo "       rdma mad decode < FILE   (a MAD as hex bytes)"
-  echo "where  ATTR := { NodeDescription | NodeInfo | PortInfo | PortCounters | SMInfo }"
+  echo "where  ATTR := { NodeDescription | NodeInfo | PortInfo | PortCounters | SMInfo | MlnxExtPortInfo | LinearForwardingTable | MulticastForwardingTable }"
   echo "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }"
   exit 0
 fi
@@ -326,6 +326,8 @@ check "mad get attributes from rdma mad help" "rdma mad get Node" "NodeDescripti
 check "mad get keywords" "rdma mad get PortInfo dr 0,1 " "mod port via"
 check "mad decode reads stdin" "rdma mad decode " ""
 check "mad set attributes" "rdma mad set Node" "NodeDescription NodeInfo"
+check "mad get forwarding tables by name" "rdma mad get M" "MlnxExtPortInfo MulticastForwardingTable"
+check "mad set forwarding tables by name" "rdma mad set Li" "LinearForwardingTable"
 check "mad set keywords" "rdma mad set PortInfo lid 3 " "mod port via"
 check "sa set guid" "rdma sa set " "guid"
 check "sa set guid keywords" "rdma sa set guid lid 3 " "index smkey via"

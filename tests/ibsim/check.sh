@@ -74,9 +74,10 @@ switch_lid() {
     python3 -c 'import json,sys; print([n for n in json.load(sys.stdin) if n["description"] == sys.argv[1]][0]["lids"][0])' "$1"
 }
 s1=$(switch_lid s1) s2=$(switch_lid s2) s3=$(switch_lid s3)
-# mask LID: the MFT entry of MLID 0xc000 (block 0, ports 0-15) on a switch.
+# mask LID: the MFT entry of MLID 0xc000 (block 0, ports 0-15) on a switch,
+# read by name (setmask writes it by id).
 mask() {
-  run "$RDMA" -j mad get 0x1b lid "$1" mod 0 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["port_mask"][0])'
+  run "$RDMA" -j mad get MulticastForwardingTable lid "$1" mod 0 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["port_mask"][0])'
 }
 for _ in $(seq 20); do [ "$(mask "$s3")" != 0x0000 ] && break; sleep 0.5; done
 m1=$(mask "$s1") m2=$(mask "$s2") m3=$(mask "$s3")

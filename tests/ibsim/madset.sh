@@ -103,6 +103,26 @@ else
   bad "mad get MlnxExtPortInfo: rdma '$o', smpquery '$d'"
 fi
 
+# The forwarding tables by name, as by id (check.sh reads and writes the
+# multicast one): sw1's LFT block 0 sends its own LID to port 0 and hca2's
+# out of port 2 (dr 0,1,2).
+o=$(run "$RDMA" -j mad get LinearForwardingTable lid "$SW1" mod 0 2>&1)
+i=$(run "$RDMA" -j mad get 0x19 lid "$SW1" mod 0 2>&1)
+p=$(python3 -c 'import json,sys; t=json.loads(sys.argv[1])[0]["port"]; print(t[int(sys.argv[2])], t[int(sys.argv[3])])' \
+  "$o" "$SW1" "$HCA2" 2>&1)
+if [ "$o" = "$i" ] && [ "$p" = "0 2" ]; then
+  ok "mad get LinearForwardingTable by name = by id 0x19 (ports $p)"
+else
+  bad "mad get LinearForwardingTable: by name '$o', by id '$i', ports '$p'"
+fi
+o=$(run "$RDMA" mad get MulticastForwardingTable lid "$SW1" mod 0 2>&1)
+i=$(run "$RDMA" mad get 0x1b lid "$SW1" mod 0 2>&1)
+if [ "$o" = "$i" ] && grep -q "attribute MulticastForwardingTable port_mask " <<<"$o"; then
+  ok "mad get MulticastForwardingTable by name = by id 0x1b"
+else
+  bad "mad get MulticastForwardingTable: by name '$o', by id '$i'"
+fi
+
 # Alias GUIDs through the SA, read back with saquery.
 out=$(run "$RDMA" sa set guid lid "$HCA2" index 1 0x0002c90300001234 2>&1)
 rc=$?

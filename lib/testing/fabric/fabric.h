@@ -167,6 +167,8 @@ struct FabricNode {
   // Switches: MulticastForwardingTable, the port mask (bit p: port p) by
   // MLID (0xc000 ...); an MLID not here forwards nowhere.
   std::map<uint16_t, uint64_t> mft;
+  // Switches: SwitchInfo MulticastFDBTop (0: not kept, the whole capacity).
+  uint16_t mcast_fdb_top = 0;
   FabricCc cc;
   int num_ports() const { return static_cast<int>(ports.size()) - 1; }
   bool is_switch() const { return type == NodeType::Switch; }

@@ -153,6 +153,7 @@ void put_switch_info(std::span<uint8_t> d, const FabricNode& n) {
   set("LifeTimeValue", 0);
   set("PartitionEnforcementCap", n.partition_enforcement_cap);
   set("EnhancedPort0", n.enhanced_port0);
+  set("MulticastFDBTop", n.mcast_fdb_top);
   std::copy_n(tmp.data().begin(), mad::kSwitchInfo.bytes, d.begin());
 }
 
