@@ -152,9 +152,11 @@ PerfArgs parse(Args& w, bool show) {
 // The ports a command covers (lib/ib/port_select.h); `port all` asks the
 // PMA whether it has AllPortSelect; `port each` is every port in turn
 // whatever it has, port 0 first on a switch with an enhanced port 0 (one
-// SMP more, as perfquery -l).
+// SMP more, as perfquery -l). A port the node lacks is an error.
 std::vector<uint8_t> ports_of(MadSession& s, const PerfArgs& a, const ib::NodeInfo& node,
                               uint16_t caps) {
+  // Every port named is checked before anything is read or reset.
+  for (uint8_t p : a.ports) ib::check_port(node, p, mad::route_text(a.route));
   if (!a.ports.empty()) return a.ports;
   if (a.each) {
     std::vector<uint8_t> out = ib::perf_ports(node, std::nullopt, true, false);

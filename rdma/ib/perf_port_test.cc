@@ -1,5 +1,6 @@
 // rdma perf show: the port of each record (a number in JSON, the sum of
-// every port too) and QP1Dropped among the counters.
+// every port too), a port the node lacks refused before anything is read
+// or reset, and QP1Dropped among the counters.
 #include <nlohmann/json.hpp>
 
 #include "rdma/ib/test_util.h"
@@ -38,6 +39,28 @@ TEST_F(PerfPortTest, PortAllPortByPortGivesEachRecordItsOwnNumber) {
     EXPECT_EQ(j[p - 1]["port"], p);
     EXPECT_EQ(j[p - 1]["link_downed"], p);
   }
+}
+
+// A list with a port the node lacks: one line naming it, nothing printed
+// and, for reset, no port of the list cleared (the check comes first).
+TEST_F(PerfPortTest, APortTheNodeLacksIsRefusedBeforeAnyPortIsReadOrReset) {
+  fabric_.set_counter(perf_port_sw1(), 7, "SymbolErrorCounter", 5);
+  madtest::Result r = run({"perf", "reset", "lid", "2", "port", "7-9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 7, "SymbolErrorCounter"), 5u);
+  r = run({"perf", "show", "lid", "2", "port", "1-9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
+  // hca4 (LID 6) has one port, and no port 0 (only switches have one).
+  r = run({"perf", "show", "lid", "6", "port", "0"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid 6 has no port 0 (a channel adapter with port 1)\n");
+  r = run({"perf", "show", "lid", "6", "port", "1,2", "details"});
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "lid 6 has no port 2 (a channel adapter with port 1)\n");
+  EXPECT_EQ(run({"perf", "show", "lid", "2", "port", "0,8"}).status, 0);
 }
 
 // QP1Dropped (IBA 1.3: PortCounters bits 160-175, between

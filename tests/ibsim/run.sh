@@ -221,6 +221,12 @@ if [ "$(grep -c "^lid $SW2: port [1235] xmit_wait_vl0 " <<<"$out")" = 4 ] &&
 else
   bad "perf show port 1-3,5 vl: $out"
 fi
+# A port the switch lacks in a list: refused before anything is reset.
+sim 'PerformanceSet "sw2"[3] PortCounters.SymbolErrorCounter=9'
+sleep 1
+expect "perf reset port 3-9 on an 8-port switch: one line naming port 9" 1 \
+  "^lid $SW2 has no port 9 \(a switch with ports 0-8\)$" perf reset lid "$SW2" port 3-9
+expect "perf reset port 3-9: port 3 not reset" 0 "^lid $SW2: port 3 symbol_errors 9 " perf show lid "$SW2" port 3
 # ibsim lacks PortXmitDataSL and the congestion counters: one warning line
 # each, the groups it has still print, exit status 1.
 out=$(run "$RDMA" perf show lid "$HCA4" port 1 details sl 2>&1)
