@@ -419,15 +419,24 @@ void port_set(Ctx& c) {
       throw Error("a switch's M_Key, LID, SM LID and LMC are its port 0's, not port " +
                   std::to_string(req.port) + "'s");
   }
-  mad::Route r = choose_route(c, s, given, req, what);
-  write_fdr10(s, r, req, what);
-  if (req.action == Action::Reset) {  // Disabled, then Polling: the link trains again
-    Request off = req;
-    off.values.clear();
-    write_port(s, r, off, Action::Disable, what);
-    write_port(s, r, req, Action::Enable, what);
-  } else if (req.action != Action::None || req.values.size() > (req.has("fdr10") ? 1u : 0u)) {
-    write_port(s, r, req, req.action, what);
+  mad::Route r;
+  try {
+    r = choose_route(c, s, given, req, what);
+    write_fdr10(s, r, req, what);
+    if (req.action == Action::Reset) {  // Disabled, then Polling: the link trains again
+      Request off = req;
+      off.values.clear();
+      write_port(s, r, off, Action::Disable, what);
+      write_port(s, r, req, Action::Enable, what);
+    } else if (req.action != Action::None || req.values.size() > (req.has("fdr10") ? 1u : 0u)) {
+      write_port(s, r, req, req.action, what);
+    }
+  } catch (const mad::MadError& e) {
+    // A Get refused (the Sets' failures are Errors): a port the node lacks
+    // is said so, by the target given.
+    if (e.failure.kind == mad::Failure::Kind::Status)
+      explain_port_failure(s, given, req.port, mad::route_text(given));
+    throw;
   }
   for (const auto& [op, v] : req.values)
     if (std::string(op->word) == "mkey") s.set_mkey(v);  // the port answers to it now

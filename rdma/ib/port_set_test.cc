@@ -180,6 +180,28 @@ TEST_F(PortSetCmd, SwitchKeysAndLidsArePortZeros) {
   EXPECT_TRUE(sets().empty());
 }
 
+// A port the node lacks: the refused Get explained by NodeInfo, naming the
+// port and the target given (not the directed route taken), nothing set;
+// port show the same.
+TEST_F(PortSetCmd, APortTheNodeLacksIsNamed) {
+  for (const char* action : {"disable", "enable", "reset"}) {
+    sent_.clear();
+    Result r = run({"port", "set", "lid", "2", "port", "9", action});
+    EXPECT_EQ(r.status, 1) << action;
+    EXPECT_EQ(r.out, "") << action;
+    EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n") << action;
+    EXPECT_TRUE(sets().empty()) << action;
+  }
+  Result r = run({"port", "set", "lid", "6", "port", "2", "vls", "2"});
+  EXPECT_EQ(r.err, "lid 6 has no port 2 (a channel adapter with port 1)\n");
+  EXPECT_TRUE(sets().empty());
+  r = run({"port", "show", "lid", "2", "port", "9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
+  r = run({"port", "show", "dr", "0,1", "port", "12"});
+  EXPECT_EQ(r.err, "dr 0,1 has no port 12 (a switch with ports 0-8)\n");
+}
+
 TEST_F(PortSetCmd, NewLidAnswers) {
   ASSERT_EQ(run({"port", "set", "lid", "3", "port", "1", "lid", "0x20"}).status, 0);
   EXPECT_EQ(node("hca2").ports[1].lid, 0x20);
