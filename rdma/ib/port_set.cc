@@ -146,6 +146,10 @@ uint64_t parse_value(const ValueOp& op, const std::string& word) {
     static constexpr const char* kBytes[] = {"256", "512", "1024", "2048", "4096"};
     for (unsigned i = 0; i < 5; ++i)
       if (word == kBytes[i]) return i + 1;
+    if (std::optional<uint64_t> v = parse_number(word, {.min = 1, .max = 5, .c_bases = true}))
+      return *v;
+    throw UsageError("invalid mtu \"" + word + "\" (expected 1-5, or 256, 512, 1024, 2048 or " +
+                     "4096 bytes)");
   }
   if (const BitNames* names = bit_names(op)) {
     if (std::optional<uint64_t> v = named_bits(*names, word)) return *v;

@@ -81,6 +81,9 @@ TEST_F(PortSetCmd, BadValuesAreRefusedBeforeAnyMad) {
       {{"lmc", "8"}, "invalid lmc \"8\" (expected 0-7)\n"},
       {{"espeed", "32"}, "invalid espeed \"32\" (expected 0-31)\n"},
       {{"fdr10", "2"}, "invalid fdr10 \"2\" (expected 0-1)\n"},
+      {{"mtu", "9000"},
+       "invalid mtu \"9000\" (expected 1-5, or 256, 512, 1024, 2048 or 4096 bytes)\n"},
+      {{"mtu", "0"}, "invalid mtu \"0\" (expected 1-5, or 256, 512, 1024, 2048 or 4096 bytes)\n"},
       {{"width", "3x"},
        "invalid width \"3x\" (expected 0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or "
        "all)\n"},
