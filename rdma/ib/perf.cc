@@ -30,11 +30,12 @@ namespace {
 
 void perf_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma perf show TARGET [ port PORTS ] [ GROUP ]... [ reset [ COUNTER ]... ]\n"
-      "                             [via DEV/PORT]\n"
-      "       rdma perf reset TARGET [ port PORTS ] [ GROUP ]... [ COUNTER ]... [via DEV/PORT]\n"
-      "       rdma perf caps TARGET [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "Usage: rdma perf show [ TARGET ] [ port PORTS ] [ GROUP ]... [ reset [ COUNTER ]... ]\n"
+      "                                 [via DEV/PORT]\n"
+      "       rdma perf reset [ TARGET ] [ port PORTS ] [ GROUP ]... [ COUNTER ]... [via "
+      "DEV/PORT]\n"
+      "       rdma perf caps [ TARGET ] [via DEV/PORT]\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID } (default: the local port)\n"
       "       PORTS := { N | N-M | N,M,... | all | each }\n"
       "       GROUP := { counters | extended | details | vl | sl | op | flowctl | congestion |\n"
       "                  speeds | samples }\n"
@@ -168,11 +169,21 @@ std::vector<uint8_t> ports_of(MadSession& s, const PerfArgs& a, const ib::NodeIn
   return ib::perf_ports(node, std::nullopt, a.all, caps & mad::kPmaCapAllPortSelect);
 }
 
-// The target as a word: given, and not a directed route.
+// The target as a word: none (the local port), or not a directed route.
 void check_lid_target(const std::optional<mad::Target>& t) {
-  if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
-  if (t->kind == mad::Target::Kind::Dr)
+  if (t && t->kind == mad::Target::Kind::Dr)
     throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
+}
+
+// The PMA's route: the target's; without one the local port's own LID (the
+// port `via` names), as perfquery without a destination.
+mad::Route perf_route(MadSession& s, const std::optional<mad::Target>& t) {
+  if (t) return s.route(t);
+  const mad::LocalPort& l = s.local();
+  if (!l.lid)
+    throw Error("local port " + l.ca + "/" + std::to_string(l.port) +
+                " has no LID (no subnet manager has assigned one): give a target");
+  return {false, l.lid, {}};
 }
 
 // The PMA's ClassPortInfo CapabilityMask and CapabilityMask2, read when
@@ -449,7 +460,7 @@ void perf_show(Ctx& c) {
   check_counters(a.attrs, a.counters);
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_perf_", "perf show");
   MadSession s(c, via);
-  a.route = s.route(target);
+  a.route = perf_route(s, target);
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
   PmaCaps caps = pma_caps(s, a);
   std::vector<uint8_t> ports = ports_of(s, a, node, caps.mask);
@@ -495,7 +506,7 @@ void perf_reset(Ctx& c) {
   if (defaults) a.attrs = {&mad::kPortCounters, &mad::kPortCountersExtended};
   check_counters(a.attrs, a.counters);
   MadSession s(c, via);
-  a.route = s.route(target);
+  a.route = perf_route(s, target);
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
   PerfArgs asked = a;
   if (defaults) asked.attrs.clear();  // ClassPortInfo only for `port all`, as before
@@ -526,7 +537,7 @@ void perf_caps(Ctx& c) {
   c.args.done();
   check_lid_target(target);
   MadSession s(c, via);
-  mad::Route route = s.route(target);
+  mad::Route route = perf_route(s, target);
   mad::Mad cpi = s.gmp(route.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
   view::Record rec;
   add_target(rec, route);

@@ -63,6 +63,26 @@ TEST_F(PerfPortTest, APortTheNodeLacksIsRefusedBeforeAnyPortIsReadOrReset) {
   EXPECT_EQ(run({"perf", "show", "lid", "2", "port", "0,8"}).status, 0);
 }
 
+// Without a target, the local port's own LID (hca1 port 1, LID 1), as
+// perfquery without a destination; before an SM has given it one, an error.
+TEST_F(PerfPortTest, NoTargetReadsTheLocalPort) {
+  madtest::Result r = run({"perf", "show"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("lid 1: port 1 symbol_errors ", 0), 0u) << r.out;
+  EXPECT_EQ(run({"perf", "show", "port", "1", "details"}).out.rfind("lid 1: port 1 ", 0), 0u);
+  EXPECT_EQ(run({"perf", "caps"}).out.rfind("lid 1: base_version 1 ", 0), 0u);
+  fabric_.set_counter(fabric_.node("hca1"), 1, "SymbolErrorCounter", 4);
+  ASSERT_EQ(run({"perf", "reset"}).status, 0);
+  EXPECT_EQ(fabric_.counter(fabric_.node("hca1"), 1, "SymbolErrorCounter"), 0u);
+  no_sm();
+  r = run({"perf", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "local port fabric0/1 has no LID (no subnet manager has assigned one): give a "
+            "target\n");
+}
+
 // QP1Dropped (IBA 1.3: PortCounters bits 160-175, between
 // ExcessiveBufferOverrunErrors and VL15Dropped) in text, JSON and metrics.
 TEST_F(PerfPortTest, Qp1DroppedIsDecoded) {

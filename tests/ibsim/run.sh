@@ -172,6 +172,7 @@ expect "perf show: PerformanceSet values read back" 0 "symbol_errors 17 link_err
 compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf show lid $HCA4 port 1"
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
+compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"
 expect "perf show port all (AllPortSelect)" 0 "^lid $SW2: port all " perf show lid "$SW2" port all
 compare "perf show lid $SW2 port all = perfquery -a" perf "perfquery -a $SW2" "perf show lid $SW2 port all"
 compare "perf show lid $SW2 port all extended = perfquery -x -a" perf "perfquery -x -a $SW2" \
