@@ -328,12 +328,24 @@ mad::Mad port_info_set(const mad::Mad& read, const Request& req, Action action) 
   return pi;
 }
 
+// Whether the port has IsExtendedSpeedsSupported: in its own CapabilityMask,
+// or, on a switch's external port (whose mask is reserved, 0), in port 0's,
+// as ibportstate asks it; NodeInfo and port 0 only when the port's own
+// mask lacks it.
+bool has_ext_speeds(MadSession& s, const mad::Route& r, const mad::Mad& read, uint8_t port) {
+  if (read.get_attr(mad::kPortInfo, "CapabilityMask") & mad::kPortCapExtendedSpeeds) return true;
+  if (port == 0) return false;
+  if (!ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data()).is_switch()) return false;
+  return s.smp(r, mad::kGet, mad::kPortInfo, 0).get_attr(mad::kPortInfo, "CapabilityMask") &
+         mad::kPortCapExtendedSpeeds;
+}
+
 void write_port(MadSession& s, const mad::Route& r, const Request& req, Action action,
                 const std::string& what) {
   mad::Mad read = s.smp(r, mad::kGet, mad::kPortInfo, req.port);
   uint32_t mod = req.port;
   if (req.has("espeed")) {
-    if (!(read.get_attr(mad::kPortInfo, "CapabilityMask") & mad::kPortCapExtendedSpeeds))
+    if (!has_ext_speeds(s, r, read, req.port))
       throw Error(what + " does not support extended speeds (espeed)");
     mod |= 1u << 31;  // LinkSpeedExtEnabled is to be applied (IBA 14.2.5.6)
   }

@@ -227,6 +227,22 @@ TEST_F(PortSetCmd, EspeedNeedsTheCapability) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "lid 2 port 0 does not support extended speeds (espeed)\n");
   EXPECT_TRUE(sets().empty());
+  // An external port's mask is reserved: port 0's says, as ibportstate.
+  r = run({"port", "set", "lid", "2", "port", "2", "espeed", "1"});
+  EXPECT_EQ(r.err, "lid 2 port 2 does not support extended speeds (espeed)\n");
+  EXPECT_TRUE(sets().empty());
+}
+
+// A switch's external port has a reserved (0) CapabilityMask: its port 0's
+// IsExtendedSpeedsSupported lets espeed be written there, as ibportstate.
+TEST_F(PortSetCmd, EspeedOnASwitchExternalPortAsksPort0) {
+  Result r = run({"port", "set", "lid", "2", "port", "2", "espeed", "edr"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sets().size(), 1u);
+  EXPECT_EQ(sets()[0].get(mad::hdr::kAttrMod), (1u << 31) | 2u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedExtEnabled"), 2u);
+  // A CA's port answers for itself: hca4 (LID 6) has the bit.
+  ASSERT_EQ(run({"port", "set", "lid", "6", "port", "1", "espeed", "fdr"}).status, 0);
 }
 
 TEST_F(PortSetCmd, DetailsShowTheMadsOfAWrite) {

@@ -50,6 +50,11 @@ expect "lmc of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 lmc 1
 readback "lmc read back" 0,1,2 1 LMC "1"
 expect "smlid of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 smlid 0x33
 readback "smlid read back" 0,1,2 1 SMLid "51"
+# espeed on a switch's external port, whose CapabilityMask is 0: port 0's
+# IsExtendedSpeedsSupported lets it through, as ibportstate.
+expect "espeed of a switch external port (port 0's capability)" 0 '^dr 0,1: port 2 ' \
+  port set dr 0,1 port 2 espeed fdr
+readback "espeed read back" 0,1 2 LinkSpeedExtEnabled "14.0625 Gbps"
 
 # Checks before anything is sent.
 expect "bad speed: one line" 1 '^invalid speed "16" \(expected 0-15' port set dr 0,1 port 2 speed 16
