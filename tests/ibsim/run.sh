@@ -85,6 +85,10 @@ expect "node show guid $G3_COLON (colon form)" 0 "^lid $LID_DIAGS: .*description
 expect "node show gid $GID" 0 "^lid $LID_DIAGS: .*description \"hca3\"" node show gid "$GID"
 expect "unknown GUID: clear error" 1 "^cannot resolve guid 0x00000000deadbeef: no such port in the subnet$" \
   node show guid 0xdeadbeef
+# hca3's node GUID (fabric show prints it) is no port's: its NodeRecord's LID.
+N3=$(run smpquery nodeinfo "$HCA3" 2>/dev/null | sed -n 's/^Guid:\.*//p')
+expect "node show guid $N3 (hca3's node GUID) = lid $LID_DIAGS" 0 "^lid $LID_DIAGS: .*description \"hca3\"" \
+  node show guid "$N3"
 
 # port show: PortInfo of CA ports, switch ports, a down port.
 compare "port show lid $HCA1 port 1 = smpquery portinfo" portinfo "smpquery portinfo $HCA1 1" "port show lid $HCA1 port 1"
