@@ -355,8 +355,14 @@ ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> 
     if (f.level != mad::kShow ||
         std::find(counters.begin(), counters.end(), f.label) == counters.end())
       continue;
+    // CounterSelect2: bit 0 PortXmitWait, bit 1 QP1Dropped (IBA 1.3; as
+    // fabric errors reset and perfquery -R set them).
     if (pc && std::string_view(f.name) == "PortXmitWait") {
       r.select2 |= 1;
+      continue;
+    }
+    if (pc && std::string_view(f.name) == "QP1Dropped") {
+      r.select2 |= 2;
       continue;
     }
     int bit = bit_of(f.name);
@@ -379,24 +385,15 @@ bool reset_counters(MadSession& s, const mad::Route& route, const mad::AttrDef& 
   return true;
 }
 
-// A name after `reset` that none of the attributes read has, or that one
-// has but no CounterSelect bit clears (PortCounters' QP1Dropped).
+// A name after `reset` that none of the attributes read has.
 void check_counters(std::span<const mad::AttrDef* const> attrs,
                     std::span<const std::string> counters) {
   for (const std::string& name : counters) {
     bool found = false;
-    const mad::AttrDef* without_bit = nullptr;
-    for (const mad::AttrDef* a : attrs) {
-      ResetSelect sel = reset_select(*a, {&name, 1});
-      found |= sel.select != 0 || sel.select2 != 0;
-      for (const mad::FieldDef& f : a->fields)
-        if (!without_bit && f.level == mad::kShow && name == f.label) without_bit = a;
-    }
-    if (found) continue;
-    if (without_bit)
-      throw UsageError("counter \"" + name + "\" cannot be reset alone: no CounterSelect bit of " +
-                       without_bit->name + " clears it");
-    throw UsageError("counter \"" + name + "\" is not one of the groups given");
+    for (const mad::AttrDef* a : attrs)
+      found |=
+          reset_select(*a, {&name, 1}).select != 0 || reset_select(*a, {&name, 1}).select2 != 0;
+    if (!found) throw UsageError("counter \"" + name + "\" is not one of the groups given");
   }
 }
 

@@ -99,21 +99,18 @@ TEST_F(PerfPortTest, Qp1DroppedIsDecoded) {
   r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
   EXPECT_NE(r.out.find("# TYPE rdma_ib_port_qp1_dropped counter\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("port=\"3\"} 4660\n"), std::string::npos) << r.out;
-  // No CounterSelect bit names it: a reset of it alone is refused, saying
-  // why (not that no group has it), before anything is sent.
+  // Reset by name: CounterSelect2 bit 1 (IBA 1.3), nothing else cleared.
   sent_.clear();
-  for (std::vector<std::string> args :
-       {std::vector<std::string>{"perf", "reset", "lid", "2", "port", "3", "qp1_dropped"},
-        {"perf", "show", "lid", "2", "port", "3", "reset", "qp1_dropped"}}) {
-    r = run(args);
-    EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err,
-              "counter \"qp1_dropped\" cannot be reset alone: no CounterSelect bit of PortCounters "
-              "clears it\n");
-  }
-  EXPECT_TRUE(sent_.empty());
-  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "QP1Dropped"), 0x1234u);
+  r = run({"perf", "reset", "lid", "2", "port", "3", "qp1_dropped"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "QP1Dropped"), 0u);
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "VL15Dropped"), 9u);
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_EQ(sent_.back().get_attr(mad::kPortCounters, "CounterSelect2"), 2u);
+  EXPECT_EQ(sent_.back().get_attr(mad::kPortCounters, "CounterSelect"), 0u);
+  fabric_.set_counter(perf_port_sw1(), 3, "QP1Dropped", 7);
+  ASSERT_EQ(run({"perf", "show", "lid", "2", "port", "3", "reset", "qp1_dropped"}).status, 0);
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "QP1Dropped"), 0u);
   // 16 bits: the agent saturates it.
   fabric_.set_counter(perf_port_sw1(), 3, "QP1Dropped", 70000);
   EXPECT_EQ(json({"perf", "show", "lid", "2", "port", "3"})[0]["qp1_dropped"], 0xffff);
