@@ -331,7 +331,7 @@ std::vector<std::vector<const mad::FieldDef*>> shown_fields(std::span<const Port
   return out;
 }
 
-// The CounterSelect (and PortCounters' CounterSelect2) of a Set of attr
+// The CounterSelect (and CounterSelect2) of a Set of attr
 // that clears the counters named (every one when none is); select 0: none
 // of them is attr's.
 struct ResetSelect {
@@ -342,7 +342,10 @@ ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> 
   bool pc = &attr == &mad::kPortCounters, ext = &attr == &mad::kPortCountersExtended;
   if (!has_counters(&attr)) return {};
   if (counters.empty() && &attr == &mad::kPortExtendedSpeedsCounters) return {~0ull, 0};
-  if (counters.empty()) return {ext ? 0xffu : 0xffffu, pc ? 0xffu : 0u};
+  // Every counter: PortCountersExtended's CounterSelect2 clears IBA 1.3's
+  // 64-bit error counters (reserved where the PMA lacks them), as perfquery
+  // -x -R sets it.
+  if (counters.empty()) return {ext ? 0xffu : 0xffffu, pc ? 0xffu : ext ? 0xffffu : 0u};
   auto bit_of = [&](const char* name) {
     auto names = pc ? mad::port_counters_select() : mad::port_counters_ext_select();
     if (!pc && !ext) return mad::counter_select_bit(attr, name);
@@ -381,6 +384,8 @@ bool reset_counters(MadSession& s, const mad::Route& route, const mad::AttrDef& 
   body.set_attr(attr, "PortSelect", port);
   body.set_attr(attr, "CounterSelect", sel.select);
   if (&attr == &mad::kPortCounters) body.set_attr(attr, "CounterSelect2", sel.select2);
+  if (&attr == &mad::kPortCountersExtended && sel.select2)  // in the 1.3 layout only
+    body.set_attr(mad::kPortCountersExtendedFull, "CounterSelect2", sel.select2);
   s.gmp(route.lid, mad::kClassPerf, mad::kSet, attr, 0, &body);
   return true;
 }
