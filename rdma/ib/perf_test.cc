@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "lib/mad/attrs_pma.h"
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
