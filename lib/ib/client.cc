@@ -44,7 +44,18 @@ uint16_t MadClient::sm_lid() const {
 }
 
 mad::Route MadClient::route(const std::optional<mad::Target>& t) {
-  if (t) return mad::resolve(*engine_, local_, *t);
+  if (t) {
+    try {
+      return mad::resolve(*engine_, local_, *t);
+    } catch (const mad::NoSuchPort&) {
+      std::optional<uint16_t> lid;
+      if (t->kind == mad::Target::Kind::Guid) lid = node_guid_lid(t->guid);
+      if (!lid) throw;
+      mad::Route r;
+      r.lid = *lid;
+      return r;
+    }
+  }
   mad::Route r;
   r.lid = sm_lid();
   return r;
@@ -64,6 +75,24 @@ mad::Mad MadClient::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const 
   if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
   return engine_->call(m, mad::gsi_address(lid),
                        std::string(a.name) + " from lid " + std::to_string(lid));
+}
+
+std::optional<uint16_t> MadClient::node_guid_lid(uint64_t guid) {
+  std::vector<uint8_t> example(mad::kNodeRecord.bytes);
+  mad::set_field(mad::kNodeInfo, std::span(example).subspan(mad::kNodeRecordNodeInfo), "NodeGUID",
+                 guid);
+  mad::SaTable table;
+  try {
+    table = mad::get_table(*engine_, sm_lid(), mad::kNodeRecord,
+                           mad::component_mask(mad::kNodeRecord, {"NodeGUID"}), example);
+  } catch (const mad::MadError&) {
+    return std::nullopt;  // no records, or no answer: the port's error stands
+  }
+  for (const auto& r : table.records) {
+    NodeRecord n = NodeRecord::from(r);
+    if (n.info.node_guid == guid) return n.lid;  // an SA may ignore the component
+  }
+  return std::nullopt;
 }
 
 uint16_t MadClient::sa_lid(const mad::Target& t) {

@@ -39,7 +39,9 @@ class MadClient {
   const mad::LocalPort& local() const { return local_; }
   // The SM's LID (where the SA answers); Error when the port has none.
   uint16_t sm_lid() const;
-  // The target's route; the SM's LID when there is no target.
+  // The target's route; the SM's LID when there is no target. A GUID no
+  // port has may be a node's (fabric show prints a CA's): its first
+  // NodeRecord's LID, as sa_lid takes it.
   mad::Route route(const std::optional<mad::Target>& t);
   // The M_Key every SMP carries from now on (IBA 14.2.4: a port whose
   // M_Key is set answers Sets, and with protection Gets, only to it).
@@ -60,6 +62,10 @@ class MadClient {
                                                std::optional<uint8_t> port = std::nullopt);
 
  private:
+  // The LID of the first NodeRecord of the node with this GUID; nullopt
+  // when the SA has none (or does not answer the query).
+  std::optional<uint16_t> node_guid_lid(uint64_t guid);
+
   mad::LocalPort local_;
   std::unique_ptr<mad::Transport> transport_;
   std::unique_ptr<mad::Engine> engine_;

@@ -16,6 +16,16 @@ uint8_t table_port(const NodeInfo& n, std::optional<uint8_t> port, const std::st
   return *port;
 }
 
+void check_port(const NodeInfo& n, uint8_t port, const std::string& where) {
+  if (n.is_switch() && port <= n.num_ports) return;
+  if (!n.is_switch() && port >= 1 && port <= n.num_ports) return;
+  std::string has = n.is_switch() ? "a switch with ports 0-" + std::to_string(n.num_ports)
+                    : n.num_ports == 1
+                        ? std::string("a channel adapter with port 1")
+                        : "a channel adapter with ports 1-" + std::to_string(n.num_ports);
+  throw Error(where + " has no port " + std::to_string(port) + " (" + has + ")");
+}
+
 std::vector<uint8_t> perf_ports(const NodeInfo& n, std::optional<uint8_t> port, bool all,
                                 bool all_port_select) {
   if (!all) return {port.value_or(n.is_switch() ? 1 : n.local_port)};

@@ -20,6 +20,12 @@ namespace rdma::ib {
 // MAD arrives on (its tables cannot be read from there).
 uint8_t table_port(const NodeInfo& n, std::optional<uint8_t> port, const std::string& where);
 
+// Throws Error, naming the node by where ("lid 4"), for a port it does not
+// have: above NumPorts, or 0 on a channel adapter (only switches have a
+// port 0). Checked before a command sends anything for a list of ports, so
+// a bad one neither prints nor changes the others.
+void check_port(const NodeInfo& n, uint8_t port, const std::string& where);
+
 // PortSelect 0xFF: every port at once (AllPortSelect).
 inline constexpr uint8_t kAllPorts = 0xff;
 

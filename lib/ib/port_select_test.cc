@@ -31,6 +31,26 @@ TEST(PortSelect, TablePort) {
   EXPECT_THROW(table_port(ca, 2, "lid 4"), Error);
 }
 
+TEST(PortSelect, CheckPortNamesWhatTheNodeHas) {
+  NodeInfo sw = node(NodeType::Switch, 8, 0), ca = node(NodeType::Ca, 2, 1),
+           ca1 = node(NodeType::Ca, 1, 1);
+  EXPECT_NO_THROW(check_port(sw, 0, "lid 2"));
+  EXPECT_NO_THROW(check_port(sw, 8, "lid 2"));
+  EXPECT_NO_THROW(check_port(ca, 2, "lid 4"));
+  auto message = [](const NodeInfo& n, uint8_t port) {
+    try {
+      check_port(n, port, "lid 4");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(sw, 9), "lid 4 has no port 9 (a switch with ports 0-8)");
+  EXPECT_EQ(message(ca, 0), "lid 4 has no port 0 (a channel adapter with ports 1-2)");
+  EXPECT_EQ(message(ca, 3), "lid 4 has no port 3 (a channel adapter with ports 1-2)");
+  EXPECT_EQ(message(ca1, 2), "lid 4 has no port 2 (a channel adapter with port 1)");
+}
+
 TEST(PortSelect, PerfPorts) {
   NodeInfo sw = node(NodeType::Switch, 3, 0), ca = node(NodeType::Ca, 2, 2);
   EXPECT_EQ(perf_ports(sw, std::nullopt, false, false), std::vector<uint8_t>{1});

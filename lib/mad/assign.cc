@@ -73,6 +73,15 @@ bool parse_named(const FieldDef& f, std::string_view word, uint64_t& v) {
 
 }  // namespace
 
+void add_assignment(std::vector<Assignment>& changes, const Assignment& s) {
+  for (const Assignment& c : changes)
+    if (c.field == s.field && c.index == s.index)
+      throw UsageError("\"" + std::string(s.field->name) +
+                       (s.field->count > 1 ? "[" + std::to_string(s.index) + "]" : "") +
+                       "\" given twice");
+  changes.push_back(s);
+}
+
 Assignment parse_assignment(const AttrDef& a, std::string_view word) {
   size_t eq = word.find('=');
   if (eq == std::string_view::npos)

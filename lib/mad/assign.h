@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "lib/mad/field.h"
 
@@ -24,6 +25,11 @@ struct Assignment {
 // a has not (listing the ones it has), an element past the table, a value
 // out of the field's range, a field that is no number (GIDs, strings).
 Assignment parse_assignment(const AttrDef& a, std::string_view word);
+
+// Appends s to changes; UsageError when changes already sets that field's
+// element ("\"OperationalVLs\" given twice"): one of the values would be
+// lost without a word.
+void add_assignment(std::vector<Assignment>& changes, const Assignment& s);
 
 // Stores the value in attr (a's bytes).
 void store(const Assignment& s, std::span<uint8_t> attr);

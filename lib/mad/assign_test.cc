@@ -67,6 +67,20 @@ TEST(Assign, WrongWordsAreUsageErrors) {
             "value 0x10000 out of range for LID (16 bits: 0 to 65535)");
 }
 
+TEST(Assign, AFieldsElementTwiceIsAUsageError) {
+  std::vector<Assignment> changes;
+  add_assignment(changes, parse_assignment(kPKeyTable, "P_KeyTableBlock[3]=0x8001"));
+  add_assignment(changes, parse_assignment(kPKeyTable, "P_KeyTableBlock[4]=0x8002"));
+  EXPECT_EQ(changes.size(), 2u);
+  try {
+    add_assignment(changes, parse_assignment(kPKeyTable, "P_KeyTableBlock[3]=0x8003"));
+    ADD_FAILURE() << "accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "\"P_KeyTableBlock[3]\" given twice");
+  }
+  EXPECT_EQ(changes.size(), 2u);
+}
+
 TEST(Assign, StoreWritesOnlyTheField) {
   std::vector<uint8_t> attr(kPortInfo.bytes, 0xff);
   store(parse_assignment(kPortInfo, "LMC=2"), attr);

@@ -133,6 +133,7 @@ const Component kComponents[] = {
     {&kPathRecord, "RateSelector", 18},
     {&kPathRecord, "Rate", 19},
     {&kNodeRecord, "LID", 0},
+    {&kNodeRecord, "NodeGUID", 7},  // NodeInfo's, in the record
     {&kPortInfoRecord, "EndportLID", 0},
     {&kPortInfoRecord, "PortNum", 1},
     {&kSwitchInfoRecord, "LID", 0},

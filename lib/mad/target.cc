@@ -188,7 +188,7 @@ Route resolve(Engine& e, const LocalPort& local, const Target& t) {
       throw Error("cannot resolve " + t.text + ": the subnet manager (SA at lid " +
                   std::to_string(local.sm_lid) + ") does not answer; is one running?");
     if (f.kind == Failure::Kind::Status && (f.status >> 8) == kSaNoRecords)
-      throw Error("cannot resolve " + t.text + ": no such port in the subnet");
+      throw NoSuchPort("cannot resolve " + t.text + ": no such port in the subnet");
     throw;
   }
   r.lid = static_cast<uint16_t>(reply.get_attr(kPathRecord, "DLID"));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/error.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/local_port.h"
 #include "lib/mad/mad.h"
@@ -40,8 +41,16 @@ uint64_t gid_prefix(const std::array<uint8_t, 16>& gid);
 uint64_t gid_guid(const std::array<uint8_t, 16>& gid);
 std::array<uint8_t, 16> make_gid(uint64_t prefix, uint64_t guid);
 
+// resolve's Error when the SA knows no port with the GUID or GID (no path
+// to it): the caller may look further (a node GUID is no port's).
+class NoSuchPort : public Error {
+ public:
+  using Error::Error;
+};
+
 // How to reach the target: LIDs and routes as given, GUIDs and GIDs through
-// the SA (a PathRecord from the local port). Throws Error.
+// the SA (a PathRecord from the local port). Throws Error (NoSuchPort when
+// the SA has no path to it).
 Route resolve(Engine& e, const LocalPort& local, const Target& t);
 
 // "lid 4" / "dr 0,1,4": the target's route for messages.

@@ -153,6 +153,7 @@ TEST(Target, ExplainsAnUnknownGuid) {
   tg.text = "gid fe80::99";
   EXPECT_EQ(error_of([&] { resolve(e, local_with_sm(1), tg); }),
             "cannot resolve gid fe80::99: no such port in the subnet");
+  EXPECT_THROW(resolve(e, local_with_sm(1), tg), NoSuchPort);  // MadClient looks further
 }
 
 TEST(Target, LidsAndRoutesNeedNoSa) {

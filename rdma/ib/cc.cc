@@ -99,7 +99,7 @@ CcWords read_cc_words(Ctx& c, bool set) {
       // port N: a table field without [i] is that port's element.
       if (w.port && s.field->count > 1 && word.find('[') == std::string::npos)
         s.index = static_cast<unsigned>(*w.port % kPortsPerBlock);
-      w.changes.push_back(s);
+      mad::add_assignment(w.changes, s);
     }
   }
   return w;

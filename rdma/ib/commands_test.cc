@@ -88,6 +88,21 @@ TEST_F(MadCmd, UnansweredTargetTimesOutAfterRetries) {
   EXPECT_EQ(sent_.size(), 2u);
 }
 
+// A CA's node GUID (fabric show prints it) is no port's: the SA's
+// NodeRecord gives its first port's LID, as --sa and the sa commands take
+// it; a GUID neither port nor node has keeps the resolver's error.
+TEST_F(MadCmd, ANodeGuidTargetIsItsFirstPortsLid) {
+  std::string hca3 = guid(node("hca3").node_guid);
+  ASSERT_NE(node("hca3").node_guid, node("hca3").ports[1].guid);
+  Result r = run({"node", "show", "guid", hca3});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("lid 5: type ca ports 2 node_guid " + hca3 + " ", 0), 0u) << r.out;
+  EXPECT_EQ(run({"perf", "show", "guid", hca3}).out.rfind("lid 5: port 1 ", 0), 0u);
+  r = run({"node", "show", "guid", "0x99"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "cannot resolve guid 0x0000000000000099: no such port in the subnet\n");
+}
+
 TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run({"node", "show"}).err, "missing target (lid N, guid G, gid G or dr PATH)\n");
   EXPECT_EQ(run({"perf", "show", "dr", "0,1"}).err,

@@ -101,7 +101,7 @@ void read_words(Ctx& c, MadWords& w, bool set) {
                            std::to_string(bytes.size()));
         w.raw_data = std::move(bytes);
       } else {
-        w.changes.push_back(mad::parse_assignment(a, k));
+        mad::add_assignment(w.changes, mad::parse_assignment(a, k));
       }
     } else {
       throw UsageError(std::string("unknown mad ") + (set ? "set" : "get") + " argument \"" + k +

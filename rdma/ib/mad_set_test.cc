@@ -100,6 +100,11 @@ TEST_F(MadCmd, MadSetSendsNothingWhenTheWordsAreWrong) {
             "0xff91 has no decoder: set its bytes with data=HEX\n");
   EXPECT_EQ(err({"mad", "set", "PortInfo", "lid", "1", "bogus"}),
             "unknown mad set argument \"bogus\"\n");
+  // One field twice, by either of its names: which value was meant?
+  EXPECT_EQ(err({"mad", "set", "SMInfo", "lid", "1", "Priority=1", "priority=2"}),
+            "\"Priority\" given twice\n");
+  EXPECT_EQ(err({"mad", "set", "PortInfo", "lid", "1", "OperationalVLs=2", "oper_vls=3"}),
+            "\"OperationalVLs\" given twice\n");
   EXPECT_EQ(err({"mad", "set", "PathRecord", "lid", "1", "SL=1"}),
             "PathRecord is an SA record; rdma mad set reads SMP and PMA attributes\n");
   EXPECT_TRUE(sent_.empty());

@@ -30,11 +30,12 @@ namespace {
 
 void perf_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma perf show TARGET [ port PORTS ] [ GROUP ]... [ reset [ COUNTER ]... ]\n"
-      "                             [via DEV/PORT]\n"
-      "       rdma perf reset TARGET [ port PORTS ] [ GROUP ]... [ COUNTER ]... [via DEV/PORT]\n"
-      "       rdma perf caps TARGET [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "Usage: rdma perf show [ TARGET ] [ port PORTS ] [ GROUP ]... [ reset [ COUNTER ]... ]\n"
+      "                                 [via DEV/PORT]\n"
+      "       rdma perf reset [ TARGET ] [ port PORTS ] [ GROUP ]... [ COUNTER ]... [via "
+      "DEV/PORT]\n"
+      "       rdma perf caps [ TARGET ] [via DEV/PORT]\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID } (default: the local port)\n"
       "       PORTS := { N | N-M | N,M,... | all | each }\n"
       "       GROUP := { counters | extended | details | vl | sl | op | flowctl | congestion |\n"
       "                  speeds | samples }\n"
@@ -152,9 +153,11 @@ PerfArgs parse(Args& w, bool show) {
 // The ports a command covers (lib/ib/port_select.h); `port all` asks the
 // PMA whether it has AllPortSelect; `port each` is every port in turn
 // whatever it has, port 0 first on a switch with an enhanced port 0 (one
-// SMP more, as perfquery -l).
+// SMP more, as perfquery -l). A port the node lacks is an error.
 std::vector<uint8_t> ports_of(MadSession& s, const PerfArgs& a, const ib::NodeInfo& node,
                               uint16_t caps) {
+  // Every port named is checked before anything is read or reset.
+  for (uint8_t p : a.ports) ib::check_port(node, p, mad::route_text(a.route));
   if (!a.ports.empty()) return a.ports;
   if (a.each) {
     std::vector<uint8_t> out = ib::perf_ports(node, std::nullopt, true, false);
@@ -166,11 +169,21 @@ std::vector<uint8_t> ports_of(MadSession& s, const PerfArgs& a, const ib::NodeIn
   return ib::perf_ports(node, std::nullopt, a.all, caps & mad::kPmaCapAllPortSelect);
 }
 
-// The target as a word: given, and not a directed route.
+// The target as a word: none (the local port), or not a directed route.
 void check_lid_target(const std::optional<mad::Target>& t) {
-  if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
-  if (t->kind == mad::Target::Kind::Dr)
+  if (t && t->kind == mad::Target::Kind::Dr)
     throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
+}
+
+// The PMA's route: the target's; without one the local port's own LID (the
+// port `via` names), as perfquery without a destination.
+mad::Route perf_route(MadSession& s, const std::optional<mad::Target>& t) {
+  if (t) return s.route(t);
+  const mad::LocalPort& l = s.local();
+  if (!l.lid)
+    throw Error("local port " + l.ca + "/" + std::to_string(l.port) +
+                " has no LID (no subnet manager has assigned one): give a target");
+  return {false, l.lid, {}};
 }
 
 // The PMA's ClassPortInfo CapabilityMask and CapabilityMask2, read when
@@ -318,7 +331,7 @@ std::vector<std::vector<const mad::FieldDef*>> shown_fields(std::span<const Port
   return out;
 }
 
-// The CounterSelect (and PortCounters' CounterSelect2) of a Set of attr
+// The CounterSelect (and CounterSelect2) of a Set of attr
 // that clears the counters named (every one when none is); select 0: none
 // of them is attr's.
 struct ResetSelect {
@@ -329,7 +342,10 @@ ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> 
   bool pc = &attr == &mad::kPortCounters, ext = &attr == &mad::kPortCountersExtended;
   if (!has_counters(&attr)) return {};
   if (counters.empty() && &attr == &mad::kPortExtendedSpeedsCounters) return {~0ull, 0};
-  if (counters.empty()) return {ext ? 0xffu : 0xffffu, pc ? 0xffu : 0u};
+  // Every counter: PortCountersExtended's CounterSelect2 clears IBA 1.3's
+  // 64-bit error counters (reserved where the PMA lacks them), as perfquery
+  // -x -R sets it.
+  if (counters.empty()) return {ext ? 0xffu : 0xffffu, pc ? 0xffu : ext ? 0xffffu : 0u};
   auto bit_of = [&](const char* name) {
     auto names = pc ? mad::port_counters_select() : mad::port_counters_ext_select();
     if (!pc && !ext) return mad::counter_select_bit(attr, name);
@@ -342,8 +358,14 @@ ResetSelect reset_select(const mad::AttrDef& attr, std::span<const std::string> 
     if (f.level != mad::kShow ||
         std::find(counters.begin(), counters.end(), f.label) == counters.end())
       continue;
+    // CounterSelect2: bit 0 PortXmitWait, bit 1 QP1Dropped (IBA 1.3; as
+    // fabric errors reset and perfquery -R set them).
     if (pc && std::string_view(f.name) == "PortXmitWait") {
       r.select2 |= 1;
+      continue;
+    }
+    if (pc && std::string_view(f.name) == "QP1Dropped") {
+      r.select2 |= 2;
       continue;
     }
     int bit = bit_of(f.name);
@@ -362,6 +384,8 @@ bool reset_counters(MadSession& s, const mad::Route& route, const mad::AttrDef& 
   body.set_attr(attr, "PortSelect", port);
   body.set_attr(attr, "CounterSelect", sel.select);
   if (&attr == &mad::kPortCounters) body.set_attr(attr, "CounterSelect2", sel.select2);
+  if (&attr == &mad::kPortCountersExtended && sel.select2)  // in the 1.3 layout only
+    body.set_attr(mad::kPortCountersExtendedFull, "CounterSelect2", sel.select2);
   s.gmp(route.lid, mad::kClassPerf, mad::kSet, attr, 0, &body);
   return true;
 }
@@ -438,7 +462,7 @@ void perf_show(Ctx& c) {
   check_counters(a.attrs, a.counters);
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_perf_", "perf show");
   MadSession s(c, via);
-  a.route = s.route(target);
+  a.route = perf_route(s, target);
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
   PmaCaps caps = pma_caps(s, a);
   std::vector<uint8_t> ports = ports_of(s, a, node, caps.mask);
@@ -484,7 +508,7 @@ void perf_reset(Ctx& c) {
   if (defaults) a.attrs = {&mad::kPortCounters, &mad::kPortCountersExtended};
   check_counters(a.attrs, a.counters);
   MadSession s(c, via);
-  a.route = s.route(target);
+  a.route = perf_route(s, target);
   ib::NodeInfo node = ib::NodeInfo::from(s.smp(a.route, mad::kGet, mad::kNodeInfo, 0).data());
   PerfArgs asked = a;
   if (defaults) asked.attrs.clear();  // ClassPortInfo only for `port all`, as before
@@ -515,7 +539,7 @@ void perf_caps(Ctx& c) {
   c.args.done();
   check_lid_target(target);
   MadSession s(c, via);
-  mad::Route route = s.route(target);
+  mad::Route route = perf_route(s, target);
   mad::Mad cpi = s.gmp(route.lid, mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
   view::Record rec;
   add_target(rec, route);

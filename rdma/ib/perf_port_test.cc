@@ -1,5 +1,6 @@
 // rdma perf show: the port of each record (a number in JSON, the sum of
-// every port too) and QP1Dropped among the counters.
+// every port too), a port the node lacks refused before anything is read
+// or reset, and QP1Dropped among the counters.
 #include <nlohmann/json.hpp>
 
 #include "rdma/ib/test_util.h"
@@ -40,6 +41,48 @@ TEST_F(PerfPortTest, PortAllPortByPortGivesEachRecordItsOwnNumber) {
   }
 }
 
+// A list with a port the node lacks: one line naming it, nothing printed
+// and, for reset, no port of the list cleared (the check comes first).
+TEST_F(PerfPortTest, APortTheNodeLacksIsRefusedBeforeAnyPortIsReadOrReset) {
+  fabric_.set_counter(perf_port_sw1(), 7, "SymbolErrorCounter", 5);
+  madtest::Result r = run({"perf", "reset", "lid", "2", "port", "7-9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 7, "SymbolErrorCounter"), 5u);
+  r = run({"perf", "show", "lid", "2", "port", "1-9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
+  // hca4 (LID 6) has one port, and no port 0 (only switches have one).
+  r = run({"perf", "show", "lid", "6", "port", "0"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid 6 has no port 0 (a channel adapter with port 1)\n");
+  r = run({"perf", "show", "lid", "6", "port", "1,2", "details"});
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "lid 6 has no port 2 (a channel adapter with port 1)\n");
+  EXPECT_EQ(run({"perf", "show", "lid", "2", "port", "0,8"}).status, 0);
+}
+
+// Without a target, the local port's own LID (hca1 port 1, LID 1), as
+// perfquery without a destination; before an SM has given it one, an error.
+TEST_F(PerfPortTest, NoTargetReadsTheLocalPort) {
+  madtest::Result r = run({"perf", "show"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("lid 1: port 1 symbol_errors ", 0), 0u) << r.out;
+  EXPECT_EQ(run({"perf", "show", "port", "1", "details"}).out.rfind("lid 1: port 1 ", 0), 0u);
+  EXPECT_EQ(run({"perf", "caps"}).out.rfind("lid 1: base_version 1 ", 0), 0u);
+  fabric_.set_counter(fabric_.node("hca1"), 1, "SymbolErrorCounter", 4);
+  ASSERT_EQ(run({"perf", "reset"}).status, 0);
+  EXPECT_EQ(fabric_.counter(fabric_.node("hca1"), 1, "SymbolErrorCounter"), 0u);
+  no_sm();
+  r = run({"perf", "show"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "local port fabric0/1 has no LID (no subnet manager has assigned one): give a "
+            "target\n");
+}
+
 // QP1Dropped (IBA 1.3: PortCounters bits 160-175, between
 // ExcessiveBufferOverrunErrors and VL15Dropped) in text, JSON and metrics.
 TEST_F(PerfPortTest, Qp1DroppedIsDecoded) {
@@ -56,6 +99,18 @@ TEST_F(PerfPortTest, Qp1DroppedIsDecoded) {
   r = run({"--openmetrics", "perf", "show", "lid", "2", "port", "3"});
   EXPECT_NE(r.out.find("# TYPE rdma_ib_port_qp1_dropped counter\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("port=\"3\"} 4660\n"), std::string::npos) << r.out;
+  // Reset by name: CounterSelect2 bit 1 (IBA 1.3), nothing else cleared.
+  sent_.clear();
+  r = run({"perf", "reset", "lid", "2", "port", "3", "qp1_dropped"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "QP1Dropped"), 0u);
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "VL15Dropped"), 9u);
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_EQ(sent_.back().get_attr(mad::kPortCounters, "CounterSelect2"), 2u);
+  EXPECT_EQ(sent_.back().get_attr(mad::kPortCounters, "CounterSelect"), 0u);
+  fabric_.set_counter(perf_port_sw1(), 3, "QP1Dropped", 7);
+  ASSERT_EQ(run({"perf", "show", "lid", "2", "port", "3", "reset", "qp1_dropped"}).status, 0);
+  EXPECT_EQ(fabric_.counter(perf_port_sw1(), 3, "QP1Dropped"), 0u);
   // 16 bits: the agent saturates it.
   fabric_.set_counter(perf_port_sw1(), 3, "QP1Dropped", 70000);
   EXPECT_EQ(json({"perf", "show", "lid", "2", "port", "3"})[0]["qp1_dropped"], 0xffff);

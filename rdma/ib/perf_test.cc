@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "lib/mad/attrs_pma.h"
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -84,6 +85,23 @@ TEST_F(Perf, ResetClearsEveryCounterOfBothAttributes) {
   EXPECT_EQ(fabric_.counter(sw1(), 4, "SymbolErrorCounter"), 0u);
   EXPECT_EQ(fabric_.counter(sw1(), 4, "PortXmitData"), 0u);
   EXPECT_EQ(fabric_.counter(sw1(), 3, "SymbolErrorCounter"), 3u);  // another port: kept
+}
+
+// A PMA with IBA 1.3's 64-bit error counters in PortCountersExtended:
+// resetting the group clears them too (CounterSelect2 all ones, as
+// perfquery -x -R), not only the traffic counters.
+TEST_F(Perf, ResetExtendedClearsItsErrorCounters) {
+  node("sw1").additional_ext_counters = true;
+  fabric_.set_counter(sw1(), 4, "SymbolErrorCounter", 7);
+  fabric_.set_counter(sw1(), 4, "PortXmitWait", 9);
+  madtest::Result r = run({"perf", "reset", "lid", "2", "port", "4", "extended"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<Mad> ext = pma(mad::kPortCountersExtended.id);
+  ASSERT_EQ(ext.size(), 1u);
+  EXPECT_EQ(ext[0].get_attr(mad::kPortCountersExtendedFull, "CounterSelect2"), 0xffffu);
+  EXPECT_TRUE(pma(mad::kPortCounters.id).empty());  // only the group asked
+  EXPECT_EQ(fabric_.counter(sw1(), 4, "SymbolErrorCounter"), 0u);
+  EXPECT_EQ(fabric_.counter(sw1(), 4, "PortXmitWait"), 0u);
 }
 
 TEST_F(Perf, ResetAllWithoutExtendedCounters) {

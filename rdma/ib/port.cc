@@ -2,6 +2,8 @@
 // the per-port tables (port set: port_set.cc).
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
+#include "lib/ib/port_select.h"
+#include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/speed.h"
@@ -86,11 +88,30 @@ std::vector<uint8_t> speed_caps(MadSession& s, const mad::Route& route, const ma
 
 }  // namespace
 
+void explain_port_failure(MadSession& s, const mad::Route& route, uint8_t port,
+                          const std::string& where) {
+  ib::NodeInfo ni;
+  try {
+    ni = ib::NodeInfo::from(s.smp(route, mad::kGet, mad::kNodeInfo, 0).data());
+  } catch (const mad::MadError&) {
+    return;  // the node does not say: the first failure stands
+  }
+  if (port == 0 && !ni.is_switch()) return;
+  ib::check_port(ni, port, where);
+}
+
 void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
                const mad::Route& label) {
   view::Record rec;
   add_target(rec, label);
-  mad::Mad pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
+  mad::Mad pi;
+  try {
+    pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
+  } catch (const mad::MadError& e) {
+    if (port && e.failure.kind == mad::Failure::Kind::Status)
+      explain_port_failure(s, route, *port, mad::route_text(label));
+    throw;
+  }
   // Without "port N" a CA answers for the port the MAD arrived on.
   unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
   rec.pair("port", n);

@@ -146,6 +146,10 @@ uint64_t parse_value(const ValueOp& op, const std::string& word) {
     static constexpr const char* kBytes[] = {"256", "512", "1024", "2048", "4096"};
     for (unsigned i = 0; i < 5; ++i)
       if (word == kBytes[i]) return i + 1;
+    if (std::optional<uint64_t> v = parse_number(word, {.min = 1, .max = 5, .c_bases = true}))
+      return *v;
+    throw UsageError("invalid mtu \"" + word + "\" (expected 1-5, or 256, 512, 1024, 2048 or " +
+                     "4096 bytes)");
   }
   if (const BitNames* names = bit_names(op)) {
     if (std::optional<uint64_t> v = named_bits(*names, word)) return *v;
@@ -324,12 +328,24 @@ mad::Mad port_info_set(const mad::Mad& read, const Request& req, Action action) 
   return pi;
 }
 
+// Whether the port has IsExtendedSpeedsSupported: in its own CapabilityMask,
+// or, on a switch's external port (whose mask is reserved, 0), in port 0's,
+// as ibportstate asks it; NodeInfo and port 0 only when the port's own
+// mask lacks it.
+bool has_ext_speeds(MadSession& s, const mad::Route& r, const mad::Mad& read, uint8_t port) {
+  if (read.get_attr(mad::kPortInfo, "CapabilityMask") & mad::kPortCapExtendedSpeeds) return true;
+  if (port == 0) return false;
+  if (!ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data()).is_switch()) return false;
+  return s.smp(r, mad::kGet, mad::kPortInfo, 0).get_attr(mad::kPortInfo, "CapabilityMask") &
+         mad::kPortCapExtendedSpeeds;
+}
+
 void write_port(MadSession& s, const mad::Route& r, const Request& req, Action action,
                 const std::string& what) {
   mad::Mad read = s.smp(r, mad::kGet, mad::kPortInfo, req.port);
   uint32_t mod = req.port;
   if (req.has("espeed")) {
-    if (!(read.get_attr(mad::kPortInfo, "CapabilityMask") & mad::kPortCapExtendedSpeeds))
+    if (!has_ext_speeds(s, r, read, req.port))
       throw Error(what + " does not support extended speeds (espeed)");
     mod |= 1u << 31;  // LinkSpeedExtEnabled is to be applied (IBA 14.2.5.6)
   }
@@ -419,15 +435,24 @@ void port_set(Ctx& c) {
       throw Error("a switch's M_Key, LID, SM LID and LMC are its port 0's, not port " +
                   std::to_string(req.port) + "'s");
   }
-  mad::Route r = choose_route(c, s, given, req, what);
-  write_fdr10(s, r, req, what);
-  if (req.action == Action::Reset) {  // Disabled, then Polling: the link trains again
-    Request off = req;
-    off.values.clear();
-    write_port(s, r, off, Action::Disable, what);
-    write_port(s, r, req, Action::Enable, what);
-  } else if (req.action != Action::None || req.values.size() > (req.has("fdr10") ? 1u : 0u)) {
-    write_port(s, r, req, req.action, what);
+  mad::Route r;
+  try {
+    r = choose_route(c, s, given, req, what);
+    write_fdr10(s, r, req, what);
+    if (req.action == Action::Reset) {  // Disabled, then Polling: the link trains again
+      Request off = req;
+      off.values.clear();
+      write_port(s, r, off, Action::Disable, what);
+      write_port(s, r, req, Action::Enable, what);
+    } else if (req.action != Action::None || req.values.size() > (req.has("fdr10") ? 1u : 0u)) {
+      write_port(s, r, req, req.action, what);
+    }
+  } catch (const mad::MadError& e) {
+    // A Get refused (the Sets' failures are Errors): a port the node lacks
+    // is said so, by the target given.
+    if (e.failure.kind == mad::Failure::Kind::Status)
+      explain_port_failure(s, given, req.port, mad::route_text(given));
+    throw;
   }
   for (const auto& [op, v] : req.values)
     if (std::string(op->word) == "mkey") s.set_mkey(v);  // the port answers to it now

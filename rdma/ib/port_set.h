@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "lib/mad/mad.h"
 #include "rdma/command.h"
@@ -19,5 +20,13 @@ void port_set(Ctx& c);
 // target text.
 void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
                const mad::Route& label);
+
+// After a MAD about port of the node at route failed with a MAD status:
+// throws the Error naming the port when the node has no such port
+// (lib/ib/port_select.h; one NodeInfo more, on failure only), where its
+// target's text; returns otherwise (a CA's port 0 is the port the MAD
+// arrives on), for the caller to rethrow.
+void explain_port_failure(MadSession& s, const mad::Route& route, uint8_t port,
+                          const std::string& where);
 
 }  // namespace rdma

@@ -81,6 +81,9 @@ TEST_F(PortSetCmd, BadValuesAreRefusedBeforeAnyMad) {
       {{"lmc", "8"}, "invalid lmc \"8\" (expected 0-7)\n"},
       {{"espeed", "32"}, "invalid espeed \"32\" (expected 0-31)\n"},
       {{"fdr10", "2"}, "invalid fdr10 \"2\" (expected 0-1)\n"},
+      {{"mtu", "9000"},
+       "invalid mtu \"9000\" (expected 1-5, or 256, 512, 1024, 2048 or 4096 bytes)\n"},
+      {{"mtu", "0"}, "invalid mtu \"0\" (expected 1-5, or 256, 512, 1024, 2048 or 4096 bytes)\n"},
       {{"width", "3x"},
        "invalid width \"3x\" (expected 0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or "
        "all)\n"},
@@ -180,6 +183,28 @@ TEST_F(PortSetCmd, SwitchKeysAndLidsArePortZeros) {
   EXPECT_TRUE(sets().empty());
 }
 
+// A port the node lacks: the refused Get explained by NodeInfo, naming the
+// port and the target given (not the directed route taken), nothing set;
+// port show the same.
+TEST_F(PortSetCmd, APortTheNodeLacksIsNamed) {
+  for (const char* action : {"disable", "enable", "reset"}) {
+    sent_.clear();
+    Result r = run({"port", "set", "lid", "2", "port", "9", action});
+    EXPECT_EQ(r.status, 1) << action;
+    EXPECT_EQ(r.out, "") << action;
+    EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n") << action;
+    EXPECT_TRUE(sets().empty()) << action;
+  }
+  Result r = run({"port", "set", "lid", "6", "port", "2", "vls", "2"});
+  EXPECT_EQ(r.err, "lid 6 has no port 2 (a channel adapter with port 1)\n");
+  EXPECT_TRUE(sets().empty());
+  r = run({"port", "show", "lid", "2", "port", "9"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "lid 2 has no port 9 (a switch with ports 0-8)\n");
+  r = run({"port", "show", "dr", "0,1", "port", "12"});
+  EXPECT_EQ(r.err, "dr 0,1 has no port 12 (a switch with ports 0-8)\n");
+}
+
 TEST_F(PortSetCmd, NewLidAnswers) {
   ASSERT_EQ(run({"port", "set", "lid", "3", "port", "1", "lid", "0x20"}).status, 0);
   EXPECT_EQ(node("hca2").ports[1].lid, 0x20);
@@ -202,6 +227,22 @@ TEST_F(PortSetCmd, EspeedNeedsTheCapability) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "lid 2 port 0 does not support extended speeds (espeed)\n");
   EXPECT_TRUE(sets().empty());
+  // An external port's mask is reserved: port 0's says, as ibportstate.
+  r = run({"port", "set", "lid", "2", "port", "2", "espeed", "1"});
+  EXPECT_EQ(r.err, "lid 2 port 2 does not support extended speeds (espeed)\n");
+  EXPECT_TRUE(sets().empty());
+}
+
+// A switch's external port has a reserved (0) CapabilityMask: its port 0's
+// IsExtendedSpeedsSupported lets espeed be written there, as ibportstate.
+TEST_F(PortSetCmd, EspeedOnASwitchExternalPortAsksPort0) {
+  Result r = run({"port", "set", "lid", "2", "port", "2", "espeed", "edr"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sets().size(), 1u);
+  EXPECT_EQ(sets()[0].get(mad::hdr::kAttrMod), (1u << 31) | 2u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedExtEnabled"), 2u);
+  // A CA's port answers for itself: hca4 (LID 6) has the bit.
+  ASSERT_EQ(run({"port", "set", "lid", "6", "port", "1", "espeed", "fdr"}).status, 0);
 }
 
 TEST_F(PortSetCmd, DetailsShowTheMadsOfAWrite) {

@@ -50,11 +50,20 @@ expect "lmc of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 lmc 1
 readback "lmc read back" 0,1,2 1 LMC "1"
 expect "smlid of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 smlid 0x33
 readback "smlid read back" 0,1,2 1 SMLid "51"
+# espeed on a switch's external port, whose CapabilityMask is 0: port 0's
+# IsExtendedSpeedsSupported lets it through, as ibportstate.
+expect "espeed of a switch external port (port 0's capability)" 0 '^dr 0,1: port 2 ' \
+  port set dr 0,1 port 2 espeed fdr
+readback "espeed read back" 0,1 2 LinkSpeedExtEnabled "14.0625 Gbps"
 
 # Checks before anything is sent.
 expect "bad speed: one line" 1 '^invalid speed "16" \(expected 0-15' port set dr 0,1 port 2 speed 16
 expect "bad width" 1 '^invalid width "40"' port set dr 0,1 port 2 width 40
 expect "switch LID on an external port" 1 'are its port 0' port set dr 0,1 port 3 lid 9
+expect "a port the switch lacks: named, by the target given" 1 '^dr 0,1 has no port 9 \(a switch with ports 0-8\)$' \
+  port set dr 0,1 port 9 disable
+expect "port show of a port the switch lacks" 1 '^dr 0,1 has no port 9 \(a switch with ports 0-8\)$' \
+  port show dr 0,1 port 9
 expect "the local port is not cut without -f" 1 'carries this tool.s MADs \(the local port\)' \
   port set dr 0 port 1 disable
 readback "the local port still up" 0 1 PhysLinkState "LinkUp"

@@ -85,6 +85,10 @@ expect "node show guid $G3_COLON (colon form)" 0 "^lid $LID_DIAGS: .*description
 expect "node show gid $GID" 0 "^lid $LID_DIAGS: .*description \"hca3\"" node show gid "$GID"
 expect "unknown GUID: clear error" 1 "^cannot resolve guid 0x00000000deadbeef: no such port in the subnet$" \
   node show guid 0xdeadbeef
+# hca3's node GUID (fabric show prints it) is no port's: its NodeRecord's LID.
+N3=$(run smpquery nodeinfo "$HCA3" 2>/dev/null | sed -n 's/^Guid:\.*//p')
+expect "node show guid $N3 (hca3's node GUID) = lid $LID_DIAGS" 0 "^lid $LID_DIAGS: .*description \"hca3\"" \
+  node show guid "$N3"
 
 # port show: PortInfo of CA ports, switch ports, a down port.
 compare "port show lid $HCA1 port 1 = smpquery portinfo" portinfo "smpquery portinfo $HCA1 1" "port show lid $HCA1 port 1"
@@ -172,6 +176,7 @@ expect "perf show: PerformanceSet values read back" 0 "symbol_errors 17 link_err
 compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf show lid $HCA4 port 1"
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
+compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"
 expect "perf show port all (AllPortSelect)" 0 "^lid $SW2: port all " perf show lid "$SW2" port all
 compare "perf show lid $SW2 port all = perfquery -a" perf "perfquery -a $SW2" "perf show lid $SW2 port all"
 compare "perf show lid $SW2 port all extended = perfquery -x -a" perf "perfquery -x -a $SW2" \
@@ -221,6 +226,12 @@ if [ "$(grep -c "^lid $SW2: port [1235] xmit_wait_vl0 " <<<"$out")" = 4 ] &&
 else
   bad "perf show port 1-3,5 vl: $out"
 fi
+# A port the switch lacks in a list: refused before anything is reset.
+sim 'PerformanceSet "sw2"[3] PortCounters.SymbolErrorCounter=9'
+sleep 1
+expect "perf reset port 3-9 on an 8-port switch: one line naming port 9" 1 \
+  "^lid $SW2 has no port 9 \(a switch with ports 0-8\)$" perf reset lid "$SW2" port 3-9
+expect "perf reset port 3-9: port 3 not reset" 0 "^lid $SW2: port 3 symbol_errors 9 " perf show lid "$SW2" port 3
 # ibsim lacks PortXmitDataSL and the congestion counters: one warning line
 # each, the groups it has still print, exit status 1.
 out=$(run "$RDMA" perf show lid "$HCA4" port 1 details sl 2>&1)

@@ -6,7 +6,8 @@
 // pma_refused; every field is the counter of its IBA name), per port or
 // summed over all ports (PortSelect 0xFF, where ClassPortInfo says
 // AllPortSelect), and Set to clear the counters CounterSelect and
-// CounterSelect2 (PortXmitWait, QP1Dropped) name.
+// CounterSelect2 (PortXmitWait, QP1Dropped; PortCountersExtended's error
+// counters) name.
 #include <algorithm>
 
 #include "lib/mad/attrs.h"
@@ -118,6 +119,14 @@ std::vector<Mad> FakeFabric::answer_pma(const Mad& m, Hop at) {
         auto names = mad::port_counters_ext_select();
         for (size_t i = 0; i < names.size(); ++i)
           if (select & (1u << i)) c.erase(names[i]);
+        // IBA 1.3's error counters, after CounterSelect2: bit i the i-th.
+        uint64_t select2 = n.additional_ext_counters ? m.get_attr(a, "CounterSelect2") : 0;
+        bool after = false;
+        unsigned bit = 0;
+        for (const mad::FieldDef& f : a.fields) {
+          if (after && (select2 >> bit++ & 1)) c.erase(f.name);
+          after |= std::string_view(f.name) == "CounterSelect2";
+        }
       } else {
         auto names = mad::port_counters_select();
         for (size_t i = 0; i < names.size(); ++i)
