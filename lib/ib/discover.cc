@@ -38,7 +38,9 @@ class Discoverer {
     wave[0].path = scope_.from;
     while (!wave.empty()) {
       probe(wave);  // those not sent early
-      std::vector<uint32_t> found = settle(wave);
+      // The wave's probes are spent once settled: not kept through the
+      // details (the last wave's are most of the peak's 0.9 MB at 5,000 nodes).
+      std::vector<uint32_t> found = settle(std::exchange(wave, {}));
       details(found);
       check_lids(found);
       wave = next_wave(found);

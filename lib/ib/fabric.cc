@@ -2,6 +2,10 @@
 
 namespace rdma::ib {
 
+// A fabric holds tens of thousands of ports: a member added to Port goes
+// where it packs (fabric.h), not wherever it reads best.
+static_assert(sizeof(Port) <= 72);
+
 std::vector<uint16_t> Node::lids() const {
   std::vector<uint16_t> out;
   for (const Port& p : ports) {

@@ -20,11 +20,13 @@ struct PortRef {
   bool operator==(const PortRef&) const = default;
 };
 
+// Members largest first: 72 bytes, not 80 in declaration order (a 5,000-node
+// fat tree has 39,000 ports; bench/fabric_results.md, peak memory).
 struct Port {
-  uint8_t num = 0;
+  uint64_t guid = 0;             // the port GUID (CA and router ports; a switch's is port 0's)
   std::optional<PortInfo> info;  // none: not reached, or it did not answer
   std::optional<PortRef> peer;   // the other end, when the link is up and found
-  uint64_t guid = 0;             // the port GUID (CA and router ports; a switch's is port 0's)
+  uint8_t num = 0;
 };
 
 struct Node {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <list>
 #include <map>
 #include <optional>
 #include <queue>
@@ -132,7 +133,10 @@ class Engine {
   // Where queries go, each with its own queue: the ring of destinations
   // that may start one takes turns, so the window is spread across nodes.
   struct Dest {
-    std::deque<Query> pending;
+    // A list, not a deque: libstdc++'s deque allocates a Query's worth
+    // (and its map) even empty, for each of the thousands of destinations
+    // a discovery meets (bench/fabric_results.md, peak memory).
+    std::list<Query> pending;
     size_t in_flight = 0;
     bool in_ring = false;       // in ring_
     bool in_idle = false;       // in idle_
