@@ -202,7 +202,11 @@ void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
     learn(d, *reply);
   } else if (failure->kind == Failure::Kind::Timeout) {
     ++stats_.timeouts;
-    d.unresponsive = true;
+    // A dead node's own queries go on at the window's pace; a probe group
+    // is not one node (a timeout there says one port's peer is dead), and
+    // unlimited its other probes could all go at once into the node that
+    // parallel links lead to.
+    if (!d.group) d.unresponsive = true;
   } else if (failure->kind == Failure::Kind::Status) {
     ++stats_.status_errors;
   } else {

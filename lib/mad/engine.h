@@ -39,7 +39,8 @@ struct EngineConfig {
   // Requests in flight to one destination (a directed route's end, a
   // DLID); the SA, a host's daemon, is not limited. A destination whose
   // query went unanswered through every try is limited by the window only,
-  // as before, so a dead node's queries end in the time they used to.
+  // as before, so a dead node's queries end in the time they used to (not
+  // a probe group: its probes go to many nodes).
   // 0: no limit, queries started in the order submitted (the engine before
   // per-destination scheduling, and bench/'s model of other tools). The
   // tool's sessions use kPerNode (rdma/ib/session.cc).

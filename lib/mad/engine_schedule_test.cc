@@ -270,6 +270,31 @@ TEST(EngineSchedule, ProbesBehindOneNodeShareItsLimitOnEveryRoute) {
   for (const auto& [node, most] : t.max_in_flight) EXPECT_LE(most, 2) << "node " << node;
 }
 
+// A probe behind a switch's port that times out (its peer is dead) leaves
+// the switch's probe group limited: the other ports' probes still go 2 at a
+// time into the spine that parallel links lead to.
+TEST(EngineSchedule, ATimedOutProbeLeavesItsGroupLimited) {
+  ScheduleTransport t;
+  t.node = [](const Mad& m, const Address&) {
+    auto port = get_bits(m.bytes, hdr::kInitialPath.bit + 16, 8);
+    return static_cast<uint16_t>(port == 1 ? 1 : 100);  // port 1: a dead node; the rest: a spine
+  };
+  t.dead = {1};
+  Engine e(t, {.timeout_ms = 10, .retries = 0, .window = 64, .per_node = 2});
+  int answered = 0;
+  for (uint8_t port = 1; port <= 13; ++port) {
+    Route r{true, 0, {1, port}};
+    Query q{make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "probe",
+            [&answered](const Mad* m, const Failure*) { answered += m != nullptr; }};
+    q.unknown_end = true;
+    e.submit(std::move(q));
+  }
+  e.run();
+  EXPECT_EQ(answered, 12);
+  EXPECT_EQ(e.stats().timeouts, 1u);
+  EXPECT_LE(t.max_in_flight[100], 2);
+}
+
 TEST(EngineSchedule, ADeadNodeDoesNotHoldTheOthersBack) {
   ScheduleTransport t;
   t.dead = {1};
