@@ -146,15 +146,19 @@ class Discoverer {
     wake({far.node_guid, far.local_port});
   }
   void wake(const PortPeers::Key& key) {
+    if (!waiters_.count(key)) return;
+    if (std::optional<NodeInfo> far = peers_.find(key))
+      for (Probe* p : take_waiters(key)) answer(*p, *far);
+  }
+  // The waves' probes waiting for the probe ahead through a port, no longer
+  // counted as waiting.
+  std::vector<Probe*> take_waiters(const PortPeers::Key& key) {
     auto it = waiters_.find(key);
-    std::optional<NodeInfo> far = it == waiters_.end() ? std::nullopt : peers_.find(key);
-    if (!far) return;
+    if (it == waiters_.end()) return {};
     std::vector<Probe*> waiting = std::move(it->second);
     waiters_.erase(it);
-    for (Probe* p : waiting) {
-      --waiting_;
-      answer(*p, *far);
-    }
+    waiting_ -= waiting.size();
+    return waiting;
   }
 
   // Probes ahead of the waves (not with a hop limit, which needs each
@@ -195,26 +199,19 @@ class Discoverer {
                  "NodeInfo from " + mad::route_text(r),
                  [this, key, path, near = e.info](const mad::Mad* reply, const mad::Failure*) {
                    asking_.erase(key);
-                   if (reply) {
-                     NodeInfo far;
-                     try {
-                       far = NodeInfo::from(reply->data());
-                     } catch (const Error&) {
-                       reply = nullptr;  // the wave's own probe will say so
-                     }
-                     if (reply) {
-                       learn(near, key.second, far);
-                       ask_early(far, path, true, 0);
-                       return;
-                     }
+                   std::optional<NodeInfo> far;
+                   try {
+                     if (reply) far = NodeInfo::from(reply->data());
+                   } catch (const Error&) {  // too short: the wave's own probe will say so
                    }
-                   auto it = waiters_.find(key);
-                   if (it == waiters_.end()) return;  // none, or withdrawn and woken
-                   // Failed: the waves' probes that waited ask for themselves.
-                   std::vector<Probe*> waiting = std::move(it->second);
-                   waiters_.erase(it);
-                   for (Probe* p : waiting) {
-                     --waiting_;
+                   if (far) {
+                     learn(near, key.second, *far);
+                     ask_early(*far, path, true, 0);
+                     return;
+                   }
+                   // Failed: the waves' probes that waited ask for themselves
+                   // (withdrawn: the link was learnt, and they were answered).
+                   for (Probe* p : take_waiters(key)) {
                      p->sent = false;
                      send_probe(*p);
                    }

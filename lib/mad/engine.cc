@@ -82,16 +82,18 @@ Engine::Dest& Engine::route_dest(const Query& q) {
 Engine::Dest& Engine::dest_of(const Query& q) {
   size_t hops = q.mad.mgmt_class() == kClassSmiDr ? q.mad.get(hdr::kHopCount) : 0;
   if (!q.unknown_end || hops == 0) return route_dest(q);
-  std::string key = "g";
-  std::string text = "behind dr 0";
-  for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i) {
-    auto port = static_cast<uint8_t>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
-    key += static_cast<char>(port);
-    text += "," + std::to_string(port);
-  }
+  std::string key, text;
   if (q.behind) {  // the node, not the route: one group whichever way
     key = "G" + std::to_string(q.behind);
     text = "behind " + guid_text(q.behind);
+  } else {
+    key = "g";
+    text = "behind dr 0";
+    for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i) {
+      auto port = static_cast<uint8_t>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
+      key += static_cast<char>(port);
+      text += "," + std::to_string(port);
+    }
   }
   auto [it, added] = dests_.try_emplace(std::move(key));
   if (added) {
