@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "lib/ib/dot.h"
+#include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 
 namespace rdma::ib {
@@ -19,6 +20,67 @@ std::string where_text(const Fabric& f, const std::vector<FindingPlace>& where) 
     if (w.lid) text += " lid " + std::to_string(w.lid);
   }
   return text;
+}
+
+view::Json where_json(const Fabric& f, const std::vector<FindingPlace>& where) {
+  view::Json json = view::Json::array();
+  for (const FindingPlace& w : where) {
+    const Node& n = f.nodes[w.node];
+    view::Json j = {{"node_guid", mad::guid_text(n.info.node_guid)},
+                    {"description", n.description}};
+    const char* type = node_type_name(n.info.node_type);
+    j["type"] = type ? type : "unknown";
+    if (w.port || !n.is_switch()) j["port"] = w.port;
+    if (w.lid) j["lid"] = w.lid;
+    if (w.port_guid) j["port_guid"] = mad::guid_text(w.port_guid);
+    json.push_back(std::move(j));
+  }
+  return json;
+}
+
+namespace {
+
+// A port as the report names it, with the other end of its cable.
+RankedPort ranked(const Fabric& f, PortRef p, std::string value) {
+  RankedPort r{where_text(f, {place(f, p.node, p.port)}), "", std::move(value)};
+  if (const Port* port = f.nodes[p.node].port(p.port); port && port->peer)
+    r.peer = where_text(f, {place(f, port->peer->node, port->peer->port)});
+  return r;
+}
+
+template <typename Value>
+Ranking rank(const Fabric& f, const ErrorSweep& sweep, size_t n, const char* title,
+             const char* none, const char* unit, Value value) {
+  std::vector<const PortCounters*> ports;
+  for (const PortCounters& p : sweep.ports)
+    if (value(p)) ports.push_back(&p);
+  std::stable_sort(ports.begin(), ports.end(), [&](const PortCounters* a, const PortCounters* b) {
+    return value(*a) > value(*b);
+  });
+  if (ports.size() > n) ports.resize(n);
+  Ranking r{title, none, {}};
+  for (const PortCounters* p : ports)
+    r.ports.push_back(ranked(f, p->port, std::to_string(value(*p)) + " " + unit));
+  return r;
+}
+
+}  // namespace
+
+std::vector<Ranking> rank_ports(const Fabric& f, const ErrorSweep& sweep, size_t n) {
+  const mad::FieldDef& wait = *mad::find_field(mad::kPortCounters, "PortXmitWait");
+  const mad::FieldDef& downed = *mad::find_field(mad::kPortCounters, "LinkDownedCounter");
+  // Waiting to send is no error: it has its own ranking.
+  auto errors = [&](const PortCounters& p) {
+    uint64_t sum = 0;
+    for (const mad::FieldDef* d : error_counters())
+      if (d != &wait) sum += p.get(*d);
+    return sum;
+  };
+  return {rank(f, sweep, n, "errors", "no error counted on any port", "errors", errors),
+          rank(f, sweep, n, "waits", "no port waited to send", "ticks waiting",
+               [&](const PortCounters& p) { return p.get(wait); }),
+          rank(f, sweep, n, "flaps", "no link went down", "times down",
+               [&](const PortCounters& p) { return p.get(downed); })};
 }
 
 std::vector<FindingGroup> group_findings(const Fabric& f, const std::vector<Finding>& found) {
