@@ -11,7 +11,7 @@
 #include "lib/ib/check.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/fabric.h"
-#include "lib/view/record.h"
+#include "lib/ib/finding_places.h"
 
 namespace rdma::ib {
 
@@ -59,18 +59,10 @@ struct Report {
   std::vector<std::string> files;     // the other files written beside the page
 };
 
-// The places of a finding as one line: "\"sw1\" 0x0000000000200000 port 3
-// lid 2" for each, "; " between (as `fabric check` prints them).
-std::string where_text(const Fabric& f, const std::vector<FindingPlace>& where);
-
 // The worst n ports of a sweep of every port by their error counters'
 // sum, by the ticks they waited to send (PortXmitWait) and by the times
 // their link went down (LinkDownedCounter); ports at 0 are left out.
 std::vector<Ranking> rank_ports(const Fabric& f, const ErrorSweep& sweep, size_t n);
-
-// The same places as JSON: an object each with node_guid, description,
-// type, and port, lid and port_guid where given (`fabric check -j`).
-view::Json where_json(const Fabric& f, const std::vector<FindingPlace>& where);
 
 // Groups findings that say the same thing (check, severity, text), in the
 // order of their first member, errors first, then warnings, then notes.
