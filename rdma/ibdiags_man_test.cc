@@ -101,8 +101,6 @@ std::vector<std::string> words(const std::string& s) {
 class IbdiagsManPage : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("rdma-ibdiags-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
     // The files the page's forms name, here in the scratch directory.
     files_["fabric.json"] = (dir_ / "fabric.json").string();
     files_["nodes.map"] = (dir_ / "nodes.map").string();
@@ -112,7 +110,6 @@ class IbdiagsManPage : public ::testing::Test {
     test::Result saved = run({"rdma", "fabric", "save", files_["fabric.json"]});
     ASSERT_EQ(saved.status, 0) << saved.err;
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // One form (its words, "rdma" first) on a fresh kernel and fabric.
   test::Result run(std::vector<std::string> w) {
@@ -149,23 +146,15 @@ class IbdiagsManPage : public ::testing::Test {
                  return std::make_unique<madtest::SpoilingTransport>(fabric, sent_, no_spoil_);
                }};
     env.verbs = [] {
-      auto device = [](uint8_t link_layer) {
-        verbs::FakeDeviceSpec s;
-        s.attr.orig_attr.phys_port_cnt = 1;
-        ibv_port_attr p{};
-        p.state = IBV_PORT_ACTIVE;
-        p.link_layer = link_layer;
-        s.ports.push_back(p);
-        return s;
-      };
       return std::make_unique<verbs::FakeVerbs>(std::map<std::string, verbs::FakeDeviceSpec>{
-          {"mlx5_0", device(IBV_LINK_LAYER_INFINIBAND)},
-          {"rxe1", device(IBV_LINK_LAYER_ETHERNET)}});
+          {"mlx5_0", verbs::one_port_device(IBV_LINK_LAYER_INFINIBAND)},
+          {"rxe1", verbs::one_port_device(IBV_LINK_LAYER_ETHERNET)}});
     };
     return test::run_env(std::move(w), std::move(env), "");
   }
 
-  std::filesystem::path dir_;
+  test::ScratchDir scratch_{"rdma-ibdiags-"};
+  const std::filesystem::path& dir_ = scratch_.path;
   std::map<std::string, std::string> files_;
   std::vector<mad::Mad> sent_;
   madtest::Spoiler no_spoil_;
