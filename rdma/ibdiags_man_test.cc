@@ -86,7 +86,8 @@ std::vector<std::string> rdma_forms() {
   std::vector<std::string> forms;
   for (std::string b : bold) {
     b = unescape(b);
-    if (b == "rdma" || b.rfind("rdma ", 0) == 0) forms.push_back(b);
+    // "rdma" alone names the program (".BR rdma (8)"), no command.
+    if (b.rfind("rdma ", 0) == 0) forms.push_back(b);
   }
   return forms;
 }

@@ -163,6 +163,8 @@ if [ -x tests/ibsim/fault.sh ]; then
   run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
 fi
 [ -x tests/ibsim/madset.sh ] && run_suite ibsim-madset tests/ibsim/madset.sh --rdma build/rdma
+# Every rdma command rdma-ibdiags(7) prints, on the simulator (about 25 s).
+[ -x tests/ibsim/ibdiags_man.sh ] && run_suite ibsim-ibdiags-man tests/ibsim/ibdiags_man.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"
