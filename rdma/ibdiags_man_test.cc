@@ -2,9 +2,9 @@
 // "rdma ..." form the page prints in bold must run, so that the page stays
 // true as the command lines change. Each runs on the fabric double (the
 // suite's tests/ibsim/net after an SM sweep) with the test kernel and fake
-// verbs devices, and must exit 0. (tests/completion/ibdiags_test.sh checks
-// the other side: every command and option of the installed diags has its
-// row.)
+// verbs devices, and must exit 0 (tests/ibsim/ibdiags_man.sh runs them on
+// the simulator). tests/completion/ibdiags_test.sh checks the other side:
+// every command and option of the installed diags has its row.
 #include <gtest/gtest.h>
 
 #include <algorithm>
