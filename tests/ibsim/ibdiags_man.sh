@@ -98,7 +98,11 @@ while IFS= read -r form; do
     bad "$form: $out"
   fi
 done <forms.txt
-[ "$n" -gt 100 ] && ok "the page has $n forms" || bad "only $n forms read from the page"
+if [ "$n" -gt 100 ]; then
+  ok "the page has $n forms"
+else
+  bad "only $n forms read from the page"
+fi
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
