@@ -98,6 +98,8 @@ run_suite unit-asan-ubsan unit_san
 
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
+# rdma-ibdiags(7) against the infiniband-diags installed (tests/ibsim/setup.sh).
+[ -x tests/completion/ibdiags_test.sh ] && run_suite ibdiags-man tests/completion/ibdiags_test.sh
 if [ -x tests/vm/compare.sh ]; then
   # Every corpus (core, resources, statistics) in one boot per kernel.
   cat tests/vm/corpus*.txt >"$LOG/corpus-all.txt"
@@ -163,6 +165,8 @@ if [ -x tests/ibsim/fault.sh ]; then
   run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
 fi
 [ -x tests/ibsim/madset.sh ] && run_suite ibsim-madset tests/ibsim/madset.sh --rdma build/rdma
+# Every rdma command rdma-ibdiags(7) prints, on the simulator (about 25 s).
+[ -x tests/ibsim/ibdiags_man.sh ] && run_suite ibsim-ibdiags-man tests/ibsim/ibdiags_man.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"
