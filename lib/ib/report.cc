@@ -41,11 +41,11 @@ Ranking rank(const Fabric& f, const ErrorSweep& sweep, size_t n, const char* tit
 std::vector<Ranking> rank_ports(const Fabric& f, const ErrorSweep& sweep, size_t n) {
   const mad::FieldDef& wait = *mad::find_field(mad::kPortCounters, "PortXmitWait");
   const mad::FieldDef& downed = *mad::find_field(mad::kPortCounters, "LinkDownedCounter");
-  // Waiting to send is no error: it has its own ranking.
+  // Waiting to send and the times down have rankings of their own.
   auto errors = [&](const PortCounters& p) {
     uint64_t sum = 0;
     for (const mad::FieldDef* d : error_counters())
-      if (d != &wait) sum += p.get(*d);
+      if (d != &wait && d != &downed) sum += p.get(*d);
     return sum;
   };
   return {rank(f, sweep, n, "errors", "no error counted on any port", "errors", errors),
