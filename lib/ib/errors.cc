@@ -131,6 +131,12 @@ class PmaWalk {
 
 }  // namespace
 
+bool has_counters_port(const Fabric& f, uint32_t n, uint8_t port) {
+  const Node& node = f.nodes[n];
+  const Port* p = node.port(port);
+  return p && p->info && (node.is_switch() || (port != 0 && p->info->lid));
+}
+
 bool NodeSelect::covers(const Fabric& f, uint32_t n) const {
   if (node && n != *node) return false;
   return !node_type || f.nodes[n].info.node_type == node_type;
@@ -165,48 +171,6 @@ const mad::FieldDef* error_counter(std::string_view name) {
   for (const mad::FieldDef* f : error_counters())
     if (name == f->name || name == f->label) return f;
   return nullptr;
-}
-
-void Thresholds::set(std::string_view name, uint64_t v) {
-  const mad::FieldDef* f = error_counter(name);
-  if (!f) throw Error("unknown error counter \"" + std::string(name) + "\"");
-  by_name_[f->name] = v;
-}
-
-uint64_t Thresholds::of(const mad::FieldDef& f) const {
-  auto it = by_name_.find(f.name);
-  return it == by_name_.end() ? 0 : it->second;
-}
-
-std::vector<std::string> Thresholds::load(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw Error("cannot read thresholds from \"" + file + "\"");
-  std::vector<std::string> warnings;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    size_t b = line.find_first_not_of(" \t\r");
-    if (b == std::string::npos || line[b] == '#') continue;
-    size_t eq = line.find('=');
-    std::string where = file + ":" + std::to_string(n);
-    if (eq == std::string::npos) throw Error(where + ": expected NAME=VALUE");
-    std::string name = line.substr(b, eq - b);
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
-    std::string val = line.substr(eq + 1);
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(val.c_str(), &end, 0);
-    while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
-    if (val.empty() || *end || errno || val.find('-') != std::string::npos)
-      throw Error(where + ": invalid value \"" + val + "\"");
-    // A name ibqueryerrors does not check is no reason to refuse a file
-    // shared with it.
-    if (!error_counter(name)) {
-      warnings.push_back(where + ": unknown error counter \"" + name + "\", ignored");
-      continue;
-    }
-    set(name, v);
-  }
-  return warnings;
 }
 
 uint64_t PortCounters::get(const mad::FieldDef& f) const {
@@ -307,13 +271,14 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
       [&](uint32_t n, const Pma& pma) {
         const Node& node = f.nodes[n];
         std::vector<uint8_t> ports = pma_ports(node);
+        if (o.nodes.port) ports = {*o.nodes.port};
         if (!pma.answered) {  // a CA, not asked for ClassPortInfo
           if (!ports.empty())
             ca_ports(n, pma, std::make_shared<std::vector<uint8_t>>(std::move(ports)), 0);
           return;
         }
         ++out.nodes_checked;
-        if (node.is_switch() && pma.caps.all_port_select() && !o.every_port) {
+        if (node.is_switch() && pma.caps.all_port_select() && !o.every_port && !o.nodes.port) {
           // The sum first; port by port only when it shows a counter over.
           walk.counters(pma.lid, kAllPorts, mad::kPortCounters, std::nullopt, node.description,
                         [&, n, pma, ports](const mad::Mad& reply) {
@@ -341,7 +306,7 @@ std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool al
                                         const ClearSelect& only) {
   std::vector<std::string> warnings;
   PmaWalk walk(e, f, warnings);
-  walk.only({only.node, only.node_type});
+  walk.only({only.node, only.node_type, std::nullopt});
   // PortCountersExtended holds traffic counters only (ibclearcounters
   // clears them; its 1.3 error counters are not cleared, as perfquery -x -R
   // would).

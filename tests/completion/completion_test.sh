@@ -316,6 +316,7 @@ check "sa show paths mtu" "rdma sa show paths lid 1 lid 2 mtu " "1024 2048 256 4
 check "fabric links d" "rdma fabric links d" "degraded down"
 check "fabric errors" "rdma fabric errors " "cas clear counters data details from guid lid reset routers switches threshold thresholds via"
 check "fabric errors clear" "rdma fabric errors clear a" "all"
+check "fabric errors lid L port" "rdma fabric errors lid 4 p" "port"
 check "--output FILE" "rdma --prometheus --outp" "--output"
 check "--mkey KEY" "rdma --mk" "--mkey"
 check "--yes" "rdma --ye" "--yes"
