@@ -233,6 +233,11 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
                           f.nodes[ref.node].description, [kept](const mad::Mad& r) {
                             kept->ext = attr_bytes(r, mad::kPortCountersExtended);
                           });
+          if (o.wide_errors && pma.caps.extended_errors())
+            walk.counters(lid, ref.port, mad::kPortCountersExtended, std::nullopt,
+                          f.nodes[ref.node].description, [kept](const mad::Mad& r) {
+                            kept->wide = attr_bytes(r, mad::kPortCountersExtendedFull);
+                          });
           if (o.details) {
             // ibqueryerrors --details: where the receive errors came from and
             // why packets were discarded (no capability bit announces them).
@@ -294,7 +299,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
         }
         for (uint8_t p : ports) port_query(n, p, pma, nullptr);
       },
-      [&](const Node& node) { return node.is_switch() || o.extended; });
+      [&](const Node& node) { return node.is_switch() || o.extended || o.wide_errors; });
 
   for (auto& node : got)
     for (auto& p : node)

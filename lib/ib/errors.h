@@ -51,6 +51,9 @@ struct SweepOptions {
   // Also PortRcvErrorDetails and PortXmitDiscardDetails of the ports kept
   // (ibqueryerrors --details), where the PMA has them.
   bool details = false;
+  // Also the 64-bit error counters of the ports kept (PortCountersExtended
+  // in IBA 1.3's layout), where the PMA's CapabilityMask2 says it has them.
+  bool wide_errors = false;
 };
 
 // What one port's PMA answered: the attributes' bytes.
@@ -61,6 +64,7 @@ struct PortCounters {
   std::vector<uint8_t> ext;           // PortCountersExtended; empty: not asked or not supported
   std::vector<uint8_t> rcv_details;   // PortRcvErrorDetails; empty: not asked or not supported
   std::vector<uint8_t> xmit_details;  // PortXmitDiscardDetails; likewise
+  std::vector<uint8_t> wide;  // PortCountersExtended, 1.3 layout; empty: not asked or none
   uint64_t get(const mad::FieldDef& f) const;  // a PortCounters field
 };
 

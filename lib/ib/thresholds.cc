@@ -20,15 +20,16 @@ std::optional<std::string> thresholds_file(const std::optional<std::string>& nam
   return std::nullopt;
 }
 
-void Thresholds::set(std::string_view name, uint64_t v) {
+void Thresholds::set(std::string_view name, uint64_t v, Kind kind) {
   const mad::FieldDef* f = error_counter(name);
   if (!f) throw Error("unknown error counter \"" + std::string(name) + "\"");
-  by_name_[f->name] = v;
+  (kind == Kind::Value ? by_name_ : increase_)[f->name] = v;
 }
 
-uint64_t Thresholds::of(const mad::FieldDef& f) const {
-  auto it = by_name_.find(f.name);
-  return it == by_name_.end() ? 0 : it->second;
+uint64_t Thresholds::of(const mad::FieldDef& f, Kind kind) const {
+  const auto& m = kind == Kind::Value ? by_name_ : increase_;
+  auto it = m.find(f.name);
+  return it == m.end() ? 0 : it->second;
 }
 
 std::vector<std::string> Thresholds::load(const std::string& file) {
@@ -53,11 +54,17 @@ std::vector<std::string> Thresholds::load(const std::string& file) {
       throw Error(where + ": invalid value \"" + val + "\"");
     // A name ibqueryerrors does not check is no reason to refuse a file
     // shared with it.
+    Kind kind = Kind::Value;
+    constexpr std::string_view kIncrease = ".increase";
+    if (name.size() > kIncrease.size() && name.ends_with(kIncrease)) {
+      name.resize(name.size() - kIncrease.size());
+      kind = Kind::Increase;
+    }
     if (!error_counter(name)) {
       warnings.push_back(where + ": unknown error counter \"" + name + "\", ignored");
       continue;
     }
-    set(name, v);
+    set(name, v, kind);
   }
   return warnings;
 }

@@ -21,6 +21,7 @@
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "rdma/ib/errors_window.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
@@ -77,6 +78,7 @@ struct ErrorsWords {
   std::optional<bool> clear;    // clear after reading; true: every counter (clear all)
   std::optional<std::string> thresholds_file;                // `thresholds FILE`
   std::vector<std::pair<std::string, uint64_t>> thresholds;  // `threshold NAME=N`, in order
+  WindowMode window;  // window SECONDS, save FILE, since FILE
 };
 
 ErrorsWords errors_words(Args& args) {
@@ -123,6 +125,16 @@ ErrorsWords errors_words(Args& args) {
       w.thresholds_file = value("FILE");  // the last one, as ibqueryerrors' --threshold-file
     } else if (matches(k, "port")) {
       w.port = parse_port(value("port number"));
+    } else if (k == "window") {
+      std::string v = value("SECONDS");
+      std::optional<uint64_t> n = parse_number(v, {});
+      if (!n || *n == 0 || *n > 86400)
+        throw UsageError("invalid window \"" + v + "\" (expected SECONDS, 1 to 86400)");
+      w.window.seconds = static_cast<int>(*n);
+    } else if (k == "save") {
+      w.window.save = value("FILE");
+    } else if (k == "since") {
+      w.window.since = value("FILE");
     } else if (matches(k, "data")) {
       o.extended = true;
     } else if (matches(k, "details")) {
@@ -180,7 +192,10 @@ void load_thresholds(Ctx& c, ErrorsWords& w) {
   if (file)
     for (const std::string& warning : w.sweep.thresholds.load(*file))
       std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  for (const auto& [name, v] : w.thresholds) w.sweep.thresholds.set(name, v);
+  // In window mode (window, since) a threshold word judges the increase.
+  ib::Thresholds::Kind kind = w.window.seconds || w.window.since ? ib::Thresholds::Kind::Increase
+                                                                 : ib::Thresholds::Kind::Value;
+  for (const auto& [name, v] : w.thresholds) w.sweep.thresholds.set(name, v, kind);
   if (c.opt.details) {
     if (!file)
       std::fprintf(c.err, "thresholds: no file read (%s does not exist): 0 unless given\n",
@@ -252,6 +267,13 @@ void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s) {
   if (!sweep.warnings.empty()) c.status = 1;
 }
 
+view::Json record_json(const view::Record& rec) {
+  view::Json out = view::Json::object();
+  for (const view::Field& f : rec)
+    if (!f.key.empty()) out[f.key] = f.json.empty() ? f.value : view::Json::parse(f.json);
+  return out;
+}
+
 namespace {
 
 // ibqueryerrors' summary, after the ports: text "summary: 6 nodes checked,
@@ -273,14 +295,6 @@ void summary_record(const ib::SweepSummary& s, view::Record& rec) {
                      {"nodes_over_threshold", s.nodes_over},
                      {"pma_failures", s.pma_failures}};
   rec.add("summary", text, std::move(json));
-}
-
-// A record's fields as one JSON object (a member of a record of records).
-view::Json record_json(const view::Record& rec) {
-  view::Json out = view::Json::object();
-  for (const view::Field& f : rec)
-    if (!f.key.empty()) out[f.key] = f.json.empty() ? f.value : view::Json::parse(f.json);
-  return out;
 }
 
 // When a sweep started: text "time 2026-11-29T00:45:19+0000" in local
@@ -374,15 +388,9 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
 // did not answer (as ibqueryerrors).
 }  // namespace
 
-void fabric_errors(Ctx& c, FabricOf fabric_of) {
-  // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
-  // through the port.
-  FabricSource src = c.args.take_source();
-  if (!c.args.empty() && c.args.peek() == "reset") {
-    c.args.next();
-    check_takes(c, Takes::Once);
-    return fabric_errors_reset(c, src, fabric_of);
-  }
+namespace {
+
+void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
   ErrorsWords w = errors_words(c.args);
   ib::SweepOptions& o = w.sweep;
   if (w.port && !w.node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
@@ -390,6 +398,14 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
   if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
   if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
+  const WindowMode& m = w.window;
+  if (int(bool(m.seconds)) + bool(m.save) + bool(m.since) > 1)
+    throw UsageError("fabric errors takes one of window SECONDS, save FILE, since FILE");
+  if (m.any() && (c.opt.watch_s || w.clear || o.details || o.extended ||
+                  c.opt.exposition != Options::Exposition::None))
+    throw UsageError(
+        "window, save and since read the error counters only: not with -w, clear, details, "
+        "data, --openmetrics or --prometheus");
   load_thresholds(c, w);
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
@@ -400,6 +416,7 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
     o.nodes.port = w.port;
   }
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
+  if (m.any()) return errors_window(c, s, f, o, m);
   if (metrics.printer()) o.every_port = true;
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s);
@@ -430,6 +447,38 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
   }
   if (w.clear) clear_after(c, s, f, o, *w.clear);
   metrics.succeed();
+}
+
+}  // namespace
+
+void fabric_errors(Ctx& c, FabricOf fabric_of) {
+  // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
+  // through the port.
+  FabricSource src = c.args.take_source();
+  if (!c.args.empty() && c.args.peek() == "reset") {
+    c.args.next();
+    check_takes(c, Takes::Once);
+    return fabric_errors_reset(c, src, fabric_of);
+  }
+  // window, save and since report findings: they exit as diff(1), 2 for
+  // a failure (bad words included).
+  std::vector<std::string> words = c.args.take_rest();
+  bool window = std::any_of(words.begin(), words.end(), [](const std::string& k) {
+    return k == "window" || k == "save" || k == "since";
+  });
+  c.args = Args(std::move(words));
+  if (!window) return errors_sweep(c, src, fabric_of);
+  try {
+    errors_sweep(c, src, fabric_of);
+  } catch (const ExitUsageError&) {
+    throw;
+  } catch (const ExitError&) {
+    throw;
+  } catch (const UsageError& e) {
+    throw ExitUsageError(2, e.what());
+  } catch (const Error& e) {
+    throw ExitError(2, e.what());
+  }
 }
 
 }  // namespace rdma

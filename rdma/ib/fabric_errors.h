@@ -19,4 +19,8 @@ void fabric_errors(Ctx& c, FabricOf fabric_of);
 // progress line is gone; exit status 1 when there are warnings.
 void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s);
 
+// A record's fields as one JSON object: a port record inside the
+// "ports" member of the one object -j prints.
+view::Json record_json(const view::Record& rec);
+
 }  // namespace rdma

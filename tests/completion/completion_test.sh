@@ -314,7 +314,7 @@ check "sa show services filters" "rdma sa show services " "guid id name smkey vi
 check "sa show classportinfo" "rdma sa show classportinfo " "via"
 check "sa show paths mtu" "rdma sa show paths lid 1 lid 2 mtu " "1024 2048 256 4096 512"
 check "fabric links d" "rdma fabric links d" "degraded down"
-check "fabric errors" "rdma fabric errors " "cas clear counters data details from guid lid reset routers switches threshold thresholds via"
+check "fabric errors" "rdma fabric errors " "cas clear counters data details from guid lid reset routers save since switches threshold thresholds via window"
 check "fabric errors clear" "rdma fabric errors clear a" "all"
 check "fabric errors lid L port" "rdma fabric errors lid 4 p" "port"
 check "--output FILE" "rdma --prometheus --outp" "--output"

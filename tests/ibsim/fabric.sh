@@ -267,6 +267,43 @@ else
   bad "fabric errors -w: exit $rc: $out $(cat rates.err)"
 fi
 
+# A counter window, never reset: PerformanceSet raises s2 port 3 during a
+# 3 s window; h2 port 1 (rcv_errors 6 since the rates above) is high but
+# does not move, so it is not reported. Then save / since across a reset.
+run "$RDMA" -j fabric errors window 3 >window.json 2>window.err &
+window_pid=$!
+sleep 1
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=9'
+wait "$window_pid"
+rc=$?
+if out=$(python3 - window.json <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+ports = {(p["description"], p["port"]): p for p in d["ports"]}
+if set(ports) != {("s2", 3)}:
+    sys.exit(f"ports {sorted(ports)}")
+c = ports[("s2", 3)]["symbol_errors"]
+if (c["before"], c["after"], c["increase"]) != (2, 9, 7) or not 2.5 <= d["summary"]["window_seconds"] <= 4:
+    sys.exit(f"{c} {d['summary']}")
+print(f"+{c['increase']} in {d['summary']['window_seconds']:.1f} s")
+PY
+) && [ "$rc" -eq 1 ]; then
+  ok "fabric errors window: the raised port only, with its increase ($out)"
+else
+  bad "fabric errors window: exit $rc: $out $(cat window.err)"
+fi
+run "$RDMA" fabric errors save counters.json 2>/dev/null
+expect "fabric errors since: nothing moved, exit 0" 0 '^window: [0-9]+ ports compared over .*, 0 over threshold, 0 cannot be judged, 0 flapped$' \
+  fabric errors since counters.json
+run "$RDMA" perf reset lid "$s2lid" port 3 >/dev/null 2>&1
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=8'
+expect "fabric errors since: a reset cannot be judged, a rise is over" 1 \
+  'description "s2" port 3 .*symbol_errors 9->0 \(cannot judge: went down from 9 to 0 \(reset or wrapped\)\)' \
+  fabric errors since counters.json
+expect "fabric errors since: the rise" 1 'description "h2" port 1 .*rcv_errors 6->8 \(\+2, ' \
+  fabric errors since counters.json
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=6'  # as the perf -w test below expects
+
 # perf show -w: one port, the same way.
 h2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
   python3 -c 'import json,sys; print([n["lids"][0] for n in json.load(sys.stdin) if n["description"] == "h2"][0])')
