@@ -121,7 +121,7 @@ bool PortChange::cannot_judge() const {
 
 WindowJudgement judge_window(const Reading& before, const Reading& after,
                              std::span<const mad::FieldDef* const> counters,
-                             const Thresholds& thresholds) {
+                             const Thresholds& thresholds, bool every_port) {
   WindowJudgement out;
   out.seconds = after.time - before.time;
   std::map<std::pair<uint64_t, uint8_t>, const PortReading*> then;
@@ -133,7 +133,7 @@ WindowJudgement judge_window(const Reading& before, const Reading& after,
     if (it == then.end()) continue;
     const PortReading& was = *it->second;
     ++out.ports_compared;
-    PortChange change{&was, &now, {}, 0};
+    PortChange change{&was, &now, {}, {}, 0};
     for (size_t i = 0; i < all.size(); ++i) {
       const mad::FieldDef& f = *all[i];
       CounterChange c{&f, was.values[i], now.values[i], 0, "", false};
@@ -143,9 +143,10 @@ WindowJudgement judge_window(const Reading& before, const Reading& after,
       bool checked = std::find(counters.begin(), counters.end(), &f) != counters.end();
       if (!checked) continue;
       c.over = c.cannot_judge.empty() && c.increase > thresholds.of(f, Thresholds::Kind::Increase);
-      if (c.over || !c.cannot_judge.empty()) change.counters.push_back(std::move(c));
+      if (c.over || !c.cannot_judge.empty()) change.counters.push_back(c);
+      change.every.push_back(std::move(c));
     }
-    if (change.counters.empty() && !change.link_downs) continue;
+    if (change.counters.empty() && !change.link_downs && !every_port) continue;
     out.ports_over += change.over();
     out.ports_cannot_judge += change.cannot_judge();
     out.flaps += change.link_downs > 0;

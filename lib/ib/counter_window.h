@@ -57,6 +57,7 @@ struct PortChange {
   const PortReading* before = nullptr;
   const PortReading* after = nullptr;
   std::vector<CounterChange> counters;  // the ones over or not judged
+  std::vector<CounterChange> every;     // every counter judged, in its order (metrics)
   uint64_t link_downs = 0;              // LinkDownedCounter's increase: the link flapped
   bool over() const;
   bool cannot_judge() const;
@@ -73,8 +74,10 @@ struct WindowJudgement {
 
 // The ports of both readings (matched by node GUID and port), each of
 // counters judged against its increase threshold.
+// every_port: every port compared is in ports (the metrics want the
+// zeros too), not only those with a finding.
 WindowJudgement judge_window(const Reading& before, const Reading& after,
                              std::span<const mad::FieldDef* const> counters,
-                             const Thresholds& thresholds);
+                             const Thresholds& thresholds, bool every_port = false);
 
 }  // namespace rdma::ib

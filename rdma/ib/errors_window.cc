@@ -8,6 +8,8 @@
 
 #include "lib/error.h"
 #include "lib/ib/counter_window.h"
+#include "lib/ib/find.h"
+#include "lib/ib/port_labels.h"
 #include "lib/mad/format.h"
 #include "lib/view/replace_file.h"
 #include "rdma/ib/fabric_errors.h"
@@ -112,6 +114,23 @@ void print_judgement(Ctx& c, const ib::WindowJudgement& j) {
   if (j.ports_over) c.status = 1;
 }
 
+// Every port compared, labelled with both ends of its cable: each judged
+// counter's increase, and the link's downs (a flap when above 0).
+void window_metrics(const ib::Fabric& f, const ib::WindowJudgement& j, view::Printer& out) {
+  view::Record rec;
+  for (const ib::PortChange& p : j.ports) {
+    std::optional<ib::PortRef> at = ib::find_guid(f, p.after->node_guid);
+    if (!at) continue;
+    rec.clear();
+    ib::add_port_labels(f, {at->node, p.after->port}, rec);
+    for (const ib::CounterChange& ch : p.every)
+      if (ch.cannot_judge.empty())
+        rec.pair(std::string(ch.field->label) + "_increase", ch.increase);
+    rec.pair("link_downs", p.link_downs);
+    out.record(rec);
+  }
+}
+
 ib::Reading load_reading(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw Error("cannot read \"" + file + "\"");
@@ -123,7 +142,7 @@ ib::Reading load_reading(const std::string& file) {
 }  // namespace
 
 void errors_window(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o,
-                   const WindowMode& m) {
+                   const WindowMode& m, view::Printer* metrics) {
   if (m.save) {
     ib::Reading now = read_now(c, s, f, o);
     view::ReplaceFile out(*m.save);
@@ -135,7 +154,18 @@ void errors_window(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions 
   ib::Reading before = m.since ? load_reading(*m.since) : read_now(c, s, f, o);
   if (m.seconds) std::this_thread::sleep_for(std::chrono::seconds(*m.seconds));
   ib::Reading after = read_now(c, s, f, o);
-  print_judgement(c, ib::judge_window(before, after, o.counters, o.thresholds));
+  ib::WindowJudgement j = ib::judge_window(before, after, o.counters, o.thresholds, metrics);
+  if (!metrics) return print_judgement(c, j);
+  window_metrics(f, j, *metrics);
+  if (j.ports_over) c.status = 1;
+}
+
+std::vector<std::string> window_gauges() {
+  std::vector<std::string> out;
+  for (const mad::FieldDef* d : ib::error_counters())
+    out.push_back(std::string(d->label) + "_increase");
+  out.push_back("link_downs");
+  return out;
 }
 
 }  // namespace rdma

@@ -25,7 +25,12 @@ struct WindowMode {
 // Runs the mode over f with the sweep's options o (its thresholds of the
 // increase). Findings (a counter over its increase threshold, a flap) make
 // the exit status 1; a sweep or file that fails throws.
+// With metrics (not null; window and since only) the judgement is written
+// there instead: every port compared, each judged counter's increase as
+// the gauge NAME_increase and LinkDownedCounter's as link_downs.
 void errors_window(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o,
-                   const WindowMode& m);
+                   const WindowMode& m, view::Printer* metrics = nullptr);
+// The gauges of those metrics.
+std::vector<std::string> window_gauges();
 
 }  // namespace rdma

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "lib/testing/fabric/fabric.h"
 #include "rdma/ib/test_util.h"
@@ -84,6 +85,28 @@ TEST_F(ErrorsWindowCmd, AResetASaturatedCounterAndAFlapAreSaidSo) {
   EXPECT_EQ(by["hca3"]["flap"].get<std::string>().rfind("link down 3 times in ", 0), 0u);
   EXPECT_EQ(j["summary"]["ports_cannot_judge"], 2);
   EXPECT_EQ(j["summary"]["ports_flapped"], 1);
+}
+
+TEST_F(ErrorsWindowCmd, MetricsCarryIncreasesAndFlapsAsGauges) {
+  int hca3 = fabric_.node("hca3");
+  ASSERT_EQ(run({"fabric", "errors", "save", file_}).status, 0);
+  fabric_.set_counter(hca3, 1, "LinkDownedCounter", 2);
+  fabric_.set_counter(hca3, 1, "PortRcvErrors", 7);
+  Result r = run({"--prometheus", "fabric", "errors", "since", file_});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_port_link_downs gauge\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# TYPE rdma_ib_port_rcv_errors_increase gauge\n"), std::string::npos);
+  size_t flaps = 0, rises = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    bool hca = line.find("local_name=\"hca3\"") != std::string::npos;
+    flaps += hca && line.starts_with("rdma_ib_port_link_downs{") && line.ends_with(" 2");
+    rises += hca && line.starts_with("rdma_ib_port_rcv_errors_increase{") && line.ends_with(" 7");
+  }
+  EXPECT_EQ(flaps, 1u) << r.out;
+  EXPECT_EQ(rises, 1u) << r.out;
+  EXPECT_NE(r.out.find("\nrdma_ib_fabric_errors_window_up 1\n"), std::string::npos) << r.out;
+  EXPECT_EQ(run({"--prometheus", "fabric", "errors", "save", file_}).status, 2);
 }
 
 TEST_F(ErrorsWindowCmd, SixtyFourBitCountersWhereThePmaHasThem) {

@@ -401,13 +401,17 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
   const WindowMode& m = w.window;
   if (int(bool(m.seconds)) + bool(m.save) + bool(m.since) > 1)
     throw UsageError("fabric errors takes one of window SECONDS, save FILE, since FILE");
-  if (m.any() && (c.opt.watch_s || w.clear || o.details || o.extended ||
-                  c.opt.exposition != Options::Exposition::None))
+  if (m.any() && (c.opt.watch_s || w.clear || o.details || o.extended))
     throw UsageError(
-        "window, save and since read the error counters only: not with -w, clear, details, "
-        "data, --openmetrics or --prometheus");
+        "window, save and since read the error counters only: not with -w, clear, details "
+        "or data");
+  if (m.save && c.opt.exposition != Options::Exposition::None)
+    throw UsageError("save writes a file of counters: not with --openmetrics or --prometheus");
   load_thresholds(c, w);
-  MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
+  MetricsRun metrics =
+      m.any() ? MetricsRun(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_window_",
+                           "the error counter window", window_gauges())
+              : MetricsRun(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s);
   if (w.node) o.nodes.node = find_node(f, w.node);
@@ -416,7 +420,10 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
     o.nodes.port = w.port;
   }
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
-  if (m.any()) return errors_window(c, s, f, o, m);
+  if (m.any()) {
+    errors_window(c, s, f, o, m, metrics.printer());
+    return metrics.succeed();
+  }
   if (metrics.printer()) o.every_port = true;
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s);

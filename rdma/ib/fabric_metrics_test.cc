@@ -283,6 +283,7 @@ TEST_F(FabricMetricsCmd, RealParsersReadEveryFormat) {
   for (const char* fmt : {"openmetrics", "prometheus"}) {
     for (std::vector<std::string> cmd : {std::vector<std::string>{"fabric", "errors", "data"},
                                          {"fabric", "links"},
+                                         {"fabric", "errors", "window", "1"},
                                          {"fabric", "errors", "lid", "999"}}) {
       cmd.insert(cmd.begin(), std::string("--") + fmt);
       Result r = run(cmd);

@@ -422,6 +422,26 @@ if command -v promtool >/dev/null; then
     bad "promtool check metrics: $out $(cat lint.txt)"
   fi
 fi
+# The window's metrics: a flap (LinkDowned rises during the window) and
+# an increase as gauges, parsed by prometheus_client (and promtool).
+run "$RDMA" fabric errors save wm.json 2>/dev/null
+sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=5'
+run "$RDMA" --prometheus fabric errors since wm.json >wm.prom 2>wm.err
+rc=$?
+if out=$($pyprom - wm.prom <<'PY' 2>&1
+import sys
+from prometheus_client.parser import text_string_to_metric_families as fams
+f = {m.name: m for m in fams(open(sys.argv[1]).read())}
+downs = [(s.labels["local_name"], s.labels["local_port"], s.value) for s in f["rdma_ib_port_link_downs"].samples if s.value]
+if f["rdma_ib_port_link_downs"].type != "gauge" or downs != [("h3", "2", 3.0)]:
+    sys.exit(f"link_downs {downs}")
+print(f"{len(f['rdma_ib_port_link_downs'].samples)} ports, h3 port 2 down 3 times")
+PY
+) && [ "$rc" -eq 1 ] && { ! command -v promtool >/dev/null || promtool check metrics <wm.prom >/dev/null 2>&1; }; then
+  ok "fabric errors since --prometheus: the flap as a gauge ($out)"
+else
+  bad "fabric errors since --prometheus: exit $rc: $out $(cat wm.err)"
+fi
 run "$RDMA" fabric errors reset >/dev/null 2>&1
 
 # Degraded links: ibsim trains every link at 4X SDR while its ports
