@@ -9,6 +9,7 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/pma.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/records.h"
 #include "lib/mad/attrs.h"
@@ -23,9 +24,7 @@ namespace {
 struct Pma {
   uint16_t lid = 0;
   bool answered = false;
-  bool all_port_select = false;
-  bool extended = false;
-  bool qp1_dropped = false;  // CounterSelect2 bit 1 clears QP1Dropped
+  PmaCaps caps;  // ClassPortInfo's, when it answered
 };
 
 // The LID each node's PMA is asked at: a switch's port 0, a CA's first
@@ -81,8 +80,7 @@ class PmaWalk {
         next(n, pma);
         continue;
       }
-      mad::Mad m = mad::make_gmp(mad::kClassPerf, mad::kGet, mad::kClassPortInfo, 0);
-      e_.submit({std::move(m), mad::gsi_address(pma.lid),
+      e_.submit({class_port_info_request(), mad::gsi_address(pma.lid),
                  "ClassPortInfo from lid " + std::to_string(pma.lid) + " (\"" +
                      f_.nodes[n].description + "\")",
                  [this, n, next](const mad::Mad* reply, const mad::Failure* fail) {
@@ -91,35 +89,27 @@ class PmaWalk {
                      return;
                    }
                    Pma& p = pmas_[n];
-                   uint64_t caps = reply->get_attr(mad::kClassPortInfo, "CapabilityMask");
                    p.answered = true;
-                   p.all_port_select = (caps & mad::kPmaCapAllPortSelect) != 0;
-                   p.extended =
-                       (caps & (mad::kPmaCapExtendedWidth | mad::kPmaCapExtendedWidthNoIetf)) != 0;
-                   p.qp1_dropped = (caps & mad::kPmaCapQp1Dropped) != 0;
+                   p.caps = PmaCaps::from(reply->data());
                    next(n, p);
                  }});
     }
     e_.run();
   }
 
-  // Submits a PortCounters(Extended) Get or Set at lid for port (0xff: all).
-  void counters(uint16_t lid, uint8_t port, const mad::AttrDef& a, uint8_t method, uint32_t select,
-                uint32_t select2, const std::string& node,
+  // Submits a Get of a at lid for port (kAllPorts: the sum), or with
+  // clear a Set that clears what it selects.
+  void counters(uint16_t lid, uint8_t port, const mad::AttrDef& a,
+                const std::optional<ResetSelect>& clear, const std::string& node,
                 std::function<void(const mad::Mad&)> done,
                 std::function<void(const mad::Failure&)> failed = {}) {
-    mad::Mad m = mad::make_gmp(mad::kClassPerf, method, a, 0);
-    m.set_attr(a, "PortSelect", port);
-    if (method == mad::kSet) {
-      m.set_attr(a, "CounterSelect", select);
-      if (&a == &mad::kPortCounters) m.set_attr(a, "CounterSelect2", select2);
-    }
-    std::string what = std::string(method == mad::kSet ? "clearing " : "") + a.name + " port " +
+    mad::Mad m = clear ? reset_request(a, port, *clear) : counters_request(a, port);
+    std::string what = std::string(clear ? "clearing " : "") + a.name + " port " +
                        (port == kAllPorts ? std::string("all") : std::to_string(port)) +
                        " from lid " + std::to_string(lid) + " (\"" + node + "\")";
     // PortCountersExtended and the details are optional: a PMA without them
     // says so, which is not a problem.
-    bool optional = &a != &mad::kPortCounters;
+    bool optional = &a != &port_counters();
     e_.submit({std::move(m), mad::gsi_address(lid), what,
                [this, done, failed, optional](const mad::Mad* reply, const mad::Failure* fail) {
                  if (!reply) {
@@ -139,12 +129,13 @@ class PmaWalk {
   NodeSelect only_;
 };
 
-std::vector<uint8_t> attr_bytes(const mad::Mad& m, const mad::AttrDef& a) {
-  auto d = m.data();
-  return {d.begin(), d.begin() + std::min<size_t>(a.bytes, d.size())};
-}
-
 }  // namespace
+
+bool has_counters_port(const Fabric& f, uint32_t n, uint8_t port) {
+  const Node& node = f.nodes[n];
+  const Port* p = node.port(port);
+  return p && p->info && (node.is_switch() || (port != 0 && p->info->lid));
+}
 
 bool NodeSelect::covers(const Fabric& f, uint32_t n) const {
   if (node && n != *node) return false;
@@ -180,48 +171,6 @@ const mad::FieldDef* error_counter(std::string_view name) {
   for (const mad::FieldDef* f : error_counters())
     if (name == f->name || name == f->label) return f;
   return nullptr;
-}
-
-void Thresholds::set(std::string_view name, uint64_t v) {
-  const mad::FieldDef* f = error_counter(name);
-  if (!f) throw Error("unknown error counter \"" + std::string(name) + "\"");
-  by_name_[f->name] = v;
-}
-
-uint64_t Thresholds::of(const mad::FieldDef& f) const {
-  auto it = by_name_.find(f.name);
-  return it == by_name_.end() ? 0 : it->second;
-}
-
-std::vector<std::string> Thresholds::load(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw Error("cannot read thresholds from \"" + file + "\"");
-  std::vector<std::string> warnings;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    size_t b = line.find_first_not_of(" \t\r");
-    if (b == std::string::npos || line[b] == '#') continue;
-    size_t eq = line.find('=');
-    std::string where = file + ":" + std::to_string(n);
-    if (eq == std::string::npos) throw Error(where + ": expected NAME=VALUE");
-    std::string name = line.substr(b, eq - b);
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
-    std::string val = line.substr(eq + 1);
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(val.c_str(), &end, 0);
-    while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
-    if (val.empty() || *end || errno || val.find('-') != std::string::npos)
-      throw Error(where + ": invalid value \"" + val + "\"");
-    // A name ibqueryerrors does not check is no reason to refuse a file
-    // shared with it.
-    if (!error_counter(name)) {
-      warnings.push_back(where + ": unknown error counter \"" + name + "\", ignored");
-      continue;
-    }
-    set(name, v);
-  }
-  return warnings;
 }
 
 uint64_t PortCounters::get(const mad::FieldDef& f) const {
@@ -267,7 +216,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
     uint16_t lid = port_address(f, ref);
     ++out.ports_checked;
     walk.counters(
-        lid, port, mad::kPortCounters, mad::kGet, 0, 0, f.nodes[n].description,
+        lid, port, mad::kPortCounters, std::nullopt, f.nodes[n].description,
         [&, ref, lid, pma, then](const mad::Mad& reply) {
           auto c = std::make_unique<PortCounters>();
           c->port = ref;
@@ -279,19 +228,24 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
           auto& slot = got[ref.node];
           if (slot.size() <= ref.port) slot.resize(ref.port + 1u);
           slot[ref.port] = std::move(c);
-          if (o.extended && pma.extended)
-            walk.counters(lid, ref.port, mad::kPortCountersExtended, mad::kGet, 0, 0,
+          if (o.extended && pma.caps.extended())
+            walk.counters(lid, ref.port, mad::kPortCountersExtended, std::nullopt,
                           f.nodes[ref.node].description, [kept](const mad::Mad& r) {
                             kept->ext = attr_bytes(r, mad::kPortCountersExtended);
+                          });
+          if (o.wide_errors && pma.caps.extended_errors())
+            walk.counters(lid, ref.port, mad::kPortCountersExtended, std::nullopt,
+                          f.nodes[ref.node].description, [kept](const mad::Mad& r) {
+                            kept->wide = attr_bytes(r, mad::kPortCountersExtendedFull);
                           });
           if (o.details) {
             // ibqueryerrors --details: where the receive errors came from and
             // why packets were discarded (no capability bit announces them).
-            walk.counters(lid, ref.port, mad::kPortRcvErrorDetails, mad::kGet, 0, 0,
+            walk.counters(lid, ref.port, mad::kPortRcvErrorDetails, std::nullopt,
                           f.nodes[ref.node].description, [kept](const mad::Mad& r) {
                             kept->rcv_details = attr_bytes(r, mad::kPortRcvErrorDetails);
                           });
-            walk.counters(lid, ref.port, mad::kPortXmitDiscardDetails, mad::kGet, 0, 0,
+            walk.counters(lid, ref.port, mad::kPortXmitDiscardDetails, std::nullopt,
                           f.nodes[ref.node].description, [kept](const mad::Mad& r) {
                             kept->xmit_details = attr_bytes(r, mad::kPortXmitDiscardDetails);
                           });
@@ -322,15 +276,16 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
       [&](uint32_t n, const Pma& pma) {
         const Node& node = f.nodes[n];
         std::vector<uint8_t> ports = pma_ports(node);
+        if (o.nodes.port) ports = {*o.nodes.port};
         if (!pma.answered) {  // a CA, not asked for ClassPortInfo
           if (!ports.empty())
             ca_ports(n, pma, std::make_shared<std::vector<uint8_t>>(std::move(ports)), 0);
           return;
         }
         ++out.nodes_checked;
-        if (node.is_switch() && pma.all_port_select && !o.every_port) {
+        if (node.is_switch() && pma.caps.all_port_select() && !o.every_port && !o.nodes.port) {
           // The sum first; port by port only when it shows a counter over.
-          walk.counters(pma.lid, kAllPorts, mad::kPortCounters, mad::kGet, 0, 0, node.description,
+          walk.counters(pma.lid, kAllPorts, mad::kPortCounters, std::nullopt, node.description,
                         [&, n, pma, ports](const mad::Mad& reply) {
                           PortCounters sum;
                           sum.pc = attr_bytes(reply, mad::kPortCounters);
@@ -344,7 +299,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
         }
         for (uint8_t p : ports) port_query(n, p, pma, nullptr);
       },
-      [&](const Node& node) { return node.is_switch() || o.extended; });
+      [&](const Node& node) { return node.is_switch() || o.extended || o.wide_errors; });
 
   for (auto& node : got)
     for (auto& p : node)
@@ -356,25 +311,23 @@ std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool al
                                         const ClearSelect& only) {
   std::vector<std::string> warnings;
   PmaWalk walk(e, f, warnings);
-  walk.only({only.node, only.node_type});
-  // CounterSelect bits 0-11 are the error counters, 12-15 the traffic
-  // counters; CounterSelect2 bit 0 is PortXmitWait, bit 1 QP1Dropped (set,
-  // as perfquery -R does, where the PMA says it has it). PortCountersExtended
-  // holds traffic counters only.
-  uint32_t select = all ? 0xffff : 0x0fff;
+  walk.only({only.node, only.node_type, std::nullopt});
+  // PortCountersExtended holds traffic counters only (ibclearcounters
+  // clears them; its 1.3 error counters are not cleared, as perfquery -x -R
+  // would).
   walk.run([&](uint32_t n, const Pma& pma) {
     const Node& node = f.nodes[n];
     std::vector<uint8_t> ports = pma_ports(node);
     if (only.port)
       ports = {*only.port};
-    else if (node.is_switch() && pma.all_port_select)
+    else if (node.is_switch() && pma.caps.all_port_select())
       ports = {kAllPorts};
     for (uint8_t p : ports) {
       uint16_t lid = p == kAllPorts ? pma.lid : port_address(f, {n, p});
-      walk.counters(lid, p, mad::kPortCounters, mad::kSet, select, pma.qp1_dropped ? 3 : 1,
-                    node.description, [](const mad::Mad&) {});
-      if (all && pma.extended)
-        walk.counters(lid, p, mad::kPortCountersExtended, mad::kSet, 0xff, 0, node.description,
+      walk.counters(lid, p, mad::kPortCounters, clear_select(all, pma.caps), node.description,
+                    [](const mad::Mad&) {});
+      if (all && pma.caps.extended())
+        walk.counters(lid, p, mad::kPortCountersExtended, extended_clear_select(), node.description,
                       [](const mad::Mad&) {});
     }
   });

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lib/ib/fabric.h"
+#include "lib/ib/thresholds.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/field.h"
 
@@ -28,32 +29,18 @@ const std::vector<const mad::FieldDef*>& data_counters();
 // name `perf show` prints ("symbol_errors"); nullptr when there is none.
 const mad::FieldDef* error_counter(std::string_view name);
 
-// Thresholds by IBA name; a counter is over when its value is greater.
-// Unset ones are ibqueryerrors' default, 0 (QP1Dropped's too: ibqueryerrors
-// has none for it, and 0 is what its zeroed threshold table would give).
-class Thresholds {
- public:
-  // Throws Error naming the counter when it is not an error counter.
-  void set(std::string_view name, uint64_t v);
-  // ibqueryerrors' threshold file: NAME=VALUE lines, '#' comments. The
-  // names are error_counters()' (those ibqueryerrors reads, and QP1Dropped,
-  // which it ignores); an unknown name is one warning naming the file, line
-  // and name, returned. Throws Error naming the file and
-  // line for what it cannot read (a line without '=', a bad value).
-  std::vector<std::string> load(const std::string& file);
-  uint64_t of(const mad::FieldDef& f) const;
-
- private:
-  std::map<std::string, uint64_t, std::less<>> by_name_;
-};
-
 // The nodes a sweep or a clear covers: every node, one node (an index into
 // Fabric::nodes), the nodes of one type (NodeType), or both.
 struct NodeSelect {
   std::optional<uint32_t> node;
-  uint8_t node_type = 0;  // 0: any
+  uint8_t node_type = 0;        // 0: any
+  std::optional<uint8_t> port;  // with node: only this port of it (has_counters_port)
   bool covers(const Fabric& f, uint32_t n) const;
 };
+
+// Whether the PMA of node n keeps counters for port: a switch's ports
+// (0 included), a channel adapter's or router's ports 1 and up with a LID.
+bool has_counters_port(const Fabric& f, uint32_t n, uint8_t port);
 
 struct SweepOptions {
   std::vector<const mad::FieldDef*> counters = error_counters();  // the ones checked
@@ -64,6 +51,9 @@ struct SweepOptions {
   // Also PortRcvErrorDetails and PortXmitDiscardDetails of the ports kept
   // (ibqueryerrors --details), where the PMA has them.
   bool details = false;
+  // Also the 64-bit error counters of the ports kept (PortCountersExtended
+  // in IBA 1.3's layout), where the PMA's CapabilityMask2 says it has them.
+  bool wide_errors = false;
 };
 
 // What one port's PMA answered: the attributes' bytes.
@@ -74,6 +64,7 @@ struct PortCounters {
   std::vector<uint8_t> ext;           // PortCountersExtended; empty: not asked or not supported
   std::vector<uint8_t> rcv_details;   // PortRcvErrorDetails; empty: not asked or not supported
   std::vector<uint8_t> xmit_details;  // PortXmitDiscardDetails; likewise
+  std::vector<uint8_t> wide;  // PortCountersExtended, 1.3 layout; empty: not asked or none
   uint64_t get(const mad::FieldDef& f) const;  // a PortCounters field
 };
 

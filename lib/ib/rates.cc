@@ -48,6 +48,7 @@ std::vector<CounterRate> CounterRates::update(const Key& key, std::span<const Co
       auto it = old->second.find(r.field);
       if (it != old->second.end()) {
         c.reset = r.value < it->second;
+        if (!c.reset) c.increase = shown(r.value) - shown(it->second);
         if (!c.reset && !c.saturated && seconds > 0)
           c.per_second =
               stat::round_half_away(double(shown(r.value) - shown(it->second)) / seconds * 100) /
@@ -66,8 +67,15 @@ void CounterRates::end_interval() {
 
 bool moved(std::span<const CounterRate> rates) {
   for (const CounterRate& r : rates)
-    if (r.reset || r.saturated || (r.per_second && *r.per_second > 0)) return true;
+    if (r.saturated || r.changed()) return true;
   return false;
+}
+
+std::vector<CounterRate> changed_only(std::span<const CounterRate> rates) {
+  std::vector<CounterRate> out;
+  for (const CounterRate& r : rates)
+    if (r.changed()) out.push_back(r);
+  return out;
 }
 
 void add_counter_rates(std::span<const CounterRate> rates, view::Record& rec) {

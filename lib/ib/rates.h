@@ -29,6 +29,10 @@ struct CounterRate {
   std::optional<double> per_second;  // in that unit; none: first reading, reset or saturated
   bool reset = false;                // lower than the previous reading
   bool saturated = false;            // at the maximum its width holds
+  uint64_t increase = 0;             // since the previous reading, in value's unit; 0 after a reset
+  // It rose or was reset since the previous reading (a counter that sits
+  // saturated has not moved).
+  bool changed() const { return reset || increase > 0; }
 };
 
 // The counters `fabric errors` lists for c with options o, as errors_record
@@ -65,6 +69,8 @@ class CounterRates {
 
 // True when a counter rose, was reset or is saturated.
 bool moved(std::span<const CounterRate> rates);
+// The counters that changed (CounterRate::changed), in their order.
+std::vector<CounterRate> changed_only(std::span<const CounterRate> rates);
 
 // Adds the counters as `perf show` prints them, each with its rate: text
 // "symbol_errors 3 (0.5/s) ", "xmit_bytes 4096 (512/s) ", "(reset)" or

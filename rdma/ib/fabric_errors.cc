@@ -2,8 +2,11 @@
 // lib/ib/errors.h), once, with -w, or as metrics; and clearing counters.
 #include "rdma/ib/fabric_errors.h"
 
+#include <sys/time.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +21,7 @@
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "rdma/ib/errors_window.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
@@ -70,11 +74,14 @@ uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
 struct ErrorsWords {
   ib::SweepOptions sweep;
   NodeWords node;
-  std::optional<bool> clear;  // clear after reading; true: every counter (clear all)
+  std::optional<uint8_t> port;  // `port N` of the node
+  std::optional<bool> clear;    // clear after reading; true: every counter (clear all)
+  std::optional<std::string> thresholds_file;                // `thresholds FILE`
+  std::vector<std::pair<std::string, uint64_t>> thresholds;  // `threshold NAME=N`, in order
+  WindowMode window;  // window SECONDS, save FILE, since FILE
 };
 
-// A threshold file's unknown names are warnings, added to warnings.
-ErrorsWords errors_words(Args& args, std::vector<std::string>& warnings) {
+ErrorsWords errors_words(Args& args) {
   ErrorsWords w;
   ib::SweepOptions& o = w.sweep;
   while (!args.empty()) {
@@ -110,9 +117,24 @@ ErrorsWords errors_words(Args& args, std::vector<std::string>& warnings) {
       size_t eq = t.find('=');
       if (eq == std::string::npos)
         throw UsageError("invalid threshold \"" + t + "\" (expected NAME=N)");
-      o.thresholds.set(t.substr(0, eq), std::stoull(after_equals(t, eq, "threshold")));
+      std::string name = t.substr(0, eq);
+      uint64_t v = std::stoull(after_equals(t, eq, "threshold"));
+      ib::Thresholds().set(name, v);  // the name checked before anything is read
+      w.thresholds.emplace_back(name, v);
     } else if (k == "thresholds") {
-      for (std::string& w : o.thresholds.load(value("FILE"))) warnings.push_back(std::move(w));
+      w.thresholds_file = value("FILE");  // the last one, as ibqueryerrors' --threshold-file
+    } else if (matches(k, "port")) {
+      w.port = parse_port(value("port number"));
+    } else if (k == "window") {
+      std::string v = value("SECONDS");
+      std::optional<uint64_t> n = parse_number(v, {});
+      if (!n || *n == 0 || *n > 86400)
+        throw UsageError("invalid window \"" + v + "\" (expected SECONDS, 1 to 86400)");
+      w.window.seconds = static_cast<int>(*n);
+    } else if (k == "save") {
+      w.window.save = value("FILE");
+    } else if (k == "since") {
+      w.window.since = value("FILE");
     } else if (matches(k, "data")) {
       o.extended = true;
     } else if (matches(k, "details")) {
@@ -155,6 +177,36 @@ void errors_counters(const ib::PortCounters& c, const ib::SweepOptions& o, bool 
   if (!c.xmit_details.empty()) mad::decode(mad::kPortXmitDiscardDetails, c.xmit_details, 0, rec);
 }
 
+// The thresholds of a sweep: the file `thresholds FILE` names, else the
+// site's (/etc/infiniband-diags/error_thresholds, where it exists), as
+// ibqueryerrors picks its file; then each `threshold NAME=N`, which wins
+// over the file. -d says which file was read (on standard error).
+void load_thresholds(Ctx& c, ErrorsWords& w) {
+  std::optional<std::string> file = ib::thresholds_file(w.thresholds_file);
+  if (file)
+    for (const std::string& warning : w.sweep.thresholds.load(*file))
+      std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  // In window mode (window, since) a threshold word judges the increase.
+  ib::Thresholds::Kind kind = w.window.seconds || w.window.since ? ib::Thresholds::Kind::Increase
+                                                                 : ib::Thresholds::Kind::Value;
+  for (const auto& [name, v] : w.thresholds) w.sweep.thresholds.set(name, v, kind);
+  if (c.opt.details) {
+    if (!file)
+      std::fprintf(c.err, "thresholds: no file read (%s does not exist): 0 unless given\n",
+                   ib::kSiteThresholds);
+    else
+      std::fprintf(c.err, "thresholds: %s%s\n", file->c_str(),
+                   w.thresholds_file ? "" : " (the site's file)");
+  }
+}
+
+// Error when the node (an index into f.nodes) keeps no counters for port.
+void check_counters_port(const ib::Fabric& f, uint32_t n, uint8_t port) {
+  if (!ib::has_counters_port(f, n, port))
+    throw Error("node " + mad::desc_text(f.nodes[n].description) + " has no port " +
+                std::to_string(port) + " with counters");
+}
+
 // `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
 // or by its node or port GUID, in the fabric discovered or loaded.
 void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
@@ -183,11 +235,7 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
   if (node) {
     only.node = find_node(f, node);
     if (port) {
-      const ib::Node& node = f.nodes[*only.node];
-      const ib::Port* p = node.port(*port);
-      if (!p || !p->info || (!node.is_switch() && (*port == 0 || !p->info->lid)))
-        throw Error("node " + mad::desc_text(node.description) + " has no port " +
-                    std::to_string(*port) + " with counters");
+      check_counters_port(f, *only.node, *port);
       only.port = port;
     }
   }
@@ -213,11 +261,19 @@ void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s) {
   if (!sweep.warnings.empty()) c.status = 1;
 }
 
+view::Json record_json(const view::Record& rec) {
+  view::Json out = view::Json::object();
+  for (const view::Field& f : rec)
+    if (!f.key.empty()) out[f.key] = f.json.empty() ? f.value : view::Json::parse(f.json);
+  return out;
+}
+
 namespace {
 
 // ibqueryerrors' summary, after the ports: text "summary: 6 nodes checked,
 // 20 ports checked, 3 ports over threshold on 2 nodes" (", 1 PMA query
-// failed" when one did), JSON an object {"summary": {...}} with the counts.
+// failed" when one did), JSON the member "summary", an object with the
+// counts, beside "ports".
 void summary_record(const ib::SweepSummary& s, view::Record& rec) {
   auto count = [](size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -235,21 +291,38 @@ void summary_record(const ib::SweepSummary& s, view::Record& rec) {
   rec.add("summary", text, std::move(json));
 }
 
+// When a sweep started: text "time 2026-11-29T00:45:19+0000" in local
+// time, JSON seconds since the epoch.
+void add_sweep_time(view::Record& rec) {
+  timeval tv{};
+  gettimeofday(&tv, nullptr);
+  tm t{};
+  localtime_r(&tv.tv_sec, &t);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &t);
+  rec.pair("time", buf, static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
+}
+
 // -w SECONDS: a sweep of every port each interval (the fabric discovered
-// or loaded once), listing the ports over a threshold or whose counters
-// moved, each counter with its rate per second since the sweep before
-// (lib/ib/rates.h). Text: an empty line between intervals; JSON: one
-// document per interval.
+// or loaded once). Each sweep prints its time, then the ports whose
+// counters changed since the sweep before, with only those counters, each
+// with its rate per second (lib/ib/rates.h); -d: every port, every
+// counter. Text: the time line, the ports' lines, an empty line between
+// intervals; JSON: a document per interval, [{"time": T, "ports": [...]}].
+// The exit status is 1 when a port was over a threshold or moved.
 void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o) {
   using Clock = std::chrono::steady_clock;
   o.every_port = true;  // a port's first reading must be there when it starts to move
   own_json_output(c, "-w");
   ib::CounterRates rates;
   std::optional<Clock::time_point> last;
-  bool listed = false;
-  view::Record rec;
+  bool found = false;
+  bool json = c.out.is_json();
+  view::Record rec, head;
   watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
     Clock::time_point start = Clock::now();
+    head.clear();
+    add_sweep_time(head);
     ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
     // Over the time between the sweeps' starts: a slow sweep (dead nodes)
     // delays the next one, and the rate stays true.
@@ -257,27 +330,37 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
     last = start;
     sweep_warnings(c, sweep, s);
     Interval iv(c, n);
+    if (!json) iv.out().record(head);
+    view::Json ports = view::Json::array();
     for (const ib::PortCounters& p : sweep.ports) {
       std::vector<ib::CounterRate> r = rates.update(
           {f.nodes[p.port.node].info.node_guid, p.port.port}, ib::sweep_readings(p, o), seconds);
-      if (!ib::over_threshold(p, o) && !ib::moved(r)) continue;
+      found |= ib::over_threshold(p, o) || ib::moved(r);
+      if (!c.opt.details) r = ib::changed_only(r);
+      if (r.empty()) continue;
       rec.clear();
       errors_where(f, p, rec);
       ib::add_counter_rates(r, rec);
-      iv.out().record(rec);
-      listed = true;
+      if (json)
+        ports.push_back(record_json(rec));
+      else
+        iv.out().record(rec);
+    }
+    if (json) {
+      head.add("ports", "", std::move(ports));
+      iv.out().record(head);
     }
     rates.end_interval();
     iv.end();
   });
-  if (listed) c.status = 1;
+  if (found) c.status = 1;
 }
 
 // Clears the counters the sweep read (`clear`: the error counters, as
 // ibqueryerrors -k; `clear all`: every counter, as -K).
 void clear_after(Ctx& c, MadSession& s, const ib::Fabric& f, const ib::SweepOptions& o, bool all) {
   std::vector<std::string> warnings =
-      ib::clear_counters(s.engine(), f, all, {o.nodes.node, std::nullopt, o.nodes.node_type});
+      ib::clear_counters(s.engine(), f, all, {o.nodes.node, o.nodes.port, o.nodes.node_type});
   for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (!warnings.empty()) c.status = 1;
 }
@@ -305,29 +388,42 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
   }
 }
 
-void fabric_errors(Ctx& c, FabricOf fabric_of) {
-  // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
-  // through the port.
-  FabricSource src = c.args.take_source();
-  if (!c.args.empty() && c.args.peek() == "reset") {
-    c.args.next();
-    check_takes(c, Takes::Once);
-    return fabric_errors_reset(c, src, fabric_of);
-  }
-  std::vector<std::string> file_warnings;
-  ErrorsWords w = errors_words(c.args, file_warnings);
+namespace {
+
+void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
+  ErrorsWords w = errors_words(c.args);
   ib::SweepOptions& o = w.sweep;
-  for (const std::string& warning : file_warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  if (w.port && !w.node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
   if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
-  MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
+  const WindowMode& m = w.window;
+  if (int(bool(m.seconds)) + bool(m.save) + bool(m.since) > 1)
+    throw UsageError("fabric errors takes one of window SECONDS, save FILE, since FILE");
+  if (m.any() && (c.opt.watch_s || w.clear || o.details || o.extended))
+    throw UsageError(
+        "window, save and since read the error counters only: not with -w, clear, details "
+        "or data");
+  if (m.save && c.opt.exposition != Options::Exposition::None)
+    throw UsageError("save writes a file of counters: not with --openmetrics or --prometheus");
+  load_thresholds(c, w);
+  MetricsRun metrics =
+      m.any() ? MetricsRun(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_window_",
+                           "the error counter window", window_gauges())
+              : MetricsRun(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s);
   if (w.node) o.nodes.node = find_node(f, w.node);
+  if (w.port) {
+    check_counters_port(f, *o.nodes.node, *w.port);
+    o.nodes.port = w.port;
+  }
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
+  if (m.any()) {
+    errors_window(c, s, f, o, m, metrics.printer());
+    return metrics.succeed();
+  }
   if (metrics.printer()) o.every_port = true;
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s);
@@ -337,19 +433,59 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
                     [&](const ib::PortCounters& p) { return ib::over_threshold(p, o); }))
       c.status = 1;
   } else {
-    view::Record rec;
+    // Text: a line a port, then the summary line. JSON: one object, the
+    // port records in "ports" and the counts in "summary" (never a record
+    // among the ports).
+    bool json = c.out.is_json();
+    view::Record rec, doc;
+    view::Json ports = view::Json::array();
     for (const ib::PortCounters& p : sweep.ports) {
       rec.clear();
       errors_record(f, p, o, c.opt.details, rec);
-      c.out.record(rec);
+      if (json)
+        ports.push_back(record_json(rec));
+      else
+        c.out.record(rec);
     }
-    rec.clear();
-    summary_record(ib::summarize(sweep), rec);
-    c.out.record(rec);
+    if (json) doc.add("ports", "", std::move(ports));
+    summary_record(ib::summarize(sweep), doc);
+    c.out.record(doc);
     if (!sweep.ports.empty()) c.status = 1;
   }
   if (w.clear) clear_after(c, s, f, o, *w.clear);
   metrics.succeed();
+}
+
+}  // namespace
+
+void fabric_errors(Ctx& c, FabricOf fabric_of) {
+  // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
+  // through the port.
+  FabricSource src = c.args.take_source();
+  if (!c.args.empty() && c.args.peek() == "reset") {
+    c.args.next();
+    check_takes(c, Takes::Once);
+    return fabric_errors_reset(c, src, fabric_of);
+  }
+  // window, save and since report findings: they exit as diff(1), 2 for
+  // a failure (bad words included).
+  std::vector<std::string> words = c.args.take_rest();
+  bool window = std::any_of(words.begin(), words.end(), [](const std::string& k) {
+    return k == "window" || k == "save" || k == "since";
+  });
+  c.args = Args(std::move(words));
+  if (!window) return errors_sweep(c, src, fabric_of);
+  try {
+    errors_sweep(c, src, fabric_of);
+  } catch (const ExitUsageError&) {
+    throw;
+  } catch (const ExitError&) {
+    throw;
+  } catch (const UsageError& e) {
+    throw ExitUsageError(2, e.what());
+  } catch (const Error& e) {
+    throw ExitError(2, e.what());
+  }
 }
 
 }  // namespace rdma

@@ -29,4 +29,8 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
 // progress line is gone; exit status 1 when there are warnings.
 void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s);
 
+// A record's fields as one JSON object: a port record inside the
+// "ports" member of the one object -j prints.
+view::Json record_json(const view::Record& rec);
+
 }  // namespace rdma

@@ -308,20 +308,25 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
   EXPECT_EQ(run({"fabric", "errors"}).out,
             "summary: 6 nodes checked, 20 ports checked, 0 ports over threshold on 0 nodes\n");
   EXPECT_EQ(run({"fabric", "errors"}).status, 0);
-  EXPECT_EQ(run({"-j", "fabric", "errors"}).out,
-            R"([{"summary":{"nodes_checked":6,"ports_checked":20,"ports_over_threshold":0,)"
-            R"("nodes_over_threshold":0,"pma_failures":0}}])"
-            "\n");
+  EXPECT_EQ(
+      run({"-j", "fabric", "errors"}).out,
+      R"([{"ports":[],"summary":{"nodes_checked":6,"ports_checked":20,"ports_over_threshold":0,)"
+      R"("nodes_over_threshold":0,"pma_failures":0}}])"
+      "\n");
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
   Result r = run({"-j", "fabric", "errors"});
   EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as ibqueryerrors
-  nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j.size(), 3u);
-  EXPECT_EQ(j[2], nlohmann::json::parse(R"({"summary":{"nodes_checked":6,"ports_checked":20,)"
-                                        R"("ports_over_threshold":2,"nodes_over_threshold":2,)"
-                                        R"("pma_failures":0}})"));
-  j.erase(2);
+  // One object: the port records in "ports", the counts in "summary".
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc.size(), 1u);
+  ASSERT_EQ(doc[0].size(), 2u);
+  EXPECT_EQ(doc[0]["summary"],
+            nlohmann::json::parse(R"({"nodes_checked":6,"ports_checked":20,)"
+                                  R"("ports_over_threshold":2,"nodes_over_threshold":2,)"
+                                  R"("pma_failures":0})"));
+  nlohmann::json j = doc[0]["ports"];
+  ASSERT_EQ(j.size(), 2u);
   std::map<std::string, nlohmann::json> by;
   for (const auto& p : j) by[p["description"]] = p;
   EXPECT_EQ(by["sw2"]["port"], 3);
@@ -334,9 +339,9 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
   EXPECT_EQ(by["hca2"].size(), 6u) << by["hca2"];
   EXPECT_FALSE(by["hca2"].contains("xmit_wait"));
   EXPECT_FALSE(by["hca2"].contains("xmit_bytes"));
-  nlohmann::json d = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out);
-  ASSERT_EQ(d.size(), 3u);
-  for (const auto& p : {d[0], d[1]}) {
+  nlohmann::json d = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out)[0]["ports"];
+  ASSERT_EQ(d.size(), 2u);
+  for (const auto& p : d) {
     EXPECT_EQ(p.size(), 4u + (p.contains("port_guid") ? 1 : 0) + 14u) << p;  // QP1Dropped last
     EXPECT_EQ(p["qp1_dropped"], 0);
     EXPECT_EQ(p["xmit_wait"], 0);
@@ -365,8 +370,8 @@ TEST_F(FabricCmd, ErrorsThresholdsDataAndBadWords) {
   EXPECT_EQ(run({"fabric", "errors", "threshold", "SymbolErrorCounter=17"}).out,
             "summary: 6 nodes checked, 20 ports checked, 0 ports over threshold on 0 nodes\n");
   nlohmann::json j = nlohmann::json::parse(
-      run({"-j", "fabric", "errors", "threshold", "symbol_errors=16", "data"}).out);
-  ASSERT_EQ(j.size(), 2u);
+      run({"-j", "fabric", "errors", "threshold", "symbol_errors=16", "data"}).out)[0]["ports"];
+  ASSERT_EQ(j.size(), 1u);
   // PortCountersExtended: 64 bits, 4-byte words shown in bytes.
   EXPECT_EQ(j[0]["xmit_bytes"], 4ull << 33);
   EXPECT_EQ(j[0]["rcv_bytes"], 0);
@@ -411,14 +416,14 @@ TEST_F(FabricCmd, ErrorsFromASavedFabricAndASilentPma) {
   // A CA's PMA is asked for PortCounters first (no ClassPortInfo without data).
   EXPECT_NE(r.err.find("warning: no reply to PortCounters port 1 from lid"), std::string::npos)
       << r.err;
-  nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j.size(), 2u);
-  EXPECT_EQ(j[0]["description"], "hca3");
-  EXPECT_EQ(j[0]["link_downed"], 1);
+  nlohmann::json j = nlohmann::json::parse(r.out)[0];
+  ASSERT_EQ(j["ports"].size(), 1u);
+  EXPECT_EQ(j["ports"][0]["description"], "hca3");
+  EXPECT_EQ(j["ports"][0]["link_downed"], 1);
   // The silent PMA: one failure; its node is not checked, its ports are.
-  EXPECT_EQ(j[1]["summary"]["pma_failures"], 1);
-  EXPECT_EQ(j[1]["summary"]["nodes_checked"], 5);
-  EXPECT_EQ(j[1]["summary"]["ports_checked"], 20);
+  EXPECT_EQ(j["summary"]["pma_failures"], 1);
+  EXPECT_EQ(j["summary"]["nodes_checked"], 5);
+  EXPECT_EQ(j["summary"]["ports_checked"], 20);
   r = run({"fabric", "errors", "from", file});
   EXPECT_NE(r.out.find("summary: 5 nodes checked, 20 ports checked, 1 port over threshold on 1 "
                        "node, 1 PMA query failed\n"),
@@ -508,10 +513,10 @@ TEST_F(FabricCmd, ErrorsOpenMetricsSaysWhatJsonSays) {
   fabric_.nodes()[fabric_.node("hca2")].description = "hca \"2\"\\x";
   // Every counter of every port (the ports -d lists, and the others with
   // zeros); no summary.
-  nlohmann::json j = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out);
-  ASSERT_TRUE(j.back().contains("summary"));
-  size_t ports_checked = j.back()["summary"]["ports_checked"];
-  j.erase(j.size() - 1);
+  nlohmann::json doc = nlohmann::json::parse(run({"-d", "-j", "fabric", "errors"}).out)[0];
+  ASSERT_TRUE(doc.contains("summary"));
+  size_t ports_checked = doc["summary"]["ports_checked"];
+  nlohmann::json j = doc["ports"];
   Result r = run({"--openmetrics", "fabric", "errors"});
   EXPECT_EQ(r.status, 1) << r.err;  // ports over threshold, as without the option
   EXPECT_EQ(r.out.find("summary"), std::string::npos);
@@ -598,21 +603,71 @@ TEST_F(FabricCmd, NodeNameMapNamesTheNodesEverywhere) {
 
 TEST_F(FabricCmd, ErrorsWatchGivesRatesPerIntervalAndListsPortsThatMove) {
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  // Nothing moved: each interval its time and no port; the port over its
+  // threshold still makes the exit status 1.
   Result r = run({"-j", "-w", "1", "-c", "2", "fabric", "errors"});
   EXPECT_EQ(r.status, 1) << r.err;
   size_t nl = r.out.find('\n');
   ASSERT_NE(nl, std::string::npos) << r.out;
-  nlohmann::json first = nlohmann::json::parse(r.out.substr(0, nl));
-  nlohmann::json second = nlohmann::json::parse(r.out.substr(nl + 1));
-  ASSERT_EQ(first.size(), 1u);
-  EXPECT_EQ(first[0]["symbol_errors"], 17);
-  EXPECT_FALSE(first[0].contains("rate"));
-  ASSERT_EQ(second.size(), 1u);
+  for (const std::string& doc : {r.out.substr(0, nl), r.out.substr(nl + 1)}) {
+    nlohmann::json j = nlohmann::json::parse(doc);
+    ASSERT_EQ(j.size(), 1u) << doc;
+    EXPECT_TRUE(j[0]["time"].is_number()) << doc;
+    EXPECT_EQ(j[0]["ports"], nlohmann::json::array()) << doc;
+  }
+  // -d: every port, every counter, with its rate from the second interval.
+  Result d = run({"-d", "-j", "-w", "1", "-c", "2", "fabric", "errors"});
+  nl = d.out.find('\n');
+  ASSERT_NE(nl, std::string::npos) << d.out;
+  nlohmann::json first = nlohmann::json::parse(d.out.substr(0, nl))[0]["ports"];
+  nlohmann::json second = nlohmann::json::parse(d.out.substr(nl + 1))[0]["ports"];
+  ASSERT_EQ(first.size(), 20u);
+  size_t sw2_3 = 0;
+  for (const auto& p : first)
+    if (p["description"] == "sw2" && p["port"] == 3) {
+      ++sw2_3;
+      EXPECT_EQ(p["symbol_errors"], 17);
+      EXPECT_FALSE(p.contains("rate"));
+    }
+  EXPECT_EQ(sw2_3, 1u);
+  ASSERT_EQ(second.size(), 20u);
   EXPECT_EQ(second[0]["rate"]["symbol_errors"], 0);
-  // Text: the intervals apart by an empty line, each counter with its rate.
-  Result t = run({"-w", "1", "-c", "2", "fabric", "errors", "counters", "symbol_errors"});
-  EXPECT_NE(t.out.find("symbol_errors 17 \n\n"), std::string::npos) << t.out;
+  // Text: a time line a sweep, the intervals apart by an empty line.
+  Result t = run({"-d", "-w", "1", "-c", "2", "fabric", "errors", "counters", "symbol_errors"});
+  EXPECT_EQ(t.out.rfind("time 20", 0), 0u) << t.out;
+  EXPECT_NE(t.out.find("symbol_errors 17 \n"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("\n\ntime 20"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("symbol_errors 17 (0/s) \n"), std::string::npos) << t.out;
+  Result quiet = run({"-w", "1", "-c", "2", "fabric", "errors"});
+  EXPECT_EQ(std::count(quiet.out.begin(), quiet.out.end(), '\n'), 3) << quiet.out;
+}
+
+TEST_F(FabricCmd, ErrorsOfOnePortOfANode) {
+  int sw2 = fabric_.node("sw2");
+  fabric_.set_counter(sw2, 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(sw2, 4, "SymbolErrorCounter", 5);
+  std::string lid = std::to_string(fabric_.lid(sw2));
+  nlohmann::json j =
+      nlohmann::json::parse(run({"-j", "fabric", "errors", "lid", lid, "port", "4"}).out)[0];
+  ASSERT_EQ(j["ports"].size(), 1u) << j;
+  EXPECT_EQ(j["ports"][0]["port"], 4);
+  EXPECT_EQ(j["ports"][0]["symbol_errors"], 5);
+  EXPECT_EQ(j["summary"]["ports_checked"], 1);
+  // A port with nothing over: only the summary.
+  Result clean = run({"fabric", "errors", "lid", lid, "port", "1"});
+  EXPECT_EQ(clean.status, 0) << clean.err;
+  EXPECT_EQ(clean.out,
+            "summary: 1 node checked, 1 port checked, 0 ports over threshold on 0 nodes\n");
+  for (std::vector<std::string> bad : {
+           std::vector<std::string>{"fabric", "errors", "port", "1"},
+           {"fabric", "errors", "lid", lid, "port", "77"},
+           {"fabric", "errors", "lid", lid, "port"},
+       }) {
+    Result b = run(bad);
+    EXPECT_EQ(b.status, 1) << bad.back();
+    EXPECT_EQ(b.out, "");
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  }
 }
 
 TEST_F(FabricCmd, ErrorsResetOfOneNodeOrOnePort) {

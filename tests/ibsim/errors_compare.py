@@ -51,12 +51,17 @@ for line in open(sys.argv[1]):
     if m:
         summary["ports_checked"], summary["ports_over_threshold"] = map(int, m.groups())
 
+# rdma's shape: one object, the port records in "ports" (nothing else in
+# that array), the counts in "summary".
 doc = json.load(open(sys.argv[2]))
-if not doc or set(doc[-1]) != {"summary"}:
-    print(f"rdma's last element is not the summary: {doc[-1:]}")
+if len(doc) != 1 or set(doc[0]) != {"ports", "summary"}:
+    print(f"rdma's document is not [{{ports, summary}}]: {doc}")
     sys.exit(1)
-ours_summary = doc[-1]["summary"]
-ours = {(p["description"], p["port"]): p for p in doc[:-1]}
+ours_summary = doc[0]["summary"]
+if any("summary" in p for p in doc[0]["ports"]):
+    print(f"a summary among rdma's ports: {doc[0]['ports']}")
+    sys.exit(1)
+ours = {(p["description"], p["port"]): p for p in doc[0]["ports"]}
 if set(diags) != set(ours):
     print(f"ibqueryerrors lists {sorted(diags)}, rdma {sorted(ours)}")
     sys.exit(1)

@@ -171,6 +171,25 @@ if out=$(python3 "$HERE/errors_compare.py" qet.txt errt.json 2>&1) && [ "$rc" -e
 else
   bad "fabric errors thresholds FILE: exit $rc: $out $(cat qet.err errt.err)"
 fi
+# The site's file: read where it exists, as ibqueryerrors (the diags'
+# package installs it, all comments); -d names the file read.
+expect "-d fabric errors: names the thresholds file read" 1 \
+  '^thresholds: /etc/infiniband-diags/error_thresholds \(the site.s file\)$' -d fabric errors
+expect "-d fabric errors thresholds FILE: the file named wins" 1 '^thresholds: thr$' \
+  -d fabric errors thresholds thr
+# One port of a node (port N wherever a node is named).
+s2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
+  python3 -c 'import json,sys; print([n["lids"][0] for n in json.load(sys.stdin) if n["description"] == "s2"][0])')
+out=$(run "$RDMA" -j fabric errors lid "$s2lid" port 3 2>&1)
+if python3 -c 'import json,sys; d=json.loads(sys.argv[1])[0]; p=d["ports"]
+sys.exit(0 if [(x["description"], x["port"], x["symbol_errors"]) for x in p] == [("s2", 3, 17)] and d["summary"]["ports_checked"] == 1 else 1)' "$out"; then
+  ok "fabric errors lid L port 3: that port alone"
+else
+  bad "fabric errors lid L port 3: $out"
+fi
+expect "fabric errors lid L port 1: nothing over, exit 0" 0 \
+  '^summary: 1 node checked, 1 port checked, 0 ports over threshold on 0 nodes$' \
+  fabric errors lid "$s2lid" port 1
 run "$RDMA" fabric save errsaved.json 2>/dev/null
 run "$RDMA" -j fabric errors from errsaved.json >errors2.json 2>/dev/null
 if python3 "$HERE/errors_compare.py" qe.txt errors2.json >/dev/null 2>&1; then
@@ -213,25 +232,30 @@ rc=$?
 if out=$(python3 - rates.json <<'PY' 2>&1
 import json, sys
 docs = [json.loads(l) for l in open(sys.argv[1])]
-if len(docs) != 3:
-    sys.exit(f"{len(docs)} documents")
+if len(docs) != 3 or any(len(d) != 1 or set(d[0]) != {"time", "ports"} for d in docs):
+    sys.exit(f"not 3 documents [{{time, ports}}]: {docs}")
+times = [d[0]["time"] for d in docs]
+if not (2.5 <= times[1] - times[0] <= 3.5 and 2.5 <= times[2] - times[1] <= 3.5):
+    sys.exit(f"sweep times {times}")
+docs = [d[0]["ports"] for d in docs]
 if docs[0]:
     sys.exit(f"first sweep lists {docs[0]}")
 by = {(p["description"], p["port"]): p for p in docs[1]}
 if set(by) != {("s2", 3), ("h2", 1)}:
     sys.exit(f"second sweep lists {sorted(by)}")
 s2, h2 = by[("s2", 3)], by[("h2", 1)]
-# 12 and 6 over about 3 s (the time between the sweeps' starts)
+# 12 and 6 over about 3 s (the time between the sweeps' starts); only
+# what moved (s2's rcv_errors did not)
 if not (s2["symbol_errors"] == 12 and 3.4 <= s2["rate"]["symbol_errors"] <= 4.6 and
         h2["rcv_errors"] == 6 and 1.7 <= h2["rate"]["rcv_errors"] <= 2.3 and
-        s2["rate"]["rcv_errors"] == 0):
+        "rcv_errors" not in s2):
     sys.exit(f"second sweep: {s2} {h2}")
 by = {(p["description"], p["port"]): p for p in docs[2]}
 s2 = by.get(("s2", 3), {})
 if s2.get("reset") != ["symbol_errors"] or "symbol_errors" in s2.get("rate", {}):
     sys.exit(f"third sweep: {docs[2]}")
-if by[("h2", 1)]["rate"]["rcv_errors"] != 0:
-    sys.exit(f"third sweep h2: {by[('h2', 1)]}")
+if ("h2", 1) in by:
+    sys.exit(f"third sweep lists h2, which did not move: {by[('h2', 1)]}")
 s2, h2 = docs[1][0], docs[1][1]
 if s2["description"] != "s2":
     s2, h2 = h2, s2
@@ -242,6 +266,43 @@ PY
 else
   bad "fabric errors -w: exit $rc: $out $(cat rates.err)"
 fi
+
+# A counter window, never reset: PerformanceSet raises s2 port 3 during a
+# 3 s window; h2 port 1 (rcv_errors 6 since the rates above) is high but
+# does not move, so it is not reported. Then save / since across a reset.
+run "$RDMA" -j fabric errors window 3 >window.json 2>window.err &
+window_pid=$!
+sleep 1
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=9'
+wait "$window_pid"
+rc=$?
+if out=$(python3 - window.json <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+ports = {(p["description"], p["port"]): p for p in d["ports"]}
+if set(ports) != {("s2", 3)}:
+    sys.exit(f"ports {sorted(ports)}")
+c = ports[("s2", 3)]["symbol_errors"]
+if (c["before"], c["after"], c["increase"]) != (2, 9, 7) or not 2.5 <= d["summary"]["window_seconds"] <= 4:
+    sys.exit(f"{c} {d['summary']}")
+print(f"+{c['increase']} in {d['summary']['window_seconds']:.1f} s")
+PY
+) && [ "$rc" -eq 1 ]; then
+  ok "fabric errors window: the raised port only, with its increase ($out)"
+else
+  bad "fabric errors window: exit $rc: $out $(cat window.err)"
+fi
+run "$RDMA" fabric errors save counters.json 2>/dev/null
+expect "fabric errors since: nothing moved, exit 0" 0 '^window: [0-9]+ ports compared over .*, 0 over threshold, 0 cannot be judged, 0 flapped$' \
+  fabric errors since counters.json
+run "$RDMA" perf reset lid "$s2lid" port 3 >/dev/null 2>&1
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=8'
+expect "fabric errors since: a reset cannot be judged, a rise is over" 1 \
+  'description "s2" port 3 .*symbol_errors 9->0 \(cannot judge: went down from 9 to 0 \(reset or wrapped\)\)' \
+  fabric errors since counters.json
+expect "fabric errors since: the rise" 1 'description "h2" port 1 .*rcv_errors 6->8 \(\+2, ' \
+  fabric errors since counters.json
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=6'  # as the perf -w test below expects
 
 # perf show -w: one port, the same way.
 h2lid=$(run "$RDMA" -j fabric show 2>/dev/null |
@@ -283,14 +344,17 @@ sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=2'
 sleep 0.5
 # The metrics have every counter of every port (-d -j: of the ports listed),
 # and no summary.
-run "$RDMA" -d -j fabric errors data >om.json 2>/dev/null
+run "$RDMA" -d -j fabric errors data >om.all.json 2>/dev/null
+# The port records (-j: [{"ports": [...], "summary": {...}}]).
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))[0]["ports"], sys.stdout)' \
+  om.all.json >om.json
 run ibnetdiscover -p >ports.txt 2>/dev/null
 for fmt in openmetrics prometheus; do
   run "$RDMA" --$fmt fabric errors data >om.txt 2>om.err
   rc=$?
   if out=$($pyprom "$HERE/metrics_compare.py" $fmt om.txt om.json rdma_ib_port_ \
     node_guid=local_guid description=local_name port=local_port -ignore lid port_guid \
-    -skip summary -rising $traffic -run rdma_ib_fabric_errors_ -more 2>&1) &&
+    -rising $traffic -run rdma_ib_fabric_errors_ -more 2>&1) &&
     [ "$rc" -eq 1 ]; then
     ok "fabric errors --$fmt parsed = -j ($out)"
   else
@@ -357,6 +421,26 @@ if command -v promtool >/dev/null; then
   else
     bad "promtool check metrics: $out $(cat lint.txt)"
   fi
+fi
+# The window's metrics: a flap (LinkDowned rises during the window) and
+# an increase as gauges, parsed by prometheus_client (and promtool).
+run "$RDMA" fabric errors save wm.json 2>/dev/null
+sim 'PerformanceSet "h3"[2] PortCounters.LinkDownedCounter=5'
+run "$RDMA" --prometheus fabric errors since wm.json >wm.prom 2>wm.err
+rc=$?
+if out=$($pyprom - wm.prom <<'PY' 2>&1
+import sys
+from prometheus_client.parser import text_string_to_metric_families as fams
+f = {m.name: m for m in fams(open(sys.argv[1]).read())}
+downs = [(s.labels["local_name"], s.labels["local_port"], s.value) for s in f["rdma_ib_port_link_downs"].samples if s.value]
+if f["rdma_ib_port_link_downs"].type != "gauge" or downs != [("h3", "2", 3.0)]:
+    sys.exit(f"link_downs {downs}")
+print(f"{len(f['rdma_ib_port_link_downs'].samples)} ports, h3 port 2 down 3 times")
+PY
+) && [ "$rc" -eq 1 ] && { ! command -v promtool >/dev/null || promtool check metrics <wm.prom >/dev/null 2>&1; }; then
+  ok "fabric errors since --prometheus: the flap as a gauge ($out)"
+else
+  bad "fabric errors since --prometheus: exit $rc: $out $(cat wm.err)"
 fi
 run "$RDMA" fabric errors reset >/dev/null 2>&1
 
