@@ -18,6 +18,7 @@
 #include "lib/ib/graphviz.h"
 #include "lib/ib/port_labels.h"
 #include "lib/ib/report.h"
+#include "lib/ib/thresholds.h"
 #include "lib/mad/format.h"
 #include "lib/view/openmetrics.h"
 #include "lib/view/replace_file.h"
@@ -70,6 +71,10 @@ void fabric_report(Ctx& c, FabricOf fabric_of) {
 
   ib::SweepOptions o;
   o.every_port = true;  // counters.json and the rankings want every port
+  // The site's thresholds, as fabric errors reads them.
+  if (std::optional<std::string> file = ib::thresholds_file(std::nullopt))
+    for (const std::string& w : o.thresholds.load(*file))
+      std::fprintf(c.err, "warning: %s\n", w.c_str());
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   s.end_progress();
   std::vector<ib::PortRef> over;
