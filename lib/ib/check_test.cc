@@ -300,6 +300,36 @@ TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
   EXPECT_EQ(v[0].where.size(), 5u);
 }
 
+// Only the hops routes take need their tables: the same findings as with
+// every table read, from the tables of those hops alone.
+TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
+  read();
+  std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
+  for (int transit_vl : {0, 1}) {
+    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+      std::array<uint8_t, 16> t;
+      t.fill(static_cast<uint8_t>(transit_vl));
+      node(id).sl2vl[3 << 8 | 2] = t;
+      node(id).sl2vl[2 << 8 | 3] = t;
+    }
+    VlMaps all = read_sl2vls(engine_, f_);
+    VlMaps some = read_sl2vls(engine_, f_, hops);
+    size_t read_all = 0, read_some = 0;
+    for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
+      read_all += all.by_node[n].size();
+      read_some += some.by_node[n].size();
+      EXPECT_EQ(some.asked[n], hops[n].size());
+      for (const auto& [key, t] : some.by_node[n]) EXPECT_EQ(all.by_node[n].at(key), t);
+    }
+    EXPECT_GT(read_some, 0u);
+    EXPECT_LE(read_some, read_all);
+    std::vector<Finding> a = check_credit(f_, lfts_, &all), b = check_credit(f_, lfts_, &some);
+    ASSERT_EQ(a.size(), b.size()) << transit_vl;
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].what, b[i].what);
+    EXPECT_EQ(a.empty(), transit_vl == 1);
+  }
+}
+
 // Two switches joined by 70 parallel links, a CA on the first: 9,730
 // SL2VL tables (every input port with a link times every other port to a
 // switch), more than read_sl2vls queues before it runs the engine.
@@ -359,6 +389,24 @@ TEST_F(FabricChecksTree, ATreeHasNoCreditLoopAndUnevenTablesAreReported) {
   EXPECT_EQ(s1f->severity, Severity::Warning);
   EXPECT_NE(s1f->what.find("port " + std::to_string(up[1]) + " 0"), std::string::npos) << s1f->what;
   EXPECT_TRUE(check_credit(f_, lfts_).empty());
+}
+
+// A tree's routes go up then down: no hop from a switch above back up,
+// so fewer tables than every (input, output to a switch) pair.
+TEST_F(FabricChecksTree, FewerTablesThanEveryPairAndTheSameFindings) {
+  read();
+  std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
+  VlMaps all = read_sl2vls(engine_, f_);
+  VlMaps some = read_sl2vls(engine_, f_, hops);
+  size_t read_all = 0, read_some = 0;
+  for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
+    read_all += all.by_node[n].size();
+    read_some += some.by_node[n].size();
+  }
+  EXPECT_GT(read_some, 0u);
+  EXPECT_LT(read_some, read_all);
+  EXPECT_TRUE(check_credit(f_, lfts_, &some).empty());
+  EXPECT_TRUE(check_credit(f_, lfts_, &all).empty());
 }
 
 }  // namespace

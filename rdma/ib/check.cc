@@ -87,7 +87,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
       take(ib::check_mfts(f, mfts));
     }
     if (want[kCredit]) {
-      ib::VlMaps vls = ib::read_sl2vls(s->engine(), f);
+      ib::VlMaps vls = ib::read_sl2vls(s->engine(), f, ib::credit_hops(f, lfts));
       take(ib::check_credit(f, lfts, &vls));
     }
     if (want[kBalance]) take(ib::check_balance(f, lfts));
