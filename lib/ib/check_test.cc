@@ -300,11 +300,29 @@ TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
   EXPECT_EQ(v[0].where.size(), 5u);
 }
 
+// The tables read, every one and only those of the hops routes take
+// (credit_hops); each of the latter as the full read has it.
+struct TwoReads {
+  VlMaps all, some;
+  size_t read_all = 0, read_some = 0;
+};
+TwoReads read_both(mad::Engine& e, const Fabric& f, const Lfts& lfts) {
+  std::vector<std::vector<uint16_t>> hops = credit_hops(f, lfts);
+  TwoReads r{read_sl2vls(e, f), read_sl2vls(e, f, hops)};
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    r.read_all += r.all.by_node[n].size();
+    r.read_some += r.some.by_node[n].size();
+    EXPECT_EQ(r.some.asked[n], hops[n].size());
+    for (const auto& [key, t] : r.some.by_node[n]) EXPECT_EQ(r.all.by_node[n].at(key), t);
+  }
+  EXPECT_GT(r.read_some, 0u);
+  return r;
+}
+
 // Only the hops routes take need their tables: the same findings as with
 // every table read, from the tables of those hops alone.
 TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
   read();
-  std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
   for (int transit_vl : {0, 1}) {
     for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
       std::array<uint8_t, 16> t;
@@ -312,18 +330,10 @@ TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
       node(id).sl2vl[3 << 8 | 2] = t;
       node(id).sl2vl[2 << 8 | 3] = t;
     }
-    VlMaps all = read_sl2vls(engine_, f_);
-    VlMaps some = read_sl2vls(engine_, f_, hops);
-    size_t read_all = 0, read_some = 0;
-    for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
-      read_all += all.by_node[n].size();
-      read_some += some.by_node[n].size();
-      EXPECT_EQ(some.asked[n], hops[n].size());
-      for (const auto& [key, t] : some.by_node[n]) EXPECT_EQ(all.by_node[n].at(key), t);
-    }
-    EXPECT_GT(read_some, 0u);
-    EXPECT_LE(read_some, read_all);
-    std::vector<Finding> a = check_credit(f_, lfts_, &all), b = check_credit(f_, lfts_, &some);
+    TwoReads r = read_both(engine_, f_, lfts_);
+    EXPECT_LE(r.read_some, r.read_all);
+    std::vector<Finding> a = check_credit(f_, lfts_, &r.all);
+    std::vector<Finding> b = check_credit(f_, lfts_, &r.some);
     ASSERT_EQ(a.size(), b.size()) << transit_vl;
     for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].what, b[i].what);
     EXPECT_EQ(a.empty(), transit_vl == 1);
@@ -395,18 +405,10 @@ TEST_F(FabricChecksTree, ATreeHasNoCreditLoopAndUnevenTablesAreReported) {
 // so fewer tables than every (input, output to a switch) pair.
 TEST_F(FabricChecksTree, FewerTablesThanEveryPairAndTheSameFindings) {
   read();
-  std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
-  VlMaps all = read_sl2vls(engine_, f_);
-  VlMaps some = read_sl2vls(engine_, f_, hops);
-  size_t read_all = 0, read_some = 0;
-  for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
-    read_all += all.by_node[n].size();
-    read_some += some.by_node[n].size();
-  }
-  EXPECT_GT(read_some, 0u);
-  EXPECT_LT(read_some, read_all);
-  EXPECT_TRUE(check_credit(f_, lfts_, &some).empty());
-  EXPECT_TRUE(check_credit(f_, lfts_, &all).empty());
+  TwoReads r = read_both(engine_, f_, lfts_);
+  EXPECT_LT(r.read_some, r.read_all);
+  EXPECT_TRUE(check_credit(f_, lfts_, &r.some).empty());
+  EXPECT_TRUE(check_credit(f_, lfts_, &r.all).empty());
 }
 
 }  // namespace
