@@ -157,12 +157,17 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
 std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts) {
   // check_credit's walk with a state per (switch, input port), the finest
   // it makes (a switch with one VL per SL merges its ports' states): every
-  // hop it takes into another switch, whatever the tables say.
-  std::vector<std::vector<uint16_t>> out(f.nodes.size());
-  std::vector<size_t> first(f.nodes.size() + 1, 0);
-  for (size_t n = 0; n < f.nodes.size(); ++n)
-    first[n + 1] = first[n] + (f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0);
+  // hop it takes into another switch, whatever the tables say. Marked in a
+  // bit per (switch, input, output) as the walk goes (a list of the hops
+  // taken, deduplicated at the end, held millions at 4,768 nodes).
+  std::vector<size_t> first(f.nodes.size() + 1, 0), hop0(f.nodes.size() + 1, 0);
+  for (size_t n = 0; n < f.nodes.size(); ++n) {
+    size_t ports = f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0;
+    first[n + 1] = first[n] + ports;
+    hop0[n + 1] = hop0[n] + ports * ports;
+  }
   std::vector<uint32_t> seen(first.back(), 0);
+  std::vector<bool> taken(hop0.back(), false);
   std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
   uint32_t round = 0;
   for (const auto& [lid, owner] : lid_owners(f)) {
@@ -177,14 +182,17 @@ std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts
         if (!c) break;
         PortRef peer = *f.at(*c).peer;
         if (!f.nodes[peer.node].is_switch()) break;
-        out[at.node].push_back(static_cast<uint16_t>(at.port << 8 | c->port));
+        taken[hop0[at.node] + at.port * f.nodes[at.node].ports.size() + c->port] = true;
         at = peer;
       }
     }
   }
-  for (std::vector<uint16_t>& hops : out) {
-    std::sort(hops.begin(), hops.end());
-    hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
+  std::vector<std::vector<uint16_t>> out(f.nodes.size());
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    size_t ports = f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0;
+    for (size_t in = 0; in < ports; ++in)
+      for (size_t o = 0; o < ports; ++o)
+        if (taken[hop0[n] + in * ports + o]) out[n].push_back(static_cast<uint16_t>(in << 8 | o));
   }
   return out;
 }
