@@ -1,10 +1,11 @@
 #!/bin/bash
-# Lints every man page in man/*.8 with warnings treated as errors:
+# Lints every man page in man/*.8 and man/*.7 with warnings treated as errors:
 #   groff    groff -man -Tutf8 -ww prints nothing on stderr
 #   man      man --warnings=w -l formats it without a message
 #   name     the NAME section parses for whatis/apropos (lexgrog), and the
 #            page's .TH names the file (rdma-dev.8 -> RDMA-DEV 8)
 #   sections the page has NAME, SYNOPSIS, DESCRIPTION and SEE ALSO
+#   words    no words run together in the rendered page (man_words.py)
 # and that rdma.8 describes every object of rdma/rdma.cc and every option
 # of rdma/options.cc.
 # Also checks that the pages rdma.8 sends readers to exist or are expected
@@ -48,7 +49,7 @@ need man man-db && need lexgrog man-db && have_man=1
 if [ $# -gt 0 ]; then
   PAGES=("$@")
 else
-  PAGES=("$ROOT"/man/*.8)
+  PAGES=("$ROOT"/man/*.[78])
 fi
 if [ ! -e "${PAGES[0]}" ]; then
   fail "no man pages in $ROOT/man"
@@ -56,6 +57,8 @@ if [ ! -e "${PAGES[0]}" ]; then
 fi
 
 export LC_ALL=C.UTF-8 MANWIDTH=80
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 for page in "${PAGES[@]}"; do
   name=$(basename "$page")
   if [ $have_groff = 1 ]; then
@@ -74,15 +77,23 @@ for page in "${PAGES[@]}"; do
       printf '%s\n' "$out" | sed 's/^/    /'
     fi
     # whatis line: "rdma-dev - ..." naming the page itself.
-    base=${name%.8}
+    base=${name%.*}
+    sect=${name##*.}
     whatis=$(lexgrog "$page" 2>&1)
     th=$(sed -n 's/^\.TH[[:space:]]\{1,\}\([^[:space:]]*\)[[:space:]]\{1,\}\([^[:space:]]*\).*/\1 \2/p' "$page" | head -n 1)
     th=${th//\\-/-}
     th=${th//\"/}
-    if [[ $whatis == *": \"$base - "* ]] && [ "$th" = "${base^^} 8" ]; then
+    if [[ $whatis == *": \"$base - "* ]] && [ "$th" = "${base^^} $sect" ]; then
       pass "$name: name"
     else
-      fail "$name: NAME section or .TH does not name $base(8): $whatis; .TH $th"
+      fail "$name: NAME section or .TH does not name $base($sect): $whatis; .TH $th"
+    fi
+    joined=$(MANWIDTH=80 man -l "$page" 2>/dev/null >"$TMP/rendered" &&
+      python3 "$HERE/man_words.py" "$page" "$TMP/rendered")
+    if [ -z "$joined" ]; then
+      pass "$name: words"
+    else
+      fail "$name: words run together:" $joined
     fi
   fi
   missing=""
@@ -129,7 +140,8 @@ fi
 if [ -e "$ROOT/man/rdma.8" ]; then
   refs=$(grep -o 'rdma\\-[a-z]*' "$ROOT/man/rdma.8" | sed 's/\\//' | sort -u)
   for ref in $refs; do
-    [ -e "$ROOT/man/$ref.8" ] || echo "note: rdma.8 refers to $ref(8), which man/ does not have yet"
+    [ -e "$ROOT/man/$ref.8" ] || [ -e "$ROOT/man/$ref.7" ] ||
+      echo "note: rdma.8 refers to $ref, which man/ does not have yet"
   done
 fi
 
