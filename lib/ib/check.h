@@ -101,6 +101,12 @@ struct VlMaps;  // lib/ib/lfts.h
 // cycles in it, each with its channels.
 std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls = nullptr);
 
+// The hops of the unicast routes that check_credit walks into another
+// switch, by switch: (input port << 8 | output port), sorted. The SL2VL
+// tables the credit check needs are these (read_sl2vls); no other hop
+// makes a dependency.
+std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts);
+
 // balance: for each switch's parallel links to another switch, and for its
 // up ports (toward switches further from the end nodes) when it has two or
 // more, how many end-node LIDs its table sends out of each; a spread above

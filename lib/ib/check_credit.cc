@@ -66,6 +66,17 @@ std::optional<PortRef> channel(const Fabric& f, const Lfts& lfts, uint32_t n, ui
   return PortRef{n, out};
 }
 
+// Where traffic enters the switches: each switch port with an end node,
+// and that end node's port.
+std::vector<std::pair<PortRef, PortRef>> entries_of(const Fabric& f) {
+  std::vector<std::pair<PortRef, PortRef>> entries;
+  for (uint32_t n = 0; n < f.nodes.size(); ++n)
+    if (!f.nodes[n].is_switch())
+      for (const Port& p : f.nodes[n].ports)
+        if (p.peer && f.nodes[p.peer->node].is_switch()) entries.push_back({*p.peer, {n, p.num}});
+  return entries;
+}
+
 // Cycles found by a depth-first search (each back edge closes one), in
 // the order found.
 std::vector<std::vector<uint32_t>> cycles(const Cdg& g) {
@@ -126,11 +137,7 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
   for (uint32_t n = 0; n < f.nodes.size() && n < vls->by_node.size(); ++n) {
     const Node& node = f.nodes[n];
     if (!node.is_switch()) continue;
-    size_t pairs = 0;  // the tables read_sl2vls asks for
-    for (const Port& in : node.ports)
-      for (const Port& o : node.ports)
-        pairs += in.num && in.peer && o.num && o.num != in.num && o.peer &&
-                 f.nodes[o.peer->node].is_switch();
+    const size_t pairs = n < vls->asked.size() ? vls->asked[n] : 0;  // tables asked for
     std::optional<uint8_t> vl;
     if (vls->by_node[n].size() < pairs) vl = 0;
     for (const auto& [key, t] : vls->by_node[n]) {
@@ -147,14 +154,52 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
 
 }  // namespace
 
+std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts) {
+  // check_credit's walk with a state per (switch, input port), the finest
+  // it makes (a switch with one VL per SL merges its ports' states): every
+  // hop it takes into another switch, whatever the tables say. Marked in a
+  // bit per (switch, input, output) as the walk goes (a list of the hops
+  // taken, deduplicated at the end, held millions at 4,768 nodes).
+  std::vector<size_t> first(f.nodes.size() + 1, 0), hop0(f.nodes.size() + 1, 0);
+  for (size_t n = 0; n < f.nodes.size(); ++n) {
+    size_t ports = f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0;
+    first[n + 1] = first[n] + ports;
+    hop0[n + 1] = hop0[n] + ports * ports;
+  }
+  std::vector<uint32_t> seen(first.back(), 0);
+  std::vector<bool> taken(hop0.back(), false);
+  std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
+  uint32_t round = 0;
+  for (const auto& [lid, owner] : lid_owners(f)) {
+    if (f.nodes[owner.node].is_switch()) continue;
+    ++round;
+    for (const auto& [entry, end] : entries) {
+      if (end == owner) continue;
+      PortRef at = entry;
+      while (seen[first[at.node] + at.port] != round) {
+        seen[first[at.node] + at.port] = round;
+        std::optional<PortRef> c = channel(f, lfts, at.node, lid);
+        if (!c) break;
+        PortRef peer = *f.at(*c).peer;
+        if (!f.nodes[peer.node].is_switch()) break;
+        taken[hop0[at.node] + at.port * f.nodes[at.node].ports.size() + c->port] = true;
+        at = peer;
+      }
+    }
+  }
+  std::vector<std::vector<uint16_t>> out(f.nodes.size());
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    size_t ports = f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0;
+    for (size_t in = 0; in < ports; ++in)
+      for (size_t o = 0; o < ports; ++o)
+        if (taken[hop0[n] + in * ports + o]) out[n].push_back(static_cast<uint16_t>(in << 8 | o));
+  }
+  return out;
+}
+
 std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls) {
   std::map<uint16_t, PortRef> owners = lid_owners(f);
-  // Where traffic enters the switches: each port with an end node.
-  std::vector<std::pair<PortRef, PortRef>> entries;  // (switch port, end node port)
-  for (uint32_t n = 0; n < f.nodes.size(); ++n)
-    if (!f.nodes[n].is_switch())
-      for (const Port& p : f.nodes[n].ports)
-        if (p.peer && f.nodes[p.peer->node].is_switch()) entries.push_back({*p.peer, {n, p.num}});
+  std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
   Cdg g(f);
   std::vector<uint32_t> seen(g.first.back(), 0);  // (switch, input port) by slot: the round
   uint32_t round = 0;

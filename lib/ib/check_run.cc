@@ -42,7 +42,7 @@ CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::stri
       take(check_mfts(f, read_mfts(*e, f, run.warnings)));
     }
     if (credit) {
-      VlMaps vls = read_sl2vls(*e, f);
+      VlMaps vls = read_sl2vls(*e, f, credit_hops(f, lfts));
       take(check_credit(f, lfts, &vls));
     }
     if (balance) take(check_balance(f, lfts));

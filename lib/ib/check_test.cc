@@ -300,6 +300,46 @@ TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
   EXPECT_EQ(v[0].where.size(), 5u);
 }
 
+// The tables read, every one and only those of the hops routes take
+// (credit_hops); each of the latter as the full read has it.
+struct TwoReads {
+  VlMaps all, some;
+  size_t read_all = 0, read_some = 0;
+};
+TwoReads read_both(mad::Engine& e, const Fabric& f, const Lfts& lfts) {
+  std::vector<std::vector<uint16_t>> hops = credit_hops(f, lfts);
+  TwoReads r{read_sl2vls(e, f), read_sl2vls(e, f, hops)};
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    r.read_all += r.all.by_node[n].size();
+    r.read_some += r.some.by_node[n].size();
+    EXPECT_EQ(r.some.asked[n], hops[n].size());
+    for (const auto& [key, t] : r.some.by_node[n]) EXPECT_EQ(r.all.by_node[n].at(key), t);
+  }
+  EXPECT_GT(r.read_some, 0u);
+  return r;
+}
+
+// Only the hops routes take need their tables: the same findings as with
+// every table read, from the tables of those hops alone.
+TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
+  read();
+  for (int transit_vl : {0, 1}) {
+    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+      std::array<uint8_t, 16> t;
+      t.fill(static_cast<uint8_t>(transit_vl));
+      node(id).sl2vl[3 << 8 | 2] = t;
+      node(id).sl2vl[2 << 8 | 3] = t;
+    }
+    TwoReads r = read_both(engine_, f_, lfts_);
+    EXPECT_LE(r.read_some, r.read_all);
+    std::vector<Finding> a = check_credit(f_, lfts_, &r.all);
+    std::vector<Finding> b = check_credit(f_, lfts_, &r.some);
+    ASSERT_EQ(a.size(), b.size()) << transit_vl;
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].what, b[i].what);
+    EXPECT_EQ(a.empty(), transit_vl == 1);
+  }
+}
+
 // Two switches joined by 70 parallel links, a CA on the first: 9,730
 // SL2VL tables (every input port with a link times every other port to a
 // switch), more than read_sl2vls queues before it runs the engine.
@@ -359,6 +399,16 @@ TEST_F(FabricChecksTree, ATreeHasNoCreditLoopAndUnevenTablesAreReported) {
   EXPECT_EQ(s1f->severity, Severity::Warning);
   EXPECT_NE(s1f->what.find("port " + std::to_string(up[1]) + " 0"), std::string::npos) << s1f->what;
   EXPECT_TRUE(check_credit(f_, lfts_).empty());
+}
+
+// A tree's routes go up then down: no hop from a switch above back up,
+// so fewer tables than every (input, output to a switch) pair.
+TEST_F(FabricChecksTree, FewerTablesThanEveryPairAndTheSameFindings) {
+  read();
+  TwoReads r = read_both(engine_, f_, lfts_);
+  EXPECT_LT(r.read_some, r.read_all);
+  EXPECT_TRUE(check_credit(f_, lfts_, &r.some).empty());
+  EXPECT_TRUE(check_credit(f_, lfts_, &r.all).empty());
 }
 
 }  // namespace

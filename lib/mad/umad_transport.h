@@ -2,6 +2,8 @@
 // Under ibsim the umad2sim preload intercepts libibumad's calls.
 #pragma once
 
+#include <chrono>
+#include <deque>
 #include <map>
 #include <string>
 
@@ -21,10 +23,18 @@ class UmadTransport : public Transport {
   void send(const Mad& mad, const Address& to, int timeout_ms) override;
   std::optional<Received> receive(int timeout_ms) override;
 
+  // How long closing waits at most for replies still due (why: the .cc).
+  static constexpr int kDrainMs = 100;
+
  private:
+  void drain();
+
   int port_id_ = -1;
   std::string name_;
   std::map<uint8_t, int> agents_;  // management class -> agent id
+  // When each MAD sent and not yet answered stops being waited for, in the
+  // order sent (a reply answers the oldest: close enough for drain()).
+  std::deque<std::chrono::steady_clock::time_point> due_;
 };
 
 }  // namespace rdma::mad

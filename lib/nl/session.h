@@ -74,6 +74,7 @@ class Session {
   uint32_t first_seq_;  // requests of this session have seq first_seq_+1 .. seq_
   uint32_t seq_;
   int timeout_ms_ = kDefaultTimeoutMs;
+  size_t recv_size_;  // how much a receive asks for (session.cc says why)
   std::vector<uint8_t> buf_;
   std::FILE* trace_ = nullptr;
   struct Kept {

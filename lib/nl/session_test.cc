@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <deque>
@@ -11,6 +12,8 @@
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
+#include "lib/testing/kernel/fixture.h"
+#include "lib/testing/kernel/testkernel.h"
 
 namespace rdma::nl {
 namespace {
@@ -516,6 +519,81 @@ TEST(Session, ErrorCodesNoKernelSendsAreMalformed) {
                 },
                 2),
             "malformed kernel reply: error code -2147483648");
+}
+
+// What a session asks the kernel for: each receive's size and what came.
+class RecordingKernel : public Transport {
+ public:
+  explicit RecordingKernel(testkernel::TestKernel& k) : k_(k) {}
+  void send(const uint8_t* data, size_t len) override { k_.send(data, len); }
+  size_t recv(uint8_t* buf, size_t cap, int ms) override {
+    size_t n = k_.recv(buf, cap, ms);
+    caps.push_back(cap);
+    sizes.push_back(n);
+    return n;
+  }
+  uint32_t port_id() const override { return k_.port_id(); }
+  void join_group(unsigned g) override { k_.join_group(g); }
+  std::vector<size_t> caps, sizes;
+
+ private:
+  testkernel::TestKernel& k_;
+};
+
+size_t dump_qps(Session& s, uint32_t index) {
+  size_t entries = 0;
+  Request req(RDMA_NLDEV_CMD_RES_QP_GET, Request::kDump);
+  req.u32(RDMA_NLDEV_ATTR_DEV_INDEX, index);
+  s.run(req, [&](const nlmsghdr* nlh) {
+    if (const nlattr* qps = Attrs::of_message(nlh).get(RDMA_NLDEV_ATTR_RES_QP))
+      for_each_nested(qps, [&](const nlattr*) { ++entries; });
+  });
+  return entries;
+}
+
+testkernel::State with_qps(uint32_t count) {
+  testkernel::State st = testkernel::vm_fixture(testkernel::KernelVersion::k6_12);
+  auto& t = st.devices[0].qps;
+  t.items.clear();
+  t.generated = count;
+  t.generate = [](uint32_t pos) {
+    testkernel::Qp q;
+    q.id = q.qp_num = 100 + pos;
+    q.port = 1;
+    q.pdn = 1;
+    q.state = 3;
+    return q;
+  };
+  return st;
+}
+
+TEST(Session, SmallDumpsAreReadWithThePageSizedBuffer) {
+  testkernel::TestKernel k(testkernel::Options{}, with_qps(3));
+  RecordingKernel rec(k);
+  Session s(rec);
+  for (int i = 0; i < 3; ++i) {
+    names_of(s);
+    EXPECT_GE(dump_qps(s, k.state.devices[0].index), 3u);
+  }
+  for (size_t cap : rec.caps) EXPECT_EQ(cap, static_cast<size_t>(MNL_SOCKET_BUFFER_SIZE));
+}
+
+TEST(Session, ALargeDumpSwitchesToLargeParts) {
+  testkernel::TestKernel k(testkernel::Options{}, with_qps(10000));
+  RecordingKernel rec(k);
+  Session s(rec);
+  ASSERT_GE(dump_qps(s, k.state.devices[0].index), 10000u);
+  // Three page-sized parts, then parts of up to 32 KiB: a few dozen
+  // datagrams, not the ~200 of a page each.
+  ASSERT_GT(rec.caps.size(), 4u);
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(rec.caps[i], static_cast<size_t>(MNL_SOCKET_BUFFER_SIZE));
+  EXPECT_GT(*std::max_element(rec.sizes.begin(), rec.sizes.end()), 16384u);
+  EXPECT_LT(rec.caps.size(), 60u);
+  size_t seen = rec.caps.size();
+  // The kernel keeps the size it saw: later receives never ask for less.
+  names_of(s);
+  for (size_t i = seen; i < rec.caps.size(); ++i) EXPECT_GE(rec.caps[i], 32768u);
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -51,20 +50,13 @@ void Socket::send(const uint8_t* data, size_t len) {
 
 size_t Socket::recv(uint8_t* buf, size_t cap, int timeout_ms) {
   const int fd = mnl_socket_get_fd(sock_);
-  // One receive a datagram, of libmnl's MNL_SOCKET_BUFFER_SIZE (the page
-  // size, at most 8 KiB) as iproute2 receives. The kernel sizes the skbs of
-  // later dump parts by the largest receive it has seen (max_recvmsg_len,
-  // up to 32 KiB): a 64 KiB buffer made it allocate (and, with
-  // init_on_alloc, zero) 32 KiB for every part of every dump. Asked for no
-  // more than this, it builds dump parts of at most max(NLMSG_GOODSIZE,
-  // this size), and NLMSG_GOODSIZE is the page size less the skb's
-  // overhead, capped at 8 KiB likewise; nldev's doit replies and
-  // notifications are NLMSG_DEFAULT_SIZE skbs, smaller still, and acks
-  // carry no more than our (small) request. So every datagram fits, and
-  // no peek at its length is needed first (a system call a datagram). One
-  // that did not fit would be cut by the kernel and lost: an Error, never
-  // a silently short reply.
-  const size_t want = std::min(cap, static_cast<size_t>(MNL_SOCKET_BUFFER_SIZE));
+  // One receive a datagram, of the size Session asks for (session.cc says
+  // which and why: the kernel sizes later dump parts by the largest receive
+  // it has seen). Asked for that much, every datagram fits, so no peek at
+  // its length is needed first (a system call a datagram). One that did not
+  // fit would be cut by the kernel and lost: an Error, never a silently
+  // short reply.
+  const size_t want = cap;
   for (;;) {
     sockaddr_nl addr{};
     iovec iov{buf, want};

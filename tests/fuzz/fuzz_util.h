@@ -4,6 +4,9 @@
 // is empty unless set, and the targets set none, so no umad port is opened.
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -33,5 +36,29 @@ inline bool safe_to_run(std::vector<std::string> args) {
     return true;
   }
 }
+
+// The bytes as a file the parsers under test open by name (they take a
+// path, as the tool does): an anonymous memory file, named through
+// /proc/self/fd, so no run writes to the disk. Closed when it goes.
+class MemFile {
+ public:
+  MemFile(const uint8_t* data, size_t size) : fd_(memfd_create("fuzz", MFD_CLOEXEC)) {
+    for (size_t off = 0; fd_ >= 0 && off < size;) {
+      ssize_t n = ::write(fd_, data + off, size - off);
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+  }
+  ~MemFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  bool ok() const { return fd_ >= 0; }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+
+ private:
+  int fd_;
+};
 
 }  // namespace rdma::fuzz

@@ -4,7 +4,11 @@
 nl_replies: the recorded kernel replies of tests/data/golden, for the views
 of fuzz_nl_replies.cc's table that were recorded; mad_decode and mad_attrs:
 the MADs captured from ibsim (lib/mad/captured_test.h); cmdline and batch:
-the command lines of tests/vm/corpus*.txt. Run from anywhere; it replaces
+the command lines of tests/vm/corpus*.txt; topology: the simulator's
+topology files (tests/ibsim/*.net, tests/data/*.net, *.topo); node_name_map and
+thresholds: small files of each format written here. fabric_file's seed
+(net-*) is `rdma fabric save` of tests/ibsim/net under the simulator, kept
+as it is (not written here). Run from anywhere; it replaces
 the seeds it wrote before (files named seed-*).
 """
 import glob
@@ -110,7 +114,29 @@ def cmdline_and_batch():
     return len(lines)
 
 
+def files():
+    for name in ("topology", "node_name_map", "thresholds"):
+        clear(name)
+    n = 0
+    for pattern in ("tests/ibsim/net", "tests/ibsim/*.net", "tests/data/*.net", "tests/data/*.topo"):
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern))):
+            write("topology", open(path, "rb").read())
+            n += 1
+    maps = [
+        "# the site's names\n0x0002c90300001234 \"leaf \u00e9\u00e9n (rack 1)\"\n\n"
+        "0x0002c90300005678   \"h\u00f6st 3\"   # two ports\n1234567 spine 3\n",
+        "0002:c903:0000:abcd \"a\"\n0x10 \"dup\"\n0x10 \"dup again\"\n0x20\n",
+    ]
+    for m in maps:
+        write("node_name_map", m.encode())
+    for t in ("# ibqueryerrors thresholds\nSymbolErrorCounter=10\nLinkDownedCounter=1\n",
+              "PortRcvErrors = 5 # spaces\nPortXmitDiscards=0x10\nNoSuchCounter=3\n"):
+        write("thresholds", t.encode())
+    return n
+
+
 if __name__ == "__main__":
     print("nl_replies:", nl_replies(), "recordings")
     print("mads:", mads(), "captured MADs")
     print("command lines:", cmdline_and_batch())
+    print("topology files:", files())
