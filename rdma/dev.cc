@@ -24,7 +24,7 @@ void dev_help(Ctx& c) {
       "Usage: rdma dev show [DEV]\n"
       "       rdma dev limits [DEV]\n"
       "       rdma dev set [DEV] name DEVNAME\n"
-      "       rdma dev set [DEV] netns NSNAME\n"
+      "       rdma dev set [DEV] netns { NSNAME | PID }\n"
       "       rdma dev set [DEV] adaptive-moderation [on|off]\n"
       "       rdma dev add NAME type smi parent DEV\n"
       "       rdma dev delete NAME\n",
@@ -67,6 +67,29 @@ void run_set(Ctx& c, nl::Request& req) {
   c.session().run(req, [](const nlmsghdr*) {});
 }
 
+// The namespace a device moves to: a name of `ip netns` (/run/netns/NAME,
+// as iproute2), or, as `ip link set ... netns PID`, the namespace of a
+// process (/proc/PID/ns/net), for containers that have no name there. A
+// name wins over a PID, so a namespace called "42" stays reachable.
+int open_netns(const std::string& ns) {
+  int name_errno = EINVAL;
+  if (ns.find('/') == std::string::npos) {
+    int fd = open(("/run/netns/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    name_errno = errno;
+  }
+  bool pid = !ns.empty() && ns.size() <= 10 &&
+             ns.find_first_not_of("0123456789") == std::string::npos && ns != "0";
+  if (!pid)
+    throw Error("cannot open network namespace \"" + ns + "\": " + std::strerror(name_errno) +
+                " (give a name of ip netns or a process ID)");
+  int fd = open(("/proc/" + ns + "/ns/net").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw Error("cannot open the network namespace of process " + ns + " (/proc/" + ns +
+                "/ns/net): " + std::strerror(errno));
+  return fd;
+}
+
 void dev_set(Ctx& c) {
   nldev::Device dev = nldev::find_device(c.session(), c.args.need("device name"));
   if (c.args.empty()) throw UsageError("missing parameter: name, netns or adaptive-moderation");
@@ -80,12 +103,9 @@ void dev_set(Ctx& c) {
     req.str(RDMA_NLDEV_ATTR_DEV_NAME, name);
     run_set(c, req);
   } else if (matches(key, "netns")) {
-    std::string ns = c.args.need("network namespace name");
+    std::string ns = c.args.need("network namespace name or process ID");
     c.args.done();
-    std::string path = "/run/netns/" + ns;
-    int fd = ns.find('/') == std::string::npos ? open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0)
-      throw Error("cannot open network namespace \"" + ns + "\": " + std::strerror(errno));
+    int fd = open_netns(ns);
     req.u32(RDMA_NLDEV_NET_NS_FD, static_cast<uint32_t>(fd));
     try {
       run_set(c, req);
