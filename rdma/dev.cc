@@ -9,6 +9,7 @@
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
+#include "lib/nldev/chardev.h"
 #include "lib/nldev/devices.h"
 #include "lib/nldev/fields.h"
 #include "lib/verbs/limits.h"
@@ -23,6 +24,7 @@ void dev_help(Ctx& c) {
   std::fputs(
       "Usage: rdma dev show [DEV]\n"
       "       rdma dev limits [DEV]\n"
+      "       rdma dev chardev [DEV]\n"
       "       rdma dev set [DEV] name DEVNAME\n"
       "       rdma dev set [DEV] netns { NSNAME | PID }\n"
       "       rdma dev set [DEV] adaptive-moderation [on|off]\n"
@@ -61,6 +63,33 @@ void dev_limits(Ctx& c) {
     verbs::limits_record(d.name, v, r);
     c.out.record(r);
   });
+}
+
+// The character devices behind a device (uverbs) and its ports (umad,
+// issm): which /dev/infiniband node a program needs, with its number, to
+// check permissions, container device lists and udev rules against.
+void dev_chardev(Ctx& c) {
+  bool given = !c.args.empty();
+  std::string name = given ? c.args.next() : "";
+  c.args.done();
+  if (given && name.empty()) throw UsageError("empty device name");
+  std::vector<nldev::Device> devs;
+  if (given)
+    devs.push_back(nldev::find_device(c.session(), name));
+  else
+    devs = nldev::list_devices(c.session());
+  view::Record& r = c.out.scratch();
+  auto show = [&](const nldev::Device& d, uint32_t port, const char* type) {
+    if (auto cd = nldev::get_chardev(c.session(), d.index, port, type)) {
+      nldev::chardev_record(d.name, *cd, r);
+      c.out.record(r);
+    }
+  };
+  for (const nldev::Device& d : devs) {
+    for (const char* type : nldev::kDeviceChardevTypes) show(d, 0, type);
+    for (uint32_t p = 1; p <= d.ports; ++p)
+      for (const char* type : nldev::kPortChardevTypes) show(d, p, type);
+  }
 }
 
 void run_set(Ctx& c, nl::Request& req) {
@@ -177,8 +206,9 @@ void dev_delete(Ctx& c) {
 
 void cmd_dev(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, dev_show}, {"show", dev_show},     {"list", dev_show}, {"set", dev_set},
-      {"add", dev_add},    {"delete", dev_delete}, {"help", dev_help}, {"limits", dev_limits},
+      {nullptr, dev_show}, {"show", dev_show},     {"list", dev_show},
+      {"set", dev_set},    {"add", dev_add},       {"delete", dev_delete},
+      {"help", dev_help},  {"limits", dev_limits}, {"chardev", dev_chardev},
   };
   dispatch(c, kTable, "dev command");
 }

@@ -1,6 +1,7 @@
 // rdma dev set DEV netns: the namespace by name or by process ID, the fd
 // sent in RDMA_NLDEV_NET_NS_FD checked against the process's namespace.
 #include <gtest/gtest.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,6 +95,44 @@ TEST_F(DevNetns, ANameOrAProcessThatIsNotThereIsOneLineAndNoRequest) {
   EXPECT_EQ(k.requests() - before, 3u);
   EXPECT_NE(k.device_by_name("mlx5_0"), nullptr);
   EXPECT_EQ(NsLink::ns_inode, 0u);
+}
+
+// GET_CHARDEV on the test kernel: ib_uverbs bound to both devices, ib_umad
+// to rxe0 only (as when it could not serve rxe1); a minor above 255 checks
+// the kernel's huge_encode_dev layout. The VM test checks the real nodes.
+TEST(DevChardev, EachDeviceAndPortThatHasOne) {
+  TestKernel k{KernelVersion::k6_12};
+  using C = testkernel::Device::Chardev;
+  k.state.devices[0].chardevs = {{"uverbs", 0, "uverbs0", 231, 192, 2, RDMA_DRIVER_RXE},
+                                 {"umad", 1, "umad0", 231, 0, 5},
+                                 {"issm", 1, "issm0", 231, 64, 5}};
+  k.state.devices[1].chardevs = {C{"uverbs", 0, "uverbs1", 511, 1300, 2, RDMA_DRIVER_RXE}};
+  auto run = [&](std::vector<std::string> args) {
+    return test::run_program(std::move(args), [&]() -> std::unique_ptr<nl::Transport> {
+      return std::make_unique<test::Borrowed>(k);
+    });
+  };
+  test::Result r = run({"dev", "chardev"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "dev rxe0 type uverbs name uverbs0 chardev 231:192 abi 2 \n"
+            "link rxe0/1 type umad name umad0 chardev 231:0 abi 5 \n"
+            "link rxe0/1 type issm name issm0 chardev 231:64 abi 5 \n"
+            "dev rxe1 type uverbs name uverbs1 chardev 511:1300 abi 2 \n");
+  r = run({"-j", "dev", "chardev", "rxe0"});
+  EXPECT_EQ(r.out,
+            R"([{"ifname":"rxe0","type":"uverbs","name":"uverbs0","chardev":"231:192","abi":2},)"
+            R"({"ifname":"rxe0","port":1,"type":"umad","name":"umad0","chardev":"231:0","abi":5},)"
+            R"({"ifname":"rxe0","port":1,"type":"issm","name":"issm0","chardev":"231:64","abi":5}])"
+            "\n");
+  // No client bound: nothing to show, not an error.
+  k.state.devices[1].chardevs.clear();
+  r = run({"dev", "chardev", "rxe1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run({"dev", "chardev", "rxe7"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "unknown device \"rxe7\"\n");
 }
 
 }  // namespace

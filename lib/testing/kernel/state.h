@@ -277,6 +277,17 @@ struct Device {
   ResTable<Srq> srqs;
   uint32_t next_counter_id = 0;
   std::optional<FrmrPools> frmr;  // 7.0: nullopt when the driver has none
+  // Character devices of the kernel clients (ib_uverbs, ib_umad) bound to
+  // this device, for GET_CHARDEV; none by default (the modules not loaded).
+  struct Chardev {
+    std::string type;   // "uverbs", "umad", "issm"
+    uint32_t port = 0;  // 0: the device's own (uverbs)
+    std::string name;   // uverbs0, umad0, issm0
+    uint32_t major = 231, minor = 0;
+    uint64_t abi = 0;
+    uint32_t driver_id = 0;  // uverbs: enum rdma_driver_id, put as a u32
+  };
+  std::vector<Chardev> chardevs;
   // device->attrs.max_*, sent as RES_SUMMARY_ENTRY_MAX by kNext when
   // non-zero (the kernel omits a zero limit).
   struct Limits {
