@@ -17,6 +17,9 @@ struct FakeDeviceSpec {
   ibv_device_attr_ex attr{};
   std::vector<ibv_port_attr> ports;  // ports[0] is port 1
   std::vector<Gid> gids;
+  // ibv_query_port_speed's answer per port (100 Mb/s units); a port not
+  // here has none, as with Debian 12's libibverbs.
+  std::map<uint8_t, uint64_t> port_speeds;
   std::string open_error;  // non-empty: open() throws Error(open_error)
 };
 
@@ -30,6 +33,11 @@ class FakeDevice : public Device {
   ibv_port_attr query_port(uint8_t port) override {
     if (port < 1 || port > s_.ports.size()) throw Error("fake: no port " + std::to_string(port));
     return s_.ports[port - 1];
+  }
+  std::optional<uint64_t> query_port_speed(uint8_t port) override {
+    auto it = s_.port_speeds.find(port);
+    if (it == s_.port_speeds.end()) return std::nullopt;
+    return it->second;
   }
   std::vector<Gid> gids() override { return s_.gids; }
 

@@ -31,6 +31,8 @@ struct Lib {
   int (*query_port)(ibv_context*, uint8_t, _compat_ibv_port_attr*);
   ssize_t (*query_gid_table)(ibv_context*, ibv_gid_entry*, size_t, uint32_t, size_t);
   int (*query_gid_ex)(ibv_context*, uint32_t, uint32_t, ibv_gid_entry*, uint32_t, size_t);
+  // rdma-core 62+; nullptr in older libraries (Debian 12 has 44).
+  int (*query_port_speed)(ibv_context*, uint8_t, uint64_t*);
 };
 
 template <typename Fn>
@@ -56,6 +58,8 @@ const Lib& lib() {
     bind(h, "ibv_query_port", x.query_port);
     bind(h, "_ibv_query_gid_table", x.query_gid_table);
     bind(h, "_ibv_query_gid_ex", x.query_gid_ex);
+    x.query_port_speed =
+        reinterpret_cast<decltype(x.query_port_speed)>(dl::sym(h, "ibv_query_port_speed"));
     return x;
   }();
   return l;
@@ -107,6 +111,19 @@ class RealDevice : public Device {
       throw Error(name_ + "/" + std::to_string(port) +
                   ": ibv_query_port failed: " + err_text(ret < 0 ? errno : ret));
     return a;
+  }
+
+  std::optional<uint64_t> query_port_speed(uint8_t port) override {
+    if (!lib().query_port_speed) return std::nullopt;
+    uint64_t speed = 0;
+    int ret = lib().query_port_speed(ctx_, port, &speed);
+    if (ret == 0) return speed;
+    int e = ret < 0 ? (errno && ret == -1 ? errno : -ret) : ret;
+    // Kernels before 6.19 and devices without it (EPROTONOSUPPORT is what
+    // NCCL meets on most hosts).
+    if (e == EOPNOTSUPP || e == EPROTONOSUPPORT || e == ENOSYS || e == EINVAL) return std::nullopt;
+    throw Error(name_ + "/" + std::to_string(port) +
+                ": ibv_query_port_speed failed: " + err_text(e));
   }
 
   std::vector<Gid> gids() override {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ class Device {
   virtual int num_comp_vectors() const = 0;
   virtual ibv_device_attr_ex query_device() = 0;
   virtual ibv_port_attr query_port(uint8_t port) = 0;
+  // The port's effective speed in units of 100 Mb/s (ibv_query_port_speed,
+  // rdma-core 62 and Linux 6.19: e.g. a VF's share of a LAG, which width x
+  // lane speed cannot express). nullopt where libibverbs lacks the call
+  // (Debian 12's rdma-core 44) or the kernel or device does not report it.
+  virtual std::optional<uint64_t> query_port_speed(uint8_t port) = 0;
   // The valid entries of every port's GID table, in port and index order.
   virtual std::vector<Gid> gids() = 0;
 };
