@@ -62,7 +62,7 @@ struct DevNetns : ::testing::Test {
 
 ino_t inode_of(const std::string& path) {
   struct stat st {};
-  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
   return st.st_ino;
 }
 

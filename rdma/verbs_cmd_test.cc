@@ -66,17 +66,7 @@ class VerbsCmdTest : public ::testing::Test {
         std::move(args), [&] { return std::make_unique<Borrowed>(k); }, "",
         [&]() -> std::unique_ptr<verbs::Verbs> {
           ++loads;
-          struct Recording : FakeVerbs {
-            using FakeVerbs::FakeVerbs;
-            std::vector<std::string>* log = nullptr;
-            std::unique_ptr<verbs::Device> open(const std::string& n) override {
-              log->push_back(n);
-              return FakeVerbs::open(n);
-            }
-          };
-          auto v = std::make_unique<Recording>(devs);
-          v->log = &opened;
-          return v;
+          return std::make_unique<FakeVerbs>(devs, &opened);
         });
   }
 };
