@@ -249,24 +249,8 @@ bool accepted_as_iproute2_does(const std::vector<std::string>& bad) {
   return line.starts_with("res|show|") && line.find("|link|rxe0/|") != std::string::npos;
 }
 
-verbs::FakeDeviceSpec verbs_device() {
-  verbs::FakeDeviceSpec s;
-  s.attr.orig_attr.phys_port_cnt = 1;
-  ibv_port_attr p{};
-  p.state = IBV_PORT_ACTIVE;
-  p.link_layer = IBV_LINK_LAYER_ETHERNET;
-  s.ports.push_back(p);
-  return s;
-}
-
 class CommandLineWalk : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("rdma-walk-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   struct Outcome {
     test::Result r;
     std::vector<int> nl_cmds;
@@ -291,13 +275,15 @@ class CommandLineWalk : public ::testing::Test {
                }};
     env.verbs = [] {
       return std::make_unique<verbs::FakeVerbs>(std::map<std::string, verbs::FakeDeviceSpec>{
-          {"rxe0", verbs_device()}, {"rxe1", verbs_device()}});
+          {"rxe0", verbs::one_port_device(IBV_LINK_LAYER_ETHERNET)},
+          {"rxe1", verbs::one_port_device(IBV_LINK_LAYER_ETHERNET)}});
     };
     o.r = test::run_env(std::move(args), std::move(env), "");
     return o;
   }
 
-  std::filesystem::path dir_;
+  test::ScratchDir scratch_{"rdma-walk-"};
+  const std::filesystem::path& dir_ = scratch_.path;
   ibtest::Topology topology_ = ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net");
 };
 

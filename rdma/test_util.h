@@ -4,8 +4,11 @@
 // the exit status and what it wrote to stdout and stderr.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,6 +43,18 @@ class Borrowed : public nl::Transport {
 
  private:
   nl::Transport& t_;
+};
+
+// A directory of the test's own, removed with everything in it at the end.
+struct ScratchDir {
+  explicit ScratchDir(const std::string& prefix)
+      : path(std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  std::filesystem::path path;
 };
 
 struct Result {

@@ -98,6 +98,8 @@ run_suite unit-asan-ubsan unit_san
 
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
+# rdma-ibdiags(7) against the infiniband-diags installed (tests/ibsim/setup.sh).
+[ -x tests/completion/ibdiags_test.sh ] && run_suite ibdiags-man tests/completion/ibdiags_test.sh
 if [ -x tests/vm/compare.sh ]; then
   # Every corpus (core, resources, statistics) in one boot per kernel.
   cat tests/vm/corpus*.txt >"$LOG/corpus-all.txt"
@@ -153,6 +155,10 @@ fi
 [ -x tests/ibsim/check.sh ] && run_suite ibsim-check tests/ibsim/check.sh --rdma build/rdma
 [ -x tests/ibsim/check_loops.sh ] && run_suite ibsim-check-loops tests/ibsim/check_loops.sh --rdma build/rdma
 [ -x tests/ibsim/portset.sh ] && run_suite ibsim-portset tests/ibsim/portset.sh --rdma build/rdma
+# fabric report: the page in headless Chromium (screenshots kept in $LOG).
+[ -x tests/ibsim/report.sh ] && run_suite ibsim-report env RDMA_TEST_LOG="$LOG" tests/ibsim/report.sh --rdma build/rdma
+# fabric top: JSON snapshots, and the full screen in tmux.
+[ -x tests/ibsim/top.sh ] && run_suite ibsim-top tests/ibsim/top.sh --rdma build/rdma
 # MAD replies damaged by tests/ibsim/madfault.c (issue 26): no crash, no
 # run past the bound, no wrong answer when only TIDs moved; the Release
 # binary and the ASan+UBSan one (a sanitizer report is a crash). About 40 s each.
@@ -161,6 +167,8 @@ if [ -x tests/ibsim/fault.sh ]; then
   run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
 fi
 [ -x tests/ibsim/madset.sh ] && run_suite ibsim-madset tests/ibsim/madset.sh --rdma build/rdma
+# Every rdma command rdma-ibdiags(7) prints, on the simulator (about 25 s).
+[ -x tests/ibsim/ibdiags_man.sh ] && run_suite ibsim-ibdiags-man tests/ibsim/ibdiags_man.sh --rdma build/rdma
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"

@@ -64,10 +64,14 @@ inline constexpr size_t kFirstFew = 5;
 // Appends the first few findings of one kind to out, then one counting the
 // rest: "2 more TEXT (7 in all)", of the same check and severity.
 inline void add_first_few(std::vector<Finding>& out, std::vector<Finding> kind, const char* text) {
+  if (kind.empty()) return;
+  // Before kind[0] is moved: the count's check and severity are its.
+  std::string check = kind[0].check;
+  Severity severity = kind[0].severity;
   for (size_t i = 0; i < kind.size() && i < kFirstFew; ++i) out.push_back(std::move(kind[i]));
   if (kind.size() > kFirstFew)
-    out.push_back({kind[0].check,
-                   kind[0].severity,
+    out.push_back({std::move(check),
+                   severity,
                    std::to_string(kind.size() - kFirstFew) + " more " + text + " (" +
                        std::to_string(kind.size()) + " in all)",
                    {}});

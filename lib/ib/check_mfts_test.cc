@@ -157,6 +157,7 @@ TEST_F(MftChecks, ManyProblemsAreCountedAfterTheFirstFew) {
   ASSERT_EQ(e.size(), kFirstFew + 1) << whats(e);
   EXPECT_EQ(e[0].what, "MLID 0xc001 sent to port 6, which has no link (DOWN)");
   EXPECT_EQ(e[kFirstFew].what, "2 more multicast entries to a port without a link (7 in all)");
+  EXPECT_EQ(e[kFirstFew].check, "routes");  // the count is of the same check
   EXPECT_EQ(v.back().what,
             "multicast: 8 MLIDs in use (0xc000 on 2 switches, 0xc001 on 1 switch, 0xc002 on 1 "
             "switch, 0xc003 on 1 switch, 0xc004 on 1 switch, ...)");

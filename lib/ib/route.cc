@@ -250,8 +250,11 @@ std::vector<Hop> trace_mcast(const Fabric& f, PortRef src, uint16_t dlid, uint16
     char m[8];
     std::snprintf(m, sizeof m, "0x%04x", mlid);
     throw Error("no multicast route for MLID " + std::string(m) + " to LID " +
-                std::to_string(dlid) + ": the tables of the " + std::to_string(came.size()) +
-                " switches the group reaches do not lead there");
+                std::to_string(dlid) +
+                (came.size() == 1 ? ": the table of the one switch the group reaches does"
+                                  : ": the tables of the " + std::to_string(came.size()) +
+                                        " switches the group reaches do") +
+                " not lead there");
   }
   std::vector<Hop> hops{Hop{*found, found_step.in, 0}};
   for (Step st = found_step;; st = came.at(st.prev)) {

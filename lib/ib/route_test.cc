@@ -158,6 +158,16 @@ TEST_F(Route, TraceMcastFailsWhereTheGroupStops) {
                  "no multicast route for MLID 0xc001 to LID 5: the tables of the 2 switches the "
                  "group reaches do not lead there");
   }
+  // sw1 forwards it only back to hca1: one switch, said in the singular.
+  auto only_back = [&](uint32_t, uint16_t) { return std::bitset<256>(1u << 1); };
+  try {
+    trace_mcast(f, {index(f, "hca1"), 1}, 5, 0xc001, only_back);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "no multicast route for MLID 0xc001 to LID 5: the table of the one switch the "
+                 "group reaches does not lead there");
+  }
   // From a switch: sw1 to hca2 is one hop out of port 2.
   std::vector<Hop> hops = trace_mcast(f, {index(f, "sw1"), 0}, 3, 0xc001, lookup);
   ASSERT_EQ(hops.size(), 2u);

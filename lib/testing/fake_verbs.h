@@ -25,6 +25,18 @@ struct FakeDeviceSpec {
   std::string open_error;  // non-empty: open() throws Error(open_error)
 };
 
+// A device with one active port of the given link layer
+// (IBV_LINK_LAYER_INFINIBAND or _ETHERNET), everything else zero.
+inline FakeDeviceSpec one_port_device(uint8_t link_layer) {
+  FakeDeviceSpec s;
+  s.attr.orig_attr.phys_port_cnt = 1;
+  ibv_port_attr p{};
+  p.state = IBV_PORT_ACTIVE;
+  p.link_layer = link_layer;
+  s.ports.push_back(p);
+  return s;
+}
+
 class FakeDevice : public Device {
  public:
   explicit FakeDevice(const FakeDeviceSpec& s) : s_(s) {}

@@ -1,97 +1,49 @@
 #include "rdma/ib/check.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "lib/error.h"
 #include "lib/ib/check.h"
-#include "lib/ib/lfts.h"
+#include "lib/ib/check_run.h"
+#include "lib/ib/finding_places.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 
 namespace rdma {
 
-namespace {
-
-enum Check : unsigned { kIds, kLinks, kSm, kRoutes, kCredit, kBalance, kChecks };
-const char* const kCheckNames[kChecks] = {"ids", "links", "sm", "routes", "credit", "balance"};
-
-// "\"sw1\" 0x0000000000200000 port 3 lid 2" for each place, "; " between.
-void add_where(const ib::Fabric& f, const std::vector<ib::FindingPlace>& where, view::Record& rec) {
-  std::string text;
-  view::Json json = view::Json::array();
-  for (const ib::FindingPlace& w : where) {
-    const ib::Node& n = f.nodes[w.node];
-    std::string guid = mad::guid_text(n.info.node_guid);
-    text += (text.empty() ? "" : "; ") + mad::desc_text(n.description) + " " + guid;
-    view::Json j = {{"node_guid", guid}, {"description", n.description}};
-    const char* type = ib::node_type_name(n.info.node_type);
-    j["type"] = type ? type : "unknown";
-    if (w.port || !n.is_switch()) {
-      text += " port " + std::to_string(w.port);
-      j["port"] = w.port;
-    }
-    if (w.lid) {
-      text += " lid " + std::to_string(w.lid);
-      j["lid"] = w.lid;
-    }
-    if (w.port_guid) j["port_guid"] = mad::guid_text(w.port_guid);
-    json.push_back(std::move(j));
-  }
-  rec.pair("where", text, std::move(json));
-}
-
-}  // namespace
-
 void fabric_check(Ctx& c, FabricOf fabric_of) {
   FabricSource src = c.args.take_source();
-  bool want[kChecks] = {};
-  bool any = false;
+  const std::vector<std::string_view>& names = ib::check_names();
+  std::vector<bool> want(names.size());
   while (!c.args.empty()) {
     std::string k = c.args.next();
-    unsigned i = 0;
-    while (i < kChecks && !matches(k, kCheckNames[i])) ++i;
-    if (i == kChecks)
-      throw UsageError("unknown fabric check \"" + k +
-                       "\" (ids, links, sm, routes, credit or balance)");
-    want[i] = any = true;
+    size_t i = 0;
+    while (i < names.size() && !matches(k, names[i].data())) ++i;
+    if (i == names.size()) {
+      std::string list;
+      for (size_t n = 0; n < names.size(); ++n)
+        list += std::string(n ? (n + 1 == names.size() ? " or " : ", ") : "") += names[n];
+      throw UsageError("unknown fabric check \"" + k + "\" (" + list + ")");
+    }
+    if (want[i]) throw UsageError("fabric check \"" + std::string(names[i]) + "\" given twice");
+    want[i] = true;
   }
-  if (!any)
-    for (bool& w : want) w = true;
+  if (std::find(want.begin(), want.end(), true) == want.end()) want.assign(names.size(), true);
+  std::vector<std::string> which;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (want[i]) which.emplace_back(names[i]);
   // A session for the MADs: discovery, the tables and SMInfo (none when a
   // saved fabric is only read).
-  bool mads = src.from.empty() || want[kSm] || want[kRoutes] || want[kCredit] || want[kBalance];
+  bool mads = src.from.empty() || std::any_of(which.begin(), which.end(), ib::check_needs_mads);
   std::optional<MadSession> s;
   if (mads) s.emplace(c, src.via);
   ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
-  std::vector<ib::Finding> found;
-  auto take = [&](std::vector<ib::Finding> v) {
-    for (ib::Finding& x : v) found.push_back(std::move(x));
-  };
-  if (want[kIds]) take(ib::check_ids(f));
-  if (want[kLinks]) take(ib::check_links(f));
-  if (want[kSm]) take(ib::check_sm(s->engine(), f));
-  if (want[kRoutes] || want[kCredit] || want[kBalance]) {
-    std::vector<std::string> warnings;
-    auto warn = [&] {  // tables that could not be read
-      for (const std::string& w : warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
-      if (!warnings.empty()) c.status = 1;
-      warnings.clear();
-    };
-    ib::Lfts lfts = ib::read_lfts(s->engine(), f, warnings);
-    warn();
-    if (want[kRoutes]) {
-      take(ib::check_routes(f, lfts));
-      // The multicast tables too: the groups' trees.
-      ib::Mfts mfts = ib::read_mfts(s->engine(), f, warnings);
-      warn();
-      take(ib::check_mfts(f, mfts));
-    }
-    if (want[kCredit]) {
-      ib::VlMaps vls = ib::read_sl2vls(s->engine(), f);
-      take(ib::check_credit(f, lfts, &vls));
-    }
-    if (want[kBalance]) take(ib::check_balance(f, lfts));
-  }
+  ib::CheckRun run = ib::run_checks(s ? &s->engine() : nullptr, f, which);
+  // Tables that could not be read.
+  for (const std::string& w : run.warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
+  if (!run.warnings.empty()) c.status = 1;
+  std::vector<ib::Finding>& found = run.found;
   size_t by[3] = {};
   view::Record rec;
   for (const ib::Finding& x : found) {
@@ -100,15 +52,14 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
     rec.pair("check", x.check);
     rec.pair("severity", ib::severity_name(x.severity));
     rec.pair_quoted("what", x.what);
-    if (!x.where.empty()) add_where(f, x.where, rec);
+    if (!x.where.empty()) rec.pair("where", ib::where_text(f, x.where), ib::where_json(f, x.where));
     c.out.record(rec);
   }
   auto count = [](size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
   };
   std::string checks;
-  for (unsigned i = 0; i < kChecks; ++i)
-    if (want[i]) checks += (checks.empty() ? "" : ",") + std::string(kCheckNames[i]);
+  for (const std::string& name : which) checks += (checks.empty() ? "" : ",") + name;
   rec.clear();
   rec.add("summary",
           "summary: " + count(f.nodes.size(), "node", "nodes") + " checked (" + checks + "), " +

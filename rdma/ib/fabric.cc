@@ -32,7 +32,9 @@
 #include "lib/mad/target.h"
 #include "rdma/ib/check.h"
 #include "rdma/ib/fabric_errors.h"
+#include "rdma/ib/fabric_report.h"
 #include "rdma/ib/fabric_source.h"
+#include "rdma/ib/fabric_top.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
@@ -59,6 +61,8 @@ void fabric_help(Ctx& c) {
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance ]...\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric report DIR [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric top [ from FILE ] [via DEV/PORT]   (-w SECONDS, default 2; -c COUNT)\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
       "flight, how long each waits and how often it is sent again. fabric errors\n"
       "takes -w SECONDS [-c COUNT] (rates per second); fabric errors and fabric links\n"
@@ -330,16 +334,32 @@ void fabric_errors_cmd(Ctx& c) {
   fabric_errors(c, fabric_of);
 }
 
+void fabric_report_cmd(Ctx& c) {
+  fabric_report(c, fabric_of);
+}
+
+void fabric_top_cmd(Ctx& c) {
+  fabric_top(c, fabric_of);
+}
+
 }  // namespace
 
 void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
       // fabric errors: -w and --openmetrics, but "errors reset" runs once.
-      {nullptr, fabric_show},        {"show", fabric_show},
-      {"list", fabric_show},         {"links", fabric_links, Takes::Metrics},
-      {"topology", fabric_topology}, {"save", fabric_save},
-      {"diff", fabric_diff},         {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics},
-      {"check", fabric_check_cmd},   {"help", fabric_help},
+      {nullptr, fabric_show},
+      {"show", fabric_show},
+      {"list", fabric_show},
+      {"links", fabric_links, Takes::Metrics},
+      // "top" before "topology": the word as typed is the live view.
+      {"top", fabric_top_cmd, Takes::Watch},
+      {"topology", fabric_topology},
+      {"save", fabric_save},
+      {"diff", fabric_diff},
+      {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics},
+      {"check", fabric_check_cmd},
+      {"report", fabric_report_cmd},
+      {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }

@@ -155,12 +155,6 @@ void errors_counters(const ib::PortCounters& c, const ib::SweepOptions& o, bool 
   if (!c.xmit_details.empty()) mad::decode(mad::kPortXmitDiscardDetails, c.xmit_details, 0, rec);
 }
 
-void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
-                   bool all_counters, view::Record& rec) {
-  errors_where(f, c, rec);
-  errors_counters(c, o, all_counters, rec);
-}
-
 // `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
 // or by its node or port GUID, in the fabric discovered or loaded.
 void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
@@ -288,6 +282,16 @@ void clear_after(Ctx& c, MadSession& s, const ib::Fabric& f, const ib::SweepOpti
   if (!warnings.empty()) c.status = 1;
 }
 
+// Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
+// did not answer (as ibqueryerrors).
+}  // namespace
+
+void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
+                   bool all_counters, view::Record& rec) {
+  errors_where(f, c, rec);
+  errors_counters(c, o, all_counters, rec);
+}
+
 // The metrics of a sweep: every counter of every port read (an exporter
 // wants the zeros too), labelled with both ends of the port's cable.
 void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::SweepOptions& o,
@@ -300,10 +304,6 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
     out.record(rec);
   }
 }
-
-// Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
-// did not answer (as ibqueryerrors).
-}  // namespace
 
 void fabric_errors(Ctx& c, FabricOf fabric_of) {
   // from FILE and via DEV/PORT both: the saved fabric's nodes are asked

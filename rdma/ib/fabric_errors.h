@@ -15,6 +15,16 @@ class MadSession;
 // threshold or a PMA did not answer (as ibqueryerrors).
 void fabric_errors(Ctx& c, FabricOf fabric_of);
 
+// One port of a sweep as `fabric errors` lists it: where it is, then its
+// counters over their thresholds (every checked one with all_counters).
+void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::SweepOptions& o,
+                   bool all_counters, view::Record& rec);
+
+// Every counter of every port of a sweep as metrics, labelled with both
+// ends of each port's cable.
+void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::SweepOptions& o,
+                    view::Printer& out);
+
 // The sweep's warnings (and with -d its counts) on c.err, after the
 // progress line is gone; exit status 1 when there are warnings.
 void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s);

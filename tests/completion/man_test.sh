@@ -140,7 +140,8 @@ fi
 if [ -e "$ROOT/man/rdma.8" ]; then
   refs=$(grep -o 'rdma\\-[a-z]*' "$ROOT/man/rdma.8" | sed 's/\\//' | sort -u)
   for ref in $refs; do
-    [ -e "$ROOT/man/$ref.8" ] || echo "note: rdma.8 refers to $ref(8), which man/ does not have yet"
+    [ -e "$ROOT/man/$ref.8" ] || [ -e "$ROOT/man/$ref.7" ] ||
+      echo "note: rdma.8 refers to $ref, which man/ does not have yet"
   done
 fi
 

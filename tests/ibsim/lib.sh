@@ -39,7 +39,7 @@ cleanup() {
   [ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null
   exec 3>&- 2>/dev/null
   [ -n "$IBSIM_PID" ] && kill "$IBSIM_PID" 2>/dev/null && wait "$IBSIM_PID" 2>/dev/null
-  cd / && rm -rf "$WORK"
+  cd / && [ -z "${KEEP:-}" ] && rm -rf "$WORK"
 }
 trap cleanup EXIT
 cd "$WORK" || exit 1

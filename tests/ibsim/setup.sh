@@ -2,10 +2,15 @@
 # Installs what the simulator suite (and the MAD code's build) needs on
 # Debian 12: libibumad-dev, ibsim-utils (ibsim, libumad2sim), opensm,
 # infiniband-diags, python3, python3-prometheus-client (the parser the
-# OpenMetrics output is checked with) and prometheus (promtool's lint).
+# OpenMetrics output is checked with) and prometheus (promtool's lint);
+# for the report suite, Debian's chromium and chromium-driver with
+# python3-selenium (the page in a real browser) and python3-html5lib (an
+# HTML5 parser), and graphviz (the picture); tmux, the real terminal
+# `fabric top` is tested in.
 set -e
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  libibumad-dev ibsim-utils opensm infiniband-diags python3 python3-prometheus-client prometheus >/dev/null
+  libibumad-dev ibsim-utils opensm infiniband-diags python3 python3-prometheus-client prometheus \
+  chromium chromium-driver python3-selenium python3-html5lib graphviz tmux >/dev/null

@@ -55,8 +55,8 @@ expect_files() {
   for f in $files; do
     [ -f "$DEST/$f" ] || { echo "missing $f"; return 1; }
   done
-  for f in "$ROOT"/man/*.8; do
-    f=usr/share/man/man8/$(basename "$f").gz
+  for f in "$ROOT"/man/*.[78]; do
+    f=usr/share/man/man${f##*.}/$(basename "$f").gz
     [ -f "$DEST/$f" ] || { echo "missing $f"; return 1; }
     gzip -t "$DEST/$f" || return 1
   done

@@ -1,0 +1,53 @@
+#include "lib/ib/check_run.h"
+
+#include <algorithm>
+
+#include "lib/ib/lfts.h"
+#include "lib/ib/mfts.h"
+
+namespace rdma::ib {
+
+const std::vector<std::string_view>& check_names() {
+  static const std::vector<std::string_view> kNames = {"ids",    "links",  "sm",
+                                                       "routes", "credit", "balance"};
+  return kNames;
+}
+
+bool check_needs_mads(std::string_view name) {
+  return name != "ids" && name != "links";
+}
+
+CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which) {
+  CheckRun run;
+  auto want = [&](std::string_view name) {
+    if (std::find(which.begin(), which.end(), name) == which.end()) return false;
+    if (!e && check_needs_mads(name)) {
+      run.skipped.emplace_back(name, "needs the live fabric");
+      return false;
+    }
+    return true;
+  };
+  auto take = [&](std::vector<Finding> v) {
+    for (Finding& x : v) run.found.push_back(std::move(x));
+  };
+  if (want("ids")) take(check_ids(f));
+  if (want("links")) take(check_links(f));
+  if (want("sm")) take(check_sm(*e, f));
+  bool routes = want("routes"), credit = want("credit"), balance = want("balance");
+  if (routes || credit || balance) {
+    Lfts lfts = read_lfts(*e, f, run.warnings);
+    if (routes) {
+      take(check_routes(f, lfts));
+      // The multicast tables too: the groups' trees.
+      take(check_mfts(f, read_mfts(*e, f, run.warnings)));
+    }
+    if (credit) {
+      VlMaps vls = read_sl2vls(*e, f);
+      take(check_credit(f, lfts, &vls));
+    }
+    if (balance) take(check_balance(f, lfts));
+  }
+  return run;
+}
+
+}  // namespace rdma::ib

@@ -1,0 +1,34 @@
+// Runs the checks of lib/ib/check.h that are asked for, on one fabric,
+// reading the switches' tables once for all of them: what `fabric check`
+// and `fabric report` share.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/ib/check.h"
+#include "lib/ib/fabric.h"
+#include "lib/mad/engine.h"
+
+namespace rdma::ib {
+
+// The checks by name, in the order they run and are listed.
+const std::vector<std::string_view>& check_names();
+
+// Whether a check sends MADs (the SM's, the forwarding and SL2VL tables),
+// so that a saved fabric alone cannot answer it.
+bool check_needs_mads(std::string_view name);
+
+struct CheckRun {
+  std::vector<Finding> found;
+  std::vector<std::string> warnings;  // tables that could not be read
+  // The checks asked that did not run, with why (no MADs to send).
+  std::vector<std::pair<std::string, std::string>> skipped;
+};
+
+// Runs the checks named (check_names()' spelling) on f; e may be null when
+// none of them needs MADs, or to skip those that do (each then in skipped).
+CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which);
+
+}  // namespace rdma::ib

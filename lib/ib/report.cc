@@ -1,0 +1,227 @@
+#include "lib/ib/report.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "lib/ib/dot.h"
+#include "lib/mad/attrs.h"
+#include "lib/mad/format.h"
+
+namespace rdma::ib {
+
+namespace {
+
+// A port as the report names it, with the other end of its cable.
+RankedPort ranked(const Fabric& f, PortRef p, std::string value) {
+  RankedPort r{where_text(f, {place(f, p.node, p.port)}), "", std::move(value)};
+  if (const Port* port = f.nodes[p.node].port(p.port); port && port->peer)
+    r.peer = where_text(f, {place(f, port->peer->node, port->peer->port)});
+  return r;
+}
+
+template <typename Value>
+Ranking rank(const Fabric& f, const ErrorSweep& sweep, size_t n, const char* title,
+             const char* none, const char* unit, Value value) {
+  std::vector<const PortCounters*> ports;
+  for (const PortCounters& p : sweep.ports)
+    if (value(p)) ports.push_back(&p);
+  std::stable_sort(ports.begin(), ports.end(), [&](const PortCounters* a, const PortCounters* b) {
+    return value(*a) > value(*b);
+  });
+  if (ports.size() > n) ports.resize(n);
+  Ranking r{title, none, {}};
+  for (const PortCounters* p : ports)
+    r.ports.push_back(ranked(f, p->port, std::to_string(value(*p)) + " " + unit));
+  return r;
+}
+
+}  // namespace
+
+std::vector<Ranking> rank_ports(const Fabric& f, const ErrorSweep& sweep, size_t n) {
+  const mad::FieldDef& wait = *mad::find_field(mad::kPortCounters, "PortXmitWait");
+  const mad::FieldDef& downed = *mad::find_field(mad::kPortCounters, "LinkDownedCounter");
+  // Waiting to send and the times down have rankings of their own.
+  auto errors = [&](const PortCounters& p) {
+    uint64_t sum = 0;
+    for (const mad::FieldDef* d : error_counters())
+      if (d != &wait && d != &downed) sum += p.get(*d);
+    return sum;
+  };
+  return {rank(f, sweep, n, "errors", "no error counted on any port", "errors", errors),
+          rank(f, sweep, n, "waits", "no port waited to send", "ticks waiting",
+               [&](const PortCounters& p) { return p.get(wait); }),
+          rank(f, sweep, n, "flaps", "no link went down", "times down",
+               [&](const PortCounters& p) { return p.get(downed); })};
+}
+
+std::vector<FindingGroup> group_findings(const Fabric& f, const std::vector<Finding>& found) {
+  std::vector<FindingGroup> groups;
+  std::map<std::tuple<std::string, Severity, std::string>, size_t> index;
+  for (const Finding& x : found) {
+    auto [it, added] = index.try_emplace({x.check, x.severity, x.what}, groups.size());
+    if (added) groups.push_back({x.check, x.severity, x.what, {}});
+    if (!x.where.empty()) groups[it->second].members.push_back(where_text(f, x.where));
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const FindingGroup& a, const FindingGroup& b) {
+    return a.severity < b.severity;
+  });
+  return groups;
+}
+
+void count_findings(std::vector<ReportCheck>& checks, const std::vector<Finding>& found) {
+  for (const Finding& x : found) {
+    auto it = std::find_if(checks.begin(), checks.end(),
+                           [&](const ReportCheck& c) { return c.name == x.check; });
+    if (it == checks.end()) {
+      checks.emplace_back();
+      checks.back().name = x.check;
+      it = checks.end() - 1;
+    }
+    (x.severity == Severity::Error     ? it->errors
+     : x.severity == Severity::Warning ? it->warnings
+                                       : it->notes)++;
+  }
+}
+
+ReportTotals totals(const Report& r) {
+  ReportTotals t;
+  for (const ReportCheck& c : r.checks) {
+    t.errors += c.errors;
+    t.warnings += c.warnings;
+    t.notes += c.notes;
+  }
+  return t;
+}
+
+std::string verdict(const Report& r) {
+  ReportTotals t = totals(r);
+  if (t.errors || !r.warnings.empty()) return "unhealthy";
+  return t.warnings ? "healthy with warnings" : "healthy";
+}
+
+namespace {
+
+// How an edge of the picture is drawn, worst last.
+enum class Mark : uint8_t { None, Warning, Over, Error };
+
+const char* mark_colour(Mark m) {
+  switch (m) {
+    case Mark::Error:
+      return "red";
+    case Mark::Over:
+      return "magenta";
+    case Mark::Warning:
+      return "orange";
+    case Mark::None:
+      break;
+  }
+  return "black";
+}
+
+// s with dot's quote and escape characters escaped, for inside quotes.
+std::string dot_escape(const std::string& s) {
+  std::string q;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') q += '\\';
+    q += ch;
+  }
+  return q;
+}
+
+std::string dot_quote(const std::string& s) {
+  return "\"" + dot_escape(s) + "\"";
+}
+
+std::string node_id(const Node& n) {
+  return dot_quote("S-" + mad::guid_text(n.info.node_guid));
+}
+
+}  // namespace
+
+std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
+                       const std::vector<PortRef>& over) {
+  std::vector<unsigned> level = node_levels(f);
+  // Each port's worst mark, from the findings and the ports over a
+  // threshold; a CA port's mark goes to its switch's outline.
+  std::map<std::pair<uint32_t, uint8_t>, Mark> port_mark;
+  auto mark = [&](uint32_t node, uint8_t port, Mark m) {
+    Mark& have = port_mark[{node, port}];
+    have = std::max(have, m);
+  };
+  for (const Finding& x : found)
+    if (x.severity != Severity::Info)
+      for (const FindingPlace& w : x.where)
+        if (w.port)
+          mark(w.node, w.port, x.severity == Severity::Error ? Mark::Error : Mark::Warning);
+  for (const PortRef& p : over) mark(p.node, p.port, Mark::Over);
+  auto mark_of = [&](PortRef p) {
+    auto it = port_mark.find({p.node, p.port});
+    return it == port_mark.end() ? Mark::None : it->second;
+  };
+
+  struct Edge {
+    size_t links = 0;
+    Mark mark = Mark::None;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Edge> edges;  // (upper, lower) switches
+  std::vector<size_t> cas(f.nodes.size());
+  std::vector<Mark> ca_mark(f.nodes.size());
+  for (const Link& l : f.links()) {
+    bool sa = f.nodes[l.a.node].is_switch(), sb = f.nodes[l.b.node].is_switch();
+    Mark m = std::max(mark_of(l.a), mark_of(l.b));
+    if (sa && sb) {
+      uint32_t up = l.a.node, down = l.b.node;
+      if (level[up] < level[down] || (level[up] == level[down] && up > down)) std::swap(up, down);
+      Edge& e = edges[{up, down}];
+      ++e.links;
+      e.mark = std::max(e.mark, m);
+    } else if (sa || sb) {
+      uint32_t sw = sa ? l.a.node : l.b.node;
+      ++cas[sw];
+      ca_mark[sw] = std::max(ca_mark[sw], m);
+    }
+  }
+
+  std::string out = "graph fabric {\n  node [shape=box, style=filled, fillcolor=lightblue];\n";
+  std::map<unsigned, std::vector<uint32_t>, std::greater<>> by_level;
+  for (uint32_t n = 0; n < f.nodes.size(); ++n)
+    if (f.nodes[n].is_switch()) by_level[level[n]].push_back(n);
+  for (const auto& [lv, nodes] : by_level) {
+    out += "  { rank=same; /* level " + std::to_string(lv) + " */";
+    for (uint32_t n : nodes) out += " " + node_id(f.nodes[n]) + ";";
+    out += " }\n";
+  }
+  for (const auto& [lv, nodes] : by_level)
+    for (uint32_t n : nodes) {
+      const Node& node = f.nodes[n];
+      std::string label = dot_escape(node.description.empty() ? mad::guid_text(node.info.node_guid)
+                                                              : node.description);
+      std::vector<uint16_t> lids = node.lids();
+      if (!lids.empty()) label += "\\nlid " + std::to_string(lids[0]);
+      if (cas[n])
+        label += "\\n" + std::to_string(cas[n]) + (cas[n] == 1 ? " CA link" : " CA links");
+      out += "  " + node_id(node) + " [label=\"" + label + "\"";
+      if (ca_mark[n] != Mark::None)
+        out += std::string(", color=") + mark_colour(ca_mark[n]) + ", penwidth=3";
+      out += "];\n";
+    }
+  for (const auto& [ends, e] : edges) {
+    out += "  " + node_id(f.nodes[ends.first]) + " -- " + node_id(f.nodes[ends.second]);
+    std::vector<std::string> attrs;
+    if (e.links > 1) attrs.push_back("label=\"x" + std::to_string(e.links) + "\"");
+    if (e.mark != Mark::None) {
+      attrs.push_back(std::string("color=") + mark_colour(e.mark));
+      attrs.push_back("penwidth=3");
+    }
+    if (!attrs.empty()) {
+      out += " [";
+      for (size_t i = 0; i < attrs.size(); ++i) out += (i ? ", " : "") + attrs[i];
+      out += "]";
+    }
+    out += ";\n";
+  }
+  return out + "}\n";
+}
+
+}  // namespace rdma::ib

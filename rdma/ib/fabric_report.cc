@@ -1,0 +1,175 @@
+// rdma fabric report DIR: one discovery, every check, the error sweep, and
+// the files an admin hands on (lib/ib/report.h draws the page).
+#include "rdma/ib/fabric_report.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+
+#include "lib/error.h"
+#include "lib/ib/cache.h"
+#include "lib/ib/check_run.h"
+#include "lib/ib/errors.h"
+#include "lib/ib/find.h"
+#include "lib/ib/graphviz.h"
+#include "lib/ib/port_labels.h"
+#include "lib/ib/report.h"
+#include "lib/mad/format.h"
+#include "lib/view/openmetrics.h"
+#include "lib/view/replace_file.h"
+#include "rdma/ib/fabric_errors.h"
+#include "rdma/ib/session.h"
+
+namespace rdma {
+
+namespace {
+
+// DIR, made when missing; Error naming it when it is not a directory.
+void make_dir(const std::string& dir) {
+  if (mkdir(dir.c_str(), 0777) == 0 || errno == EEXIST) {
+    struct stat st;
+    if (stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return;
+    throw Error("report directory \"" + dir + "\" is not a directory");
+  }
+  throw Error("cannot make the report directory \"" + dir + "\": " + strerror(errno));
+}
+
+// A file of the report, replaced whole.
+void write_file(const std::string& path, const std::string& text) {
+  view::ReplaceFile f(path);
+  if (std::fwrite(text.data(), 1, text.size(), f.file()) != text.size())
+    throw Error("cannot write \"" + path + "\": " + strerror(errno));
+  f.commit();
+}
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+void fabric_report(Ctx& c, FabricOf fabric_of) {
+  std::string dir = c.args.need("DIR (the report's directory)");
+  FabricSource src = c.args.take_source();
+  c.args.done();
+  make_dir(dir);
+
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s);
+  std::vector<std::string> names(ib::check_names().begin(), ib::check_names().end());
+  ib::CheckRun run = ib::run_checks(&s.engine(), f, names);
+
+  ib::SweepOptions o;
+  o.every_port = true;  // counters.json and the rankings want every port
+  ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+  s.end_progress();
+  std::vector<ib::PortRef> over;
+  for (const ib::PortCounters& p : sweep.ports)
+    if (ib::over_threshold(p, o)) {
+      over.push_back(p.port);
+      std::string counters;
+      for (const mad::FieldDef* d : ib::counters_over(p, o))
+        counters += (counters.empty() ? "" : ", ") + std::string(d->name);
+      run.found.push_back({"errors",
+                           ib::Severity::Error,
+                           "error counters over their thresholds: " + counters,
+                           {ib::place(f, p.port.node, p.port.port)}});
+    }
+
+  ib::Report r;
+  r.source = !src.from.empty() ? src.from : !src.via.empty() ? src.via : "the local port";
+  r.when = now_utc();
+  r.version = RDMA_VERSION;
+  r.nodes = f.nodes.size();
+  for (const ib::Node& n : f.nodes) (n.is_switch() ? r.switches : r.cas)++;
+  r.links = f.links().size();
+  for (const std::string& n : names) {
+    r.checks.emplace_back();
+    r.checks.back().name = n;
+  }
+  r.checks.emplace_back();
+  r.checks.back().name = "errors";
+  for (const auto& [name, why] : run.skipped)
+    for (ib::ReportCheck& k : r.checks)
+      if (k.name == name) k.skipped = why;
+  ib::count_findings(r.checks, run.found);
+  r.groups = ib::group_findings(f, run.found);
+  r.warnings = run.warnings;
+  r.warnings.insert(r.warnings.end(), sweep.warnings.begin(), sweep.warnings.end());
+  r.rankings = ib::rank_ports(f, sweep, 10);
+  ib::Svg svg = ib::render_svg(ib::report_dot(f, run.found, over));
+  r.svg = svg.svg;
+  r.no_svg = svg.why;
+  if (!svg.why.empty())
+    std::fprintf(c.err, "warning: the report has no picture: %s\n", svg.why.c_str());
+  r.files = {"fabric.json", "findings.json", "counters.json", "metrics.prom"};
+
+  ib::save_fabric(f, dir + "/fabric.json");
+  ib::ReportTotals t = ib::totals(r);
+  view::Json summary = {{"verdict", ib::verdict(r)}, {"errors", t.errors}, {"warnings", t.warnings},
+                        {"notes", t.notes},          {"nodes", r.nodes},   {"links", r.links},
+                        {"not_read", r.warnings}};
+  view::Json checks = view::Json::array();
+  for (const ib::ReportCheck& k : r.checks)
+    checks.push_back({{"check", k.name},
+                      {"errors", k.errors},
+                      {"warnings", k.warnings},
+                      {"notes", k.notes},
+                      {"skipped", k.skipped}});
+  summary["checks"] = checks;
+  view::Json list = view::Json::array();
+  for (const ib::Finding& x : run.found)
+    list.push_back({{"check", x.check},
+                    {"severity", ib::severity_name(x.severity)},
+                    {"what", x.what},
+                    {"where", ib::where_json(f, x.where)}});
+  write_file(dir + "/findings.json",
+             view::Json{{"summary", summary}, {"findings", list}}.dump(2) + "\n");
+  {
+    view::ReplaceFile file(dir + "/counters.json");
+    std::unique_ptr<view::Printer> out = view::make_json_printer(file.file(), true);
+    view::Record rec;
+    for (const ib::PortCounters& p : sweep.ports) {
+      rec.clear();
+      errors_record(f, p, o, true, rec);
+      out->record(rec);
+    }
+    out->finish();
+    std::fputc('\n', file.file());
+    file.commit();
+  }
+  {
+    view::ReplaceFile file(dir + "/metrics.prom");
+    view::MetricsSpec spec = ib::port_metrics_spec();
+    spec.format = view::MetricsFormat::Prometheus;
+    std::unique_ptr<view::MetricsPrinter> out = view::make_openmetrics_printer(file.file(), spec);
+    errors_metrics(f, sweep, o, *out);
+    out->finish();
+    file.commit();
+  }
+  write_file(dir + "/report.html", ib::report_html(r));
+
+  for (const std::string& w : r.warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
+  // One record: the page and the verdict as a line of text; in JSON the
+  // page and findings.json's summary as members of the same object.
+  view::Record rec;
+  rec.add("report",
+          dir + "/report.html: fabric " + ib::verdict(r) + ": " + std::to_string(t.errors) +
+              " errors, " + std::to_string(t.warnings) + " warnings, " + std::to_string(t.notes) +
+              " notes",
+          dir + "/report.html");
+  for (auto& [key, value] : summary.items()) rec.add(key, "", value);
+  c.out.record(rec);
+  if (t.errors || !r.warnings.empty()) c.status = 1;
+}
+
+}  // namespace rdma

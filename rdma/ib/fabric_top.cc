@@ -1,0 +1,266 @@
+#include "rdma/ib/fabric_top.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "lib/error.h"
+#include "lib/ib/errors.h"
+#include "rdma/ib/session.h"
+#include "rdma/stat_watch.h"
+#include "rdma/terminal.h"
+
+namespace rdma {
+
+namespace {
+
+constexpr int kCtrlC = 3, kEsc = 27, kBackspace = 127, kCtrlH = 8;
+
+// 1536 -> "1.5K", bytes or ticks per second as top shows them.
+std::string human(double v) {
+  static const char* const kUnits[] = {"", "K", "M", "G", "T"};
+  int u = 0;
+  while (v >= 999.5 && u < 4) {
+    v /= 1000;
+    ++u;
+  }
+  char buf[16];
+  std::snprintf(buf, sizeof buf, u && v < 9.95 ? "%.1f%s" : "%.0f%s", v, kUnits[u]);
+  return buf;
+}
+
+std::string fit(const std::string& s, size_t w) {
+  if (s.size() <= w) return s + std::string(w - s.size(), ' ');
+  return w ? s.substr(0, w - 1) + "~" : "";
+}
+
+std::string right(const std::string& s, size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+std::string trim_line(std::string s, size_t width) {
+  if (s.size() > width) s.resize(width);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+bool top_key(TopView& v, int key) {
+  if (v.typing) {
+    if (key == '\r' || key == '\n')
+      v.typing = false;
+    else if (key == kEsc) {
+      v.typing = false;
+      v.filter.clear();
+    } else if (key == kBackspace || key == kCtrlH) {
+      if (!v.filter.empty()) v.filter.pop_back();
+    } else if (key == kCtrlC)
+      return false;
+    else if (key >= 32 && key < 127)
+      v.filter += static_cast<char>(key);
+    return true;
+  }
+  switch (key) {
+    case 'q':
+    case kCtrlC:
+      return false;
+    case '/':
+      v.typing = true;
+      v.filter.clear();
+      break;
+    case 'u':
+      v.sort = ib::TopSort::Util;
+      break;
+    case 'x':
+      v.sort = ib::TopSort::Xmit;
+      break;
+    case 'r':
+      v.sort = ib::TopSort::Rcv;
+      break;
+    case 'w':
+      v.sort = ib::TopSort::Wait;
+      break;
+    case 'e':
+      v.sort = ib::TopSort::Errors;
+      break;
+    case 'd':
+      v.sort = ib::TopSort::Downed;
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+std::string top_frame(std::vector<ib::TopRow> rows, const TopView& v, int height, int width,
+                      const std::string& title) {
+  ib::sort_rows(rows, v.sort);
+  std::vector<ib::TopRow> shown = ib::filter_rows(rows, v.filter);
+  size_t w = static_cast<size_t>(std::max(width, 1));
+  // The numbers take 46 columns; the two names share the rest.
+  size_t names = w > 46 + 12 ? (w - 46) / 2 : 6;
+  size_t longest = 4;
+  for (const ib::TopRow& r : shown) longest = std::max({longest, r.name.size(), r.peer.size()});
+  names = std::min(names, longest + 1);
+  std::vector<std::string> lines;
+  lines.push_back(trim_line(title, w));
+  std::string head = fit("PORT", names) + " " + fit("PEER", names);
+  struct Column {
+    const char* head;
+    size_t width;
+    ib::TopSort sort;
+  };
+  static const Column kColumns[] = {
+      {"XMIT/s", 8, ib::TopSort::Xmit},   {"RCV/s", 8, ib::TopSort::Rcv},
+      {"UTIL", 6, ib::TopSort::Util},     {"WAIT/s", 8, ib::TopSort::Wait},
+      {"ERRORS", 8, ib::TopSort::Errors}, {"DOWN", 6, ib::TopSort::Downed}};
+  for (const Column& col : kColumns)
+    head += right((v.sort == col.sort ? "*" : "") + std::string(col.head), col.width);
+  lines.push_back(trim_line(head, w));
+  size_t room = height > 3 ? static_cast<size_t>(height) - 2 - (v.typing || !v.filter.empty()) : 1;
+  for (size_t i = 0; i < shown.size() && i < room; ++i) {
+    const ib::TopRow& r = shown[i];
+    std::string line = fit(r.name, names) + " " + fit(r.peer.empty() ? "-" : r.peer, names);
+    if (r.unknown) {
+      line += right("(counters reset or saturated)", 44);
+    } else {
+      line += right(human(r.xmit_bps), 8) + right(human(r.rcv_bps), 8) +
+              right(std::to_string(static_cast<int>(std::lround(r.util * 100))) + "%", 6) +
+              right(human(r.wait_ps), 8) + right(std::to_string(r.errors), 8) +
+              right(std::to_string(r.downed), 6);
+    }
+    lines.push_back(trim_line(line, w));
+  }
+  if (v.typing)
+    lines.push_back(trim_line("/" + v.filter + "_", w));
+  else if (!v.filter.empty())
+    lines.push_back(trim_line("filter: " + v.filter + " (/ to change, / Esc to clear)", w));
+  std::string out;
+  for (size_t i = 0; i < lines.size() && i < static_cast<size_t>(std::max(height, 1)); ++i)
+    out += (i ? "\n" : "") + lines[i];
+  return out;
+}
+
+namespace {
+
+// One snapshot as records: each port that moved, busiest first.
+void top_records(view::Printer& out, std::vector<ib::TopRow> rows) {
+  ib::sort_rows(rows, ib::TopSort::Util);
+  view::Record rec;
+  for (const ib::TopRow& r : rows) {
+    if (!r.unknown && !r.xmit_bps && !r.rcv_bps && !r.wait_ps && !r.errors && !r.downed) continue;
+    rec.clear();
+    rec.pair("port", r.name);
+    rec.pair("peer", r.peer.empty() ? "-" : r.peer, r.peer);
+    if (r.unknown) {
+      rec.add("unknown", "(counters reset or saturated)", true);
+    } else {
+      rec.pair("xmit_bytes_per_second", human(r.xmit_bps), r.xmit_bps);
+      rec.pair("rcv_bytes_per_second", human(r.rcv_bps), r.rcv_bps);
+      rec.pair("util_percent", std::to_string(std::lround(r.util * 100)), r.util * 100);
+      rec.pair("xmit_wait_per_second", human(r.wait_ps), r.wait_ps);
+      rec.pair("errors", r.errors);
+      rec.pair("link_downed", r.downed);
+    }
+    out.record(rec);
+  }
+}
+
+std::string clock_text() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm;
+  localtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+void fabric_top(Ctx& c, FabricOf fabric_of) {
+  FabricSource src = c.args.take_source();
+  c.args.done();
+  const int seconds = c.opt.watch_s ? c.opt.watch_s : 2;
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s);
+  ib::SweepOptions o;
+  o.every_port = true;
+  o.extended = true;  // the 64-bit data counters: a 32-bit one saturates in seconds
+  ib::TopModel model;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last = Clock::now();
+  auto sweep = [&] {
+    Clock::time_point start = Clock::now();
+    ib::ErrorSweep sw = ib::sweep_errors(s.engine(), f, o);
+    double secs = std::chrono::duration<double>(start - last).count();
+    last = start;
+    return model.update(f, sw, secs);
+  };
+  bool screen = !c.out.is_json() && !c.in_batch &&
+                (c.is_terminal ? c.is_terminal(stdout) : isatty(STDOUT_FILENO) == 1) &&
+                isatty(STDIN_FILENO) == 1;
+  if (!screen) {
+    // One snapshot an interval; the first reading gives no rates, so it
+    // prints nothing and the first snapshot comes an interval later.
+    own_json_output(c, "fabric top");
+    watch_loop(seconds, c.opt.count ? c.opt.count + 1 : 0, [&](int n) {
+      std::vector<ib::TopRow> rows = sweep();
+      s.end_progress();
+      if (n == 0) return;
+      Interval iv(c, n - 1);
+      top_records(iv.out(), std::move(rows));
+      iv.end();
+    });
+    return;
+  }
+
+  sweep();  // the first readings: rates start with the second
+  s.end_progress();
+  TtyTerminal term;
+  TopView v;
+  std::vector<ib::TopRow> rows;
+  int done = 0;
+  std::string stamp;  // the time of the last sweep
+  Clock::time_point next = last + std::chrono::seconds(seconds);
+  int height = 0, width = 0;
+  auto draw = [&] {
+    term.size(height, width);
+    std::string title = stamp.empty()
+                            ? "rdma fabric top: " + std::to_string(f.nodes.size()) +
+                                  " nodes, the first reading; the rates come in " +
+                                  std::to_string(seconds) + " s"
+                            : "rdma fabric top: " + std::to_string(rows.size()) + " ports, every " +
+                                  std::to_string(seconds) + " s, by " + ib::top_sort_name(v.sort) +
+                                  "  (u x r w e d: sort, /: filter, q: quit)  " + stamp;
+    term.draw(top_frame(rows, v, height, width, title));
+  };
+  draw();
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
+    if (left <= 0) {
+      rows = sweep();
+      stamp = clock_text();
+      next += std::chrono::seconds(seconds);
+      draw();
+      if (c.opt.count && ++done >= c.opt.count) return;
+      continue;
+    }
+    // Keys and resizes are looked at four times a second between sweeps.
+    int k = term.key(static_cast<int>(std::min<long long>(left, 250)));
+    int h = height, w = width;
+    term.size(h, w);
+    if (k >= 0) {
+      if (!top_key(v, k)) return;
+      draw();
+    } else if (h != height || w != width) {
+      draw();
+    }
+  }
+}
+
+}  // namespace rdma

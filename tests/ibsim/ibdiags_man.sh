@@ -1,0 +1,108 @@
+#!/bin/bash
+# Every "rdma ..." command man/rdma-ibdiags.7 prints, run against the
+# simulator (tests/ibsim/net, opensm), must exit 0: the page's rows are
+# true on a real umad stack, not only on the fabric double
+# (rdma/ibdiags_man_test.cc runs them all there). The forms the simulator
+# cannot answer are skipped with the reason; they run on the double.
+#   tests/ibsim/ibdiags_man.sh [--rdma PATH]
+# Ends with "N passed, M failed"; exits non-zero on any failure.
+set -u
+NET=$(cd "$(dirname "$0")" && pwd)/net
+# shellcheck source=tests/ibsim/lib.sh
+. "$(dirname "$0")/lib.sh"
+PAGE=$HERE/../../man/rdma-ibdiags.7
+
+# What ibsim 0.10 and umad2sim do not do (a regex of the form, the reason).
+SKIPS=(
+  '^rdma (dev|gid show|link|link status.*)$|	no RDMA netlink or verbs device under the simulator (the VM suites)'
+  ' cc set |	ibsim answers no congestion control Set'
+  ' sm set |	ibsim refuses SMInfo Sets'
+  ' perf show .* (sl|speeds|congestion|samples)$|	ibsim'"'"'s PMA lacks those attributes'
+  'PortInfoExtended|	ibsim does not answer PortInfoExtended'
+  'sa show (nodes$|nodes (name|guid) |sl2vl|vlarb|guids)|--sa fabric show|	no RMPP: a table longer than a MAD comes cut short (a warning, exit 1)'
+  ' mcast 0xc000$|	no HCA joined the broadcast group here (check.sh joins them)'
+)
+
+skip_reason() {  # FORM: the reason it is skipped, or nothing
+  local s
+  for s in "${SKIPS[@]}"; do
+    if [[ $1 =~ ${s%%|	*} ]]; then
+      echo "${s#*|	}"
+      return
+    fi
+  done
+}
+
+start_opensm
+printf '0x0000000000100006 "hca3-site-name"\n' >nodes.map
+printf 'SymbolErrorCounter=10\n' >error_thresholds
+run "$RDMA" fabric save fabric.json || bad "fabric save fabric.json (the file the forms read)"
+
+# The bold "rdma ..." spans of the page, as rdma/ibdiags_man_test.cc reads
+# them: .B lines, the bold arguments of .BR and .RB, \fB...\fR.
+python3 - "$PAGE" >forms.txt <<'EOF'
+import re, sys
+def args(rest):
+    out, cur, quoted, any_ = [], "", False, False
+    for ch in rest:
+        if ch == '"':
+            quoted, any_ = not quoted, True
+        elif ch == " " and not quoted:
+            if any_:
+                out.append(cur)
+            cur, any_ = "", False
+        else:
+            cur, any_ = cur + ch, True
+    if any_:
+        out.append(cur)
+    return out
+bold = []
+for line in open(sys.argv[1]).read().splitlines():
+    if line.startswith(".B "):
+        rest = line[3:]
+        if len(rest) > 1 and rest[0] == '"' and rest[-1] == '"':
+            rest = rest[1:-1]
+        bold.append(rest)
+    elif line.startswith((".BR ", ".RB ")):
+        bold += args(line[4:])[0 if line[1] == "B" else 1::2]
+    bold += re.findall(r"\\fB(.*?)\\f[RP]", line)
+seen = set()
+for b in bold:
+    b = b.replace("\\-", "-")
+    if b.startswith("rdma ") and b not in seen:
+        seen.add(b)
+        print(b)
+EOF
+
+n=0
+while IFS= read -r form; do
+  n=$((n + 1))
+  reason=$(skip_reason "$form")
+  if [ -n "$reason" ]; then
+    echo "skip $form: $reason"
+    continue
+  fi
+  read -ra w <<<"${form#rdma }"
+  for i in "${!w[@]}"; do
+    case ${w[$i]} in
+      /etc/infiniband-diags/error_thresholds) w[i]=error_thresholds ;;
+      mlx5_0/1) w[i]=ibsim0/1 ;;
+    esac
+  done
+  extra=(--timeout 500)
+  [[ " ${w[*]} " == *" --timeout "* ]] && extra=()
+  [[ " ${w[*]} " == *" -w "* ]] && extra+=(-c 1)
+  if out=$(run "$RDMA" "${extra[@]}" "${w[@]}" 2>&1 >/dev/null); then
+    ok "$form"
+  else
+    bad "$form: $out"
+  fi
+done <forms.txt
+if [ "$n" -gt 100 ]; then
+  ok "the page has $n forms"
+else
+  bad "only $n forms read from the page"
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
