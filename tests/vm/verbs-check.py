@@ -334,7 +334,10 @@ if cd is not None:
         ok(n.startswith(r["type"]) and r["abi"] == want_abi,
            f"dev chardev {n}: type {r['type']}, abi {r['abi']}", f"expected abi {want_abi}")
     shown = {r["name"] for r in cd}
-    ok(set(sysfs) == shown, "dev chardev: every uverbs/umad/issm node of sysfs is shown",
+    # 6.1 makes issm nodes for rxe's ports but answers GET_CHARDEV "issm"
+    # with EOPNOTSUPP (seen in the VM); 6.12 makes none for rxe.
+    want = {n for n in sysfs if not (KV == "6.1" and n.startswith("issm"))}
+    ok(want == shown, "dev chardev: every uverbs/umad/issm node of sysfs the kernel reports is shown",
        f"sysfs {sorted(sysfs)}, shown {sorted(shown)}")
     text = read("chardev-text.out").splitlines()
     ok(len(text) == len(cd) and all(f" name {r['name']} chardev {r['chardev']} " in l for r, l in zip(cd, text)),
