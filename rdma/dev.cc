@@ -9,6 +9,7 @@
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
+#include "lib/nldev/chardev.h"
 #include "lib/nldev/devices.h"
 #include "lib/nldev/fields.h"
 #include "lib/verbs/limits.h"
@@ -23,8 +24,9 @@ void dev_help(Ctx& c) {
   std::fputs(
       "Usage: rdma dev show [DEV]\n"
       "       rdma dev limits [DEV]\n"
+      "       rdma dev chardev [DEV]\n"
       "       rdma dev set [DEV] name DEVNAME\n"
-      "       rdma dev set [DEV] netns NSNAME\n"
+      "       rdma dev set [DEV] netns { NSNAME | PID }\n"
       "       rdma dev set [DEV] adaptive-moderation [on|off]\n"
       "       rdma dev add NAME type smi parent DEV\n"
       "       rdma dev delete NAME\n",
@@ -63,8 +65,58 @@ void dev_limits(Ctx& c) {
   });
 }
 
+// The character devices behind a device (uverbs) and its ports (umad,
+// issm): which /dev/infiniband node a program needs, with its number, to
+// check permissions, container device lists and udev rules against.
+void dev_chardev(Ctx& c) {
+  bool given = !c.args.empty();
+  std::string name = given ? c.args.next() : "";
+  c.args.done();
+  if (given && name.empty()) throw UsageError("empty device name");
+  std::vector<nldev::Device> devs;
+  if (given)
+    devs.push_back(nldev::find_device(c.session(), name));
+  else
+    devs = nldev::list_devices(c.session());
+  view::Record& r = c.out.scratch();
+  auto show = [&](const nldev::Device& d, uint32_t port, const char* type) {
+    if (auto cd = nldev::get_chardev(c.session(), d.index, port, type)) {
+      nldev::chardev_record(d.name, *cd, r);
+      c.out.record(r);
+    }
+  };
+  for (const nldev::Device& d : devs) {
+    for (const char* type : nldev::kDeviceChardevTypes) show(d, 0, type);
+    for (uint32_t p = 1; p <= d.ports; ++p)
+      for (const char* type : nldev::kPortChardevTypes) show(d, p, type);
+  }
+}
+
 void run_set(Ctx& c, nl::Request& req) {
   c.session().run(req, [](const nlmsghdr*) {});
+}
+
+// The namespace a device moves to: a name of `ip netns` (/run/netns/NAME,
+// as iproute2), or, as `ip link set ... netns PID`, the namespace of a
+// process (/proc/PID/ns/net), for containers that have no name there. A
+// name wins over a PID, so a namespace called "42" stays reachable.
+int open_netns(const std::string& ns) {
+  int name_errno = EINVAL;
+  if (ns.find('/') == std::string::npos) {
+    int fd = open(("/run/netns/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    name_errno = errno;
+  }
+  bool pid = !ns.empty() && ns.size() <= 10 &&
+             ns.find_first_not_of("0123456789") == std::string::npos && ns != "0";
+  if (!pid)
+    throw Error("cannot open network namespace \"" + ns + "\": " + std::strerror(name_errno) +
+                " (give a name of ip netns or a process ID)");
+  int fd = open(("/proc/" + ns + "/ns/net").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw Error("cannot open the network namespace of process " + ns + " (/proc/" + ns +
+                "/ns/net): " + std::strerror(errno));
+  return fd;
 }
 
 void dev_set(Ctx& c) {
@@ -80,12 +132,9 @@ void dev_set(Ctx& c) {
     req.str(RDMA_NLDEV_ATTR_DEV_NAME, name);
     run_set(c, req);
   } else if (matches(key, "netns")) {
-    std::string ns = c.args.need("network namespace name");
+    std::string ns = c.args.need("network namespace name or process ID");
     c.args.done();
-    std::string path = "/run/netns/" + ns;
-    int fd = ns.find('/') == std::string::npos ? open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
-    if (fd < 0)
-      throw Error("cannot open network namespace \"" + ns + "\": " + std::strerror(errno));
+    int fd = open_netns(ns);
     req.u32(RDMA_NLDEV_NET_NS_FD, static_cast<uint32_t>(fd));
     try {
       run_set(c, req);
@@ -157,8 +206,9 @@ void dev_delete(Ctx& c) {
 
 void cmd_dev(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, dev_show}, {"show", dev_show},     {"list", dev_show}, {"set", dev_set},
-      {"add", dev_add},    {"delete", dev_delete}, {"help", dev_help}, {"limits", dev_limits},
+      {nullptr, dev_show}, {"show", dev_show},     {"list", dev_show},
+      {"set", dev_set},    {"add", dev_add},       {"delete", dev_delete},
+      {"help", dev_help},  {"limits", dev_limits}, {"chardev", dev_chardev},
   };
   dispatch(c, kTable, "dev command");
 }

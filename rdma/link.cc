@@ -85,8 +85,9 @@ void link_status(Ctx& c) {
   view::Record r;
   each_verbs_device(c, devs, [&](const nldev::Device& d, verbs::Device& v) {
     for (uint32_t p = port ? port : 1; p <= (port ? port : d.ports); ++p) {
-      verbs::port_record(d.name, static_cast<uint8_t>(p), v.query_port(static_cast<uint8_t>(p)),
-                         c.opt.details, r);
+      auto port_num = static_cast<uint8_t>(p);
+      verbs::port_record(d.name, port_num, v.query_port(port_num), c.opt.details, r,
+                         v.query_port_speed(port_num));
       c.out.record(r);
     }
   });

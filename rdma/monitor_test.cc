@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 #include <libmnl/libmnl.h>
 
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "lib/nl/nldev.h"
+#include "lib/testing/fake_verbs.h"
 #include "lib/testing/kernel/fixture.h"
 #include "lib/testing/kernel/testkernel.h"
 #include "rdma/test_util.h"
@@ -122,6 +124,83 @@ TEST(Monitor, MalformedEventAndBadArguments) {
   EXPECT_EQ(r.err, "malformed kernel notification: monitor event without an event type\n");
   EXPECT_EQ(run_on(k, {"monitor", "bogus"}).status, 1);
   EXPECT_EQ(run_on(k, {"monitor", "dev"}).err, "missing device name after \"dev\"\n");
+}
+
+// "ports": verbs async events of each device (from the fake verbs: the VM
+// test flaps a real rxe port) beside the netlink events, in the same layout.
+struct MonitorPorts : ::testing::Test {
+  TestKernel k;  // 6.12: rxe0, rxe1
+  std::map<std::string, verbs::FakeDeviceSpec> devs{{"rxe0", {}}, {"rxe1", {}}};
+  std::vector<std::string> opened;
+  Result run(std::vector<std::string> args) {
+    auto on_join = [&] { k.inject(event(nldev::kEventRename, 0, "fast0")); };
+    return test::run_program(
+        std::move(args),
+        [&]() -> std::unique_ptr<nl::Transport> {
+          return std::make_unique<test::Hooked>(k, nullptr, on_join);
+        },
+        "",
+        [&]() -> std::unique_ptr<verbs::Verbs> {
+          return std::make_unique<verbs::FakeVerbs>(devs, &opened);
+        });
+  }
+};
+
+TEST_F(MonitorPorts, PortEventsBesideNetlinkEvents) {
+  devs["rxe0"].async_events = {{IBV_EVENT_PORT_ERR, 1}, {IBV_EVENT_PORT_ACTIVE, 1}};
+  devs["rxe1"].async_events = {
+      {IBV_EVENT_GID_CHANGE, 1}, {verbs::kEventDeviceSpeedChange, 1}, {IBV_EVENT_DEVICE_FATAL, 0}};
+  devs["rxe1"].port_speeds[1] = 4000;
+  Result r = run({"-c", "6", "monitor", "ports"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "[PORT_ERR]\tdev 0 rxe0 port 1\n"
+            "[PORT_ACTIVE]\tdev 0 rxe0 port 1\n"
+            "[GID_CHANGE]\tdev 1 rxe1 port 1\n"
+            "[DEVICE_SPEED_CHANGE]\tdev 1 rxe1 port 1 effective_speed 400Gb/s\n"
+            "[DEVICE_FATAL]\tdev 1 rxe1\n"
+            "[RENAME]\tdev 0 fast0\n");
+  EXPECT_EQ(opened, (std::vector<std::string>{"rxe0", "rxe1"}));
+}
+
+TEST_F(MonitorPorts, JsonLinesTimestampsAndTheDevFilter) {
+  devs["rxe0"].async_events = {{IBV_EVENT_PORT_ERR, 1}};
+  devs["rxe1"].async_events = {{IBV_EVENT_LID_CHANGE, 1}, {IBV_EVENT_SM_CHANGE, 1}};
+  Result r = run({"-j", "-t", "-c", "2", "monitor", "dev", "rxe1", "ports"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(opened, (std::vector<std::string>{"rxe1"}));
+  std::regex line(R"(\{"timestamp":[0-9.e+]+,"event_type":"\[(LID|SM)_CHANGE\]","rdma_index":1,)"
+                  R"("rdma_dev":"rxe1","port":1\}\n)");
+  std::string out = r.out;
+  for (int i = 0; i < 2; ++i) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(out, m, line)) << r.out;
+    EXPECT_EQ(m.position(0), 0);
+    out = m.suffix();
+  }
+  EXPECT_EQ(out, "");
+}
+
+// 6.1 sends no netlink events, but verbs port events come on any kernel.
+TEST_F(MonitorPorts, PortEventsOnAKernelWithoutNetlinkEvents) {
+  k.opts.version = KernelVersion::k6_1;  // SYS_GET without MONITOR_MODE
+  devs["rxe1"].async_events = {{IBV_EVENT_PORT_ERR, 1}};
+  Result r = run({"-c", "1", "monitor", "ports"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "[PORT_ERR]\tdev 1 rxe1 port 1\n");
+}
+
+TEST_F(MonitorPorts, ADeviceThatCannotBeOpenedAndBadWords) {
+  devs["rxe1"].open_error =
+      "cannot open verbs device \"rxe1\" (/dev/infiniband/uverbs1): "
+      "Permission denied";
+  Result r = run({"monitor", "ports"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, devs["rxe1"].open_error + "\n");
+  r = run({"monitor", "ports", "ports"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "unknown monitor parameter \"ports\" (expected \"dev DEV\" or \"ports\")\n");
 }
 
 }  // namespace

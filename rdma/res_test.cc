@@ -197,6 +197,39 @@ TEST_P(ResView, NoDevices) {
   EXPECT_EQ(show({"-j", "res", "show", "qp"}), "[]\n");
 }
 
+// A kernel with RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_MAX (rdma for-next, 2026;
+// the Debian kernels in the VM do not send it, so the test kernel with the
+// uapi layout shows it): "qp 5/1048560" and JSON "qp-max", iproute2's
+// layout, for the kinds the kernel sends a limit of; the rest as before.
+TEST(ResSummaryMax, CurrentAndLimitWhereTheKernelSendsIt) {
+  auto limits = [](TestKernel& k) {
+    k.state.devices[0].limits = {.qp = 1048560, .cq = 16384, .mr = 524287, .pd = 32764, .srq = 0};
+  };
+  TestKernel next{testkernel::Options{KernelVersion::kNext}, fixture(KernelVersion::kNext)};
+  limits(next);
+  auto show = [](TestKernel& k, std::vector<std::string> args) {
+    Result r = run(k, std::move(args));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return r.out;
+  };
+  EXPECT_EQ(show(next, {"res"}),
+            "0: rxe0: pd 7/32764 cq 5/16384 qp 5/1048560 cm_id 3 mr 9/524287 ctx 4 srq 0 \n"
+            "1: rxe1: pd 2 cq 2 qp 5 cm_id 0 mr 1 ctx 1 srq 1 \n");
+  EXPECT_EQ(show(next, {"-j", "res", "show", "rxe0"}),
+            R"([{"ifindex":0,"ifname":"rxe0","pd":7,"pd-max":32764,"cq":5,"cq-max":16384,)"
+            R"("qp":5,"qp-max":1048560,"cm_id":3,"mr":9,"mr-max":524287,"ctx":4,"srq":0}])"
+            "\n");
+  // The doit path (-dd asks each device on its own) carries it too.
+  EXPECT_EQ(show(next, {"-dd", "res", "show", "rxe0"}).substr(0, 30),
+            "0: rxe0: pd 7/32764 cq 5/16384");
+  // The same limits on 6.12: nothing sent, iproute2's view unchanged.
+  TestKernel old{testkernel::Options{KernelVersion::k6_12}, fixture(KernelVersion::k6_12)};
+  limits(old);
+  EXPECT_EQ(show(old, {"res", "show", "rxe0"}),
+            "0: rxe0: pd 7 cq 5 qp 5 cm_id 3 mr 9 ctx 4 srq 0 \n");
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernels, ResView,
                          ::testing::Values(KernelVersion::k6_1, KernelVersion::k6_12));
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/nldev/newer.h"
 
 namespace rdma::res {
 namespace {
@@ -87,6 +88,42 @@ TEST(ResSummaryRecord, TheLastAttributeOfATypeAndNewerOnesIgnored) {
   summary_record(summary_msg(b), r);
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[2].text, "cq 1 ");
+}
+
+TEST(ResSummaryRecord, CurrentOverMaxWhenTheKernelSendsTheLimit) {
+  auto b = summary_reply([](nlmsghdr* nlh) {
+    summary_entry(nlh, "qp", 5);
+    nlattr* e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+    mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME, "cq");
+    mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR, 2);
+    mnl_attr_put_u64(nlh, nldev::kAttrResSummaryEntryMax, 65536);
+    mnl_attr_nest_end(nlh, e);
+  });
+  view::Record text;
+  text.set_text_only(true);
+  summary_record(summary_msg(b), text);
+  std::string line;
+  for (const view::Field& f : text) line += f.text;
+  EXPECT_EQ(line, "3: rxe0: qp 5 cq 2/65536 ");
+
+  view::Record json;
+  summary_record(summary_msg(b), json);
+  ASSERT_EQ(json.size(), 5u);
+  EXPECT_EQ(json[3].key, "cq");
+  EXPECT_EQ(json[3].value, 2u);
+  EXPECT_EQ(json[4].key, "cq-max");
+  EXPECT_EQ(json[4].value, 65536u);
+  EXPECT_EQ(json[4].text, "");  // JSON only
+
+  EXPECT_EQ(summary_error(summary_reply([](nlmsghdr* nlh) {
+              nlattr* e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+              mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME, "pd");
+              mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR, 1);
+              mnl_attr_put_u32(nlh, nldev::kAttrResSummaryEntryMax, 9);
+              mnl_attr_nest_end(nlh, e);
+            })),
+            "malformed kernel reply: RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_MAX has 4 bytes, "
+            "expected 8");
 }
 
 TEST(ResSummaryRecord, MalformedEntries) {

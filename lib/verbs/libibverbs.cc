@@ -31,6 +31,10 @@ struct Lib {
   int (*query_port)(ibv_context*, uint8_t, _compat_ibv_port_attr*);
   ssize_t (*query_gid_table)(ibv_context*, ibv_gid_entry*, size_t, uint32_t, size_t);
   int (*query_gid_ex)(ibv_context*, uint32_t, uint32_t, ibv_gid_entry*, uint32_t, size_t);
+  // rdma-core 62+; nullptr in older libraries (Debian 12 has 44).
+  int (*query_port_speed)(ibv_context*, uint8_t, uint64_t*);
+  int (*get_async_event)(ibv_context*, ibv_async_event*);
+  void (*ack_async_event)(ibv_async_event*);
 };
 
 template <typename Fn>
@@ -56,6 +60,10 @@ const Lib& lib() {
     bind(h, "ibv_query_port", x.query_port);
     bind(h, "_ibv_query_gid_table", x.query_gid_table);
     bind(h, "_ibv_query_gid_ex", x.query_gid_ex);
+    bind(h, "ibv_get_async_event", x.get_async_event);
+    bind(h, "ibv_ack_async_event", x.ack_async_event);
+    x.query_port_speed =
+        reinterpret_cast<decltype(x.query_port_speed)>(dl::sym(h, "ibv_query_port_speed"));
     return x;
   }();
   return l;
@@ -109,6 +117,43 @@ class RealDevice : public Device {
     return a;
   }
 
+  std::optional<uint64_t> query_port_speed(uint8_t port) override {
+    if (!lib().query_port_speed) return std::nullopt;
+    uint64_t speed = 0;
+    int ret = lib().query_port_speed(ctx_, port, &speed);
+    if (ret == 0) return speed;
+    int e = ret < 0 ? (errno && ret == -1 ? errno : -ret) : ret;
+    // Kernels before 6.19 and devices without it (EPROTONOSUPPORT is what
+    // NCCL meets on most hosts).
+    if (e == EOPNOTSUPP || e == EPROTONOSUPPORT || e == ENOSYS || e == EINVAL) return std::nullopt;
+    throw Error(name_ + "/" + std::to_string(port) +
+                ": ibv_query_port_speed failed: " + err_text(e));
+  }
+
+  int async_fd() override {
+    if (!nonblocking_) {
+      int flags = fcntl(ctx_->async_fd, F_GETFL);
+      if (flags < 0 || fcntl(ctx_->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        throw Error(name_ + ": cannot make the async event fd non-blocking: " + err_text(errno));
+      nonblocking_ = true;
+    }
+    return ctx_->async_fd;
+  }
+
+  std::optional<AsyncEvent> next_async_event() override {
+    async_fd();
+    ibv_async_event e{};
+    if (lib().get_async_event(ctx_, &e) != 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return std::nullopt;
+      throw Error(name_ + ": ibv_get_async_event failed: " + err_text(errno));
+    }
+    AsyncEvent out;
+    out.type = e.event_type;
+    if (is_port_event(e.event_type)) out.port = static_cast<uint32_t>(e.element.port_num);
+    lib().ack_async_event(&e);
+    return out;
+  }
+
   std::vector<Gid> gids() override {
     ibv_device_attr_ex d = query_device();
     std::vector<std::pair<uint8_t, int>> lens;  // port, gid_tbl_len
@@ -160,6 +205,7 @@ class RealDevice : public Device {
   ibv_context* ctx_;
   ibv_transport_type transport_;
   std::string path_;
+  bool nonblocking_ = false;
 };
 
 class RealVerbs : public Verbs {

@@ -4,6 +4,10 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <iterator>
+#include <string>
+
+#include "lib/verbs/verbs.h"
 
 namespace rdma::verbs {
 
@@ -246,5 +250,50 @@ const Flag kSupportedQpts[2] = {
 };
 
 const Flag kTmCaps[1] = {{IBV_TM_CAP_RC, "IBV_TM_CAP_RC"}};
+
+std::string async_event_name(int type) {
+  static constexpr const char* kNames[] = {
+      "CQ_ERR",
+      "QP_FATAL",
+      "QP_REQ_ERR",
+      "QP_ACCESS_ERR",
+      "COMM_EST",
+      "SQ_DRAINED",
+      "PATH_MIG",
+      "PATH_MIG_ERR",
+      "DEVICE_FATAL",
+      "PORT_ACTIVE",
+      "PORT_ERR",
+      "LID_CHANGE",
+      "PKEY_CHANGE",
+      "SM_CHANGE",
+      "SRQ_ERR",
+      "SRQ_LIMIT_REACHED",
+      "QP_LAST_WQE_REACHED",
+      "CLIENT_REREGISTER",
+      "GID_CHANGE",
+      "WQ_FATAL",
+      "DEVICE_SPEED_CHANGE",
+  };
+  static_assert(std::size(kNames) == kEventDeviceSpeedChange + 1);
+  if (type >= 0 && static_cast<size_t>(type) < std::size(kNames)) return kNames[type];
+  return "EVENT_" + std::to_string(type);
+}
+
+bool is_port_event(int type) {
+  switch (type) {
+    case IBV_EVENT_PORT_ACTIVE:
+    case IBV_EVENT_PORT_ERR:
+    case IBV_EVENT_LID_CHANGE:
+    case IBV_EVENT_PKEY_CHANGE:
+    case IBV_EVENT_SM_CHANGE:
+    case IBV_EVENT_CLIENT_REREGISTER:
+    case IBV_EVENT_GID_CHANGE:
+    case kEventDeviceSpeedChange:  // libibverbs sets port_num (its default case)
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace rdma::verbs

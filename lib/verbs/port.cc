@@ -32,8 +32,14 @@ void add_num(view::Record& r, const char* key, const char* v) {
 
 }  // namespace
 
+std::string speed_text(uint64_t speed) {
+  std::string gbps = std::to_string(speed / 10);
+  if (speed % 10) gbps += "." + std::to_string(speed % 10);
+  return gbps + "Gb/s";
+}
+
 void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, int details,
-                 view::Record& r) {
+                 view::Record& r, std::optional<uint64_t> effective) {
   r.clear();
   r.add("ifname", "link " + dev + "/", dev);
   r.add("port", std::to_string(port), port);
@@ -44,6 +50,8 @@ void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, i
   add_num(r, "active_mtu", mtu_name(a.active_mtu));
   add(r, "width", width_name(a.active_width));
   add(r, "speed", speed_name(a.active_speed));  // Gb/s per lane
+  if (effective)                                // the port's whole rate
+    r.add("effective_speed_mbps", " effective_speed " + speed_text(*effective), *effective * 100);
   if (details < 1) return;
   add(r, "sm_lid", a.sm_lid);
   add(r, "port_lid", a.lid);

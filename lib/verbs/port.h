@@ -3,6 +3,7 @@
 // ibv_devinfo -v prints for the port. One line per port, "link DEV/PORT".
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "lib/verbs/verbs.h"
@@ -10,7 +11,12 @@
 
 namespace rdma::verbs {
 
+// An ibv_query_port_speed answer (100 Mb/s units) as "2.5Gb/s", "400Gb/s".
+std::string speed_text(uint64_t speed);
+
+// effective: ibv_query_port_speed's answer (100 Mb/s units), shown after
+// speed as "effective_speed 400Gb/s" (JSON effective_speed_mbps) when known.
 void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, int details,
-                 view::Record& out);
+                 view::Record& out, std::optional<uint64_t> effective = std::nullopt);
 
 }  // namespace rdma::verbs

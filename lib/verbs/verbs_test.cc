@@ -210,6 +210,24 @@ TEST(VerbsPort, StatusAndDetails) {
   EXPECT_NE(text(r).find(" width 4X speed 25.0"), std::string::npos);
 }
 
+// ibv_query_port_speed (rdma-core 62): Debian 12's libibverbs 44 lacks it,
+// so only the fake verbs shows the field; without an answer the line is
+// the one above.
+TEST(VerbsPort, EffectiveSpeedWhereLibibverbsReportsIt) {
+  ibv_port_attr p = rxe_like().ports[0];
+  view::Record r;
+  port_record("mlx5_0", 1, p, 0, r, 4000);
+  EXPECT_EQ(text(r),
+            "link mlx5_0/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
+            "active_mtu 1024 width 1X speed 2.5 effective_speed 400Gb/s");
+  EXPECT_EQ(json(r)["effective_speed_mbps"], 400000);
+  port_record("mlx5_0", 1, p, 1, r, 25);
+  EXPECT_NE(text(r).find(" speed 2.5 effective_speed 2.5Gb/s sm_lid "), std::string::npos)
+      << text(r);
+  port_record("rxe0", 1, p, 0, r, std::nullopt);
+  EXPECT_EQ(text(r).find("effective"), std::string::npos);
+}
+
 TEST(VerbsGid, RecordAndFilter) {
   Gid g = gid(1, 1, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1}, 2, "veth0");
   view::Record r;

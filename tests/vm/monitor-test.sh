@@ -3,7 +3,9 @@
 # `rdma monitor` must print the events caused by link add, rename and link
 # delete (6.12 sends REGISTER, NETDEV_ATTACH and UNREGISTER for these;
 # rename events came with 6.13). On a kernel without monitor support (6.1)
-# it must print one line and exit 1. Output goes to /out/monitor-*.txt.
+# it must print one line and exit 1. With "ports", a flap of veth0 (down,
+# up) must show rxe0's PORT_ERR and PORT_ACTIVE verbs events with
+# timestamps, beside netlink events. Output goes to /out/monitor-*.txt.
 N=${RDMA_NEW:-/bin/rdma-new}
 fail=0
 check() { # $1 = description, rest = command that must succeed
@@ -20,6 +22,15 @@ if uname -r | grep -q '^6\.1\.'; then
     cat /out/monitor-unsupported.txt
     check "monitor exits 1 on 6.1" [ "$rc" = 1 ]
     check "one line" [ "$(wc -l < /out/monitor-unsupported.txt)" = 1 ]
+    # Port events come from verbs on any kernel: a flap of veth0.
+    $N -t monitor dev rxe0 ports > /out/monitor-ports.txt 2>&1 &
+    p5=$!
+    sleep 2
+    ip link set veth0 down; sleep 1; ip link set veth0 up; sleep 1.5
+    kill $p5; wait $p5
+    cat -A /out/monitor-ports.txt
+    check "6.1 ports: PORT_ERR of rxe0/1" grep -q $'\\] \\[PORT_ERR\\]\tdev 0 rxe0 port 1$' /out/monitor-ports.txt
+    check "6.1 ports: PORT_ACTIVE of rxe0/1" grep -q $'\\] \\[PORT_ACTIVE\\]\tdev 0 rxe0 port 1$' /out/monitor-ports.txt
     exit $fail
 fi
 
@@ -59,4 +70,35 @@ check "UNREGISTER" grep -q $'^\\[UNREGISTER\\]\tdev [0-9]* rxe[29]$' /out/monito
 check "JSON lines" [ "$(grep -c '^{"event_type":"\[[A-Z_]*\]","rdma_index":[0-9]*,"rdma_dev":"rxe[29]"' /out/monitor-json.txt)" = 3 ]
 check "dev filter" [ "$(grep -c 'rxe[29]' /out/monitor-dev.txt)" = 2 ]
 check "timestamp" grep -q '^\[20[0-9-]*T[0-9:.]*\] \[REGISTER\]' /out/monitor-ts.txt
+
+# The host side of a flap (`monitor ports`): verbs async events of rxe0's
+# port when veth0 goes down and up, with timestamps, beside a netlink
+# REGISTER (a device added meanwhile; not opened, so it can go again).
+$N -t monitor ports > /out/monitor-ports.txt 2>&1 &
+p5=$!
+$N -j monitor dev rxe0 ports > /out/monitor-ports-json.txt 2>&1 &
+p6=$!
+sleep 2
+ip link set veth0 down
+sleep 1
+ip link set veth0 up
+sleep 1
+ip link add veth6 type veth peer name veth7
+ip link set veth6 up
+rdma link add rxe3 type rxe netdev veth6
+sleep 1.5
+kill $p5 $p6 2>/dev/null
+wait $p5 $p6
+rdma link delete rxe3
+for f in ports ports-json; do echo "--- monitor-$f"; cat -A /out/monitor-$f.txt; done
+ts='^\[20[0-9-]*T[0-9:.]*\] '
+err_line=$(grep -n "$ts"$'\\[PORT_ERR\\]\tdev 0 rxe0 port 1$' /out/monitor-ports.txt | head -1 | cut -d: -f1)
+act_line=$(grep -n "$ts"$'\\[PORT_ACTIVE\\]\tdev 0 rxe0 port 1$' /out/monitor-ports.txt | tail -1 | cut -d: -f1)
+check "ports: PORT_ERR of rxe0/1 with a timestamp" [ -n "$err_line" ]
+check "ports: PORT_ACTIVE of rxe0/1 after it" [ "${act_line:-0}" -gt "${err_line:-999999}" ]
+check "ports: netlink REGISTER beside them" grep -q "$ts"$'\\[REGISTER\\]\tdev [0-9]* rxe3$' /out/monitor-ports.txt
+check "ports: every line an event with a timestamp" [ -z "$(grep -v "$ts"'\[[A-Z_]*\]'$'\t''dev ' /out/monitor-ports.txt)" ]
+check "ports JSON: PORT_ERR then PORT_ACTIVE of rxe0/1" \
+    [ "$(grep -o '"event_type":"\[PORT_[A-Z]*\]","rdma_index":0,"rdma_dev":"rxe0","port":1' /out/monitor-ports-json.txt | sed 's/.*\[\(PORT_[A-Z]*\)\].*/\1/' | uniq | tr '\n' ' ')" = "PORT_ERR PORT_ACTIVE " ]
+check "ports JSON: only rxe0 (dev filter)" [ -z "$(grep -v '"rdma_dev":"rxe0"' /out/monitor-ports-json.txt)" ]
 exit $fail

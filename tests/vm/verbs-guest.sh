@@ -4,7 +4,8 @@
 # verbs-check.py compares on the host: our -j views beside ibv_devinfo -v
 # and the GID tables of sysfs, before, with and after an extra address on
 # veth0; whether commands load libibverbs (LD_DEBUG); and the errors of a
-# device that cannot be opened (no permission, no provider); and `stat show`
+# device that cannot be opened (no permission, no provider); the character
+# devices (`dev chardev`) beside /dev/infiniband and sysfs; and `stat show`
 # as OpenMetrics and Prometheus text beside its -j.
 N=${RDMA_NEW:-/bin/rdma-new}
 cd "$OUT" || exit 1
@@ -84,6 +85,25 @@ gids 2
 run gid-filter -j gid show rxe0/1 type roce-v2 netdev veth0
 run gid-filter-none -j gid show type roce-v1 netdev veth1
 run gid-siw -j gid show siw0
+
+# The character devices (GET_CHARDEV) beside what udev made of them in
+# /dev/infiniband (name, major and minor in hex) and the sysfs classes that
+# tie each node to its device and port; the same as nobody (no
+# CAP_NET_ADMIN: GET_CHARDEV needs none).
+run chardev -j dev chardev
+run chardev-text dev chardev
+/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups -- "$N" -j dev chardev \
+    > chardev-nobody.out 2> chardev-nobody.err; echo $? > chardev-nobody.rc
+for f in /dev/infiniband/*; do
+    printf '%s\t%s\n' "${f##*/}" "$(stat -c '%t %T' "$f")"
+done > devnodes.tsv
+for f in /sys/class/infiniband_verbs/uverbs* /sys/class/infiniband_mad/umad* \
+         /sys/class/infiniband_mad/issm*; do
+    [ -e "$f/ibdev" ] || continue
+    read -r ib < "$f/ibdev"; read -r dv < "$f/dev"; port=0
+    [ -e "$f/port" ] && read -r port < "$f/port"
+    printf '%s\t%s\t%s\t%s\n' "${f##*/}" "$ib" "$port" "$dv"
+done > chardev-sysfs.tsv
 
 # Which commands load libibverbs: those that do not use verbs never should.
 for c in "dev" "link" "link show rxe0/1" "res" "system" "statistic show link rxe0/1" \

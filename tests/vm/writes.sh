@@ -3,7 +3,7 @@
 # each result with iproute2's rdma: device rename and back, link add/delete
 # (rxe and siw), system netns shared/exclusive (visibility from another netns),
 # moving a device to another netns and back (rxe refuses: then ours must
-# fail like iproute2),
+# fail like iproute2), the same by a process ID (netns PID),
 # adaptive-moderation on/off.  Uses the "basic" fixture (no user resources,
 # so a device can change netns).
 # usage: tests/vm/writes.sh --rdma PATH [--kernel 6.1|6.12]... [-v]
@@ -136,6 +136,52 @@ else
     fi
     check "rxe1 stays in init netns" 'rdma dev show rxe1 | grep -q "rxe1:"'
 fi
+# --- netns by process ID: a process in ns1 names the namespace.  Ours
+# must open /proc/PID/ns/net, send that fd as RDMA_NLDEV_NET_NS_FD (68,
+# bytes 08 00 44 00 FD 00 00 00 in the strace dump) and get the kernel's
+# answer for ns1 (rxe: EOPNOTSUPP, as iproute2 with the name).
+ip netns exec ns1 sleep 600 &
+nspid=$!
+sleep 0.5
+check "process $nspid runs in ns1" "[ \"\$(stat -L -c %i /proc/$nspid/ns/net)\" = \"\$(stat -L -c %i /run/netns/ns1)\" ]"
+strace -f -xx -s 512 -e trace=openat,sendto -o "$OUT/netns-pid.strace" \
+    "$NEW" dev set rxe1 netns "$nspid" > "$OUT/netns-pid.out" 2>&1
+ours=$?
+rdma dev set rxe1 netns ns1 > "$OUT/netns-name-ref.out" 2>&1
+ref=$?
+# -xx writes every string in hex: the path as strace shows it, then the fd
+# openat returned, then the attribute with that fd.
+hexpath=$(printf '%s' "/proc/$nspid/ns/net" | od -An -tx1 | tr -d ' \n' | sed 's/../\\x&/g')
+fd=$(grep -F "openat(AT_FDCWD, \"$hexpath\"" "$OUT/netns-pid.strace" | sed -n 's/.*) = \([0-9]*\)$/\1/p' | head -1)
+if [ -n "$fd" ]; then
+    echo "ok - ours opened /proc/$nspid/ns/net as fd $fd" >> "$R"
+    attr=$(printf '\\x08\\x00\\x44\\x00\\x%02x\\x00\\x00\\x00' "$fd")
+    if grep 'sendto(' "$OUT/netns-pid.strace" | grep -qF "$attr"; then
+        echo "ok - the SET request carries NET_NS_FD $fd" >> "$R"
+    else
+        echo "not ok - no NET_NS_FD $fd ($attr) in the SET request" >> "$R"
+        cat "$OUT/netns-pid.strace" >> "$L"
+    fi
+else
+    echo "not ok - ours did not open /proc/$nspid/ns/net" >> "$R"
+    cat "$OUT/netns-pid.strace" >> "$L"
+fi
+if [ "$ours" = 0 ]; then
+    check "netns PID moved rxe1 into ns1" 'ip netns exec ns1 rdma dev show rxe1 | grep -q "rxe1:"'
+    ip netns exec ns1 rdma dev set rxe1 netns init
+elif [ "$ref" != 0 ] && [ -s "$OUT/netns-pid.out" ] && [ "$(wc -l < "$OUT/netns-pid.out")" = 1 ]; then
+    echo "ok - netns PID refused like iproute2 with the name (exit $ours/$ref: $(cat "$OUT/netns-pid.out") | $(cat "$OUT/netns-name-ref.out"))" >> "$R"
+else
+    echo "not ok - netns PID: ours exit $ours, iproute2 (name) exit $ref" >> "$R"
+    { echo "## netns PID"; cat "$OUT/netns-pid.out" "$OUT/netns-name-ref.out" "$OUT/netns-pid.strace"; } >> "$L"
+fi
+check "rxe1 in init netns after netns PID" 'rdma dev show rxe1 | grep -q "rxe1:"'
+kill "$nspid"; wait "$nspid" 2>/dev/null
+# A process that is not there: one line naming it, nothing sent.
+"$NEW" dev set rxe1 netns 4000000 > "$OUT/netns-nopid.out" 2>&1
+rc=$?
+check "netns of a missing process: exit 1, one line" \
+    "[ $rc = 1 ] && grep -qx 'cannot open the network namespace of process 4000000 (/proc/4000000/ns/net): No such file or directory' '$OUT/netns-nopid.out'"
 ip netns delete ns1
 ip netns delete init
 step "system set netns shared" system set netns shared

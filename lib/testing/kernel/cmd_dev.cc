@@ -171,18 +171,44 @@ int TestKernel::get_chardev_doit(const nlmsghdr* nlh, Extack* ext) {
   Attrs tb;
   int err = parse(nlh, !v612(), &tb, ext);
   if (err || !tb.has(RDMA_NLDEV_ATTR_CHARDEV_TYPE)) return -EINVAL;
+  std::string type = tb.str(RDMA_NLDEV_ATTR_CHARDEV_TYPE, 32);
+  const Device* dev = nullptr;
+  uint32_t port = 0;  // data.port = -1 in the kernel
   if (tb.has(RDMA_NLDEV_ATTR_DEV_INDEX)) {
-    const Device* dev = lookup(tb.u32(RDMA_NLDEV_ATTR_DEV_INDEX));
+    dev = lookup(tb.u32(RDMA_NLDEV_ATTR_DEV_INDEX));
     if (!dev) return -EINVAL;
     if (tb.has(RDMA_NLDEV_ATTR_PORT_INDEX)) {
-      uint32_t port = tb.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
+      port = tb.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
       if (port < 1 || port > dev->ports.size()) return -EINVAL;
     }
   } else if (tb.has(RDMA_NLDEV_ATTR_PORT_INDEX)) {
     return -EINVAL;
   }
-  // No ib_client answers here: the kernel's "unknown client".
-  return -EOPNOTSUPP;
+  // ib_get_client_nl_info(): a client that is not bound answers EOPNOTSUPP;
+  // uverbs wants no port, umad and issm one (their get_nl_info: EINVAL,
+  // which the core passes on as EINVAL).
+  if (!dev) return -EOPNOTSUPP;
+  bool known = false;
+  for (const Device::Chardev& c : dev->chardevs) {
+    if (c.type != type) continue;
+    known = true;
+    if (c.port != port) continue;
+    Skb skb = reply_skb();
+    if (!reply_header(skb, nlh, RDMA_NLDEV_CMD_GET_CHARDEV)) return -EMSGSIZE;
+    // ib_uverbs_get_nl_info() puts the driver id first, a u32.
+    if (c.type == "uverbs" && !skb.put_u32(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, c.driver_id))
+      return -EMSGSIZE;
+    // huge_encode_dev(): (minor & 0xff) | (major << 8) | ((minor & ~0xff) << 12)
+    uint64_t devt = (c.minor & 0xff) | (static_cast<uint64_t>(c.major) << 8) |
+                    (static_cast<uint64_t>(c.minor & ~0xffu) << 12);
+    if (!skb.put_u64(RDMA_NLDEV_ATTR_CHARDEV, devt, RDMA_NLDEV_ATTR_PAD) ||
+        !skb.put_u64(RDMA_NLDEV_ATTR_CHARDEV_ABI, c.abi, RDMA_NLDEV_ATTR_PAD) ||
+        !skb.put_string(RDMA_NLDEV_ATTR_CHARDEV_NAME, c.name))
+      return -EMSGSIZE;
+    unicast(skb);
+    return 0;
+  }
+  return known ? -EINVAL : -EOPNOTSUPP;
 }
 
 }  // namespace rdma::testkernel

@@ -63,7 +63,7 @@ int TestKernel::res_get_doit(const nlmsghdr* nlh, Extack* ext) {
   bool details = tb.has(nldev::kAttrDriverDetails) && tb.u8(nldev::kAttrDriverDetails);
   Skb skb = reply_skb();
   if (!reply_header(skb, nlh, RDMA_NLDEV_CMD_RES_GET)) return -EMSGSIZE;
-  if ((err = fill_res_info(skb, *dev, details))) return err;
+  if ((err = fill_res_info(skb, *dev, details, vnext()))) return err;
   unicast(skb);
   return 0;
 }
@@ -71,7 +71,7 @@ int TestKernel::res_get_doit(const nlmsghdr* nlh, Extack* ext) {
 // ib_enum_all_devs() with _nldev_res_get_dumpit(): one device per skb.
 TestKernel::DumpFn TestKernel::res_get_dump() {
   return per_device_dump(RDMA_NLDEV_CMD_RES_GET, [this](Skb& skb, const Device& d) {
-    return fill_res_info(skb, d, false);
+    return fill_res_info(skb, d, false, vnext());
   });
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "lib/nl/nldev.h"
+#include "lib/nldev/newer.h"
 #include "lib/testing/kernel/skb.h"
 #include "lib/testing/kernel/state.h"
 
@@ -18,7 +19,8 @@ inline constexpr int kEmsg = -EMSGSIZE;
 int fill_nldev_handle(Skb& skb, const Device& dev);
 int fill_dev_info(Skb& skb, const Device& dev, KernelVersion v);
 int fill_port_info(Skb& skb, const Device& dev, uint32_t port);
-int fill_res_info(Skb& skb, const Device& dev, bool show_details);
+// with_max: the kernel sends RES_SUMMARY_ENTRY_MAX (KernelVersion::kNext).
+int fill_res_info(Skb& skb, const Device& dev, bool show_details, bool with_max);
 int fill_driver(Skb& skb, const DriverAttrs& attrs);
 
 // Resource entries (res_fill_func_t). `port` is the PORT_INDEX filter (0:

@@ -82,11 +82,13 @@ static uint64_t count(const ResTable<T>& t, bool show_details) {
   return n;
 }
 
-static int fill_res_info_entry(Skb& skb, const char* name, uint64_t curr) {
+// max: the device's limit, put after CURR when non-zero (kNext).
+static int fill_res_info_entry(Skb& skb, const char* name, uint64_t curr, uint64_t max) {
   size_t entry = skb.nest_start(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY, false);
   if (entry == Skb::kNoRoom) return -EMSGSIZE;
   if (!skb.put_string(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME, name) ||
-      !skb.put_u64(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR, curr, RDMA_NLDEV_ATTR_PAD)) {
+      !skb.put_u64(RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR, curr, RDMA_NLDEV_ATTR_PAD) ||
+      (max && !skb.put_u64(nldev::kAttrResSummaryEntryMax, max, RDMA_NLDEV_ATTR_PAD))) {
     skb.truncate(entry);
     return -EMSGSIZE;
   }
@@ -94,7 +96,7 @@ static int fill_res_info_entry(Skb& skb, const char* name, uint64_t curr) {
   return 0;
 }
 
-int fill_res_info(Skb& skb, const Device& dev, bool show_details) {
+int fill_res_info(Skb& skb, const Device& dev, bool show_details, bool with_max) {
   if (fill_nldev_handle(skb, dev)) return -EMSGSIZE;
   size_t table = skb.nest_start(RDMA_NLDEV_ATTR_RES_SUMMARY, false);
   if (table == Skb::kNoRoom) return -EMSGSIZE;
@@ -102,13 +104,16 @@ int fill_res_info(Skb& skb, const Device& dev, bool show_details) {
   // The kernel counts into an int: the value is truncated to 32 bits and
   // sign-extended.
   auto curr = [](uint64_t n) { return static_cast<uint64_t>(static_cast<int>(n)); };
-  if (fill_res_info_entry(skb, "pd", curr(count(dev.pds, show_details))) ||
-      fill_res_info_entry(skb, "cq", curr(count(dev.cqs, show_details))) ||
-      fill_res_info_entry(skb, "qp", curr(count(dev.qps, show_details))) ||
-      fill_res_info_entry(skb, "cm_id", curr(count(dev.cm_ids, show_details))) ||
-      fill_res_info_entry(skb, "mr", curr(count(dev.mrs, show_details))) ||
-      fill_res_info_entry(skb, "ctx", curr(count(dev.ctxs, show_details))) ||
-      fill_res_info_entry(skb, "srq", curr(count(dev.srqs, show_details)))) {
+  // Limits exist for pd, cq, qp, mr and srq; cm_id and ctx have none.
+  auto max = [with_max](uint64_t m) { return with_max ? m : 0; };
+  const Device::Limits& l = dev.limits;
+  if (fill_res_info_entry(skb, "pd", curr(count(dev.pds, show_details)), max(l.pd)) ||
+      fill_res_info_entry(skb, "cq", curr(count(dev.cqs, show_details)), max(l.cq)) ||
+      fill_res_info_entry(skb, "qp", curr(count(dev.qps, show_details)), max(l.qp)) ||
+      fill_res_info_entry(skb, "cm_id", curr(count(dev.cm_ids, show_details)), 0) ||
+      fill_res_info_entry(skb, "mr", curr(count(dev.mrs, show_details)), max(l.mr)) ||
+      fill_res_info_entry(skb, "ctx", curr(count(dev.ctxs, show_details)), 0) ||
+      fill_res_info_entry(skb, "srq", curr(count(dev.srqs, show_details)), max(l.srq))) {
     skb.truncate(table);
     return -EMSGSIZE;
   }

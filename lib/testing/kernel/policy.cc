@@ -218,18 +218,21 @@ int validate(const nlmsghdr* nlh, const nlattr* nla, const NlaPolicy& pt, bool s
 
 uint16_t nldev_maxtype(KernelVersion v) {
   // 6.1 ends at RDMA_NLDEV_ATTR_RES_SUBTYPE, 6.12 at SYS_ATTR_MONITOR_MODE,
-  // 7.0 at FRMR_POOL_KEY_KERNEL_VENDOR_KEY.
+  // 7.0 at FRMR_POOL_KEY_KERNEL_VENDOR_KEY, kNext at RES_SUMMARY_ENTRY_MAX.
   switch (v) {
     case KernelVersion::k6_1:
       return nldev::kAttrResSubtype;
     case KernelVersion::k6_12:
       return nldev::kAttrMonitorMode;
-    default:
+    case KernelVersion::k7_0:
       return nldev::kAttrFrmrPoolKeyKernelVendorKey;
+    default:
+      return nldev::kAttrResSummaryEntryMax;
   }
 }
 
 NlaPolicy nldev_policy(KernelVersion v, uint16_t attr) {
+  if (v >= KernelVersion::kNext && attr == nldev::kAttrResSummaryEntryMax) return {NlaType::kU64};
   if (v >= KernelVersion::k7_0) {
     switch (attr) {
       case nldev::kAttrStatOpcounterEnabled:

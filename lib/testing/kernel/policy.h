@@ -10,6 +10,7 @@
 #include <string>
 
 #include "lib/nl/nldev.h"
+#include "lib/nldev/newer.h"
 #include "lib/testing/kernel/skb.h"
 #include "lib/testing/kernel/state.h"
 

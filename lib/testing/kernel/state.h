@@ -16,7 +16,10 @@ namespace rdma::testkernel {
 // is 6.12 plus what iproute2 7.x reads: STAT_OPCOUNTER_ENABLED in the policy
 // and the FRMR pool commands). Later versions have everything earlier ones
 // have: compare with >=.
-enum class KernelVersion { k6_1, k6_12, k7_0 };
+// kNext: 7.0 plus rdma for-next of July 2026 (5911f6d6e7cc), whose
+// RES_SUMMARY entries carry RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_MAX; which
+// release first carries it was not checked.
+enum class KernelVersion { k6_1, k6_12, k7_0, kNext };
 
 // enum ib_port_state / ib_port_phys_state values used by the fixtures.
 inline constexpr uint8_t kPortDown = 1;
@@ -274,6 +277,22 @@ struct Device {
   ResTable<Srq> srqs;
   uint32_t next_counter_id = 0;
   std::optional<FrmrPools> frmr;  // 7.0: nullopt when the driver has none
+  // Character devices of the kernel clients (ib_uverbs, ib_umad) bound to
+  // this device, for GET_CHARDEV; none by default (the modules not loaded).
+  struct Chardev {
+    std::string type;   // "uverbs", "umad", "issm"
+    uint32_t port = 0;  // 0: the device's own (uverbs)
+    std::string name;   // uverbs0, umad0, issm0
+    uint32_t major = 231, minor = 0;
+    uint64_t abi = 0;
+    uint32_t driver_id = 0;  // uverbs: enum rdma_driver_id, put as a u32
+  };
+  std::vector<Chardev> chardevs;
+  // device->attrs.max_*, sent as RES_SUMMARY_ENTRY_MAX by kNext when
+  // non-zero (the kernel omits a zero limit).
+  struct Limits {
+    uint64_t qp = 0, cq = 0, mr = 0, pd = 0, srq = 0;
+  } limits;
 };
 
 // Per network namespace settings (RDMA_NLDEV_CMD_SYS_*).

@@ -107,6 +107,7 @@ class TestKernel : public nl::Transport {
   Op op(int cmd) const;
   bool v612() const { return opts.version >= KernelVersion::k6_12; }
   bool v70() const { return opts.version >= KernelVersion::k7_0; }
+  bool vnext() const { return opts.version >= KernelVersion::kNext; }
 
   // replies
   Skb reply_skb() const { return Skb(kNlmsgGoodSize, opts.pad64); }
