@@ -124,18 +124,19 @@ void refuse_watch(const Ctx& c) {
 }  // namespace
 
 // -w is refused before --openmetrics.
-void check_takes(const Ctx& c, Takes t) {
+void check_takes(Ctx& c, Takes t) {
+  c.findings = t & Takes::Findings;
   if (t & Takes::Own) return;
   if (!(t & Takes::Watch)) refuse_watch(c);
   if (!(t & Takes::Metrics)) no_openmetrics(c);
 }
 
-void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
+const Cmd* choose(Ctx& c, std::span<const Cmd> table, const char* what) {
   if (c.args.empty()) {
     for (const Cmd& e : table) {
       if (!e.name) {
         check_takes(c, e.takes);
-        return e.fn(c);
+        return &e;
       }
     }
     throw UsageError(std::string("missing ") + what);
@@ -144,10 +145,29 @@ void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
     if (e.name && matches(c.args.peek(), e.name)) {
       c.args.next();
       check_takes(c, e.takes);
-      return e.fn(c);
+      return &e;
     }
   }
   throw UsageError(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
+}
+
+void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
+  choose(c, table, what)->fn(c);
+}
+
+int exit_status(const Error& e) {
+  if (const auto* x = dynamic_cast<const ExitUsageError*>(&e)) return x->status;
+  if (const auto* x = dynamic_cast<const ExitError*>(&e)) return x->status;
+  return 1;
+}
+
+void Ctx::warn(const std::string& text) {
+  std::fprintf(err, "warning: %s\n", text.c_str());
+  if (!status) status = 1;
+}
+
+void Ctx::warn(const std::vector<std::string>& texts) {
+  for (const std::string& t : texts) warn(t);
 }
 
 std::unique_ptr<verbs::Verbs> Ctx::verbs() const {

@@ -60,14 +60,24 @@ std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
   return view::make_text_printer(out, o.oneline);
 }
 
-// One command line; returns its exit status. Throws Error.
-int run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
-                view::Printer& out, Env& env, bool in_batch) {
+// One command line; returns its exit status and whether the command
+// reports findings. Throws Error: for a findings command with status 2
+// (ExitError, ExitUsageError), as diff(1) fails.
+LineStatus run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
+                       view::Printer& out, Env& env, bool in_batch) {
   Ctx c{opt,       Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad,
         &env.verbs};
   c.is_terminal = env.is_terminal;
-  dispatch(c, kObjects, "object");
-  return c.status;
+  try {
+    dispatch(c, kObjects, "object");
+  } catch (const UsageError& e) {
+    if (c.findings) throw ExitUsageError(kStatusFailed, e.what());
+    throw;
+  } catch (const Error& e) {
+    if (c.findings) throw ExitError(kStatusFailed, e.what());
+    throw;
+  }
+  return {c.status, c.findings};
 }
 
 }  // namespace
@@ -122,17 +132,15 @@ int run(std::vector<std::string> args, Env& env) {
     });
   } else {
     try {
-      status = run_command(std::move(args), opt, conn, *out, env, false);
+      status = run_command(std::move(args), opt, conn, *out, env, false).status;
     } catch (const UsageError& e) {
       out->abandon();  // a malformed command line: nothing on stdout
       std::fprintf(env.err, "%s\n", e.what());
-      const auto* exit = dynamic_cast<const ExitUsageError*>(&e);
-      status = exit ? exit->status : 1;
+      status = exit_status(e);
     } catch (const Error& e) {
       out->finish();  // keep -j output one valid JSON document
       std::fprintf(env.err, "%s\n", e.what());
-      const auto* exit = dynamic_cast<const ExitError*>(&e);
-      status = exit ? exit->status : 1;
+      status = exit_status(e);
     }
   }
   out->finish();

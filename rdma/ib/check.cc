@@ -73,8 +73,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
   if (want[kRoutes] || want[kCredit] || want[kBalance]) {
     std::vector<std::string> warnings;
     auto warn = [&] {  // tables that could not be read
-      for (const std::string& w : warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
-      if (!warnings.empty()) c.status = 1;
+      c.warn(warnings);
       warnings.clear();
     };
     ib::Lfts lfts = ib::read_lfts(s->engine(), f, warnings);
@@ -120,7 +119,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
                      {"warnings", by[1]},
                      {"notes", by[2]}});
   c.out.record(rec);
-  if (by[0]) c.status = 1;
+  if (by[0]) c.found();
 }
 
 }  // namespace rdma

@@ -108,7 +108,7 @@ TEST_F(FabricCheckCmd, TheMulticastTablesAreCheckedWithTheRoutes) {
 
 TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
   test::Result r = run({"fabric", "check", "speed"});
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);  // bad input to a findings command
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("unknown fabric check \"speed\""), std::string::npos) << r.err;
 }

@@ -192,18 +192,17 @@ void fabric_links(Ctx& c) {
   if (partial && c.opt.sa)
     throw UsageError(
         "--sa reads the whole fabric from the SA; a partial scan is by directed route");
-  enum { Links, All, Degraded, Down } what = Links;
-  if (!c.args.empty()) {
-    const std::string k = c.args.next();
-    if (matches(k, "all"))
-      what = All;
-    else if (matches(k, "degraded"))
-      what = Degraded;
-    else if (matches(k, "down"))
-      what = Down;
-    else
-      throw UsageError("unknown fabric links argument \"" + k + "\" (all, degraded or down)");
-  }
+  // The kind of list, in kLinksKinds' order: degraded and down are
+  // findings (exit status 1 when there is one).
+  static constexpr Cmd kLinksKinds[] = {
+      {nullptr, nullptr, Takes::Metrics},
+      {"all", nullptr, Takes::Metrics},
+      {"degraded", nullptr, Takes::Metrics | Takes::Findings},
+      {"down", nullptr, Takes::Metrics | Takes::Findings},
+  };
+  enum What { Links, All, Degraded, Down };
+  const What what =
+      static_cast<What>(choose(c, kLinksKinds, "fabric links argument") - kLinksKinds);
   c.args.done();
   std::vector<std::string> gauges = {"state", "physical_state", "width_lanes",
                                      "speed_bytes_per_second", "rate_bytes_per_second"};
@@ -241,6 +240,7 @@ void fabric_links(Ctx& c) {
       } else if (what != All || p.num == 0 || !p.info) {
         continue;  // `all`: the ports with no peer too (switch port 0 is no link)
       }
+      if (what == Degraded || what == Down) c.found();
       rec.clear();
       if (metrics.printer()) {
         link_gauges(f, {n, p.num}, rec);
@@ -299,27 +299,21 @@ void fabric_save(Ctx& c) {
   ib::save_fabric(f, file);
 }
 
-// Exit status as diff(1): 0 the same, 1 different, 2 trouble.
+// Exit status as diff(1) (Takes::Findings): 0 the same, 1 different, 2 trouble.
 void fabric_diff(Ctx& c) {
-  try {
-    FabricSource src = source(c);
-    std::string file = c.args.need_word("FILE to compare the fabric with");
-    c.args.done();
-    ib::Fabric before = fabric_of(c, {.from = file, .via = ""});
-    ib::Fabric now = fabric_of(c, src);
-    std::vector<ib::Change> changes = ib::diff(before, now);
-    view::Record rec;
-    for (const ib::Change& ch : changes) {
-      rec.clear();
-      ib::change_record(ch, rec);
-      c.out.record(rec);
-    }
-    if (!changes.empty()) c.status = 1;
-  } catch (const UsageError& e) {
-    throw ExitUsageError(2, e.what());
-  } catch (const Error& e) {
-    throw ExitError(2, e.what());
+  FabricSource src = source(c);
+  std::string file = c.args.need_word("FILE to compare the fabric with");
+  c.args.done();
+  ib::Fabric before = fabric_of(c, {.from = file, .via = ""});
+  ib::Fabric now = fabric_of(c, src);
+  std::vector<ib::Change> changes = ib::diff(before, now);
+  view::Record rec;
+  for (const ib::Change& ch : changes) {
+    rec.clear();
+    ib::change_record(ch, rec);
+    c.out.record(rec);
   }
+  if (!changes.empty()) c.found();
 }
 
 void fabric_check_cmd(Ctx& c) {
@@ -335,11 +329,17 @@ void fabric_errors_cmd(Ctx& c) {
 void cmd_fabric(Ctx& c) {
   static constexpr Cmd kTable[] = {
       // fabric errors: -w and --openmetrics, but "errors reset" runs once.
-      {nullptr, fabric_show},        {"show", fabric_show},
-      {"list", fabric_show},         {"links", fabric_links, Takes::Metrics},
-      {"topology", fabric_topology}, {"save", fabric_save},
-      {"diff", fabric_diff},         {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics},
-      {"check", fabric_check_cmd},   {"help", fabric_help},
+      // fabric links: "degraded" and "down" report findings (kLinksKinds).
+      {nullptr, fabric_show},
+      {"show", fabric_show},
+      {"list", fabric_show},
+      {"links", fabric_links, Takes::Metrics},
+      {"topology", fabric_topology},
+      {"save", fabric_save},
+      {"diff", fabric_diff, Takes::Findings},
+      {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
+      {"check", fabric_check_cmd, Takes::Findings},
+      {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }

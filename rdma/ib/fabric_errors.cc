@@ -197,9 +197,7 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
       only.port = port;
     }
   }
-  std::vector<std::string> warnings = ib::clear_counters(s.engine(), f, all, only);
-  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!warnings.empty()) c.status = 1;
+  c.warn(ib::clear_counters(s.engine(), f, all, only));
 }
 
 }  // namespace
@@ -208,15 +206,13 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
 void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s) {
   s.end_progress();
   uint64_t mads_sent = s.engine().stats().sent;
-  for (const std::string& warning : sweep.warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  c.warn(sweep.warnings);
   if (c.opt.details)
     std::fprintf(c.err,
                  "errors: %zu nodes checked, %zu ports checked, %zu over threshold; "
                  "MADs sent %llu in all\n",
                  sweep.nodes_checked, sweep.ports_checked, sweep.ports.size(),
                  static_cast<unsigned long long>(mads_sent));
-  if (!sweep.warnings.empty()) c.status = 1;
 }
 
 namespace {
@@ -276,16 +272,13 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
     rates.end_interval();
     iv.end();
   });
-  if (listed) c.status = 1;
+  if (listed) c.found();
 }
 
 // Clears the counters the sweep read (`clear`: the error counters, as
 // ibqueryerrors -k; `clear all`: every counter, as -K).
 void clear_after(Ctx& c, MadSession& s, const ib::Fabric& f, const ib::SweepOptions& o, bool all) {
-  std::vector<std::string> warnings =
-      ib::clear_counters(s.engine(), f, all, {o.nodes.node, std::nullopt, o.nodes.node_type});
-  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!warnings.empty()) c.status = 1;
+  c.warn(ib::clear_counters(s.engine(), f, all, {o.nodes.node, std::nullopt, o.nodes.node_type}));
 }
 
 // The metrics of a sweep: every counter of every port read (an exporter
@@ -301,22 +294,30 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
   }
 }
 
-// Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
-// did not answer (as ibqueryerrors).
+// Exit status (Takes::Findings): 0 when no port is over a threshold, 1 when
+// one is or a PMA did not answer (as ibqueryerrors), 2 when the run failed.
 }  // namespace
 
 void fabric_errors(Ctx& c, FabricOf fabric_of) {
+  // "errors reset" runs once and reports no findings: exit statuses as
+  // iproute2's, its words' errors too.
+  auto reset = [&] {
+    const bool is = !c.args.empty() && c.args.peek() == "reset";
+    if (is) check_takes(c, Takes::Once);
+    return is;
+  };
+  const bool reset_first = reset();
   // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
   // through the port.
   FabricSource src = c.args.take_source();
-  if (!c.args.empty() && c.args.peek() == "reset") {
+  if (reset_first || reset()) {
     c.args.next();
-    check_takes(c, Takes::Once);
     return fabric_errors_reset(c, src, fabric_of);
   }
   std::vector<std::string> file_warnings;
   ErrorsWords w = errors_words(c.args, file_warnings);
   ib::SweepOptions& o = w.sweep;
+  // Not warn(): an unknown name in a thresholds file is no finding.
   for (const std::string& warning : file_warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
   if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
@@ -335,7 +336,7 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
     errors_metrics(f, sweep, o, *metrics.printer());
     if (std::any_of(sweep.ports.begin(), sweep.ports.end(),
                     [&](const ib::PortCounters& p) { return ib::over_threshold(p, o); }))
-      c.status = 1;
+      c.found();
   } else {
     view::Record rec;
     for (const ib::PortCounters& p : sweep.ports) {
@@ -346,7 +347,7 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
     rec.clear();
     summary_record(ib::summarize(sweep), rec);
     c.out.record(rec);
-    if (!sweep.ports.empty()) c.status = 1;
+    if (!sweep.ports.empty()) c.found();
   }
   if (w.clear) clear_after(c, s, f, o, *w.clear);
   metrics.succeed();

@@ -253,9 +253,7 @@ std::string port_text(const mad::Route& route, uint8_t port) {
 // An attribute the PMA lacks at a port: a warning line, exit status 1.
 void warn_lacking(Ctx& c, const mad::Route& route, uint8_t port, const mad::AttrDef& attr,
                   const std::string& why) {
-  std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(route, port).c_str(), attr.name,
-               why.c_str());
-  c.status = 1;
+  c.warn(port_text(route, port) + ": no " + attr.name + ": " + why);
 }
 
 // A Set that failed: the error, naming the port and attribute.
