@@ -202,6 +202,10 @@ enum class Takes : uint8_t {
   // such a command is 2 as well.
   Findings = 8,
 };
+// What dispatch() checks, from the columns: Once refuses -w, -c,
+// --openmetrics and --prometheus, naming the commands that take them;
+// Watch refuses -c without -w, and -w in a JSON batch (-j -b: a watch
+// writes a document per interval); Watch with Metrics refuses both at once.
 constexpr Takes operator|(Takes a, Takes b) {
   return static_cast<Takes>(static_cast<uint8_t>(a) | static_cast<uint8_t>(b));
 }
@@ -213,7 +217,18 @@ struct Cmd {
   const char* name;  // nullptr: the default when no word is left
   Handler fn;
   Takes takes = Takes::Once;
+  // The table fn dispatches to, when it does (an object, statistic show):
+  // how the rules' messages and help find the commands below it.
+  std::span<const Cmd> (*sub)() = nullptr;
 };
+
+// The commands, from the objects' table down, whose entries take t
+// ("statistic show", "fabric errors"): a default entry that takes it
+// stands for its table's path, aliases (the same handler) count once.
+std::vector<std::string> commands_taking(Takes t);
+
+// The objects' table (rdma.cc).
+std::span<const Cmd> objects();
 
 // What dispatch() does on entering an entry that takes t (Ctx::findings
 // set, the options it does not take refused); for commands reached

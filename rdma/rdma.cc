@@ -39,21 +39,29 @@ constexpr Cmd kObjects[] = {
     {"help", cmd_help, Takes::Own},
     {"dev", cmd_dev},
     {"link", cmd_link},
-    {"resource", cmd_resource, Takes::Own},
+    {"resource", cmd_resource, Takes::Own, resource_commands},
     {"system", cmd_system},
-    {"statistic", cmd_statistic, Takes::Own},
+    {"statistic", cmd_statistic, Takes::Own, statistic_commands},
     {"monitor", cmd_monitor, Takes::Own},
     {"node", cmd_node},
     {"port", cmd_port},
-    {"perf", cmd_perf, Takes::Own},
+    {"perf", cmd_perf, Takes::Own, perf_commands},
     {"sm", cmd_sm},
     {"mad", cmd_mad},
-    {"fabric", cmd_fabric, Takes::Own},
+    {"fabric", cmd_fabric, Takes::Own, fabric_commands},
     {"route", cmd_route},
     {"sa", cmd_sa},
     {"gid", cmd_gid},
     {"cc", cmd_cc},
 };
+
+}  // namespace
+
+std::span<const Cmd> objects() {
+  return kObjects;
+}
+
+namespace {
 
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
   if (o.json) return view::make_json_printer(out, o.pretty);

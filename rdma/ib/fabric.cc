@@ -326,7 +326,7 @@ void fabric_errors_cmd(Ctx& c) {
 
 }  // namespace
 
-void cmd_fabric(Ctx& c) {
+std::span<const Cmd> fabric_commands() {
   static constexpr Cmd kTable[] = {
       // fabric errors: -w and --openmetrics, but "errors reset" runs once.
       // fabric links: "degraded" and "down" report findings (kLinksKinds).
@@ -341,7 +341,11 @@ void cmd_fabric(Ctx& c) {
       {"check", fabric_check_cmd, Takes::Findings},
       {"help", fabric_help},
   };
-  dispatch(c, kTable, "fabric command");
+  return kTable;
+}
+
+void cmd_fabric(Ctx& c) {
+  dispatch(c, fabric_commands(), "fabric command");
 }
 
 }  // namespace rdma

@@ -320,10 +320,8 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
   // Not warn(): an unknown name in a thresholds file is no finding.
   for (const std::string& warning : file_warnings)
     std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
   if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
-  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s);

@@ -446,10 +446,7 @@ void perf_show(Ctx& c) {
   std::string via = c.args.take_via();
   PerfArgs a = parse(c.args, true);
   check_lid_target(target);
-  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s && a.reset) throw UsageError("-w with reset: the rates would be of nothing");
-  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
-  no_metrics_watch(c);
   if (a.attrs.empty()) a.attrs.push_back(&mad::kPortCounters);
   bool metrics_asked = c.opt.exposition != Options::Exposition::None;
   if (!has_counters(a.attrs.back()) && (c.opt.watch_s || a.reset || metrics_asked))
@@ -556,9 +553,8 @@ void perf_caps(Ctx& c) {
 
 }  // namespace
 
-void cmd_perf(Ctx& c) {
+std::span<const Cmd> perf_commands() {
   static constexpr Cmd kTable[] = {
-      // perf_show refuses -w with --openmetrics after reading its words.
       {nullptr, perf_help},
       {"show", perf_show, Takes::Watch | Takes::Metrics},
       {"list", perf_show, Takes::Watch | Takes::Metrics},
@@ -566,7 +562,11 @@ void cmd_perf(Ctx& c) {
       {"caps", perf_caps},
       {"help", perf_help},
   };
-  dispatch(c, kTable, "perf command");
+  return kTable;
+}
+
+void cmd_perf(Ctx& c) {
+  dispatch(c, perf_commands(), "perf command");
 }
 
 }  // namespace rdma
