@@ -182,7 +182,11 @@ const Cmd* choose(Ctx& c, std::span<const Cmd> table, const char* what) {
       return &e;
     }
   }
-  throw UsageError(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
+  std::vector<std::string> names;
+  for (const Cmd& e : table)
+    if (e.name && std::find(names.begin(), names.end(), e.name) == names.end())
+      names.push_back(e.name);
+  throw UsageError(unknown_word(what, c.args.peek(), names));
 }
 
 void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {

@@ -1,10 +1,13 @@
 #include "rdma/rdma.h"
 
+#include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "lib/error.h"
 #include "lib/nl/socket.h"
 #include "rdma/batch.h"
+#include "rdma/help.h"
 #include "rdma/objects.h"
 
 namespace rdma {
@@ -55,6 +58,61 @@ constexpr Cmd kObjects[] = {
     {"cc", cmd_cc},
 };
 
+// The object entry word selects (not help); UsageError naming the
+// choices otherwise.
+const Cmd& object_of(const std::string& word) {
+  std::vector<std::string> names;
+  for (const Cmd& e : kObjects) {
+    if (!e.name || e.fn == cmd_help) continue;
+    if (matches(word, e.name)) return e;
+    names.push_back(e.name);
+  }
+  throw UsageError(unknown_word("object", word, names));
+}
+
+// What the object's own "help" entry prints.
+std::string object_usage(const Cmd& object, nl::Connection& conn, Env& env) {
+  char* text = nullptr;
+  size_t n = 0;
+  std::FILE* f = open_memstream(&text, &n);
+  if (!f) throw Error("out of memory");
+  std::unique_ptr<view::Printer> none = view::make_text_printer(f);
+  const Options plain;
+  Ctx c{plain, Args({"help"}), conn, *none, f, env.in, env.err};
+  try {
+    object.fn(c);
+  } catch (...) {
+    std::fclose(f);
+    std::free(text);
+    throw;
+  }
+  std::fclose(f);
+  std::string usage(text, n);
+  std::free(text);
+  return usage;
+}
+
+// Help for the words given (rdma help OBJECT [COMMAND], rdma OBJECT [COMMAND]
+// help, -h with them): the usage of that level.
+void help(const std::vector<std::string>& words, nl::Connection& conn, Env& env) {
+  if (words.empty()) return usage(env.out);
+  if (matches(words[0], "help")) return usage(env.out);
+  const Cmd& object = object_of(words[0]);
+  std::string text = object_usage(object, conn, env);
+  if (words.size() > 1) text = command_usage(text, object.name, words[1]);
+  std::fputs(text.c_str(), env.out);
+}
+
+// The words of a request for help (without "help"), or nullopt: "help
+// [OBJECT [COMMAND]]", "OBJECT help", "OBJECT COMMAND help".
+std::optional<std::vector<std::string>> help_words(const std::vector<std::string>& args) {
+  if (args.empty()) return std::nullopt;
+  if (matches(args[0], "help")) return std::vector<std::string>(args.begin() + 1, args.end());
+  if ((args.size() == 2 || args.size() == 3) && args.back() == "help")
+    return std::vector<std::string>(args.begin(), args.end() - 1);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::span<const Cmd> objects() {
@@ -102,8 +160,15 @@ int run(std::vector<std::string> args, Env& env) {
     std::fprintf(env.out, "rdma utility, version %s\n", RDMA_VERSION);
     return 0;
   }
-  if (opt.help) {
-    usage(env.out);
+  std::optional<std::vector<std::string>> asked = help_words(args);
+  if (opt.help || asked) {
+    nl::Connection none(env.open);  // help sends nothing
+    try {
+      help(asked ? *asked : args, none, env);
+    } catch (const Error& e) {
+      std::fprintf(env.err, "%s\n", e.what());
+      return 1;
+    }
     return 0;
   }
   // One document per run: OpenMetrics is not JSON, and a batch's lines would

@@ -448,8 +448,9 @@ TEST(TakesColumn, DispatchRefusesWhatAnEntryDoesNotTake) {
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "set", "frob"}).err, watch);
   EXPECT_EQ(run_on(k, {"--prometheus", "link", "frob"}).err, metrics);
   // An unknown word is named before the options are checked.
-  EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp", "frob"}).err,
-            "unknown statistic qp command \"frob\"\n");
+  EXPECT_EQ(
+      run_on(k, {"-w", "1", "stat", "qp", "frob"}).err,
+      "unknown statistic qp command \"frob\" (show, list, mode, set, bind, unbind or help)\n");
   for (std::vector<std::string> help :
        std::vector<std::vector<std::string>>{{"-w", "1", "help"},
                                              {"-w", "1", "stat", "help"},

@@ -51,8 +51,11 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
     unsigned i = 0;
     while (i < kChecks && !matches(k, kCheckNames[i])) ++i;
     if (i == kChecks)
-      throw UsageError("unknown fabric check \"" + k +
-                       "\" (ids, links, sm, routes, credit or balance)");
+      throw UsageError(unknown_word("fabric check", k,
+                                    std::vector<std::string>(kCheckNames, kCheckNames + kChecks)));
+    // "ids ids" is a slip, not a wish to check twice.
+    if (want[i])
+      throw UsageError("fabric check \"" + std::string(kCheckNames[i]) + "\" given twice");
     want[i] = any = true;
   }
   if (!any)

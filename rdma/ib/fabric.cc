@@ -103,7 +103,7 @@ void fabric_show(Ctx& c) {
     else if (matches(k, "routers"))
       type = static_cast<int>(ib::NodeType::Router);
     else
-      throw UsageError("unknown fabric show argument \"" + k + "\" (switches, cas or routers)");
+      throw UsageError(unknown_word("fabric show argument", k, {"switches", "cas", "routers"}));
   }
   c.args.done();
   ib::Fabric f = fabric_of(c, src);

@@ -90,6 +90,18 @@ TEST_F(Findings, OtherCommandsKeepOne) {
   EXPECT_EQ(run({"fabric", "bogus"}).status, 1);
 }
 
+TEST_F(Findings, ACheckNamedTwiceIsBadInput) {
+  Result r = run({"fabric", "check", "ids", "links", "ids"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "fabric check \"ids\" given twice\n");
+  Result typo = run({"fabric", "check", "lnks"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err,
+            "unknown fabric check \"lnks\" (ids, links, sm, routes, credit or balance); did you "
+            "mean \"links\"?\n");
+}
+
 TEST_F(Findings, CheckAndDiffSayWhatTheyFound) {
   std::string file = saved();
   EXPECT_EQ(run({"fabric", "diff", file}).status, 0);
