@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "lib/error.h"
+#include "rdma/command.h"
 
 namespace rdma {
 
@@ -90,7 +91,8 @@ int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine&
     return 1;
   }
   conn.keep_dumps(true);
-  int status = 0;
+  int failed = 0;  // the highest status of a line that failed
+  bool found = false;
   int lineno = 0;
   BatchLine line;
   for (;;) {
@@ -108,20 +110,30 @@ int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine&
       line_opt.details = std::max(line_opt.details, opt.details);
       line_opt.raw |= opt.raw;
       line_opt.force = opt.force;
-      if (run_line(std::move(line.words), line_opt) != 0) {
-        status = 1;
-        if (!opt.force) break;
+      LineStatus r = run_line(std::move(line.words), line_opt);
+      if (r.status == 0) continue;
+      std::fflush(env.out);
+      if (r.findings && r.status == 1) {
+        std::fprintf(env.err, "%s:%d: found something (exit status 1)\n", name.c_str(),
+                     line.lineno);
+        found = true;
+        continue;
       }
+      // The command said why on its own lines (warnings): which line it was.
+      std::fprintf(env.err, "%s:%d: failed (exit status %d)\n", name.c_str(), line.lineno,
+                   r.status);
+      failed = std::max(failed, r.status);
+      if (!opt.force) break;
     } catch (const Error& e) {
       std::fflush(env.out);
       std::fprintf(env.err, "%s:%d: %s\n", name.c_str(), line.lineno, e.what());
-      status = 1;
+      failed = std::max(failed, exit_status(e));
       if (!opt.force) break;
     }
   }
   conn.keep_dumps(false);
   if (in != env.in) std::fclose(in);
-  return status;
+  return failed ? failed : found ? 1 : 0;
 }
 
 }  // namespace rdma

@@ -41,14 +41,23 @@ std::vector<std::string> split_words(const std::string& line);
 // (without the line number; the caller adds it) for a malformed line.
 bool read_batch_line(std::FILE* in, int& lineno, BatchLine& out);
 
-// Runs one command of a batch with its options; returns its exit status.
-// Throws Error.
-using RunLine = std::function<int(std::vector<std::string> words, const Options& opt)>;
+// A command's exit status, and whether it reports findings (Takes::Findings:
+// then 1 is "found something", not "failed").
+struct LineStatus {
+  int status = 0;
+  bool findings = false;
+};
 
-// Runs the batch file opt.batch line by line with run_line: a failing line
-// is reported as "FILE:LINE: message" and ends the batch unless -force.
-// The lines share conn, and with it one socket and the device list (kept
-// until a line writes). Returns the exit status.
+// Runs one command of a batch with its options. Throws Error.
+using RunLine = std::function<LineStatus(std::vector<std::string> words, const Options& opt)>;
+
+// Runs the batch file opt.batch line by line with run_line. A line that
+// failed is reported as "FILE:LINE: message" (or "FILE:LINE: failed (exit
+// status N)" after its own messages) and ends the batch unless -force; a
+// line that found something ("FILE:LINE: found something (exit status 1)")
+// does not. The lines share conn, and with it one socket and the device
+// list (kept until a line writes). Returns the exit status: the highest of
+// the lines that failed, else 1 when a line found something, else 0.
 int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine& run_line);
 
 }  // namespace rdma

@@ -45,6 +45,66 @@ TEST(Batch, ContinuationsAndLineNumbers) {
   std::fclose(f);
 }
 
+// run_batch with a stand-in for the commands: each line's first word says
+// what it returns ("found": findings, status 1; "warned": no findings
+// command, status 1 after its own warning; "failed": ExitError 2, "bad":
+// UsageError 1; anything else 0); what ran is recorded.
+struct FakeLines {
+  std::vector<std::string> ran;
+  test::Result run(const std::string& text, bool force) {
+    char* err = nullptr;
+    size_t err_n = 0;
+    Env env;
+    env.err = open_memstream(&err, &err_n);
+    env.in = fmemopen(const_cast<char*>(text.data()), text.size(), "r");
+    Options opt;
+    opt.batch = "-";
+    opt.force = force;
+    nl::Connection conn([]() -> std::unique_ptr<nl::Transport> { throw Error("no netlink"); });
+    test::Result r;
+    r.status = run_batch(opt, conn, env, [&](std::vector<std::string> words, const Options&) {
+      ran.push_back(words[0]);
+      if (words[0] == "found") return LineStatus{1, true};
+      if (words[0] == "warned") return LineStatus{1, false};
+      if (words[0] == "failed") throw ExitError(2, "it failed");
+      if (words[0] == "bad") throw UsageError("bad word");
+      return LineStatus{0, words[0] == "clean"};
+    });
+    std::fclose(env.in);
+    std::fclose(env.err);
+    r.err.assign(err, err_n);
+    std::free(err);
+    return r;
+  }
+};
+
+TEST(Batch, GoesOnPastFindingsAndStopsAtAFailureNamingTheLine) {
+  FakeLines a;
+  test::Result r = a.run("clean\nfound\nok\n\nfailed\nok\n", false);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "-:2: found something (exit status 1)\n-:5: it failed\n");
+  EXPECT_EQ(a.ran, (Words{"clean", "found", "ok", "failed"}));
+
+  FakeLines b;
+  r = b.run("found\nwarned\nok\n", false);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "-:1: found something (exit status 1)\n-:2: failed (exit status 1)\n");
+  EXPECT_EQ(b.ran, (Words{"found", "warned"}));
+
+  // -f: every line; the highest status of a failed line.
+  FakeLines c;
+  r = c.run("bad\nfailed\nwarned\nfound\nok\n", true);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "-:1: bad word\n-:2: it failed\n-:3: failed (exit status 1)\n"
+            "-:4: found something (exit status 1)\n");
+  EXPECT_EQ(c.ran.size(), 5u);
+
+  // Findings only: 1; nothing: 0.
+  EXPECT_EQ(FakeLines().run("ok\nfound\nok\n", false).status, 1);
+  EXPECT_EQ(FakeLines().run("ok\nclean\n", false).status, 0);
+}
+
 using testkernel::KernelVersion;
 using testkernel::TestKernel;
 

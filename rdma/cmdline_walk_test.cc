@@ -288,11 +288,14 @@ class CommandLineWalk : public ::testing::Test {
 };
 
 // The walk is only as good as its good lines: each must succeed, or a bad
-// line could fail for a reason of its own.
+// line could fail for a reason of its own. A command that reports findings
+// (fabric links degraded) may exit 1 for what it found, with nothing on
+// stderr: every failure says why there.
 TEST_F(CommandLineWalk, EveryGoodLineSucceeds) {
   for (const std::string& good : kGood) {
     Outcome o = run(texts(parse(good)));
-    EXPECT_EQ(o.r.status, 0) << good << ": " << o.r.err;
+    EXPECT_TRUE(o.r.status == 0 || (o.r.status == 1 && o.r.err.empty()))
+        << good << ": " << o.r.status << " " << o.r.err;
     std::filesystem::remove(dir_ / "saved");
   }
 }

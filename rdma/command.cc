@@ -114,28 +114,63 @@ bool matches(const std::string& word, const char* name) {
 
 namespace {
 
+// "\"A\", \"B\" and \"C\"".
+std::string quoted_and(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("\"" + names[i] + "\"");
+  return s;
+}
+
 void refuse_watch(const Ctx& c) {
   if (c.opt.watch_s || c.opt.count)
-    throw UsageError(
-        "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
-        "\"fabric errors\" only");
+    throw UsageError("-w and -c apply to " + quoted_and(commands_taking(Takes::Watch)) + " only");
+}
+
+void walk(std::span<const Cmd> table, const std::string& path, Takes t,
+          std::vector<std::string>& out) {
+  std::vector<Handler> seen;  // an alias (list for show) counts once
+  for (const Cmd& e : table) {
+    if (std::find(seen.begin(), seen.end(), e.fn) != seen.end()) continue;
+    const std::string here = e.name ? (path.empty() ? "" : path + " ") + e.name : path;
+    if (e.takes & t) {
+      seen.push_back(e.fn);
+      out.push_back(here);
+    } else if (e.sub && e.name) {
+      seen.push_back(e.fn);
+      walk(e.sub(), here, t, out);
+    }
+  }
 }
 
 }  // namespace
 
+std::vector<std::string> commands_taking(Takes t) {
+  std::vector<std::string> out;
+  walk(objects(), "", t, out);
+  return out;
+}
+
 // -w is refused before --openmetrics.
-void check_takes(const Ctx& c, Takes t) {
+void check_takes(Ctx& c, Takes t) {
+  c.findings = t & Takes::Findings;
   if (t & Takes::Own) return;
-  if (!(t & Takes::Watch)) refuse_watch(c);
+  if (!(t & Takes::Watch)) {
+    refuse_watch(c);
+  } else {
+    if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
+    if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
+    if (t & Takes::Metrics) no_metrics_watch(c);
+  }
   if (!(t & Takes::Metrics)) no_openmetrics(c);
 }
 
-void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
+const Cmd* choose(Ctx& c, std::span<const Cmd> table, const char* what) {
   if (c.args.empty()) {
     for (const Cmd& e : table) {
       if (!e.name) {
         check_takes(c, e.takes);
-        return e.fn(c);
+        return &e;
       }
     }
     throw UsageError(std::string("missing ") + what);
@@ -144,10 +179,33 @@ void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
     if (e.name && matches(c.args.peek(), e.name)) {
       c.args.next();
       check_takes(c, e.takes);
-      return e.fn(c);
+      return &e;
     }
   }
-  throw UsageError(std::string("unknown ") + what + " \"" + c.args.peek() + "\"");
+  std::vector<std::string> names;
+  for (const Cmd& e : table)
+    if (e.name && std::find(names.begin(), names.end(), e.name) == names.end())
+      names.push_back(e.name);
+  throw UsageError(unknown_word(what, c.args.peek(), names));
+}
+
+void dispatch(Ctx& c, std::span<const Cmd> table, const char* what) {
+  choose(c, table, what)->fn(c);
+}
+
+int exit_status(const Error& e) {
+  if (const auto* x = dynamic_cast<const ExitUsageError*>(&e)) return x->status;
+  if (const auto* x = dynamic_cast<const ExitError*>(&e)) return x->status;
+  return 1;
+}
+
+void Ctx::warn(const std::string& text) {
+  std::fprintf(err, "warning: %s\n", text.c_str());
+  if (!status) status = 1;
+}
+
+void Ctx::warn(const std::vector<std::string>& texts) {
+  for (const std::string& t : texts) warn(t);
 }
 
 std::unique_ptr<verbs::Verbs> Ctx::verbs() const {
@@ -175,9 +233,8 @@ bool parse_on_off(const std::string& word, const char* keyword) {
 
 void no_openmetrics(const Ctx& c) {
   if (c.opt.exposition != Options::Exposition::None)
-    throw UsageError(
-        "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\", "
-        "\"fabric errors\" and \"fabric links\" only");
+    throw UsageError("--openmetrics and --prometheus apply to " +
+                     quoted_and(commands_taking(Takes::Metrics)) + " only");
 }
 
 void no_metrics_watch(const Ctx& c) {

@@ -101,6 +101,10 @@ struct Ctx {
   // The exit status of a command that printed what it could (a partial
   // fabric, a diff that found changes) but is not a success.
   int status = 0;
+  // The command reports findings (its table's Takes::Findings, set by
+  // dispatch): it exits as diff(1), 0 nothing found, 1 found (found(), or
+  // a warning), 2 failed (an Error, bad input included; run() maps them).
+  bool findings = false;
   // Whether a stream is a terminal (the progress line of long sweeps);
   // unset: isatty. Tests force it.
   std::function<bool(std::FILE*)> is_terminal = {};
@@ -108,6 +112,16 @@ struct Ctx {
   // libibverbs (loaded now, by the commands that need it) or the test's
   // fake; throws Error when the library cannot be loaded.
   std::unique_ptr<verbs::Verbs> verbs() const;
+  // What a findings command found (a port over a threshold, a changed
+  // link): exit status 1.
+  void found() {
+    if (!status) status = 1;
+  }
+  // Problems beside the output (a node that did not answer, a table that
+  // could not be read): "warning: TEXT" on err for each, exit status 1
+  // when there is one. The result printed is partial, not wrong.
+  void warn(const std::string& text);
+  void warn(const std::vector<std::string>& texts);
 };
 
 // For commands that write a JSON document per event or interval (monitor,
@@ -149,7 +163,10 @@ void no_metrics_watch(const Ctx& c);
 // document. nullptr without the options; Error with -w.
 std::unique_ptr<view::Printer> openmetrics_output(Ctx& c, view::MetricsSpec spec);
 
-// An error with an exit status of its own (fabric diff: 2, as diff(1)).
+// A findings command's failure, as diff(1)'s "trouble".
+constexpr int kStatusFailed = 2;
+
+// An error with an exit status of its own (a findings command's: 2).
 class ExitError : public Error {
  public:
   ExitError(int status, const std::string& msg) : Error(msg), status(status) {}
@@ -164,6 +181,9 @@ class ExitUsageError : public UsageError {
   int status;
 };
 
+// The exit status an Error ends a command with: its own, else 1.
+int exit_status(const Error& e);
+
 using Handler = void (*)(Ctx&);
 
 // What a command takes besides its words, as a column of its table (as
@@ -177,7 +197,15 @@ enum class Takes : uint8_t {
   // (which ignores them), or a command that can tell only after reading its
   // words (res show TYPE runs once, res show DEV repeats).
   Own = 4,
+  // Reports findings: exits as diff(1) (Ctx::findings), 0 nothing found, 1
+  // found, 2 failed; dispatch() sets it before any check, so bad input to
+  // such a command is 2 as well.
+  Findings = 8,
 };
+// What dispatch() checks, from the columns: Once refuses -w, -c,
+// --openmetrics and --prometheus, naming the commands that take them;
+// Watch refuses -c without -w, and -w in a JSON batch (-j -b: a watch
+// writes a document per interval); Watch with Metrics refuses both at once.
 constexpr Takes operator|(Takes a, Takes b) {
   return static_cast<Takes>(static_cast<uint8_t>(a) | static_cast<uint8_t>(b));
 }
@@ -189,17 +217,33 @@ struct Cmd {
   const char* name;  // nullptr: the default when no word is left
   Handler fn;
   Takes takes = Takes::Once;
+  // The table fn dispatches to, when it does (an object, statistic show):
+  // how the rules' messages and help find the commands below it.
+  std::span<const Cmd> (*sub)() = nullptr;
 };
 
-// What dispatch() checks for an entry that takes t; for commands reached
+// The commands, from the objects' table down, whose entries take t
+// ("statistic show", "fabric errors"): a default entry that takes it
+// stands for its table's path, aliases (the same handler) count once.
+std::vector<std::string> commands_taking(Takes t);
+
+// The objects' table (rdma.cc).
+std::span<const Cmd> objects();
+
+// What dispatch() does on entering an entry that takes t (Ctx::findings
+// set, the options it does not take refused); for commands reached
 // without a table (a word their handler reads itself).
-void check_takes(const Ctx& c, Takes t);
+void check_takes(Ctx& c, Takes t);
 
 // True when word is a non-empty prefix of name.
 bool matches(const std::string& word, const char* name);
 
-// Runs the table entry the next word selects; "unknown WHAT 'word'" when
-// none does.
+// The table entry the next word selects (taken), or the default entry
+// when no word is left, entered (check_takes); "unknown WHAT 'word'" when
+// none is. For a handler that selects a kind by a word (fn nullptr).
+const Cmd* choose(Ctx& c, std::span<const Cmd> table, const char* what);
+
+// Runs the table entry choose() selects.
 void dispatch(Ctx& c, std::span<const Cmd> table, const char* what);
 
 // "DEV/PORT" -> PORT, leaving DEV in dev; 0 when there is no "/".

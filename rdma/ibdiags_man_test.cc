@@ -19,6 +19,7 @@
 #include "lib/testing/fake_verbs.h"
 #include "lib/testing/kernel/testkernel.h"
 #include "lib/testing/test_data.h"
+#include "rdma/command.h"
 #include "rdma/ib/test_util.h"
 #include "rdma/test_util.h"
 
@@ -168,7 +169,11 @@ TEST_F(IbdiagsManPage, EveryRdmaFormRuns) {
   for (const std::string& f : forms) {
     if (!seen.insert(f).second) continue;
     test::Result r = run(words(f));
-    EXPECT_EQ(r.status, 0) << f << ": " << r.err;
+    // A command that reports findings exits 1 when it found some (the
+    // test fabric's degraded links), with them on stdout and nothing on
+    // stderr: it ran. A failure says why on stderr.
+    bool found = r.status == 1 && !r.out.empty() && r.err.empty();
+    EXPECT_TRUE(r.status == 0 || found) << f << ": " << r.status << " " << r.err;
   }
   // The page is read at all: a change of its markup must not leave the
   // test checking nothing.

@@ -22,6 +22,12 @@ void cmd_fabric(Ctx& c);  // rdma/ib/fabric.cc
 void cmd_route(Ctx& c);   // rdma/ib/route.cc
 void cmd_sa(Ctx& c);      // rdma/ib/sa.cc
 void cmd_cc(Ctx& c);      // rdma/ib/cc.cc
+// The tables of the objects whose commands take -w or the metrics
+// options, for the messages that name them (Cmd::sub).
+std::span<const Cmd> resource_commands();
+std::span<const Cmd> statistic_commands();
+std::span<const Cmd> perf_commands();
+std::span<const Cmd> fabric_commands();
 // Verbs (libibverbs) views.
 void cmd_gid(Ctx& c);  // gid.cc
 

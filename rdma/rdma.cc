@@ -1,10 +1,13 @@
 #include "rdma/rdma.h"
 
+#include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "lib/error.h"
 #include "lib/nl/socket.h"
 #include "rdma/batch.h"
+#include "rdma/help.h"
 #include "rdma/objects.h"
 
 namespace rdma {
@@ -39,35 +42,108 @@ constexpr Cmd kObjects[] = {
     {"help", cmd_help, Takes::Own},
     {"dev", cmd_dev},
     {"link", cmd_link},
-    {"resource", cmd_resource, Takes::Own},
+    {"resource", cmd_resource, Takes::Own, resource_commands},
     {"system", cmd_system},
-    {"statistic", cmd_statistic, Takes::Own},
+    {"statistic", cmd_statistic, Takes::Own, statistic_commands},
     {"monitor", cmd_monitor, Takes::Own},
     {"node", cmd_node},
     {"port", cmd_port},
-    {"perf", cmd_perf, Takes::Own},
+    {"perf", cmd_perf, Takes::Own, perf_commands},
     {"sm", cmd_sm},
     {"mad", cmd_mad},
-    {"fabric", cmd_fabric, Takes::Own},
+    {"fabric", cmd_fabric, Takes::Own, fabric_commands},
     {"route", cmd_route},
     {"sa", cmd_sa},
     {"gid", cmd_gid},
     {"cc", cmd_cc},
 };
 
+// The object entry word selects (not help); UsageError naming the
+// choices otherwise.
+const Cmd& object_of(const std::string& word) {
+  std::vector<std::string> names;
+  for (const Cmd& e : kObjects) {
+    if (!e.name || e.fn == cmd_help) continue;
+    if (matches(word, e.name)) return e;
+    names.push_back(e.name);
+  }
+  throw UsageError(unknown_word("object", word, names));
+}
+
+// What the object's own "help" entry prints.
+std::string object_usage(const Cmd& object, nl::Connection& conn, Env& env) {
+  char* text = nullptr;
+  size_t n = 0;
+  std::FILE* f = open_memstream(&text, &n);
+  if (!f) throw Error("out of memory");
+  std::unique_ptr<view::Printer> none = view::make_text_printer(f);
+  const Options plain;
+  Ctx c{plain, Args({"help"}), conn, *none, f, env.in, env.err};
+  try {
+    object.fn(c);
+  } catch (...) {
+    std::fclose(f);
+    std::free(text);
+    throw;
+  }
+  std::fclose(f);
+  std::string usage(text, n);
+  std::free(text);
+  return usage;
+}
+
+// Help for the words given (rdma help OBJECT [COMMAND], rdma OBJECT [COMMAND]
+// help, -h with them): the usage of that level.
+void help(const std::vector<std::string>& words, nl::Connection& conn, Env& env) {
+  if (words.empty()) return usage(env.out);
+  if (matches(words[0], "help")) return usage(env.out);
+  const Cmd& object = object_of(words[0]);
+  std::string text = object_usage(object, conn, env);
+  if (words.size() > 1) text = command_usage(text, object.name, words[1]);
+  std::fputs(text.c_str(), env.out);
+}
+
+// The words of a request for help (without "help"), or nullopt: "help
+// [OBJECT [COMMAND]]", "OBJECT help", "OBJECT COMMAND help".
+std::optional<std::vector<std::string>> help_words(const std::vector<std::string>& args) {
+  if (args.empty()) return std::nullopt;
+  if (matches(args[0], "help")) return std::vector<std::string>(args.begin() + 1, args.end());
+  if ((args.size() == 2 || args.size() == 3) && args.back() == "help")
+    return std::vector<std::string>(args.begin(), args.end() - 1);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::span<const Cmd> objects() {
+  return kObjects;
+}
+
+namespace {
+
 std::unique_ptr<view::Printer> make_printer(const Options& o, std::FILE* out) {
   if (o.json) return view::make_json_printer(out, o.pretty);
   return view::make_text_printer(out, o.oneline);
 }
 
-// One command line; returns its exit status. Throws Error.
-int run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
-                view::Printer& out, Env& env, bool in_batch) {
+// One command line; returns its exit status and whether the command
+// reports findings. Throws Error: for a findings command with status 2
+// (ExitError, ExitUsageError), as diff(1) fails.
+LineStatus run_command(std::vector<std::string> words, const Options& opt, nl::Connection& conn,
+                       view::Printer& out, Env& env, bool in_batch) {
   Ctx c{opt,       Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad,
         &env.verbs};
   c.is_terminal = env.is_terminal;
-  dispatch(c, kObjects, "object");
-  return c.status;
+  try {
+    dispatch(c, kObjects, "object");
+  } catch (const UsageError& e) {
+    if (c.findings) throw ExitUsageError(kStatusFailed, e.what());
+    throw;
+  } catch (const Error& e) {
+    if (c.findings) throw ExitError(kStatusFailed, e.what());
+    throw;
+  }
+  return {c.status, c.findings};
 }
 
 }  // namespace
@@ -84,8 +160,15 @@ int run(std::vector<std::string> args, Env& env) {
     std::fprintf(env.out, "rdma utility, version %s\n", RDMA_VERSION);
     return 0;
   }
-  if (opt.help) {
-    usage(env.out);
+  std::optional<std::vector<std::string>> asked = help_words(args);
+  if (opt.help || asked) {
+    nl::Connection none(env.open);  // help sends nothing
+    try {
+      help(asked ? *asked : args, none, env);
+    } catch (const Error& e) {
+      std::fprintf(env.err, "%s\n", e.what());
+      return 1;
+    }
     return 0;
   }
   // One document per run: OpenMetrics is not JSON, and a batch's lines would
@@ -122,17 +205,15 @@ int run(std::vector<std::string> args, Env& env) {
     });
   } else {
     try {
-      status = run_command(std::move(args), opt, conn, *out, env, false);
+      status = run_command(std::move(args), opt, conn, *out, env, false).status;
     } catch (const UsageError& e) {
       out->abandon();  // a malformed command line: nothing on stdout
       std::fprintf(env.err, "%s\n", e.what());
-      const auto* exit = dynamic_cast<const ExitUsageError*>(&e);
-      status = exit ? exit->status : 1;
+      status = exit_status(e);
     } catch (const Error& e) {
       out->finish();  // keep -j output one valid JSON document
       std::fprintf(env.err, "%s\n", e.what());
-      const auto* exit = dynamic_cast<const ExitError*>(&e);
-      status = exit ? exit->status : 1;
+      status = exit_status(e);
     }
   }
   out->finish();

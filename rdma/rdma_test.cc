@@ -204,8 +204,15 @@ TEST_F(RdmaTest, UnknownWordsAreErrors) {
   Result r = run({"foo"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "unknown object \"foo\"\n");
-  EXPECT_EQ(run({"dev", "bar"}).err, "unknown dev command \"bar\"\n");
+  // Every unknown word lists the choices (and the closest, when one is).
+  EXPECT_EQ(r.err,
+            "unknown object \"foo\" (help, dev, link, resource, system, statistic, monitor, node, "
+            "port, perf, sm, mad, fabric, route, sa, gid or cc)\n");
+  EXPECT_EQ(run({"dev", "bar"}).err,
+            "unknown dev command \"bar\" (show, list, set, add, delete, help, limits or chardev)\n");
+  EXPECT_EQ(run({"dev", "lmits"}).err,
+            "unknown dev command \"lmits\" (show, list, set, add, delete, help, limits or chardev); did you "
+            "mean \"limits\"?\n");
   EXPECT_EQ(run({"dev", "show", "rxe0", "extra"}).status, 1);
   EXPECT_EQ(run({"-y", "dev"}).err, "unknown option \"-y\"\n");  // -q is --quiet
 }
@@ -231,7 +238,8 @@ TEST_F(RdmaTest, BatchStopsAtTheFirstFailureWithoutForce) {
 TEST_F(RdmaTest, BatchWithForceRunsEveryLine) {
   Result r = run({"-force", "-batch", "-"}, "dev show nosuch\nsys\nbogus\n");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "-:1: unknown device \"nosuch\"\n-:3: unknown object \"bogus\"\n");
+  EXPECT_TRUE(r.err.starts_with("-:1: unknown device \"nosuch\"\n-:3: unknown object \"bogus\" ("))
+      << r.err;
   EXPECT_EQ(r.out, "netns shared privileged-qkey off copy-on-fork on\n");
 }
 

@@ -140,13 +140,21 @@ void res_show(Ctx& c) {
 
 }  // namespace
 
-void cmd_resource(Ctx& c) {
+std::span<const Cmd> resource_commands() {
   static constexpr Cmd kTable[] = {
-      // res show: -w repeats a summary, a listing runs once.
-      {nullptr, res_show, Takes::Own}, {"show", res_show, Takes::Own}, {"set", res_set},
-      {"list", res_show, Takes::Own},  {"help", res_help, Takes::Own},
+      // res show: -w repeats a summary, a listing runs once (Own: it says
+      // which after reading its words; Watch: for the messages).
+      {nullptr, res_show, Takes::Own | Takes::Watch},
+      {"show", res_show, Takes::Own | Takes::Watch},
+      {"set", res_set},
+      {"list", res_show, Takes::Own | Takes::Watch},
+      {"help", res_help, Takes::Own},
   };
-  dispatch(c, kTable, "resource command");
+  return kTable;
+}
+
+void cmd_resource(Ctx& c) {
+  dispatch(c, resource_commands(), "resource command");
 }
 
 }  // namespace rdma

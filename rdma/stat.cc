@@ -47,12 +47,12 @@ std::string link_arg(Ctx& c) {
   return c.args.empty() ? "" : c.args.next();
 }
 
-void cmd_statistic(Ctx& c) {
+std::span<const Cmd> statistic_commands() {
   // iproute2's order, which decides what a prefix selects.
   static constexpr Cmd kTable[] = {
       {nullptr, stat_show, Takes::Own},
-      {"show", stat_show, Takes::Own},
-      {"list", stat_show, Takes::Own},
+      {"show", stat_show, Takes::Own, stat_show_commands},
+      {"list", stat_show, Takes::Own, stat_show_commands},
       {"help", stat_help, Takes::Own},
       {"qp", stat_qp, Takes::Own},
       {"mr", stat_mr},
@@ -60,7 +60,11 @@ void cmd_statistic(Ctx& c) {
       {"set", stat_set},
       {"unset", stat_unset},
   };
-  dispatch(c, kTable, "statistic command");
+  return kTable;
+}
+
+void cmd_statistic(Ctx& c) {
+  dispatch(c, statistic_commands(), "statistic command");
 }
 
 }  // namespace rdma

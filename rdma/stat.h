@@ -8,7 +8,9 @@
 namespace rdma {
 
 void stat_help(Ctx& c);
-void stat_show(Ctx& c);   // stat_show.cc: port counters, -w/-c watch
+void stat_show(Ctx& c);
+std::span<const Cmd>
+stat_show_commands();     // stat_show's table   // stat_show.cc: port counters, -w/-c watch
 void stat_qp(Ctx& c);     // stat_qp.cc: QP counters and their modes
 void stat_mr(Ctx& c);     // stat_mr.cc: MR statistics
 void stat_mode(Ctx& c);   // stat_mode.cc: optional counters

@@ -175,8 +175,6 @@ void watch(Ctx& c, const std::string& spec) {
 void show_link(Ctx& c) {
   std::string spec = c.args.empty() ? "" : c.args.next();
   c.args.done();
-  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
-  no_metrics_watch(c);
   if (c.opt.watch_s)
     watch(c, spec);
   else
@@ -185,15 +183,18 @@ void show_link(Ctx& c) {
 
 }  // namespace
 
-void stat_show(Ctx& c) {
+std::span<const Cmd> stat_show_commands() {
   static constexpr Cmd kTable[] = {
-      // show_link refuses -w with --openmetrics after reading its words.
       {nullptr, show_link, Takes::Watch | Takes::Metrics},
       {"link", show_link, Takes::Watch | Takes::Metrics},
       {"mr", stat_mr},
       {"help", stat_help, Takes::Own},
   };
-  dispatch(c, kTable, "statistic show parameter");
+  return kTable;
+}
+
+void stat_show(Ctx& c) {
+  dispatch(c, stat_show_commands(), "statistic show parameter");
 }
 
 }  // namespace rdma

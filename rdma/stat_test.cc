@@ -115,7 +115,7 @@ TEST(StatShow, BadArgumentsChangeNothingAndSayWhat) {
   EXPECT_EQ(r.out, "[]\n");  // still one valid JSON document
   EXPECT_EQ(run_on(k, {"-c", "2", "stat"}).err, "-c COUNT needs -w SECONDS\n");
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp"}).err,
-            "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+            "-w and -c apply to \"resource\", \"statistic show\", \"perf show\", \"fabric top\" and "
             "\"fabric errors\" only\n");
 }
 
@@ -414,7 +414,7 @@ TEST(ResWatch, OneDeviceSummaryRepeatsToo) {
 TEST(ResWatch, ListingsAndOtherObjectsRefuseWatch) {
   TestKernel k;
   const std::string msg =
-      "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+      "-w and -c apply to \"resource\", \"statistic show\", \"perf show\", \"fabric top\" and "
       "\"fabric errors\" only\n";
   for (std::vector<std::string> args :
        std::vector<std::vector<std::string>>{{"-w", "1", "res", "show", "qp"},
@@ -432,24 +432,25 @@ TEST(ResWatch, ListingsAndOtherObjectsRefuseWatch) {
 
 // The Takes column of the command tables: a once entry refuses -w and
 // --openmetrics before its words are read (-w first), help ignores them,
-// and a command that takes -w reads its words before it refuses a
-// combination.
+// and every rule of a command that takes -w is checked there too, once
+// (the messages name the commands from the tables).
 TEST(TakesColumn, DispatchRefusesWhatAnEntryDoesNotTake) {
   TestKernel k;
   const std::string watch =
-      "-w and -c apply to \"statistic show\", the \"resource\" summary, \"perf show\" and "
+      "-w and -c apply to \"resource\", \"statistic show\", \"perf show\", \"fabric top\" and "
       "\"fabric errors\" only\n";
   const std::string metrics =
       "--openmetrics and --prometheus apply to \"statistic show\", \"perf show\", "
-      "\"fabric errors\" and \"fabric links\" only\n";
+      "\"fabric links\" and \"fabric errors\" only\n";
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp", "show", "frob"}).err, watch);
   EXPECT_EQ(run_on(k, {"-w", "1", "--openmetrics", "stat", "mr"}).err, watch);
   EXPECT_EQ(run_on(k, {"--openmetrics", "stat", "mode", "link", "rxe0/1"}).err, metrics);
   EXPECT_EQ(run_on(k, {"-w", "1", "stat", "set", "frob"}).err, watch);
   EXPECT_EQ(run_on(k, {"--prometheus", "link", "frob"}).err, metrics);
   // An unknown word is named before the options are checked.
-  EXPECT_EQ(run_on(k, {"-w", "1", "stat", "qp", "frob"}).err,
-            "unknown statistic qp command \"frob\"\n");
+  EXPECT_EQ(
+      run_on(k, {"-w", "1", "stat", "qp", "frob"}).err,
+      "unknown statistic qp command \"frob\" (show, list, mode, set, bind, unbind or help)\n");
   for (std::vector<std::string> help :
        std::vector<std::vector<std::string>>{{"-w", "1", "help"},
                                              {"-w", "1", "stat", "help"},
@@ -460,9 +461,12 @@ TEST(TakesColumn, DispatchRefusesWhatAnEntryDoesNotTake) {
     EXPECT_EQ(r.status, 0) << help.back();
     EXPECT_EQ(r.err, "") << help.back();
   }
-  // stat show reads its words first.
+  // stat show's rules are its table entry's, checked before its words.
   EXPECT_EQ(run_on(k, {"-w", "1", "--openmetrics", "stat", "show", "link", "rxe0/1", "x"}).err,
-            "unexpected argument \"x\"\n");
+            "--openmetrics and --prometheus show the counters once (Prometheus computes rates): "
+            "no -w\n");
+  EXPECT_EQ(run_on(k, {"-c", "2", "stat", "show", "link", "rxe0/1", "x"}).err,
+            "-c COUNT needs -w SECONDS\n");
 }
 
 // --- QP counters -------------------------------------------------------------

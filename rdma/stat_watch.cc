@@ -61,8 +61,7 @@ void watch_loop(int seconds, int count, const std::function<void(int n)>& interv
 }
 
 void repeat_view(Ctx& c, const std::function<void(Ctx&)>& view) {
-  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
-  no_openmetrics(c);
+  check_takes(c, Takes::Watch);  // res show DEV: a table's Own entry
   if (!c.opt.watch_s) return view(c);
   const bool json = c.out.is_json();
   own_json_output(c, "-w");

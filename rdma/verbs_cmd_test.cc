@@ -183,7 +183,7 @@ TEST_F(VerbsCmdTest, GidShowBadInput) {
       {{"gid", "show", "rxe0/x"}, "invalid port \"x\" (expected DEV/PORT with PORT 1 or more)\n"},
       {{"gid", "show", "rxe0", "rxe1"}, "unknown gid show parameter \"rxe1\"\n"},
       {{"gid", "show", "nosuch0"}, "unknown device \"nosuch0\"\n"},
-      {{"gid", "frob"}, "unknown gid command \"frob\"\n"},
+      {{"gid", "frob"}, "unknown gid command \"frob\" (show, list or help)\n"},
   };
   for (const Case& c : cases) {
     test::Result r = run(c.args);

@@ -20,12 +20,10 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
     std::string k = c.args.next();
     size_t i = 0;
     while (i < names.size() && !matches(k, names[i].data())) ++i;
-    if (i == names.size()) {
-      std::string list;
-      for (size_t n = 0; n < names.size(); ++n)
-        list += std::string(n ? (n + 1 == names.size() ? " or " : ", ") : "") += names[n];
-      throw UsageError("unknown fabric check \"" + k + "\" (" + list + ")");
-    }
+    if (i == names.size())
+      throw UsageError(
+          unknown_word("fabric check", k, std::vector<std::string>(names.begin(), names.end())));
+    // "ids ids" is a slip, not a wish to check twice.
     if (want[i]) throw UsageError("fabric check \"" + std::string(names[i]) + "\" given twice");
     want[i] = true;
   }
@@ -40,9 +38,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
   if (mads) s.emplace(c, src.via);
   ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
   ib::CheckRun run = ib::run_checks(s ? &s->engine() : nullptr, f, which);
-  // Tables that could not be read.
-  for (const std::string& w : run.warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
-  if (!run.warnings.empty()) c.status = 1;
+  c.warn(run.warnings);  // tables that could not be read
   std::vector<ib::Finding>& found = run.found;
   size_t by[3] = {};
   view::Record rec;
@@ -71,7 +67,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
                      {"warnings", by[1]},
                      {"notes", by[2]}});
   c.out.record(rec);
-  if (by[0]) c.status = 1;
+  if (by[0]) c.found();
 }
 
 }  // namespace rdma

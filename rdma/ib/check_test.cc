@@ -108,7 +108,7 @@ TEST_F(FabricCheckCmd, TheMulticastTablesAreCheckedWithTheRoutes) {
 
 TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
   test::Result r = run({"fabric", "check", "speed"});
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);  // bad input to a findings command
   EXPECT_EQ(r.out, "");
   EXPECT_NE(
       r.err.find("unknown fabric check \"speed\" (ids, links, sm, routes, credit or balance)"),
@@ -116,7 +116,7 @@ TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
       << r.err;
   // A check named twice (even abbreviated) is a mistake, not a wish to run it twice.
   r = run({"fabric", "check", "ids", "i"});
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("fabric check \"ids\" given twice"), std::string::npos) << r.err;
 }

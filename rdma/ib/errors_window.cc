@@ -111,7 +111,7 @@ void print_judgement(Ctx& c, const ib::WindowJudgement& j) {
                      {"ports_cannot_judge", j.ports_cannot_judge},
                      {"ports_flapped", j.flaps}});
   c.out.record(doc);
-  if (j.ports_over) c.status = 1;
+  if (j.ports_over) c.found();
 }
 
 // Every port compared, labelled with both ends of its cable: each judged
@@ -157,7 +157,7 @@ void errors_window(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions 
   ib::WindowJudgement j = ib::judge_window(before, after, o.counters, o.thresholds, metrics);
   if (!metrics) return print_judgement(c, j);
   window_metrics(f, j, *metrics);
-  if (j.ports_over) c.status = 1;
+  if (j.ports_over) c.found();
 }
 
 std::vector<std::string> window_gauges() {

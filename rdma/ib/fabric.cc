@@ -111,7 +111,7 @@ void fabric_show(Ctx& c) {
     else if (matches(k, "routers"))
       type = static_cast<int>(ib::NodeType::Router);
     else
-      throw UsageError("unknown fabric show argument \"" + k + "\" (switches, cas or routers)");
+      throw UsageError(unknown_word("fabric show argument", k, {"switches", "cas", "routers"}));
   }
   c.args.done();
   ib::Fabric f = fabric_of(c, src);
@@ -200,18 +200,17 @@ void fabric_links(Ctx& c) {
   if (partial && c.opt.sa)
     throw UsageError(
         "--sa reads the whole fabric from the SA; a partial scan is by directed route");
-  enum { Links, All, Degraded, Down } what = Links;
-  if (!c.args.empty()) {
-    const std::string k = c.args.next();
-    if (matches(k, "all"))
-      what = All;
-    else if (matches(k, "degraded"))
-      what = Degraded;
-    else if (matches(k, "down"))
-      what = Down;
-    else
-      throw UsageError("unknown fabric links argument \"" + k + "\" (all, degraded or down)");
-  }
+  // The kind of list, in kLinksKinds' order: degraded and down are
+  // findings (exit status 1 when there is one).
+  static constexpr Cmd kLinksKinds[] = {
+      {nullptr, nullptr, Takes::Metrics},
+      {"all", nullptr, Takes::Metrics},
+      {"degraded", nullptr, Takes::Metrics | Takes::Findings},
+      {"down", nullptr, Takes::Metrics | Takes::Findings},
+  };
+  enum What { Links, All, Degraded, Down };
+  const What what =
+      static_cast<What>(choose(c, kLinksKinds, "fabric links argument") - kLinksKinds);
   c.args.done();
   std::vector<std::string> gauges = {"state", "physical_state", "width_lanes",
                                      "speed_bytes_per_second", "rate_bytes_per_second"};
@@ -249,6 +248,7 @@ void fabric_links(Ctx& c) {
       } else if (what != All || p.num == 0 || !p.info) {
         continue;  // `all`: the ports with no peer too (switch port 0 is no link)
       }
+      if (what == Degraded || what == Down) c.found();
       rec.clear();
       if (metrics.printer()) {
         link_gauges(f, {n, p.num}, rec);
@@ -307,27 +307,21 @@ void fabric_save(Ctx& c) {
   ib::save_fabric(f, file);
 }
 
-// Exit status as diff(1): 0 the same, 1 different, 2 trouble.
+// Exit status as diff(1) (Takes::Findings): 0 the same, 1 different, 2 trouble.
 void fabric_diff(Ctx& c) {
-  try {
-    FabricSource src = source(c);
-    std::string file = c.args.need_word("FILE to compare the fabric with");
-    c.args.done();
-    ib::Fabric before = fabric_of(c, {.from = file, .via = ""});
-    ib::Fabric now = fabric_of(c, src);
-    std::vector<ib::Change> changes = ib::diff(before, now);
-    view::Record rec;
-    for (const ib::Change& ch : changes) {
-      rec.clear();
-      ib::change_record(ch, rec);
-      c.out.record(rec);
-    }
-    if (!changes.empty()) c.status = 1;
-  } catch (const UsageError& e) {
-    throw ExitUsageError(2, e.what());
-  } catch (const Error& e) {
-    throw ExitError(2, e.what());
+  FabricSource src = source(c);
+  std::string file = c.args.need_word("FILE to compare the fabric with");
+  c.args.done();
+  ib::Fabric before = fabric_of(c, {.from = file, .via = ""});
+  ib::Fabric now = fabric_of(c, src);
+  std::vector<ib::Change> changes = ib::diff(before, now);
+  view::Record rec;
+  for (const ib::Change& ch : changes) {
+    rec.clear();
+    ib::change_record(ch, rec);
+    c.out.record(rec);
   }
+  if (!changes.empty()) c.found();
 }
 
 void fabric_check_cmd(Ctx& c) {
@@ -348,9 +342,10 @@ void fabric_top_cmd(Ctx& c) {
 
 }  // namespace
 
-void cmd_fabric(Ctx& c) {
+std::span<const Cmd> fabric_commands() {
   static constexpr Cmd kTable[] = {
       // fabric errors: -w and --openmetrics, but "errors reset" runs once.
+      // fabric links: "degraded" and "down" report findings (kLinksKinds).
       {nullptr, fabric_show},
       {"show", fabric_show},
       {"list", fabric_show},
@@ -359,13 +354,17 @@ void cmd_fabric(Ctx& c) {
       {"top", fabric_top_cmd, Takes::Watch},
       {"topology", fabric_topology},
       {"save", fabric_save},
-      {"diff", fabric_diff},
-      {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics},
-      {"check", fabric_check_cmd},
-      {"report", fabric_report_cmd},
+      {"diff", fabric_diff, Takes::Findings},
+      {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
+      {"check", fabric_check_cmd, Takes::Findings},
+      {"report", fabric_report_cmd, Takes::Findings},
       {"help", fabric_help},
   };
-  dispatch(c, kTable, "fabric command");
+  return kTable;
+}
+
+void cmd_fabric(Ctx& c) {
+  dispatch(c, fabric_commands(), "fabric command");
 }
 
 }  // namespace rdma

@@ -239,9 +239,7 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
       only.port = port;
     }
   }
-  std::vector<std::string> warnings = ib::clear_counters(s.engine(), f, all, only);
-  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!warnings.empty()) c.status = 1;
+  c.warn(ib::clear_counters(s.engine(), f, all, only));
 }
 
 }  // namespace
@@ -250,15 +248,13 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
 void sweep_warnings(Ctx& c, const ib::ErrorSweep& sweep, MadSession& s) {
   s.end_progress();
   uint64_t mads_sent = s.engine().stats().sent;
-  for (const std::string& warning : sweep.warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
+  c.warn(sweep.warnings);
   if (c.opt.details)
     std::fprintf(c.err,
                  "errors: %zu nodes checked, %zu ports checked, %zu over threshold; "
                  "MADs sent %llu in all\n",
                  sweep.nodes_checked, sweep.ports_checked, sweep.ports.size(),
                  static_cast<unsigned long long>(mads_sent));
-  if (!sweep.warnings.empty()) c.status = 1;
 }
 
 view::Json record_json(const view::Record& rec) {
@@ -353,16 +349,13 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
     rates.end_interval();
     iv.end();
   });
-  if (found) c.status = 1;
+  if (found) c.found();
 }
 
 // Clears the counters the sweep read (`clear`: the error counters, as
 // ibqueryerrors -k; `clear all`: every counter, as -K).
 void clear_after(Ctx& c, MadSession& s, const ib::Fabric& f, const ib::SweepOptions& o, bool all) {
-  std::vector<std::string> warnings =
-      ib::clear_counters(s.engine(), f, all, {o.nodes.node, o.nodes.port, o.nodes.node_type});
-  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!warnings.empty()) c.status = 1;
+  c.warn(ib::clear_counters(s.engine(), f, all, {o.nodes.node, o.nodes.port, o.nodes.node_type}));
 }
 
 // Exit status: 0 when no port is over a threshold, 1 when one is or a PMA
@@ -394,10 +387,8 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
   ErrorsWords w = errors_words(c.args);
   ib::SweepOptions& o = w.sweep;
   if (w.port && !w.node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
-  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
   if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
-  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   const WindowMode& m = w.window;
   if (int(bool(m.seconds)) + bool(m.save) + bool(m.since) > 1)
     throw UsageError("fabric errors takes one of window SECONDS, save FILE, since FILE");
@@ -431,7 +422,7 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
     errors_metrics(f, sweep, o, *metrics.printer());
     if (std::any_of(sweep.ports.begin(), sweep.ports.end(),
                     [&](const ib::PortCounters& p) { return ib::over_threshold(p, o); }))
-      c.status = 1;
+      c.found();
   } else {
     // Text: a line a port, then the summary line. JSON: one object, the
     // port records in "ports" and the counts in "summary" (never a record
@@ -450,7 +441,7 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
     if (json) doc.add("ports", "", std::move(ports));
     summary_record(ib::summarize(sweep), doc);
     c.out.record(doc);
-    if (!sweep.ports.empty()) c.status = 1;
+    if (!sweep.ports.empty()) c.found();
   }
   if (w.clear) clear_after(c, s, f, o, *w.clear);
   metrics.succeed();
@@ -459,33 +450,24 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
 }  // namespace
 
 void fabric_errors(Ctx& c, FabricOf fabric_of) {
+  // "errors reset" runs once and reports no findings: exit statuses as
+  // iproute2's, its words' errors too.
+  auto reset = [&] {
+    const bool is = !c.args.empty() && c.args.peek() == "reset";
+    if (is) check_takes(c, Takes::Once);
+    return is;
+  };
+  const bool reset_first = reset();
   // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
   // through the port.
   FabricSource src = c.args.take_source();
-  if (!c.args.empty() && c.args.peek() == "reset") {
+  if (reset_first || reset()) {
     c.args.next();
-    check_takes(c, Takes::Once);
     return fabric_errors_reset(c, src, fabric_of);
   }
-  // window, save and since report findings: they exit as diff(1), 2 for
-  // a failure (bad words included).
-  std::vector<std::string> words = c.args.take_rest();
-  bool window = std::any_of(words.begin(), words.end(), [](const std::string& k) {
-    return k == "window" || k == "save" || k == "since";
-  });
-  c.args = Args(std::move(words));
-  if (!window) return errors_sweep(c, src, fabric_of);
-  try {
-    errors_sweep(c, src, fabric_of);
-  } catch (const ExitUsageError&) {
-    throw;
-  } catch (const ExitError&) {
-    throw;
-  } catch (const UsageError& e) {
-    throw ExitUsageError(2, e.what());
-  } catch (const Error& e) {
-    throw ExitError(2, e.what());
-  }
+  // Every sweep (window, save and since too) reports findings: the table's
+  // Findings column makes a failure exit 2.
+  errors_sweep(c, src, fabric_of);
 }
 
 }  // namespace rdma

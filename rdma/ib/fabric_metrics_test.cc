@@ -92,10 +92,10 @@ TEST_F(FabricMetricsCmd, ErrorsOfOneTypeOrOneNode) {
   nlohmann::json j = nlohmann::json::parse(run({"-j", "fabric", "errors", "switches"}).out);
   EXPECT_EQ(j[0]["summary"]["nodes_checked"], 2);
   Result none = run({"fabric", "errors", "lid", "999"});
-  EXPECT_EQ(none.status, 1);
+  EXPECT_EQ(none.status, 2);
   EXPECT_EQ(none.err, "no node with LID 999 in the fabric\n");
   Result both = run({"fabric", "errors", "lid", "1", "guid", "0x1"});
-  EXPECT_EQ(both.status, 1);
+  EXPECT_EQ(both.status, 2);
   EXPECT_EQ(both.out, "");
 }
 
@@ -131,7 +131,7 @@ TEST_F(FabricMetricsCmd, ErrorsDetailsOfThePortsListed) {
   }
   EXPECT_EQ(asked, 8u);  // two runs
   Result w = run({"-w", "1", "-c", "1", "fabric", "errors", "details"});
-  EXPECT_EQ(w.status, 1);
+  EXPECT_EQ(w.status, 2);
   EXPECT_EQ(w.err, "\"details\" are read once: not with -w\n");
 }
 
@@ -152,7 +152,7 @@ TEST_F(FabricMetricsCmd, ErrorsClearAfterReading) {
   EXPECT_EQ(fabric_.counter(sw2, 3, "PortXmitData"), 0u);
   EXPECT_EQ(run({"fabric", "errors"}).status, 0);
   Result w = run({"-w", "1", "-c", "1", "fabric", "errors", "clear"});
-  EXPECT_EQ(w.status, 1);
+  EXPECT_EQ(w.status, 2);
   EXPECT_EQ(w.err, "\"clear\" reads the counters once: not with -w\n");
 }
 
@@ -229,7 +229,7 @@ TEST_F(FabricMetricsCmd, LinksMetricsAreGauges) {
 TEST_F(FabricMetricsCmd, FailedRunSaysUpZeroAndLeavesTheOutputFileAlone) {
   // To stdout: up 0 after the error.
   Result r = run({"--prometheus", "fabric", "errors", "lid", "999"});
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "no node with LID 999 in the fabric\n");
   EXPECT_NE(r.out.find("# TYPE rdma_ib_fabric_errors_up gauge\nrdma_ib_fabric_errors_up 0\n"),
             std::string::npos)
@@ -250,7 +250,7 @@ TEST_F(FabricMetricsCmd, FailedRunSaysUpZeroAndLeavesTheOutputFileAlone) {
   // A failed sweep: FILE replaced by up 0 and the duration, no samples (the
   // last run's would pass for the fabric's state).
   Result bad = run({"--prometheus", "--output", file, "fabric", "errors", "lid", "999"});
-  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.out, "");
   std::string failed = fabric_metrics_read(file);
   EXPECT_NE(failed.find("\nrdma_ib_fabric_errors_up 0\n"), std::string::npos) << failed;

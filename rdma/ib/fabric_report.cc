@@ -163,7 +163,7 @@ void fabric_report(Ctx& c, FabricOf fabric_of) {
   }
   write_file(dir + "/report.html", ib::report_html(r));
 
-  for (const std::string& w : r.warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
+  c.warn(r.warnings);  // what could not be read: a partial report
   // One record: the page and the verdict as a line of text; in JSON the
   // page and findings.json's summary as members of the same object.
   view::Record rec;
@@ -174,7 +174,7 @@ void fabric_report(Ctx& c, FabricOf fabric_of) {
           dir + "/report.html");
   for (auto& [key, value] : summary.items()) rec.add(key, "", value);
   c.out.record(rec);
-  if (t.errors || !r.warnings.empty()) c.status = 1;
+  if (t.errors || !r.warnings.empty()) c.found();
 }
 
 }  // namespace rdma

@@ -27,9 +27,7 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
     d = ib::discover(s.engine(), scope);
   }
   s.end_progress();
-  for (const std::string& warning : d.warnings)
-    std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!d.warnings.empty()) c.status = 1;
+  c.warn(d.warnings);
   if (o.stats) {
     const mad::EngineStats& st = s.engine().stats();
     // Replies that did not answer their request, when there were any.

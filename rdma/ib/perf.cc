@@ -117,9 +117,7 @@ std::string port_text(const mad::Route& route, uint8_t port) {
 // An attribute the PMA lacks at a port: a warning line, exit status 1.
 void warn_lacking(Ctx& c, const mad::Route& route, uint8_t port, const mad::AttrDef& attr,
                   const std::string& why) {
-  std::fprintf(c.err, "warning: %s: no %s: %s\n", port_text(route, port).c_str(), attr.name,
-               why.c_str());
-  c.status = 1;
+  c.warn(port_text(route, port) + ": no " + attr.name + ": " + why);
 }
 
 // A Set that failed: the error, naming the port and attribute.
@@ -204,10 +202,7 @@ void perf_show(Ctx& c) {
   std::string via = c.args.take_via();
   PerfArgs a = parse(c.args, true);
   check_lid_target(target);
-  if (c.opt.count && !c.opt.watch_s) throw UsageError("-c COUNT needs -w SECONDS");
   if (c.opt.watch_s && a.reset) throw UsageError("-w with reset: the rates would be of nothing");
-  if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
-  no_metrics_watch(c);
   if (a.attrs.empty()) a.attrs.push_back(&ib::port_counters());
   bool metrics_asked = c.opt.exposition != Options::Exposition::None;
   if (!ib::has_counters(*a.attrs.back()) && (c.opt.watch_s || a.reset || metrics_asked))
@@ -302,9 +297,8 @@ void perf_caps(Ctx& c) {
 
 }  // namespace
 
-void cmd_perf(Ctx& c) {
+std::span<const Cmd> perf_commands() {
   static constexpr Cmd kTable[] = {
-      // perf_show refuses -w with --openmetrics after reading its words.
       {nullptr, perf_help},
       {"show", perf_show, Takes::Watch | Takes::Metrics},
       {"list", perf_show, Takes::Watch | Takes::Metrics},
@@ -312,7 +306,11 @@ void cmd_perf(Ctx& c) {
       {"caps", perf_caps},
       {"help", perf_help},
   };
-  dispatch(c, kTable, "perf command");
+  return kTable;
+}
+
+void cmd_perf(Ctx& c) {
+  dispatch(c, perf_commands(), "perf command");
 }
 
 }  // namespace rdma

@@ -135,8 +135,7 @@ void route_show_all(Ctx& c, const FabricSource& src) {
   ib::Fabric f = fabric_of(c, src, &s, {});
   std::vector<std::string> warnings;
   std::vector<std::optional<ib::Lft>> lfts = ib::read_lfts(s.engine(), f, warnings);
-  for (const std::string& warning : warnings) std::fprintf(c.err, "warning: %s\n", warning.c_str());
-  if (!warnings.empty()) c.status = 1;
+  c.warn(warnings);
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {

@@ -163,8 +163,8 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
     throw;
   }
   if (std::string cut = mad::cut_warning(t, rec); !cut.empty()) {
-    if (warned.insert(&rec).second) std::fprintf(c.err, "warning: %s\n", cut.c_str());
-    c.status = 1;
+    // Warned once (exit status 1 from then on).
+    if (warned.insert(&rec).second) c.warn(cut);
   }
   return std::move(t.records);
 }

@@ -56,10 +56,8 @@ MadSession::~MadSession() {
   progress_.clear();
   const mad::EngineStats& st = engine().stats();
   if (!st.deadline_reached) return;
-  std::fprintf(c_.err,
-               "warning: deadline of %s s reached: stopped sending, the result is partial\n",
-               c_.opt.deadline_text.c_str());
-  c_.status = 1;
+  c_.warn("deadline of " + c_.opt.deadline_text +
+          " s reached: stopped sending, the result is partial");
 }
 
 std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,

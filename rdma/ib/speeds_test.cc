@@ -105,7 +105,7 @@ TEST_F(MadCmd, RateAsIbstatPrintsItInText) {
 }
 
 TEST_F(MadCmd, DownPortsHaveNoWidthOrSpeed) {
-  nlohmann::json down = json({"fabric", "links", "down"});
+  nlohmann::json down = json({"fabric", "links", "down"}, 1);
   ASSERT_FALSE(down.empty());
   for (const auto& p : down)
     for (const char* k : {"width", "speed", "rate", "generation"})
@@ -132,7 +132,7 @@ TEST_F(MadCmd, CouldBeCarriesRateAndGeneration) {
     }
   EXPECT_EQ(run({"fabric", "links", "degraded"}).out, "");
   fabric_.set_link_active(fabric_.node("sw2"), 1, ibtest::kWidth1x, 4, ibtest::kSpeedExtFdr);
-  nlohmann::json j = json({"fabric", "links", "degraded"});
+  nlohmann::json j = json({"fabric", "links", "degraded"}, 1);
   ASSERT_EQ(j.size(), 1u) << j.dump();
   EXPECT_EQ(j[0]["could_be_width"], "4X");
   EXPECT_EQ(j[0]["could_be_speed"], "25.78125");
@@ -280,7 +280,7 @@ TEST_F(MadCmd, CouldBeExtendedNeedsBothEndsCapabilityMaskBit) {
       p.speed_ext_supported = ibtest::kSpeedExtFdr | ibtest::kSpeedExtEdr;
     }
   fabric_.set_link_active(sw2, 1, ibtest::kWidth4x, ibtest::kSpeedQdr, ibtest::kSpeedExtFdr);
-  auto could_be = [&] { return sw2_hca3(json({"fabric", "links", "degraded"})); };
+  auto could_be = [&] { return sw2_hca3(findings_json({"fabric", "links", "degraded"})); };
   EXPECT_EQ(could_be()["could_be_generation"], "EDR");
   fabric_.nodes()[hca3].ext_speeds_cap = false;
   EXPECT_TRUE(could_be().is_null()) << could_be().dump();  // QDR of 7: at its best
@@ -301,7 +301,7 @@ TEST_F(MadCmd, CouldBeFdr10WhenBothEndsSupportItAndRunQdr) {
     fabric_.nodes()[n].ports[p].mlnx_speed_enabled = 1;
     fabric_.nodes()[n].ports[p].mlnx_speeds_always = true;
   }
-  nlohmann::json l = sw2_hca3(json({"fabric", "links", "degraded"}));
+  nlohmann::json l = sw2_hca3(findings_json({"fabric", "links", "degraded"}));
   ASSERT_FALSE(l.is_null());
   EXPECT_EQ(l["generation"], "QDR");
   EXPECT_EQ(l["could_be_generation"], "FDR10") << l.dump();
@@ -310,12 +310,12 @@ TEST_F(MadCmd, CouldBeFdr10WhenBothEndsSupportItAndRunQdr) {
   // Running FDR10: nothing better.
   for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}})
     fabric_.nodes()[n].ports[p].mlnx_speed_active = 1;
-  EXPECT_TRUE(sw2_hca3(json({"fabric", "links", "degraded"})).is_null());
+  EXPECT_TRUE(sw2_hca3(findings_json({"fabric", "links", "degraded"})).is_null());
   // One end without FDR10: QDR is the best.
   for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}})
     fabric_.nodes()[n].ports[p].mlnx_speed_active = 0;
   fabric_.nodes()[hca3].ports[1].mlnx_speed_enabled = 0;
-  EXPECT_TRUE(sw2_hca3(json({"fabric", "links", "degraded"})).is_null());
+  EXPECT_TRUE(sw2_hca3(findings_json({"fabric", "links", "degraded"})).is_null());
 }
 
 }  // namespace

@@ -95,12 +95,20 @@ class MadCmd : public ::testing::Test {
   }
 
   // The output of a command that must succeed, with -j: null when it printed
-  // nothing.
-  nlohmann::json json(std::vector<std::string> args) {
+  // nothing. status: 1 for a findings command that must find something.
+  nlohmann::json json(std::vector<std::string> args, int status = 0) {
     args.insert(args.begin(), "-j");
     Result r = run(std::move(args));
-    EXPECT_EQ(r.status, 0) << r.err;
-    return r.status || r.out.empty() ? nlohmann::json() : nlohmann::json::parse(r.out);
+    EXPECT_EQ(r.status, status) << r.err;
+    return r.status != status || r.out.empty() ? nlohmann::json() : nlohmann::json::parse(r.out);
+  }
+  // The same for a findings command whether it found something (1) or not
+  // (0): fabric links degraded, for a link among others.
+  nlohmann::json findings_json(std::vector<std::string> args) {
+    args.insert(args.begin(), "-j");
+    Result r = run(std::move(args));
+    EXPECT_LE(r.status, 1) << r.err;
+    return r.status > 1 || r.out.empty() ? nlohmann::json() : nlohmann::json::parse(r.out);
   }
 
   std::string guid(uint64_t g) const {

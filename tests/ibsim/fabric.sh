@@ -152,6 +152,21 @@ if [ "$n" -eq 2 ] && [ "$(grep -c . <<<"$out")" -eq 3 ] &&
 else
   bad "fabric errors threshold: $n ports: $out"
 fi
+# Exit statuses as diff(1): bad input and a node not in the fabric are 2;
+# a batch goes on past the line that found errors (1) and stops at the one
+# that failed, naming both lines.
+expect "fabric errors: an unknown word is 2" 2 '^unknown fabric errors argument "bogus"' fabric errors bogus
+expect "fabric errors: no such node is 2" 2 '^no node with LID 999 in the fabric$' fabric errors lid 999
+out=$(printf 'fabric errors\nfabric show switches\nfabric errors lid 999\nfabric show cas\n' |
+  run "$RDMA" -b - 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qx -- '-:1: found something (exit status 1)' <<<"$out" &&
+  grep -qx -- '-:3: no node with LID 999 in the fabric' <<<"$out" &&
+  grep -q '^type switch ' <<<"$out" && ! grep -q '^type ca ' <<<"$out"; then
+  ok "batch: on past the line with findings, stopped at the failed one, exit 2"
+else
+  bad "batch with findings: exit $rc: $out"
+fi
 # Only the counters over their thresholds (s2 port 3 has only SymbolErrorCounter set).
 expect "fabric errors: only the counters over threshold" 1 \
   '^node_guid [0-9a-f:x]+ description "s2" port 3 lid [0-9]+ symbol_errors 17 $' fabric errors
@@ -394,7 +409,8 @@ for fmt in openmetrics prometheus; do
 done
 # --output: the file written whole when the run succeeds, replaced by up 0
 # alone (no samples) when the sweep fails (no node has LID 999), left as it
-# was after a command-line error (LID 60000 is no unicast LID);
+# was after a command-line error (LID 60000 is no unicast LID); both
+# failures exit 2 (fabric errors exits as diff(1));
 # promtool's lint where Debian's prometheus package is installed.
 rm -rf prom.d && mkdir prom.d
 run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors data >out.txt 2>out.err
@@ -405,7 +421,7 @@ rc3=$?
 cmp -s prom.d/rdma_ib.prom prom.before || rc3=kept-not
 run "$RDMA" --prometheus --output prom.d/rdma_ib.prom fabric errors lid 999 >>out.txt 2>>out.err
 rc2=$?
-if [ "$rc" -le 1 ] && [ "$rc2" -eq 1 ] && [ "$rc3" = 1 ] && [ ! -s out.txt ] &&
+if [ "$rc" -le 1 ] && [ "$rc2" -eq 2 ] && [ "$rc3" = 2 ] && [ ! -s out.txt ] &&
   grep -qx 'rdma_ib_fabric_errors_up 1' prom.before &&
   grep -q '^rdma_ib_port_' prom.before &&
   grep -qx 'rdma_ib_fabric_errors_up 0' prom.d/rdma_ib.prom &&
@@ -449,6 +465,7 @@ run "$RDMA" fabric errors reset >/dev/null 2>&1
 # and port, both ends) and the widths and speeds they could run at agree.
 run iblinkinfo >li.txt 2>/dev/null
 run "$RDMA" -j fabric links degraded >deg.json 2>deg.err
+deg_rc=$?
 if out=$(python3 - li.txt deg.json <<'PY' 2>&1
 import json, re, sys
 diags = set()
@@ -465,14 +482,20 @@ if not diags or diags != ours:
     sys.exit(f"iblinkinfo {sorted(diags)}, rdma {sorted(ours)}")
 print(f"{len(ours)} links")
 PY
-); then
-  ok "fabric links degraded = iblinkinfo's \"Could be\" ($out)"
+) && [ "$deg_rc" -eq 1 ]; then
+  ok "fabric links degraded = iblinkinfo's \"Could be\" ($out), exit 1 (findings)"
 else
-  bad "fabric links degraded: $out $(cat deg.err)"
+  bad "fabric links degraded: exit $deg_rc: $out $(cat deg.err)"
 fi
-n=$(run "$RDMA" fabric links down 2>/dev/null | grep -c 'state DOWN')
+run "$RDMA" fabric links down >down.txt 2>/dev/null
+down_rc=$?
+n=$(grep -c 'state DOWN' down.txt)
 m=$(grep -c 'Down/ *Polling' li.txt)
-if [ "$n" -gt 0 ] && [ "$n" -eq "$m" ]; then ok "fabric links down: $n ports, as iblinkinfo"; else bad "fabric links down: $n, iblinkinfo $m"; fi
+if [ "$n" -gt 0 ] && [ "$n" -eq "$m" ] && [ "$down_rc" -eq 1 ]; then
+  ok "fabric links down: $n ports, as iblinkinfo, exit 1 (findings)"
+else
+  bad "fabric links down: $n, iblinkinfo $m, exit $down_rc"
+fi
 
 # Partial scans: fabric links from TARGET and hops N list the links
 # iblinkinfo -D PATH and -n N print between the nodes they found
