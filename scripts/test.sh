@@ -98,6 +98,8 @@ run_suite unit-asan-ubsan unit_san
 
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
+# The wire stays in lib/: no MAD built, no offset, shift or hex under rdma/.
+run_suite check-wire scripts/check-wire.sh
 if [ -x tests/vm/compare.sh ]; then
   # Every corpus (core, resources, statistics) in one boot per kernel.
   cat tests/vm/corpus*.txt >"$LOG/corpus-all.txt"

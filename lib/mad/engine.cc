@@ -85,7 +85,7 @@ Engine::Dest& Engine::dest_of(const Query& q) {
   std::string key, text;
   if (q.behind) {  // the node, not the route: one group whichever way
     key = "G" + std::to_string(q.behind);
-    text = "behind " + guid_text(q.behind);
+    text = "behind " + guid_hex(q.behind);
   } else {
     key = "g";
     text = "behind dr 0";

@@ -6,6 +6,7 @@
 #include "lib/ib/check.h"
 #include "lib/ib/lfts.h"
 #include "lib/mad/format.h"
+#include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 
 namespace rdma {
@@ -21,7 +22,7 @@ void add_where(const ib::Fabric& f, const std::vector<ib::FindingPlace>& where, 
   view::Json json = view::Json::array();
   for (const ib::FindingPlace& w : where) {
     const ib::Node& n = f.nodes[w.node];
-    std::string guid = mad::guid_text(n.info.node_guid);
+    std::string guid = mad::guid_hex(n.info.node_guid);
     text += (text.empty() ? "" : "; ") + mad::desc_text(n.description) + " " + guid;
     view::Json j = {{"node_guid", guid}, {"description", n.description}};
     const char* type = ib::node_type_name(n.info.node_type);
@@ -34,7 +35,7 @@ void add_where(const ib::Fabric& f, const std::vector<ib::FindingPlace>& where, 
       text += " lid " + std::to_string(w.lid);
       j["lid"] = w.lid;
     }
-    if (w.port_guid) j["port_guid"] = mad::guid_text(w.port_guid);
+    if (w.port_guid) j["port_guid"] = mad::guid_hex(w.port_guid);
     json.push_back(std::move(j));
   }
   rec.pair("where", text, std::move(json));
@@ -42,7 +43,7 @@ void add_where(const ib::Fabric& f, const std::vector<ib::FindingPlace>& where, 
 
 }  // namespace
 
-void fabric_check(Ctx& c, FabricOf fabric_of) {
+void fabric_check(Ctx& c) {
   FabricSource src = c.args.take_source();
   bool want[kChecks] = {};
   bool any = false;
@@ -62,7 +63,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
   bool mads = src.from.empty() || want[kSm] || want[kRoutes] || want[kCredit] || want[kBalance];
   std::optional<MadSession> s;
   if (mads) s.emplace(c, src.via);
-  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
+  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr, fabric_options(c));
   std::vector<ib::Finding> found;
   auto take = [&](std::vector<ib::Finding> v) {
     for (ib::Finding& x : v) found.push_back(std::move(x));

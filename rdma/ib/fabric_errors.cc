@@ -61,7 +61,7 @@ uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
   if (std::optional<ib::PortRef> at =
           w.lid ? ib::find_port_lid(f, *w.lid) : ib::find_guid(f, *w.guid))
     return at->node;
-  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_text(*w.guid);
+  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_hex(*w.guid);
   throw Error("no node with " + what + " in the fabric");
 }
 
@@ -130,10 +130,10 @@ ErrorsWords errors_words(Args& args, std::vector<std::string>& warnings) {
 // (PortCountersExtended's 64-bit ones where the PMA has them).
 void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
-  rec.pair("node_guid", mad::guid_text(n.info.node_guid));
+  rec.pair("node_guid", mad::guid_hex(n.info.node_guid));
   rec.pair("description", mad::desc_text(n.description), n.description);
   rec.pair("port", c.port.port);
-  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_text(g));
+  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_hex(g));
   rec.pair("lid", c.lid);
 }
 
@@ -163,7 +163,7 @@ void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::Swe
 
 // `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
 // or by its node or port GUID, in the fabric discovered or loaded.
-void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
+void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   bool all = false;
   NodeWords node;
   std::optional<uint8_t> port;
@@ -184,7 +184,7 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
     throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
   if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
   MadSession s(c, src.via);
-  ib::Fabric f = fabric_of(c, src, &s);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   ib::ClearSelect only;
   if (node) {
     only.node = find_node(f, node);
@@ -305,14 +305,14 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
 // did not answer (as ibqueryerrors).
 }  // namespace
 
-void fabric_errors(Ctx& c, FabricOf fabric_of) {
+void fabric_errors(Ctx& c) {
   // from FILE and via DEV/PORT both: the saved fabric's nodes are asked
   // through the port.
   FabricSource src = c.args.take_source();
   if (!c.args.empty() && c.args.peek() == "reset") {
     c.args.next();
     check_takes(c, Takes::Once);
-    return fabric_errors_reset(c, src, fabric_of);
+    return fabric_errors_reset(c, src);
   }
   std::vector<std::string> file_warnings;
   ErrorsWords w = errors_words(c.args, file_warnings);
@@ -325,7 +325,7 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
   if (c.opt.watch_s) refuse_in_json_batch(c, "-w");
   MetricsRun metrics(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
-  ib::Fabric f = fabric_of(c, src, &s);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   if (w.node) o.nodes.node = find_node(f, w.node);
   if (c.opt.watch_s) return errors_watch(c, s, f, o);
   if (metrics.printer()) o.every_port = true;

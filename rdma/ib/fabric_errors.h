@@ -13,7 +13,7 @@ class MadSession;
 
 // `fabric errors [ reset ] ...`; exit status 1 when a port is over a
 // threshold or a PMA did not answer (as ibqueryerrors).
-void fabric_errors(Ctx& c, FabricOf fabric_of);
+void fabric_errors(Ctx& c);
 
 // The sweep's warnings (and with -d its counts) on c.err, after the
 // progress line is gone; exit status 1 when there are warnings.

@@ -10,9 +10,9 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
-#include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/engine.h"
+#include "lib/testing/captured.h"
 #include "lib/testing/test_data.h"
 
 namespace rdma::ibtest {
