@@ -19,18 +19,18 @@ namespace {
 
 constexpr PortFieldDef kFields[] = {
     {PortField::Speed, "speed", "LinkSpeedEnabled", 0, mad::kSpeedAllSupported,
-     "0-15; sdr, ddr or qdr, comma-separated; or all"},
+     "0-15; sdr, ddr or qdr, comma-separated; or all", "LinkSpeedSupported"},
     {PortField::ExtSpeed, "espeed", "LinkSpeedExtEnabled", 0, mad::kSpeedExtAllSupported,
-     "0-31; fdr, edr, hdr or ndr, comma-separated; or all"},
-    {PortField::Fdr10, "fdr10", nullptr, 0, 1, nullptr},
+     "0-31; fdr, edr, hdr or ndr, comma-separated; or all", "LinkSpeedExtSupported"},
+    {PortField::Fdr10, "fdr10", nullptr, 0, 1, nullptr, nullptr},
     {PortField::Width, "width", "LinkWidthEnabled", 0, mad::kWidthAllSupported,
-     "0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or all"},
-    {PortField::Vls, "vls", "OperationalVLs", 1, 5, nullptr},
-    {PortField::Mtu, "mtu", "NeighborMTU", 1, 5, nullptr},
-    {PortField::Lid, "lid", "LID", 1, mad::kMaxUnicastLid, nullptr},
-    {PortField::SmLid, "smlid", "MasterSMLID", 1, mad::kMaxUnicastLid, nullptr},
-    {PortField::Lmc, "lmc", "LMC", 0, 7, nullptr},
-    {PortField::MKey, "mkey", "M_Key", 0, UINT64_MAX, nullptr},
+     "0-31 or 255; 1x, 2x, 4x, 8x or 12x, comma-separated; or all", "LinkWidthSupported"},
+    {PortField::Vls, "vls", "OperationalVLs", 1, 5, nullptr, "VLCap"},
+    {PortField::Mtu, "mtu", "NeighborMTU", 1, 5, nullptr, "MTUCap"},
+    {PortField::Lid, "lid", "LID", 1, mad::kMaxUnicastLid, nullptr, nullptr},
+    {PortField::SmLid, "smlid", "MasterSMLID", 1, mad::kMaxUnicastLid, nullptr, nullptr},
+    {PortField::Lmc, "lmc", "LMC", 0, 7, nullptr, nullptr},
+    {PortField::MKey, "mkey", "M_Key", 0, UINT64_MAX, nullptr, nullptr},
 };
 
 // The names an admin reads in `port show` and iblinkinfo for the bits of
@@ -86,7 +86,8 @@ mad::Mad set_smp(MadClient& c, const mad::Route& r, const mad::AttrDef& a, uint3
     std::string head = "cannot set " + std::string(a.name) + " of " + what + ": ";
     if (f.kind == mad::Failure::Kind::Timeout)
       throw Error(head + "no reply (" + std::to_string(f.tries) +
-                  " tries); a port with an M_Key ignores Sets that do not carry it (--mkey)");
+                  (f.returned ? " tries, each given back at once by the local port" : " tries") +
+                  "); a port with an M_Key ignores Sets that do not carry it (--mkey)");
     if (f.kind == mad::Failure::Kind::Status)
       throw Error(head + "refused with status " + mad::status_text(f.status, mad::kClassSmiLid));
     throw Error(head + f.message);
@@ -148,12 +149,55 @@ void write_port(MadClient& c, const mad::Route& r, const PortChange& change, Por
                 const std::string& what) {
   mad::Mad read = c.smp(r, mad::kGet, mad::kPortInfo, change.port);
   uint32_t mod = change.port;
-  if (change.has(PortField::ExtSpeed)) {
-    if (!has_ext_speeds(c, r, read, change.port))
-      throw Error(what + " does not support extended speeds (espeed)");
-    mod |= kApplyExtSpeeds;
-  }
+  if (change.has(PortField::ExtSpeed)) mod |= kApplyExtSpeeds;  // checked by apply_port_change
   set_smp(c, r, mad::kPortInfo, mod, port_info_set(read, change, action), what);
+}
+
+// A value as port show prints its field ("1024", "25.78125", "VL0-1").
+std::string field_text(const char* iba, uint64_t v) {
+  const mad::FieldDef* f = mad::find_field(mad::kPortInfo, iba);
+  return f ? mad::value_text(f->fmt, v, f->width) : std::to_string(v);
+}
+
+// What the port should read after a mask field was written v: the
+// "every supported one" values read as the Supported mask; nullopt: v
+// asks for no change (0) or for what this does not judge.
+std::optional<uint64_t> mask_expected(PortField f, uint64_t v, uint64_t supported) {
+  if (v == 0) return std::nullopt;
+  switch (f) {
+    case PortField::Speed:
+      return v == mad::kSpeedAllSupported ? supported : v;
+    case PortField::ExtSpeed:
+      if (v == mad::kSpeedExtDisable) return std::nullopt;
+      return v == mad::kSpeedExtAllSupported ? supported : v;
+    case PortField::Width:
+      return v == mad::kWidthAllSupported ? supported : v;
+    default:
+      return v;
+  }
+}
+
+bool is_mask(PortField f) {
+  return f == PortField::Speed || f == PortField::ExtSpeed || f == PortField::Width;
+}
+
+// Throws Error for a value of the change the port (as read) cannot take.
+void check_supported(const mad::Mad& read, const PortChange& change, const std::string& what) {
+  for (const auto& [field, v] : change.values) {
+    const PortFieldDef& d = port_field_def(field);
+    if (!d.supported) continue;
+    uint64_t supported = read.get_attr(mad::kPortInfo, d.supported);
+    bool takes;
+    if (is_mask(field)) {
+      std::optional<uint64_t> want = mask_expected(field, v, supported);
+      takes = !want || (supported && (*want & ~supported) == 0);
+    } else {
+      takes = v <= supported;
+    }
+    if (!takes)
+      throw Error(what + " does not support " + d.word + " " + field_text(d.iba, v) + " (its " +
+                  d.supported + ": " + field_text(d.supported, supported) + ")");
+  }
 }
 
 void write_fdr10(MadClient& c, const mad::Route& r, const PortChange& change,
@@ -291,6 +335,12 @@ void check_port_change(MadClient& c, const mad::Route& r, const PortChange& chan
 
 void apply_port_change(MadClient& c, const mad::Route& r, const PortChange& change,
                        const std::string& what) {
+  if (!change.values.empty()) {
+    mad::Mad read = c.smp(r, mad::kGet, mad::kPortInfo, change.port);
+    if (change.has(PortField::ExtSpeed) && !has_ext_speeds(c, r, read, change.port))
+      throw Error(what + " does not support extended speeds (espeed)");
+    check_supported(read, change, what);
+  }
   write_fdr10(c, r, change, what);
   bool port_info = change.values.size() > (change.has(PortField::Fdr10) ? 1u : 0u);
   if (change.action == PortAction::Reset) {  // Disabled, then Polling: the link trains again
@@ -301,6 +351,36 @@ void apply_port_change(MadClient& c, const mad::Route& r, const PortChange& chan
   } else if (change.action != PortAction::None || port_info) {
     write_port(c, r, change, change.action, what);
   }
+}
+
+std::vector<std::string> port_change_not_taken(MadClient& c, const mad::Route& r,
+                                               const PortChange& change) {
+  std::vector<std::string> out;
+  std::optional<mad::Mad> read;
+  for (const auto& [field, v] : change.values) {
+    const PortFieldDef& d = port_field_def(field);
+    if (field == PortField::MKey) continue;
+    if (field == PortField::Fdr10) {
+      mad::Mad ext = c.smp(r, mad::kGet, mad::kMlnxExtPortInfo, change.port);
+      uint64_t has = ext.get_attr(mad::kMlnxExtPortInfo, "LinkSpeedEnabled");
+      if (has != v)
+        out.push_back(std::string(d.word) + " " + std::to_string(v) + " (it has " +
+                      std::to_string(has) + ")");
+      continue;
+    }
+    if (!read) read = c.smp(r, mad::kGet, mad::kPortInfo, change.port);
+    uint64_t has = read->get_attr(mad::kPortInfo, d.iba);
+    std::optional<uint64_t> want = v;
+    if (is_mask(field)) {
+      want = mask_expected(field, v, read->get_attr(mad::kPortInfo, d.supported));
+      // An "every supported one" value may also be kept as written.
+      if (want && has == v) continue;
+    }
+    if (want && has != *want)
+      out.push_back(std::string(d.word) + " " + field_text(d.iba, *want) + " (it has " +
+                    field_text(d.iba, has) + ")");
+  }
+  return out;
 }
 
 void set_port_action(MadClient& c, const mad::Route& r, uint8_t port, PortAction action,
@@ -323,7 +403,10 @@ std::optional<PortPeer> port_peer(MadClient& c, const mad::Route& r, uint8_t por
     if (!ni.is_switch() && !(r.path.empty() && port == c.local().port)) return std::nullopt;
     mad::Route peer = r;
     peer.path.push_back(port);
-    return PortPeer{peer, node_info(c, peer).local_port};
+    NodeInfo pn = node_info(c, peer);
+    mad::Mad desc = c.smp(peer, mad::kGet, mad::kNodeDescription, 0);
+    return PortPeer{peer, pn.local_port, pn.node_guid,
+                    mad::c_string(desc.data().first(mad::kNodeDescription.bytes))};
   } catch (const mad::MadError&) {
     // No link (disabled, retraining): nothing at the other end answers.
     return std::nullopt;

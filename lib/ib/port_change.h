@@ -31,6 +31,9 @@ struct PortFieldDef {
   // Names of its bits ("sdr,qdr", "4x", "all"), for the speed and width
   // masks: what an error lists; nullptr when it takes numbers only.
   const char* expected_names;
+  // The PortInfo field that says which values the port supports (a mask
+  // of bits, or the highest code); nullptr: none.
+  const char* supported;
 };
 
 // Every field a change may write, in ibportstate's order.
@@ -73,10 +76,19 @@ mad::Route port_change_route(MadClient& c, const mad::Route& given, const PortCh
 // LID, SM LID, LMC) to another port.
 void check_port_change(MadClient& c, const mad::Route& r, const PortChange& change);
 
-// Makes the change of the port at r (reset: Disabled, then Polling).
-// A Set refused or unanswered is an Error naming what and how.
+// Makes the change of the port at r (reset: Disabled, then Polling). A
+// value the port does not support (a speed or width bit not in its
+// Supported mask, an MTU above MTUCap, VLs above VLCap) is an Error
+// before anything is sent; a Set refused or unanswered is an Error naming
+// what and how.
 void apply_port_change(MadClient& c, const mad::Route& r, const PortChange& change,
                        const std::string& what);
+
+// The values of the change the port did not take, read back after it
+// (Error when it cannot be read): "mtu 1024 (it has 2048)". An M_Key is
+// not read back (a protected port hides it), nor a "no change" value.
+std::vector<std::string> port_change_not_taken(MadClient& c, const mad::Route& r,
+                                               const PortChange& change);
 
 // The one Set of PortInfo that takes the port to action (with no other
 // value): `port set all init` for each link end.
@@ -94,6 +106,8 @@ std::optional<uint64_t> new_mkey(const PortChange& change);
 struct PortPeer {
   mad::Route route;
   uint8_t port = 0;
+  uint64_t node_guid = 0;
+  std::string description;  // its NodeDescription
 };
 std::optional<PortPeer> port_peer(MadClient& c, const mad::Route& r, uint8_t port);
 

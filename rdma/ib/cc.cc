@@ -136,7 +136,7 @@ void cc_set(Ctx& c) {
   CcWords w = read_cc_words(c, true);
   MadSession s(c, w.via);
   uint16_t lid = s.route(w.target).lid;
-  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   cc_print(c, w, lid, ib::cc_change(s, lid, *w.attr, w.block, c.opt.cc_key, w.changes));
 }
 

@@ -109,7 +109,15 @@ void read_words(Ctx& c, MadWords& w, bool set) {
                        "\"");
     }
   }
-  if (w.smp() && w.port) throw UsageError("\"port\" is for PMA attributes; SMPs take \"mod N\"");
+  // An SMP attribute indexed by port takes "port N" as (part of) its
+  // modifier; PortInfo's is the port alone.
+  if (w.smp() && w.port && !ib::smp_port_modifier(a, *w.port, w.mod))
+    throw UsageError(ib::smp_port_modifier(a, *w.port, 0)
+                         ? "\"port\" and \"mod\" together: " + std::string(a.name) +
+                               "'s modifier is the port; give one"
+                         : "\"port\" is for PMA attributes and the SMP attributes indexed by "
+                           "port; " +
+                               std::string(a.name) + " takes \"mod N\"");
   if (!w.smp() && w.target->kind == mad::Target::Kind::Dr)
     throw UsageError(std::string(a.name) + " needs a LID target (a PMA attribute)");
   if (set && w.changes.empty() && !w.raw_data)
@@ -153,7 +161,7 @@ void mad_set(Ctx& c) {
   MadSession s(c, w.via);
   mad::Route r = s.route(w.target);
   // -d: the Get and the Set as sent and received (-dd shows every MAD).
-  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   std::span<const uint8_t> raw;
   if (w.raw_data) raw = *w.raw_data;
   show(c, w, r, ib::write_attribute(s, r, access(w), w.changes, raw));

@@ -103,9 +103,15 @@ void explain_port_failure(MadSession& s, const mad::Route& route, uint8_t port,
 }
 
 void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
-               const mad::Route& label) {
+               const mad::Route& label, const std::string* name) {
   view::Record rec;
-  add_target(rec, label);
+  if (name) {
+    std::string t = mad::route_text(label);
+    rec.add("target", "", t);
+    rec.add("peer", "peer " + mad::desc_text(*name) + ": ", *name);
+  } else {
+    add_target(rec, label);
+  }
   mad::Mad pi;
   try {
     pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));

@@ -11,6 +11,7 @@
 #include "lib/error.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/dr_avoid.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/port_change.h"
 #include "lib/mad/format.h"
 #include "rdma/objects.h"
@@ -97,12 +98,15 @@ std::string port_text(const mad::Route& r, unsigned port) {
 // end of its link when a directed route reaches it (a switch's port, or
 // the local port); a link the change took down has no peer to show.
 void show_after(Ctx& c, MadSession& s, const mad::Route& r, const mad::Route& label,
-                const ib::PortChange& req) {
+                const ib::PortChange& req, const ib::NodeNameMap& names) {
   show_port(c, s, r, req.port, label);
   if (req.action == ib::PortAction::Disable) return;
   try {
-    if (std::optional<ib::PortPeer> peer = ib::port_peer(s, r, req.port))
-      show_port(c, s, peer->route, peer->port, peer->route);
+    if (std::optional<ib::PortPeer> peer = ib::port_peer(s, r, req.port)) {
+      // Headed by name, as the site knows the node (its node-name-map).
+      std::string name = names.name(peer->node_guid, peer->description);
+      show_port(c, s, peer->route, peer->port, peer->route, &name);
+    }
   } catch (const mad::MadError&) {
     // The link went while it was read: nothing at the other end answers.
   }
@@ -151,6 +155,8 @@ void port_set(Ctx& c) {
   std::string via = c.args.take_via();
   if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   ib::PortChange req = parse_request(c);
+  // The peer's name; a bad map is an error before anything is sent.
+  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
   MadSession s(c, via, 1);
   mad::Route given = s.route(target);
   std::string what = port_text(given, req.port);
@@ -168,7 +174,18 @@ void port_set(Ctx& c) {
   }
   if (std::optional<uint64_t> key = ib::new_mkey(req))
     s.set_mkey(*key);  // the port answers to it now
-  show_after(c, s, r, given, req);
+  show_after(c, s, r, given, req, names);
+  // A write is read back: a value the port kept as it was is said, and
+  // the exit status is 1.
+  try {
+    for (const std::string& v : ib::port_change_not_taken(s, r, req)) {
+      std::fprintf(c.err, "warning: %s did not take %s\n", what.c_str(), v.c_str());
+      c.status = 1;
+    }
+  } catch (const mad::MadError& e) {
+    std::fprintf(c.err, "warning: %s not read back: %s\n", what.c_str(), e.what());
+    c.status = 1;
+  }
   if (req.has(ib::PortField::Speed) || req.has(ib::PortField::ExtSpeed) ||
       req.has(ib::PortField::Width) || req.has(ib::PortField::Fdr10))
     std::fprintf(c.err,

@@ -256,7 +256,7 @@ void sa_modify_guid(Ctx& c, uint8_t method) {
   MadSession s(c, via);
   g.lid = s.sa_lid(*target);
   // -d: the SubnAdmSet/Delete as sent and received (-dd shows every MAD).
-  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   uint64_t mask = 0;
   std::vector<uint8_t> rec = ib::alias_guid_record(g, mask);
   std::vector<uint8_t> answer =
