@@ -46,7 +46,7 @@ void dev_show(Ctx& c) {
     if (!name.empty() && a.str(RDMA_NLDEV_ATTR_DEV_NAME) != name) return;
     found = true;
     r.clear();
-    nldev::decode(a, nldev::kDevFields, c.opt.details, r);
+    nldev::decode_attrs(a, nldev::kDevFields, c.opt.details, r);
     c.out.record(r);
   });
   if (!name.empty() && !found) throw Error("unknown device \"" + name + "\"");

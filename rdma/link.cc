@@ -37,7 +37,7 @@ void print_port(Ctx& c, const nlmsghdr* nlh, view::Record& r) {
   r.add("ifindex", "", a.u32(RDMA_NLDEV_ATTR_DEV_INDEX));
   r.add("ifname", "link " + name + "/", name);
   r.add("port", std::to_string(port) + " ", port);
-  nldev::decode(a, nldev::kLinkFields, c.opt.details, r);
+  nldev::decode_attrs(a, nldev::kLinkFields, c.opt.details, r);
   c.out.record(r);
 }
 

@@ -4,6 +4,7 @@
 #include "lib/nl/attrs.h"
 #include "lib/nl/nldev.h"
 #include "lib/res/entry.h"
+#include "lib/res/types.h"
 #include "rdma/words.h"
 
 namespace rdma {
@@ -109,11 +110,11 @@ Found doit_once(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_
 
 Found doit(ResShow& s, res::EntryView& view, int cmd, uint32_t dev, uint32_t port, uint32_t id,
            const DevFacts& facts) {
-  // Restrack keys SMI/GSI QPs (QP0/QP1) by port too (qp_num | port << 24):
+  // Restrack keys SMI/GSI QPs (QP0/QP1) by port too (res::special_qp_id):
   // ask for that first. A device without them (iWARP: siw numbers its QPs
   // from 1) keeps QP 1 under its number.
   if (s.type.id_attr == RDMA_NLDEV_ATTR_RES_LQPN && id <= 1 && port) {
-    Found f = doit_once(s, view, cmd, dev, port, id | port << 24, facts);
+    Found f = doit_once(s, view, cmd, dev, port, res::special_qp_id(id, port), facts);
     if (f != Found::kAbsent) return f;
   }
   return doit_once(s, view, cmd, dev, port, id, facts);

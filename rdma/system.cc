@@ -30,7 +30,7 @@ void sys_show(Ctx& c) {
   nl::Request req(RDMA_NLDEV_CMD_SYS_GET, nl::Request::kDoit);
   c.session().run(req, [&](const nlmsghdr* nlh) {
     view::Record& r = c.out.scratch();
-    nldev::decode(nl::Attrs::of_message(nlh), nldev::kSysFields, c.opt.details, r);
+    nldev::decode_attrs(nl::Attrs::of_message(nlh), nldev::kSysFields, c.opt.details, r);
     c.out.record(r);
   });
 }

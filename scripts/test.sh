@@ -100,6 +100,8 @@ run_suite unit-asan-ubsan unit_san
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
 # rdma-ibdiags(7) against the infiniband-diags installed (tests/ibsim/setup.sh).
 [ -x tests/completion/ibdiags_test.sh ] && run_suite ibdiags-man tests/completion/ibdiags_test.sh
+# The wire stays in lib/: no MAD built, no offset, shift or hex under rdma/.
+run_suite check-wire scripts/check-wire.sh
 if [ -x tests/vm/compare.sh ]; then
   # Every corpus (core, resources, statistics) in one boot per kernel.
   cat tests/vm/corpus*.txt >"$LOG/corpus-all.txt"

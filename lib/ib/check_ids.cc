@@ -33,7 +33,7 @@ FindingPlace place(const Fabric& f, uint32_t n, uint8_t p) {
 namespace {
 
 std::string hex(uint64_t g) {
-  return mad::guid_text(g);
+  return mad::guid_hex(g);
 }
 
 }  // namespace

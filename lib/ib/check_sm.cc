@@ -71,7 +71,7 @@ std::vector<Finding> check_sm(mad::Engine& e, const Fabric& f) {
                    Severity::Info,
                    std::string("SM ") + sm_state_name(state) + ", priority " +
                        std::to_string(priority) + ", GUID " +
-                       mad::guid_text(a.info->get_attr(mad::kSmInfo, "GUID")),
+                       mad::guid_hex(a.info->get_attr(mad::kSmInfo, "GUID")),
                    {at}});
   }
   if (masters.empty()) {

@@ -11,12 +11,12 @@
 
 namespace rdma::ib {
 
-MadTrace print_trace(std::FILE* err) {
-  return [err](const char* dir, std::span<const uint8_t> bytes) {
+MadTrace print_trace(std::FILE* err, bool show_keys) {
+  return [err, show_keys](const char* dir, std::span<const uint8_t> bytes) {
     view::Record h, a;
     std::string line = std::string(dir) + " ";
     try {
-      mad::describe(bytes, h, a);
+      mad::describe(bytes, h, a, show_keys);
       for (const view::Field& f : h) line += f.text;
       line += "\n" + std::string(dir) + " ";
       for (const view::Field& f : a) line += f.text;

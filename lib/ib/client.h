@@ -25,8 +25,9 @@ namespace rdma::ib {
 using MadTrace = std::function<void(const char* dir, std::span<const uint8_t> mad)>;
 
 // A trace printing each MAD on err: its header and its attribute decoded,
-// a line each, then its bytes in hex (what -dd shows).
-MadTrace print_trace(std::FILE* err);
+// a line each, the keys (M_Key, SM_Key, CC_Key ...) shown only with
+// show_keys, then its bytes in hex (what -dd shows).
+MadTrace print_trace(std::FILE* err, bool show_keys);
 
 class MadClient {
  public:

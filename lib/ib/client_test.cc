@@ -219,7 +219,7 @@ TEST(PrintTrace, DecodesHeaderAndAttributeThenHex) {
   size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);
   mad::Mad m = mad::make_smp({false, 2, {}}, mad::kGet, mad::kNodeInfo, 0);
-  print_trace(f)(">", m.bytes);
+  print_trace(f, true)(">", m.bytes);
   std::fclose(f);
   std::string out(buf, len);
   std::free(buf);
@@ -232,7 +232,7 @@ TEST(PrintTrace, DecodesHeaderAndAttributeThenHex) {
   // Bytes that are no MAD say why on the attribute line.
   f = open_memstream(&buf, &len);
   uint8_t junk[3] = {1, 2, 3};
-  print_trace(f)("<", junk);
+  print_trace(f, true)("<", junk);
   std::fclose(f);
   out.assign(buf, len);
   std::free(buf);

@@ -70,8 +70,8 @@ std::string reading_json(const Reading& r) {
   for (const PortReading& p : r.ports) {
     Json counters = Json::object();
     for (size_t i = 0; i < p.values.size(); ++i) counters[error_counters()[i]->name] = p.values[i];
-    Json port = {{"node_guid", mad::guid_text(p.node_guid)}};
-    if (p.port_guid) port["port_guid"] = mad::guid_text(p.port_guid);
+    Json port = {{"node_guid", mad::guid_hex(p.node_guid)}};
+    if (p.port_guid) port["port_guid"] = mad::guid_hex(p.port_guid);
     port["port"] = p.port;
     port["lid"] = p.lid;
     port["description"] = p.description;

@@ -115,12 +115,12 @@ void change_record(const Change& c, view::Record& out) {
   const char* object = kObjects[static_cast<int>(c.object)];
   out.add("change", std::string(kind) + " ", kind);
   out.add("object", std::string(object) + " ", object);
-  std::string guid = mad::guid_text(c.node_guid);
+  std::string guid = mad::guid_hex(c.node_guid);
   out.pair("node_guid", guid);
   if (c.port >= 0) out.pair("port", c.port);
   out.pair("description", mad::desc_text(c.description), c.description);
   if (c.object == Change::Object::Link) {
-    std::string peer = mad::guid_text(c.peer_node_guid);
+    std::string peer = mad::guid_hex(c.peer_node_guid);
     out.pair("peer_node_guid", peer);
     out.pair("peer_port", c.peer_port);
     out.pair("peer_description", mad::desc_text(c.peer_description), c.peer_description);

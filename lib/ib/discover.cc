@@ -314,7 +314,7 @@ class Discoverer {
       const std::string at = route(p.path);
       if (const Node* seen = d_.fabric.find(ni.node_guid);
           seen && (seen->info.node_type != ni.node_type || seen->info.num_ports != ni.num_ports)) {
-        d_.warnings.push_back("node " + mad::guid_text(ni.node_guid) + " is " + what(seen->info) +
+        d_.warnings.push_back("node " + mad::guid_hex(ni.node_guid) + " is " + what(seen->info) +
                               " at " + route(seen->path) + " but " + what(ni) + " at " + at +
                               ": not exploring through " + at);
         continue;
@@ -347,11 +347,11 @@ class Discoverer {
         const Node& peer = d_.fabric.nodes[arrival.peer->node];
         const Node& from = d_.fabric.nodes[p.from->node];
         d_.warnings.push_back("port " + std::to_string(ni.local_port) + " of node " +
-                              mad::guid_text(ni.node_guid) + " is linked to port " +
+                              mad::guid_hex(ni.node_guid) + " is linked to port " +
                               std::to_string(arrival.peer->port) + " of " +
-                              mad::guid_text(peer.info.node_guid) + " (" + route(peer.path) +
+                              mad::guid_hex(peer.info.node_guid) + " (" + route(peer.path) +
                               ") but answers behind port " + std::to_string(p.from->port) + " of " +
-                              mad::guid_text(from.info.node_guid) + " (" + route(from.path) +
+                              mad::guid_hex(from.info.node_guid) + " (" + route(from.path) +
                               "), which it does not point back to: not exploring through " + at);
         continue;
       }
@@ -502,8 +502,8 @@ class Discoverer {
     if (fresh || it->second == n) return;
     const Node& owner = d_.fabric.nodes[it->second];
     if (owner.info.num_ports != node.info.num_ports) return;
-    d_.warnings.push_back("nodes " + mad::guid_text(owner.info.node_guid) + " at " +
-                          route(owner.path) + " and " + mad::guid_text(node.info.node_guid) +
+    d_.warnings.push_back("nodes " + mad::guid_hex(owner.info.node_guid) + " at " +
+                          route(owner.path) + " and " + mad::guid_hex(node.info.node_guid) +
                           " at " + route(node.path) + " both have LID " + std::to_string(lid) +
                           ": not exploring through " + route(node.path));
     suspect_.insert(n);

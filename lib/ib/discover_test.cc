@@ -184,7 +184,9 @@ TEST(Discover, ASickNodeGivesAPartialResultAndAWarning) {
   Discovery d = discover(e);
   EXPECT_EQ(d.fabric.nodes.size(), 5u);
   ASSERT_EQ(d.warnings.size(), 1u);
-  EXPECT_EQ(d.warnings[0], "no reply to NodeInfo from dr 0,1,3,1 (3 tries of 100 ms)");
+  EXPECT_EQ(d.warnings[0],
+            "no reply to NodeInfo from dr 0,1,3,1 (3 tries, each given back at once by the local "
+            "port: Connection timed out)");
   EXPECT_EQ(e.stats().timeouts, 1u);
 }
 

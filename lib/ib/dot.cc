@@ -42,10 +42,12 @@ const char* link_colour(const Port& a, const Port& b, const std::vector<PortRef>
                         PortRef rb) {
   if (!a.info || !b.info || a.info->state != kPortActive || b.info->state != kPortActive)
     return "red";
-  if (degraded(*a.info, *b.info) || degraded(*b.info, *a.info)) return "orange";
+  // Errors first: a link over a threshold is often degraded too, and
+  // orange would hide where the errors are.
   if (std::find(over.begin(), over.end(), ra) != over.end() ||
       std::find(over.begin(), over.end(), rb) != over.end())
     return "magenta";
+  if (degraded(*a.info, *b.info) || degraded(*b.info, *a.info)) return "orange";
   return nullptr;
 }
 

@@ -20,8 +20,8 @@ std::vector<unsigned> node_levels(const Fabric& f);
 // and LID), a `rank=same` subgraph per switch level with the highest on top,
 // a cluster per leaf switch holding the CAs whose first link leads to it, and
 // an edge per link labelled with both port numbers, width and speed. Edges
-// are red when an end is not Active, orange when degraded, and magenta when
-// an end is in over (ports over an error threshold).
+// are red when an end is not Active, magenta when an end is in over (ports
+// over an error threshold), and orange when degraded (and not over).
 void write_dot(const Fabric& f, std::FILE* out, const std::vector<PortRef>& over = {});
 
 }  // namespace rdma::ib

@@ -113,6 +113,11 @@ TEST(FabricDot, RanksClustersAndColours) {
   EXPECT_NE(dot_edge_line(f, t, "leaf1", "ca1").find("color=red"), std::string::npos) << t;
   EXPECT_NE(dot_edge_line(f, t, "leaf2", "ca3").find("color=magenta"), std::string::npos) << t;
   EXPECT_EQ(dot_edge_line(f, t, "leaf2", "ca4").find("color"), std::string::npos) << t;
+  // A degraded link whose port is over a threshold shows its errors.
+  t = dot_text(f, {{spine, 2}});
+  EXPECT_NE(dot_edge_line(f, t, "spine", "leaf2").find("label=\"1xSDR\", color=magenta"),
+            std::string::npos)
+      << t;
 }
 
 TEST(FabricDot, DescriptionsEscaped) {

@@ -1,12 +1,11 @@
 #include "lib/ib/find.h"
 
 #include "lib/mad/target.h"
+#include "lib/mad/types.h"
 
 namespace rdma::ib {
 
 namespace {
-
-constexpr uint32_t kFirstMulticastLid = 0xc000;
 
 // The port GUID of a node's port: a switch has one, on port 0.
 uint64_t guid_of(const Node& n, const Port& p) {
@@ -19,8 +18,8 @@ uint64_t guid_of(const Node& n, const Port& p) {
 LidRange lid_range(const Node& n, const Port& p) {
   if (!p.info || !p.info->lid || (n.is_switch() && p.num != 0)) return {};
   LidRange r{p.info->lid, n.is_switch() ? 1u : 1u << p.info->lmc};
-  if (r.first >= kFirstMulticastLid) return {};
-  if (r.first + r.count > kFirstMulticastLid) r.count = kFirstMulticastLid - r.first;
+  if (r.first >= mad::kFirstMlid) return {};
+  if (r.first + r.count > mad::kFirstMlid) r.count = mad::kFirstMlid - r.first;
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "lib/mad/types.h"
 
 namespace rdma::ib {
 
@@ -55,7 +56,7 @@ std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
       continue;
     }
     Lft& t = out[n].emplace();
-    t.top = std::min<uint16_t>(node.sw->linear_fdb_top, 0xbfff);
+    t.top = std::min<uint16_t>(node.sw->linear_fdb_top, mad::kMaxUnicastLid);
     t.ports.assign(size_t{t.top} + 1, kNoPort);
     mad::Route r{true, 0, node.path};
     for (uint32_t block = 0; block <= t.top / 64u; ++block) {
@@ -80,7 +81,7 @@ std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
     if (!failed[n]) continue;
     out[n].reset();
     const Node& node = f.nodes[n];
-    warnings.push_back("no forwarding table from switch " + mad::guid_text(node.info.node_guid) +
+    warnings.push_back("no forwarding table from switch " + mad::guid_hex(node.info.node_guid) +
                        " (" + mad::desc_text(node.description) + "): " + *failed[n]);
   }
   return out;

@@ -53,7 +53,7 @@ Mfts read_mfts(mad::Engine& e, const Fabric& f, std::vector<std::string>& warnin
     out[n].reset();
     const Node& node = f.nodes[n];
     warnings.push_back("no multicast forwarding table from switch " +
-                       mad::guid_text(node.info.node_guid) + " (" +
+                       mad::guid_hex(node.info.node_guid) + " (" +
                        mad::desc_text(node.description) + "): " + *failed[n]);
   }
   return out;

@@ -17,12 +17,12 @@ void add_port_labels(const PortEnd& local, const std::optional<PortEnd>& remote,
                      view::Record& rec) {
   auto side = [&](const PortEnd& e, const std::string& prefix, const char* component) {
     if (const char* type = node_type_name(e.node_type)) rec.pair(component, type);
-    rec.pair(prefix + "guid", mad::guid_text(e.node_guid));
+    rec.pair(prefix + "guid", mad::guid_hex(e.node_guid));
     rec.pair(prefix + "name", e.name);
     // A PMA's sum of every port is port 255 (the PortSelect that asks for
     // it), as in the JSON, so the two join.
     rec.pair(prefix + "port", std::to_string(e.port));
-    if (e.port_guid) rec.pair(prefix + "port_guid", mad::guid_text(e.port_guid));
+    if (e.port_guid) rec.pair(prefix + "port_guid", mad::guid_hex(e.port_guid));
   };
   side(local, "local_", "component");
   if (remote) side(*remote, "remote_", "remote_component");

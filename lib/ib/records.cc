@@ -29,7 +29,7 @@ std::string speed_text(const PortInfo& p, const PortInfo* caps) {
 void node_record(const Node& n, int detail, view::Record& out) {
   const char* type = node_type_name(n.info.node_type);
   out.pair("type", type ? type : "unknown(" + std::to_string(n.info.node_type) + ")");
-  out.pair("node_guid", mad::guid_text(n.info.node_guid));
+  out.pair("node_guid", mad::guid_hex(n.info.node_guid));
   std::vector<uint16_t> lids = n.lids();
   std::string text;
   view::Json arr = view::Json::array();
@@ -40,8 +40,8 @@ void node_record(const Node& n, int detail, view::Record& out) {
   out.pair("lids", text.empty() ? "-" : text, std::move(arr));
   out.pair("ports", n.info.num_ports);
   if (detail) {
-    out.pair("sys_image_guid", mad::guid_text(n.info.sys_image_guid));
-    out.pair("port_guid", mad::guid_text(n.info.port_guid));
+    out.pair("sys_image_guid", mad::guid_hex(n.info.sys_image_guid));
+    out.pair("port_guid", mad::guid_hex(n.info.port_guid));
     out.pair("vendor_id", mad::value_text(mad::Fmt::Hex, n.info.vendor_id, 24));
     out.pair("device_id", mad::value_text(mad::Fmt::Hex, n.info.device_id, 16));
     out.pair("revision", mad::value_text(mad::Fmt::Hex, n.info.revision, 32));
@@ -67,12 +67,12 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   auto side = [&](const char* prefix, PortRef r) {
     const Node& n = f.nodes[r.node];
     std::string p = prefix;
-    out.add(p + "node_guid", p + "node_guid " + mad::guid_text(n.info.node_guid) + " ",
-            mad::guid_text(n.info.node_guid));
+    out.add(p + "node_guid", p + "node_guid " + mad::guid_hex(n.info.node_guid) + " ",
+            mad::guid_hex(n.info.node_guid));
     out.add(p + "port", p + "port " + std::to_string(r.port) + " ", r.port);
     // A CA's or router's port has a GUID of its own (ibqueryerrors prints it).
     if (uint64_t g = port_guid(f, r))
-      out.add(p + "port_guid", p + "port_guid " + mad::guid_text(g) + " ", mad::guid_text(g));
+      out.add(p + "port_guid", p + "port_guid " + mad::guid_hex(g) + " ", mad::guid_hex(g));
     out.add(p + "lid", p + "lid " + std::to_string(port_lid(f, r)) + " ", port_lid(f, r));
     out.add(p + "description", p + "description " + mad::desc_text(n.description) + " ",
             n.description);

@@ -134,7 +134,7 @@ std::string dot_quote(const std::string& s) {
 }
 
 std::string node_id(const Node& n) {
-  return dot_quote("S-" + mad::guid_text(n.info.node_guid));
+  return dot_quote("S-" + mad::guid_hex(n.info.node_guid));
 }
 
 }  // namespace
@@ -195,7 +195,7 @@ std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
   for (const auto& [lv, nodes] : by_level)
     for (uint32_t n : nodes) {
       const Node& node = f.nodes[n];
-      std::string label = dot_escape(node.description.empty() ? mad::guid_text(node.info.node_guid)
+      std::string label = dot_escape(node.description.empty() ? mad::guid_hex(node.info.node_guid)
                                                               : node.description);
       std::vector<uint16_t> lids = node.lids();
       if (!lids.empty()) label += "\\nlid " + std::to_string(lids[0]);

@@ -55,7 +55,7 @@ TEST(Report, FindingsSayingOneThingAreOneGroupErrorsFirst) {
   EXPECT_EQ(g[0].check, "ids");
   EXPECT_EQ(g[1].what, "degraded link");
   ASSERT_EQ(g[1].members.size(), 2u);
-  EXPECT_EQ(g[1].members[0], "\"leaf1\" " + mad::guid_text(f.nodes[l1].info.node_guid) + " port 1");
+  EXPECT_EQ(g[1].members[0], "\"leaf1\" " + mad::guid_hex(f.nodes[l1].info.node_guid) + " port 1");
   EXPECT_EQ(g[2].severity, Severity::Info);
   EXPECT_TRUE(g[2].members.empty());
 
@@ -110,7 +110,7 @@ TEST(Report, PictureDrawsSwitchesWithLinksMergedAndColoured) {
   Fabric f = report_fabric();
   uint32_t spine = report_node(f, "spine"), l1 = report_node(f, "leaf1"),
            l2 = report_node(f, "leaf2");
-  auto id = [&](uint32_t n) { return "\"S-" + mad::guid_text(f.nodes[n].info.node_guid) + "\""; };
+  auto id = [&](uint32_t n) { return "\"S-" + mad::guid_hex(f.nodes[n].info.node_guid) + "\""; };
   std::string d = report_dot(f, {}, {});
   EXPECT_EQ(d.find("ca1"), std::string::npos);  // CAs are counted, not drawn
   EXPECT_NE(d.find("leaf1\\nlid"), std::string::npos);

@@ -21,7 +21,7 @@ namespace {
 
 std::string switch_name(const Fabric& f, uint32_t node) {
   const Node& n = f.nodes[node];
-  return "switch " + mad::guid_text(n.info.node_guid) + " (" + mad::desc_text(n.description) + ")";
+  return "switch " + mad::guid_hex(n.info.node_guid) + " (" + mad::desc_text(n.description) + ")";
 }
 
 // The NodeInfo and SwitchInfo of the switch at r, one after the other; an
@@ -77,7 +77,7 @@ std::optional<uint16_t> mft_last(const mad::Mad& switch_info) {
 std::optional<uint16_t> mft_last(uint16_t mcast_fdb_cap, uint16_t mcast_fdb_top) {
   uint32_t cap = mcast_fdb_cap, top = mcast_fdb_top;
   if (cap == 0) return std::nullopt;
-  uint32_t last = std::min<uint32_t>(0xfffe, kFirstMlid + cap - 1);
+  uint32_t last = std::min<uint32_t>(mad::kLastMlid, kFirstMlid + cap - 1);
   // A top below the multicast range means an empty table; 0: not kept.
   if (top && top < last) last = top;
   if (last < kFirstMlid) return std::nullopt;
@@ -183,7 +183,7 @@ std::vector<Hop> trace(const Fabric& f, PortRef src, uint16_t dlid, const LftLoo
     } else if (!hops.empty()) {
       throw Error("LID " + std::to_string(dlid) + " is routed into " +
                   node_type_name(n.info.node_type) + std::string(" ") +
-                  mad::guid_text(n.info.node_guid) + " (" + mad::desc_text(n.description) +
+                  mad::guid_hex(n.info.node_guid) + " (" + mad::desc_text(n.description) +
                   "), which does not forward");
     }
     h.out_port = out;

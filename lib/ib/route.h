@@ -15,6 +15,7 @@
 #include "lib/ib/fabric.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/mad.h"
+#include "lib/mad/types.h"
 
 namespace rdma::ib {
 
@@ -31,7 +32,7 @@ struct Lft {
 // a failed query) naming the switch.
 Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi);
 
-inline constexpr uint16_t kFirstMlid = 0xc000;
+using mad::kFirstMlid;
 
 struct Mft {
   uint16_t first = kFirstMlid;  // the MLID of masks[0]

@@ -152,7 +152,7 @@ Fabric fabric_from_sa(mad::Engine& e, uint16_t sa_lid, uint64_t local_port_guid,
   }
   for (uint64_t g : order)
     if (!f.by_guid.count(g))
-      warnings.push_back("the SA's node " + mad::guid_text(g) + " (" +
+      warnings.push_back("the SA's node " + mad::guid_hex(g) + " (" +
                          mad::desc_text(nodes[g].description) +
                          ") is not linked to the local port's subnet");
   return f;

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 
@@ -113,6 +114,20 @@ void sa_fix_record(const SaKind& k, std::span<uint8_t> rec) {
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec) {
   if (k.lid_bit < 0 || rec.size() < 2) return 0;
   return static_cast<uint16_t>(mad::get_field(*k.record, rec, k.record->fields[0].name));
+}
+
+std::span<const uint8_t> sa_carried(const mad::AttrDef& record, const mad::AttrDef& attr,
+                                    std::span<const uint8_t> rec) {
+  for (const SaKind& k : kKinds) {
+    if (k.record != &record) continue;
+    for (size_t i = 0; i < 2; ++i)
+      if (k.carried[i] == &attr) {
+        if (rec.size() < k.at[i] + attr.bytes)
+          throw Error(std::string(record.name) + " too short for its " + attr.name);
+        return rec.subspan(k.at[i], attr.bytes);
+      }
+  }
+  throw Error(std::string(record.name) + " carries no " + attr.name);
 }
 
 }  // namespace rdma::ib

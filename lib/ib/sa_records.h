@@ -64,4 +64,11 @@ void sa_fix_record(const SaKind& k, std::span<uint8_t> rec);
 // The LID a record is about (its first field), or 0 for paths.
 uint16_t sa_record_lid(const SaKind& k, std::span<const uint8_t> rec);
 
+// The bytes of attr that a record of type record carries (a NodeRecord's
+// NodeInfo or NodeDescription, a PortInfoRecord's PortInfo, ...), as long
+// as attr. Throws Error for an attribute the record does not carry, or a
+// record too short for it.
+std::span<const uint8_t> sa_carried(const mad::AttrDef& record, const mad::AttrDef& attr,
+                                    std::span<const uint8_t> rec);
+
 }  // namespace rdma::ib

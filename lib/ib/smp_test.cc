@@ -5,8 +5,8 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/captured_test.h"
 #include "lib/mad/describe.h"
+#include "lib/testing/captured.h"
 
 namespace rdma::ib {
 namespace {

@@ -20,7 +20,7 @@ namespace {
 
 std::string port_name(const Fabric& f, PortRef p) {
   const Node& n = f.nodes[p.node];
-  return (n.description.empty() ? mad::guid_text(n.info.node_guid) : n.description) + "/" +
+  return (n.description.empty() ? mad::guid_hex(n.info.node_guid) : n.description) + "/" +
          std::to_string(p.port);
 }
 

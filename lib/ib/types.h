@@ -1,45 +1,29 @@
-// InfiniBand's enumerations, defined once: node types, port states and
-// physical states as NodeInfo and PortInfo carry them (IBA 14.2.5), with
-// the names every view prints.
+// InfiniBand's enumerations as lib/ib uses them: defined once in
+// lib/mad/types.h (the decoders name them too), brought into rdma::ib.
 #pragma once
 
-#include <cstdint>
+#include "lib/mad/types.h"
 
 namespace rdma::ib {
 
-enum class NodeType : uint8_t { Ca = 1, Switch = 2, Router = 3 };
+using mad::node_type_name;
+using mad::NodeType;
 
-// "ca", "switch", "router"; nullptr for a value the IBA does not define.
-inline const char* node_type_name(unsigned v) {
-  switch (v) {
-    case 1:
-      return "ca";
-    case 2:
-      return "switch";
-    case 3:
-      return "router";
-    default:
-      return nullptr;
-  }
-}
+using mad::kPortActive;
+using mad::kPortArmed;
+using mad::kPortDown;
+using mad::kPortInit;
+using mad::kPortNop;
+using mad::PortState;
 
-enum PortState : uint8_t {
-  kPortNop = 0,
-  kPortDown = 1,
-  kPortInit = 2,
-  kPortArmed = 3,
-  kPortActive = 4
-};
-
-enum PhysState : uint8_t {
-  kPhysNop = 0,
-  kPhysSleep = 1,
-  kPhysPolling = 2,
-  kPhysDisabled = 3,
-  kPhysTraining = 4,
-  kPhysLinkUp = 5,
-  kPhysErrorRecovery = 6,
-  kPhysTest = 7,
-};
+using mad::kPhysDisabled;
+using mad::kPhysErrorRecovery;
+using mad::kPhysLinkUp;
+using mad::kPhysNop;
+using mad::kPhysPolling;
+using mad::kPhysSleep;
+using mad::kPhysTest;
+using mad::kPhysTraining;
+using mad::PhysState;
 
 }  // namespace rdma::ib

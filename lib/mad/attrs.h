@@ -83,6 +83,5 @@ const AttrDef* attr_by_id(uint8_t mgmt_class, uint16_t id);
 
 // Capability bits the commands test.
 inline constexpr uint16_t kPmaCapAllPortSelect = 1 << 8;
-inline constexpr uint32_t kPortCapExtendedSpeeds = 1u << 14;
 
 }  // namespace rdma::mad

@@ -18,7 +18,7 @@ inline constexpr uint8_t kClassCcVersion = 2;
 
 namespace hdr {
 // The CC_Key, after the common header (A10.4.1).
-inline constexpr FieldDef kCcKey{"CC_Key", "cc_key", 192, 64, Fmt::Hex};
+inline constexpr FieldDef kCcKey{"CC_Key", "cc_key", 192, 64, Fmt::Key};
 }  // namespace hdr
 
 extern const AttrDef kCongestionInfo;

@@ -10,7 +10,8 @@
 
 namespace rdma::mad {
 
-void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& attr) {
+void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& attr,
+              bool show_keys) {
   if (mad.size() < kMadBytes)
     throw Error("truncated MAD: " + std::to_string(mad.size()) + " bytes, a MAD has " +
                 std::to_string(kMadBytes));
@@ -20,12 +21,11 @@ void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& 
     throw Error("not a MAD: base version " + std::to_string(m.get(hdr::kBaseVersion)) +
                 " (expected 1)");
   uint8_t cls = m.mgmt_class();
-  // Bytes given to decode are shown whole, keys included.
-  decode_fields(header_fields(cls), m.bytes, 1, header, {.show_keys = true});
+  decode_fields(header_fields(cls), m.bytes, 1, header, {.show_keys = show_keys});
   header.pair("attribute", attr_name(cls, m.get(hdr::kAttrId)));
   if (const AttrDef* a = attr_by_id(cls, m.get(hdr::kAttrId))) {
     std::span<const uint8_t> data = std::span(m.bytes).subspan(data_offset(cls));
-    decode(*a, data, 1, attr, {.show_keys = true});
+    decode(*a, data, 1, attr, {.show_keys = show_keys});
   }
 }
 

@@ -13,9 +13,12 @@
 namespace rdma::mad {
 
 // Decodes the header (by class) and, when the class and attribute are
-// known, the attribute with every field. Throws Error for a MAD shorter
-// than 256 bytes or of another base version.
-void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& attr);
+// known, the attribute with every field; keys (M_Key, SM_Key, CC_Key ...)
+// in clear only with show_keys (bytes given to mad decode are shown
+// whole; the -dd trace hides them without --show-keys). Throws Error for
+// a MAD shorter than 256 bytes or of another base version.
+void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& attr,
+              bool show_keys = true);
 
 // Hex bytes: pairs of digits, optionally 0x-prefixed, separated by
 // whitespace, ':' or ','. Throws Error naming the first bad character.

@@ -4,9 +4,9 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/captured_test.h"
 #include "lib/mad/format.h"
 #include "lib/mad/mad.h"
+#include "lib/testing/captured.h"
 
 namespace rdma::mad {
 namespace {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
@@ -85,7 +86,7 @@ Engine::Dest& Engine::dest_of(const Query& q) {
   std::string key, text;
   if (q.behind) {  // the node, not the route: one group whichever way
     key = "G" + std::to_string(q.behind);
-    text = "behind " + guid_text(q.behind);
+    text = "behind " + guid_hex(q.behind);
   } else {
     key = "g";
     text = "behind dr 0";
@@ -234,6 +235,11 @@ void Engine::on_receive(const Received& r) {
     // umad gave our own send back: no reply within the timeout. Only the
     // current try's report counts.
     if (tid == f.tids.back()) {
+      auto wait = std::chrono::milliseconds(f.timeout_ms);
+      if (t_.now() - (f.deadline - wait) < wait / 2) {
+        ++f.returned;
+        f.return_status = r.status;
+      }
       f.deadline = t_.now();
       deadlines_.emplace(f.deadline, key);  // due now: expire() runs next
     }
@@ -288,10 +294,18 @@ void Engine::expire(Clock::time_point now) {
       finish(key, nullptr, &failure);
       continue;
     }
-    Failure failure{Failure::Kind::Timeout, f.tries, 0,
-                    "no reply to " + f.q.what + " (" + std::to_string(f.tries) +
-                        (f.tries == 1 ? " try of " : " tries of ") + std::to_string(f.timeout_ms) +
-                        " ms)"};
+    // Said as it happened: every try refused at once by the local port
+    // (no route, a port that is down) is not a wait of tries x timeout.
+    bool returned = f.returned == f.tries;
+    std::string tries = std::to_string(f.tries) + (f.tries == 1 ? " try" : " tries");
+    Failure failure{
+        Failure::Kind::Timeout, f.tries, 0,
+        "no reply to " + f.q.what + " (" +
+            (returned ? tries + (f.tries == 1 ? ", given" : ", each given") +
+                            " back at once by the local port: " + std::strerror(f.return_status)
+                      : tries + " of " + std::to_string(f.timeout_ms) + " ms") +
+            ")"};
+    failure.returned = returned;
     finish(key, nullptr, &failure);
   }
 }

@@ -159,6 +159,10 @@ class Engine {
     // The last reply dropped as not answering this query: what it ends
     // with when no true reply comes.
     std::optional<Failure> refused;
+    // Tries the local port gave back (a send's failure report) before half
+    // their wait, and the last report's status.
+    int returned = 0;
+    int return_status = 0;
   };
   uint32_t new_tid();
   Dest& dest_of(const Query& q);

@@ -6,10 +6,10 @@
 #include <cstdio>
 
 #include "lib/error.h"
-#include "lib/ib/types.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/speed.h"
+#include "lib/mad/types.h"
 #include "lib/view/fields.h"
 
 namespace rdma::mad {
@@ -73,7 +73,7 @@ std::string hex(uint64_t v, unsigned width) {
 // place. A down port's speed fields mean nothing (IBA C14-24.2.1): its
 // speed is the raw LinkSpeedActive, as ever, with no rate or generation.
 void add_link_speed(std::span<const uint8_t> pi, view::Record& out, const DecodeOptions& o) {
-  bool down = get_field(kPortInfo, pi, "PortState") == ib::kPortDown;
+  bool down = get_field(kPortInfo, pi, "PortState") == kPortDown;
   add_speed(out, down ? Generation::Unknown : port_generation(pi, o.fdr10, o.speed_caps),
             static_cast<unsigned>(get_field(kPortInfo, pi, "LinkWidthActive")),
             static_cast<unsigned>(get_field(kPortInfo, pi, "LinkSpeedActive")));
@@ -99,7 +99,7 @@ std::string gid_text(std::span<const uint8_t, 16> gid) {
   return buf;
 }
 
-std::string guid_text(uint64_t v) {
+std::string guid_hex(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
   return buf;
@@ -182,9 +182,9 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
     case Fmt::Key:
       return hex(v, width);
     case Fmt::Guid:
-      return guid_text(v);
+      return guid_hex(v);
     case Fmt::NodeType: {
-      const char* name = ib::node_type_name(static_cast<unsigned>(v));
+      const char* name = node_type_name(static_cast<unsigned>(v));
       return name ? name : "unknown(" + std::to_string(v) + ")";
     }
     case Fmt::PortState:

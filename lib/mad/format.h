@@ -68,8 +68,8 @@ const char* phys_state_name(unsigned v);
 std::string gid_text(std::span<const uint8_t, 16> gid);
 
 // A GUID as the InfiniBand tools print it: 0x and 16 hex digits. (The
-// netlink views keep iproute2's xxxx:xxxx:xxxx:xxxx, view::guid_text.)
-std::string guid_text(uint64_t v);
+// netlink views keep iproute2's xxxx:xxxx:xxxx:xxxx, view::guid_colons.)
+std::string guid_hex(uint64_t v);
 
 // A NodeDescription (or the name a node-name-map gives it) for text: in
 // double quotes, with '"' and '\\' escaped by a backslash and every other

@@ -53,7 +53,7 @@ TEST(Format, DescriptionsQuotedAndEscapedInTextRawInJson) {
   EXPECT_EQ(d.text, "\"a \\\"b\\\" \\\\ c\\x09d\\x7f h\xc3\xb6st\"");
   EXPECT_EQ(d.json, desc);
   EXPECT_EQ(desc_text(""), "\"\"");
-  EXPECT_EQ(guid_text(0x200000), "0x0000000000200000");
+  EXPECT_EQ(guid_hex(0x200000), "0x0000000000200000");
 }
 
 TEST(Format, MtuANumberInJson) {

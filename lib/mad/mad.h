@@ -56,7 +56,7 @@ inline constexpr FieldDef kTid{"TransactionID", "tid", 64, 64, Fmt::Hex};
 inline constexpr FieldDef kAttrId{"AttributeID", "attr_id", 128, 16, Fmt::Hex};
 inline constexpr FieldDef kAttrMod{"AttributeModifier", "attr_mod", 160, 32, Fmt::Hex};
 // SMP (14.2.1).
-inline constexpr FieldDef kMKey{"M_Key", "mkey", 192, 64, Fmt::Hex};
+inline constexpr FieldDef kMKey{"M_Key", "mkey", 192, 64, Fmt::Key};
 // Directed route SMP: the status word splits into D and Status; hops.
 inline constexpr FieldDef kDirection{"D", "direction", 32, 1};
 inline constexpr FieldDef kDrStatus{"Status", "status", 33, 15, Fmt::Hex};
@@ -73,7 +73,7 @@ inline constexpr FieldDef kRmppFlags{"RMPPFlags", "rmpp_flags", 213, 3, Fmt::Hex
 inline constexpr FieldDef kRmppStatus{"RMPPStatus", "rmpp_status", 216, 8};
 inline constexpr FieldDef kRmppSegment{"SegmentNumber", "segment", 224, 32};
 inline constexpr FieldDef kRmppPayload{"PayloadLength", "paylen_newwin", 256, 32};
-inline constexpr FieldDef kSmKey{"SM_Key", "sm_key", 288, 64, Fmt::Hex};
+inline constexpr FieldDef kSmKey{"SM_Key", "sm_key", 288, 64, Fmt::Key};
 inline constexpr FieldDef kAttrOffset{"AttributeOffset", "attr_offset", 352, 16};
 inline constexpr FieldDef kCompMask{"ComponentMask", "comp_mask", 384, 64, Fmt::Hex};
 }  // namespace hdr

@@ -25,6 +25,9 @@ struct Failure {
   // Malformed: what of the reply did not match the request ("attribute",
   // "path", "source LID"...), for counting.
   const char* field = "";
+  // Timeout: every try was given back by the local port (umad's report of
+  // a failed send) before half its wait: refused at once, not unanswered.
+  bool returned = false;
 
   // The MAD status says the method or attribute is not supported (IBA
   // 13.4.7, codes 2 and 3): the attribute does not exist there, which for

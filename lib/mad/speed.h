@@ -16,6 +16,16 @@ namespace rdma::mad {
 // MlnxExtPortInfo's speed bit for FDR10 (libibmad's FDR10).
 inline constexpr unsigned kMlnxSpeedFdr10 = 0x01;
 
+// The bits of PortInfo's speed and width masks (LinkSpeedSupported and
+// LinkSpeedEnabled, LinkSpeedExt*, LinkWidth*; IBA 14.2.5.6), and the
+// Enabled values that mean every supported one.
+inline constexpr unsigned kSpeedSdr = 1, kSpeedDdr = 2, kSpeedQdr = 4;
+inline constexpr unsigned kSpeedAllSupported = 15;
+inline constexpr unsigned kSpeedExtFdr = 1, kSpeedExtEdr = 2, kSpeedExtHdr = 4, kSpeedExtNdr = 8;
+inline constexpr unsigned kSpeedExtDisable = 30, kSpeedExtAllSupported = 31;
+inline constexpr unsigned kWidth1x = 1, kWidth4x = 2, kWidth8x = 4, kWidth12x = 8, kWidth2x = 16;
+inline constexpr unsigned kWidthAllSupported = 255;
+
 enum class Generation : uint8_t { Unknown, Sdr, Ddr, Qdr, Fdr10, Fdr, Edr, Hdr, Ndr, Xdr };
 
 // The active generation from the fields' values: LinkSpeedExtActive2 (XDR)

@@ -8,6 +8,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/mad/types.h"
 
 namespace rdma::mad {
 
@@ -43,7 +44,7 @@ uint16_t parse_lid(const std::string& s) {
   if (!parse_number(s, 0xffff, v) || v == 0)
     throw UsageError("invalid LID \"" + s + "\" (expected 1-49151, decimal or 0x hex)");
   // 0xffff is not a multicast LID but the permissive one (IBA 7.11.1).
-  if (v >= 0xc000)
+  if (v >= kFirstMlid)
     throw UsageError("LID " + s + (v == 0xffff ? " is the permissive LID" : " is a multicast LID") +
                      "; a target needs a unicast LID");
   return static_cast<uint16_t>(v);
@@ -114,7 +115,7 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
   } else if (key == "guid") {
     t.kind = Target::Kind::Guid;
     t.guid = parse_guid(value("a GUID"));
-    t.text = "guid " + guid_text(t.guid);
+    t.text = "guid " + guid_hex(t.guid);
   } else if (key == "gid") {
     t.kind = Target::Kind::Gid;
     t.gid = parse_gid(value("a GID"));

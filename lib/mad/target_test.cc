@@ -4,7 +4,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/captured_test.h"
+#include "lib/testing/captured.h"
 #include "lib/testing/fake_transport.h"
 
 namespace rdma::mad {

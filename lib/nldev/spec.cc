@@ -167,8 +167,8 @@ bool decode_field(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
   return true;
 }
 
-void decode(const nl::Attrs& attrs, std::span<const FieldSpec> spec, int detail,
-            view::Record& out) {
+void decode_attrs(const nl::Attrs& attrs, std::span<const FieldSpec> spec, int detail,
+                  view::Record& out) {
   for (const FieldSpec& f : spec)
     if (f.level <= detail) decode_field(attrs, f, out);
 }

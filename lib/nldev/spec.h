@@ -1,5 +1,5 @@
 // An nldev view's fields, declared once: which attribute, the JSON key, how
-// the text shows it, and at which detail level. decode() turns attributes
+// the text shows it, and at which detail level. decode_attrs() turns attributes
 // into a Record that either printer can render.
 #pragma once
 
@@ -45,7 +45,8 @@ struct FieldSpec {
 };
 
 // Appends the fields present in attrs, in declaration order.
-void decode(const nl::Attrs& attrs, std::span<const FieldSpec> spec, int detail, view::Record& out);
+void decode_attrs(const nl::Attrs& attrs, std::span<const FieldSpec> spec, int detail,
+                  view::Record& out);
 
 // Appends one field from a spec (for views that mix in computed fields).
 bool decode_field(const nl::Attrs& attrs, const FieldSpec& f, view::Record& out);

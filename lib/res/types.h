@@ -2,6 +2,7 @@
 // attributes, output columns and filter keys. A type is a table, not code.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -9,6 +10,12 @@
 #include "lib/res/names.h"
 
 namespace rdma::res {
+
+// The id restrack keys an SMI or GSI QP (QP0, QP1) by: its number with
+// the port in bits 24 and up (the kernel's qp_restrack_id).
+inline uint32_t special_qp_id(uint32_t qp_num, uint32_t port) {
+  return qp_num | port << 24;
+}
 
 // How a column shows its attribute.
 enum class Col {

@@ -56,8 +56,8 @@ void limits_record(const std::string& dev, Device& d, view::Record& out) {
   Builder b(out);
   b.add("transport", transport_name(d.transport()));
   if (a.fw_ver[0]) b.add("fw_ver", std::string(a.fw_ver, strnlen(a.fw_ver, sizeof a.fw_ver)));
-  b.add("node_guid", view::guid_text(be64toh(a.node_guid)));
-  b.add("sys_image_guid", view::guid_text(be64toh(a.sys_image_guid)));
+  b.add("node_guid", view::guid_colons(be64toh(a.node_guid)));
+  b.add("sys_image_guid", view::guid_colons(be64toh(a.sys_image_guid)));
   b.add("vendor_id", hex("0x%04" PRIx64, a.vendor_id));
   b.add("vendor_part_id", a.vendor_part_id);
   b.add("hw_ver", hex("0x%" PRIX64, a.hw_ver));

@@ -20,7 +20,7 @@ char* guid_chars(uint64_t v, char* out) {
   }
 }
 
-std::string guid_text(uint64_t v) {
+std::string guid_colons(uint64_t v) {
   char buf[19];
   return std::string(buf, guid_chars(v, buf));
 }

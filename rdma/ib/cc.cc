@@ -2,6 +2,8 @@
 // attribute (IBA annex A10), as ibccquery reads it; rdma cc set TARGET ATTR
 // [block N | port N] FIELD=VALUE...: read, the named fields changed,
 // written, the answer shown, as ibccconfig. Every MAD carries --cckey.
+#include "lib/ib/cc.h"
+
 #include <cstdio>
 
 #include "lib/error.h"
@@ -34,8 +36,6 @@ void cc_help(Ctx& c) {
       names.c_str());
 }
 
-constexpr int kPortsPerBlock = 48;  // SwitchPortCongestionSetting
-
 // The words of cc show and cc set, checked before anything is sent.
 struct CcWords {
   mad::Target target;
@@ -60,8 +60,8 @@ CcWords read_cc_words(Ctx& c, bool set) {
   while (!c.args.empty()) {
     std::string k = c.args.next();
     if (k == "block") {
-      w.block = static_cast<uint32_t>(
-          need_number(c.args.need_word("block number"), "block", {.max = 0xffff, .c_bases = true}));
+      w.block = static_cast<uint32_t>(need_number(c.args.need_word("block number"), "block",
+                                                  {.max = UINT16_MAX, .c_bases = true}));
       have_block = true;
     } else if (k == "port") {
       w.port = parse_port(c.args.need_word("port number"));
@@ -82,15 +82,13 @@ CcWords read_cc_words(Ctx& c, bool set) {
           "\"port\" is for SwitchPortCongestionSetting; " + std::string(a.name) +
           (&a == &mad::kCongestionControlTable ? " takes \"block N\"" : " takes neither"));
     if (have_block) throw UsageError("\"port\" and \"block\" together: give one");
-    w.block = static_cast<uint32_t>(*w.port / kPortsPerBlock);
-  } else if (have_block && &a != &mad::kSwitchPortCongestionSetting &&
-             &a != &mad::kCongestionControlTable) {
+    w.block = ib::cc_port_block(static_cast<unsigned>(*w.port));
+  } else if (have_block && !ib::cc_has_blocks(a)) {
     throw UsageError(std::string(a.name) + " has no blocks");
   }
   if (set) {
     if (!named) throw UsageError("missing attribute to set");
-    if (&a == &mad::kCongestionInfo || &a == &mad::kCongestionLogSwitch || &a == &mad::kTimestamp)
-      throw UsageError(std::string(a.name) + " is read-only");
+    if (ib::cc_read_only(a)) throw UsageError(std::string(a.name) + " is read-only");
     if (assignments.empty())
       throw UsageError("nothing to set: name fields as FIELD=VALUE (e.g. " +
                        std::string(a.fields[a.fields.size() > 1 ? 1 : 0].name) + "=...)");
@@ -98,37 +96,22 @@ CcWords read_cc_words(Ctx& c, bool set) {
       mad::Assignment s = mad::parse_assignment(a, word);
       // port N: a table field without [i] is that port's element.
       if (w.port && s.field->count > 1 && word.find('[') == std::string::npos)
-        s.index = static_cast<unsigned>(*w.port % kPortsPerBlock);
+        s.index = ib::cc_port_element(static_cast<unsigned>(*w.port));
       mad::add_assignment(w.changes, s);
     }
   }
   return w;
 }
 
-// One CC Get or Set (body: the attribute's data a Set writes).
-mad::Mad cc_exchange(Ctx& c, MadSession& s, uint16_t lid, const mad::AttrDef& a, uint32_t mod,
-                     uint8_t method, const mad::Mad* body) {
-  mad::Mad m = mad::make_gmp(mad::kClassCc, method, a, mod);
-  m.set(mad::hdr::kCcKey, c.opt.cc_key);
-  size_t at = mad::cc_data_offset(a.id);
-  if (body) std::copy(body->bytes.begin() + at, body->bytes.end(), m.bytes.begin() + at);
-  std::string what = std::string(a.name) + (method == mad::kSet ? " Set to lid " : " from lid ") +
-                     std::to_string(lid);
-  return s.engine().call(m, mad::gsi_address(lid), what);
-}
-
-void cc_print(Ctx& c, const CcWords& w, uint16_t lid, const mad::Mad& reply) {
-  const mad::AttrDef* a = w.attr;
-  std::span<const uint8_t> data = std::span(reply.bytes).subspan(mad::cc_data_offset(a->id));
-  if (a == &mad::kCongestionLogSwitch && mad::get_field(*a, data, "LogType") == 2)
-    a = &mad::kCongestionLogCa;
+void cc_print(Ctx& c, const CcWords& w, uint16_t lid, std::span<const uint8_t> data) {
+  const mad::AttrDef* a = &ib::cc_layout(*w.attr, data);
   view::Record rec;
   std::string t = "lid " + std::to_string(lid);
   rec.add("target", t + ": ", t);
   rec.add("attribute", std::string("attribute ") + a->name + " ", a->name);
   if (w.port) {
     rec.pair("port", *w.port);
-    unsigned i = static_cast<unsigned>(*w.port % kPortsPerBlock);
+    unsigned i = ib::cc_port_element(static_cast<unsigned>(*w.port));
     for (const mad::FieldDef& f : a->fields) {
       std::string text;
       view::Json json;
@@ -136,8 +119,7 @@ void cc_print(Ctx& c, const CcWords& w, uint16_t lid, const mad::Mad& reply) {
       rec.add(f.label, std::string(f.label) + " " + text + " ", std::move(json));
     }
   } else {
-    if (a == &mad::kSwitchPortCongestionSetting || a == &mad::kCongestionControlTable)
-      rec.pair("block", w.block);
+    if (ib::cc_has_blocks(*a)) rec.pair("block", w.block);
     mad::decode(*a, data, 1, rec, {.show_keys = c.opt.show_keys});
   }
   c.out.record(rec);
@@ -147,18 +129,15 @@ void cc_show(Ctx& c) {
   CcWords w = read_cc_words(c, false);
   MadSession s(c, w.via);
   uint16_t lid = s.route(w.target).lid;
-  cc_print(c, w, lid, cc_exchange(c, s, lid, *w.attr, w.block, mad::kGet, nullptr));
+  cc_print(c, w, lid, ib::cc_get(s, lid, *w.attr, w.block, c.opt.cc_key));
 }
 
 void cc_set(Ctx& c) {
   CcWords w = read_cc_words(c, true);
   MadSession s(c, w.via);
   uint16_t lid = s.route(w.target).lid;
-  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
-  mad::Mad body = cc_exchange(c, s, lid, *w.attr, w.block, mad::kGet, nullptr);
-  std::span<uint8_t> data = std::span(body.bytes).subspan(mad::cc_data_offset(w.attr->id));
-  for (const mad::Assignment& change : w.changes) mad::store(change, data);
-  cc_print(c, w, lid, cc_exchange(c, s, lid, *w.attr, w.block, mad::kSet, &body));
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
+  cc_print(c, w, lid, ib::cc_change(s, lid, *w.attr, w.block, c.opt.cc_key, w.changes));
 }
 
 }  // namespace

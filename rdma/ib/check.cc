@@ -8,11 +8,12 @@
 #include "lib/ib/check_run.h"
 #include "lib/ib/finding_places.h"
 #include "lib/mad/format.h"
+#include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 
 namespace rdma {
 
-void fabric_check(Ctx& c, FabricOf fabric_of) {
+void fabric_check(Ctx& c) {
   FabricSource src = c.args.take_source();
   const std::vector<std::string_view>& names = ib::check_names();
   std::vector<bool> want(names.size());
@@ -36,7 +37,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
   bool mads = src.from.empty() || std::any_of(which.begin(), which.end(), ib::check_needs_mads);
   std::optional<MadSession> s;
   if (mads) s.emplace(c, src.via);
-  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
+  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr, fabric_options(c));
   ib::CheckRun run = ib::run_checks(s ? &s->engine() : nullptr, f, which);
   c.warn(run.warnings);  // tables that could not be read
   std::vector<ib::Finding>& found = run.found;

@@ -9,11 +9,8 @@ namespace rdma {
 
 class MadSession;
 
-// How fabric.cc finds the fabric (its fabric_of: node-name-map applied).
-using FabricOf = ib::Fabric (*)(Ctx& c, const FabricSource& src, MadSession* session);
-
 // `fabric check [ ids | links | sm | routes | credit | balance ]...`; exit
 // status 1 when a finding is an error.
-void fabric_check(Ctx& c, FabricOf fabric_of);
+void fabric_check(Ctx& c);
 
 }  // namespace rdma

@@ -84,7 +84,9 @@ TEST_F(MadCmd, PerfShowSelectsThePort) {
 TEST_F(MadCmd, UnansweredTargetTimesOutAfterRetries) {
   Result r = run({"--timeout", "5", "--retries", "1", "node", "show", "lid", "9"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "no reply to NodeInfo from lid 9 (2 tries of 5 ms)\n");
+  EXPECT_EQ(r.err,
+            "no reply to NodeInfo from lid 9 (2 tries, each given back at once by the local port: "
+            "Connection timed out)\n");
   EXPECT_EQ(sent_.size(), 2u);
 }
 

@@ -57,10 +57,10 @@ std::string seconds_text(double s) {
 // "cannot_judge"}), then the flap ("flap "link down 3 times in 10 s"").
 void change_record(const ib::PortChange& p, double seconds, view::Record& rec) {
   const ib::PortReading& r = *p.after;
-  rec.pair("node_guid", mad::guid_text(r.node_guid));
+  rec.pair("node_guid", mad::guid_hex(r.node_guid));
   rec.pair("description", mad::desc_text(r.description), r.description);
   rec.pair("port", r.port);
-  if (r.port_guid) rec.pair("port_guid", mad::guid_text(r.port_guid));
+  if (r.port_guid) rec.pair("port_guid", mad::guid_hex(r.port_guid));
   rec.pair("lid", r.lid);
   for (const ib::CounterChange& ch : p.counters) {
     view::Json j = {{"before", ch.before}, {"after", ch.after}};

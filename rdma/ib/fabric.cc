@@ -86,19 +86,6 @@ FabricSource source(Ctx& c) {
   return src;
 }
 
-// The fabric of src as the fabric commands take it: --sa and -d as given.
-FoundFabricOptions found_options(const Ctx& c) {
-  return {.sa = c.opt.sa, .stats = c.opt.details != 0, .scope = {}};
-}
-
-ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session) {
-  return rdma::found_fabric(c, src, session, found_options(c));
-}
-
-ib::Fabric fabric_of(Ctx& c, const FabricSource& src, MadSession* session = nullptr) {
-  return rdma::fabric_of(c, src, session, found_options(c));
-}
-
 void fabric_show(Ctx& c) {
   FabricSource src = source(c);
   int type = 0;  // all
@@ -114,7 +101,7 @@ void fabric_show(Ctx& c) {
       throw UsageError(unknown_word("fabric show argument", k, {"switches", "cas", "routers"}));
   }
   c.args.done();
-  ib::Fabric f = fabric_of(c, src);
+  ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));
   view::Record rec;
   for (const ib::Node& n : f.nodes) {
     if (type && n.info.node_type != type) continue;
@@ -216,14 +203,14 @@ void fabric_links(Ctx& c) {
                                      "speed_bytes_per_second", "rate_bytes_per_second"};
   MetricsRun metrics(c, {"rdma_ib_link_", "InfiniBand link", ib::port_label_keys(), {}, {}, {}},
                      "rdma_ib_fabric_links_", "the fabric's discovery", gauges);
-  FoundFabricOptions o = found_options(c);
+  FoundFabricOptions o = fabric_options(c);
   std::optional<MadSession> session;
   if (partial) {
     session.emplace(c, src.via);
     if (scope.start) o.scope.from = start_path(*session, *scope.start);
     o.scope.hops = scope.hops ? *scope.hops : 1u;
   }
-  ib::Fabric f = rdma::fabric_of(c, src, session ? &*session : nullptr, o);
+  ib::Fabric f = fabric_of(c, src, session ? &*session : nullptr, o);
   // `from TARGET` alone: the start node's own ports (iblinkinfo -S/-D);
   // with hops, every node found (as with -a).
   const bool own = scope.start && !scope.hops;
@@ -276,7 +263,7 @@ void fabric_topology_dot(Ctx& c, const FabricSource& src) {
   std::vector<ib::PortRef> over;
   std::optional<MadSession> s;
   if (errors) s.emplace(c, src.via);
-  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
+  ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr, fabric_options(c));
   if (s) {
     ib::ErrorSweep sweep = ib::sweep_errors(s->engine(), f, {});
     sweep_warnings(c, sweep, *s);
@@ -294,7 +281,7 @@ void fabric_topology(Ctx& c) {
   }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
-  ib::Fabric f = fabric_of(c, src);
+  ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));
   std::fflush(c.help_out);
   ib::write_topology(f, c.help_out);
 }
@@ -303,7 +290,7 @@ void fabric_save(Ctx& c) {
   FabricSource src = source(c);
   std::string file = c.args.need_word("FILE to save the fabric to");
   c.args.done();
-  ib::Fabric f = found_fabric(c, src, nullptr);  // the real descriptions
+  ib::Fabric f = found_fabric(c, src, nullptr, fabric_options(c));  // the real descriptions
   ib::save_fabric(f, file);
 }
 
@@ -312,8 +299,8 @@ void fabric_diff(Ctx& c) {
   FabricSource src = source(c);
   std::string file = c.args.need_word("FILE to compare the fabric with");
   c.args.done();
-  ib::Fabric before = fabric_of(c, {.from = file, .via = ""});
-  ib::Fabric now = fabric_of(c, src);
+  ib::Fabric before = fabric_of(c, {.from = file, .via = ""}, nullptr, fabric_options(c));
+  ib::Fabric now = fabric_of(c, src, nullptr, fabric_options(c));
   std::vector<ib::Change> changes = ib::diff(before, now);
   view::Record rec;
   for (const ib::Change& ch : changes) {
@@ -325,19 +312,19 @@ void fabric_diff(Ctx& c) {
 }
 
 void fabric_check_cmd(Ctx& c) {
-  fabric_check(c, fabric_of);
+  fabric_check(c);
 }
 
 void fabric_errors_cmd(Ctx& c) {
-  fabric_errors(c, fabric_of);
+  fabric_errors(c);
 }
 
 void fabric_report_cmd(Ctx& c) {
-  fabric_report(c, fabric_of);
+  fabric_report(c);
 }
 
 void fabric_top_cmd(Ctx& c) {
-  fabric_top(c, fabric_of);
+  fabric_top(c);
 }
 
 }  // namespace

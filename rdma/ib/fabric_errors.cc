@@ -65,7 +65,7 @@ uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
   if (std::optional<ib::PortRef> at =
           w.lid ? ib::find_port_lid(f, *w.lid) : ib::find_guid(f, *w.guid))
     return at->node;
-  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_text(*w.guid);
+  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_hex(*w.guid);
   throw Error("no node with " + what + " in the fabric");
 }
 
@@ -152,10 +152,10 @@ ErrorsWords errors_words(Args& args) {
 // (PortCountersExtended's 64-bit ones where the PMA has them).
 void errors_where(const ib::Fabric& f, const ib::PortCounters& c, view::Record& rec) {
   const ib::Node& n = f.nodes[c.port.node];
-  rec.pair("node_guid", mad::guid_text(n.info.node_guid));
+  rec.pair("node_guid", mad::guid_hex(n.info.node_guid));
   rec.pair("description", mad::desc_text(n.description), n.description);
   rec.pair("port", c.port.port);
-  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_text(g));
+  if (uint64_t g = ib::port_guid(f, c.port)) rec.pair("port_guid", mad::guid_hex(g));
   rec.pair("lid", c.lid);
 }
 
@@ -209,7 +209,7 @@ void check_counters_port(const ib::Fabric& f, uint32_t n, uint8_t port) {
 
 // `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
 // or by its node or port GUID, in the fabric discovered or loaded.
-void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
+void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   bool all = false;
   NodeWords node;
   std::optional<uint8_t> port;
@@ -230,7 +230,7 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
     throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
   if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
   MadSession s(c, src.via);
-  ib::Fabric f = fabric_of(c, src, &s);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   ib::ClearSelect only;
   if (node) {
     only.node = find_node(f, node);
@@ -383,7 +383,7 @@ void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::
 
 namespace {
 
-void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
+void errors_sweep(Ctx& c, const FabricSource& src) {
   ErrorsWords w = errors_words(c.args);
   ib::SweepOptions& o = w.sweep;
   if (w.port && !w.node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
@@ -404,7 +404,7 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
                            "the error counter window", window_gauges())
               : MetricsRun(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
-  ib::Fabric f = fabric_of(c, src, &s);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   if (w.node) o.nodes.node = find_node(f, w.node);
   if (w.port) {
     check_counters_port(f, *o.nodes.node, *w.port);
@@ -449,7 +449,7 @@ void errors_sweep(Ctx& c, const FabricSource& src, FabricOf fabric_of) {
 
 }  // namespace
 
-void fabric_errors(Ctx& c, FabricOf fabric_of) {
+void fabric_errors(Ctx& c) {
   // "errors reset" runs once and reports no findings: exit statuses as
   // iproute2's, its words' errors too.
   auto reset = [&] {
@@ -463,11 +463,11 @@ void fabric_errors(Ctx& c, FabricOf fabric_of) {
   FabricSource src = c.args.take_source();
   if (reset_first || reset()) {
     c.args.next();
-    return fabric_errors_reset(c, src, fabric_of);
+    return fabric_errors_reset(c, src);
   }
   // Every sweep (window, save and since too) reports findings: the table's
   // Findings column makes a failure exit 2.
-  errors_sweep(c, src, fabric_of);
+  errors_sweep(c, src);
 }
 
 }  // namespace rdma

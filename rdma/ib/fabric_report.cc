@@ -23,6 +23,7 @@
 #include "lib/view/openmetrics.h"
 #include "lib/view/replace_file.h"
 #include "rdma/ib/fabric_errors.h"
+#include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 
 namespace rdma {
@@ -58,14 +59,14 @@ std::string now_utc() {
 
 }  // namespace
 
-void fabric_report(Ctx& c, FabricOf fabric_of) {
+void fabric_report(Ctx& c) {
   std::string dir = c.args.need("DIR (the report's directory)");
   FabricSource src = c.args.take_source();
   c.args.done();
   make_dir(dir);
 
   MadSession s(c, src.via);
-  ib::Fabric f = fabric_of(c, src, &s);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   std::vector<std::string> names(ib::check_names().begin(), ib::check_names().end());
   ib::CheckRun run = ib::run_checks(&s.engine(), f, names);
 

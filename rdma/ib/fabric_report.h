@@ -10,6 +10,6 @@ namespace rdma {
 
 // `fabric report DIR [ from FILE ] [via DEV/PORT]`; exit status 1 when a
 // finding is an error or part of the fabric could not be read.
-void fabric_report(Ctx& c, FabricOf fabric_of);
+void fabric_report(Ctx& c);
 
 }  // namespace rdma

@@ -11,6 +11,10 @@
 
 namespace rdma {
 
+FoundFabricOptions fabric_options(const Ctx& c) {
+  return {.sa = c.opt.sa, .stats = c.opt.details != 0, .scope = {}};
+}
+
 ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
                         const FoundFabricOptions& o) {
   if (!src.from.empty()) return ib::load_fabric(src.from);

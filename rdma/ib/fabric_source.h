@@ -16,6 +16,10 @@ struct FoundFabricOptions {
   ib::DiscoverScope scope;  // a partial discovery (fabric links from TARGET, hops N)
 };
 
+// The options the fabric commands take from the command line: --sa and
+// -d as given (route takes neither: it passes {}).
+FoundFabricOptions fabric_options(const Ctx& c);
+
 // The fabric: read from src.from, or discovered through session (or a
 // session of its own on src.via). A sick fabric gives what was found, a
 // warning line per problem on c.err and c.status 1.

@@ -10,6 +10,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/errors.h"
+#include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/stat_watch.h"
 #include "rdma/terminal.h"
@@ -182,12 +183,12 @@ std::string clock_text() {
 
 }  // namespace
 
-void fabric_top(Ctx& c, FabricOf fabric_of) {
+void fabric_top(Ctx& c) {
   FabricSource src = c.args.take_source();
   c.args.done();
   const int seconds = c.opt.watch_s ? c.opt.watch_s : 2;
   MadSession s(c, src.via);
-  ib::Fabric f = fabric_of(c, src, &s);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   ib::SweepOptions o;
   o.every_port = true;
   o.extended = true;  // the 64-bit data counters: a 32-bit one saturates in seconds

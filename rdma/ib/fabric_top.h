@@ -33,6 +33,6 @@ std::string top_frame(std::vector<ib::TopRow> rows, const TopView& v, int height
 
 // `fabric top [ from FILE ] [via DEV/PORT]`, every -w SECONDS (2 without),
 // -c COUNT intervals.
-void fabric_top(Ctx& c, FabricOf fabric_of);
+void fabric_top(Ctx& c);
 
 }  // namespace rdma

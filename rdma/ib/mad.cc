@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "lib/error.h"
+#include "lib/ib/attribute.h"
 #include "lib/mad/assign.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_ext.h"
@@ -108,7 +109,15 @@ void read_words(Ctx& c, MadWords& w, bool set) {
                        "\"");
     }
   }
-  if (w.smp() && w.port) throw UsageError("\"port\" is for PMA attributes; SMPs take \"mod N\"");
+  // An SMP attribute indexed by port takes "port N" as (part of) its
+  // modifier; PortInfo's is the port alone.
+  if (w.smp() && w.port && !ib::smp_port_modifier(a, *w.port, w.mod))
+    throw UsageError(ib::smp_port_modifier(a, *w.port, 0)
+                         ? "\"port\" and \"mod\" together: " + std::string(a.name) +
+                               "'s modifier is the port; give one"
+                         : "\"port\" is for PMA attributes and the SMP attributes indexed by "
+                           "port; " +
+                               std::string(a.name) + " takes \"mod N\"");
   if (!w.smp() && w.target->kind == mad::Target::Kind::Dr)
     throw UsageError(std::string(a.name) + " needs a LID target (a PMA attribute)");
   if (set && w.changes.empty() && !w.raw_data)
@@ -134,22 +143,8 @@ void show(Ctx& c, const MadWords& w, const mad::Route& r, const mad::Mad& reply)
   c.out.record(rec);
 }
 
-// One Get or Set of the attribute; body, when given, is what a Set writes.
-mad::Mad exchange(MadSession& s, const MadWords& w, const mad::Route& r, uint8_t method,
-                  const mad::Mad* body) {
-  const mad::AttrDef& a = *w.def;
-  std::string what = std::string(a.name) + (method == mad::kSet ? " Set to " : " from ");
-  if (w.smp()) {
-    mad::Mad m = mad::make_smp(r, method, a, w.mod);
-    if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
-    return s.engine().call(m, mad::smp_address(r), what + mad::route_text(r));
-  }
-  mad::Mad m = mad::make_gmp(a.mgmt_class, method, a, w.mod);
-  if (body)
-    std::copy(body->data().begin(), body->data().end(), m.data().begin());
-  else if (w.port && mad::find_field(a, "PortSelect"))
-    m.set_attr(a, "PortSelect", *w.port);
-  return s.engine().call(m, mad::gsi_address(r.lid), what + "lid " + std::to_string(r.lid));
+ib::AttrAccess access(const MadWords& w) {
+  return {.def = w.def, .mod = w.mod, .port = w.port};
 }
 
 void mad_get(Ctx& c) {
@@ -157,7 +152,7 @@ void mad_get(Ctx& c) {
   read_words(c, w, false);
   MadSession s(c, w.via);
   mad::Route r = s.route(w.target);
-  show(c, w, r, exchange(s, w, r, mad::kGet, nullptr));
+  show(c, w, r, ib::read_attribute(s, r, access(w)));
 }
 
 void mad_set(Ctx& c) {
@@ -166,14 +161,10 @@ void mad_set(Ctx& c) {
   MadSession s(c, w.via);
   mad::Route r = s.route(w.target);
   // -d: the Get and the Set as sent and received (-dd shows every MAD).
-  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
-  mad::Mad body = exchange(s, w, r, mad::kGet, nullptr);
-  // What was read that means something else written (a port's state, the
-  // counters a PMA Set clears) as no change.
-  mad::prepare_set(*w.def, body.data());
-  for (const mad::Assignment& change : w.changes) mad::store(change, body.data());
-  if (w.raw_data) std::copy(w.raw_data->begin(), w.raw_data->end(), body.data().begin());
-  show(c, w, r, exchange(s, w, r, mad::kSet, &body));
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
+  std::span<const uint8_t> raw;
+  if (w.raw_data) raw = *w.raw_data;
+  show(c, w, r, ib::write_attribute(s, r, access(w), w.changes, raw));
 }
 
 void mad_decode(Ctx& c) {

@@ -2,6 +2,7 @@
 // switches.
 #include "lib/error.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/sa_records.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -24,8 +25,7 @@ void node_help(Ctx& c) {
 void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
   std::vector<uint8_t> node = s.sa_records(t, mad::kNodeRecord).front();
   uint16_t lid = static_cast<uint16_t>(mad::get_field(mad::kNodeRecord, node, "LID"));
-  auto info =
-      std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
+  std::span<const uint8_t> info = ib::sa_carried(mad::kNodeRecord, mad::kNodeInfo, node);
   view::Record rec;
   add_target(rec, {false, lid, {}});
   mad::decode(mad::kNodeInfo, info, c.opt.details, rec);
@@ -33,14 +33,13 @@ void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
     mad::Target at;
     at.lid = lid;
     std::vector<uint8_t> sw = s.sa_records(at, mad::kSwitchInfoRecord).front();
-    mad::decode(mad::kSwitchInfo,
-                std::span<const uint8_t>(sw).subspan(mad::kSwitchInfoRecordSwitchInfo),
+    mad::decode(mad::kSwitchInfo, ib::sa_carried(mad::kSwitchInfoRecord, mad::kSwitchInfo, sw),
                 c.opt.details, rec);
   }
-  mad::decode(mad::kNodeDescription,
-              std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeDesc), c.opt.details, rec);
+  mad::decode(mad::kNodeDescription, ib::sa_carried(mad::kNodeRecord, mad::kNodeDescription, node),
+              c.opt.details, rec);
   ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
-                         mad::get_field(mad::kNodeInfo, info, "NodeGUID"), rec);
+                         ib::NodeInfo::from(info).node_guid, rec);
   c.out.record(rec);
 }
 
@@ -63,7 +62,7 @@ void node_show(Ctx& c) {
   }
   mad::decode(mad::kNodeDescription, desc.data(), c.opt.details, rec);
   ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
-                         info.get_attr(mad::kNodeInfo, "NodeGUID"), rec);
+                         ib::NodeInfo::from(info.data()).node_guid, rec);
   c.out.record(rec);
 }
 

@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
 #include "lib/ib/port_select.h"
+#include "lib/ib/sa_records.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -40,7 +41,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
     for (const auto& r : recs)
       if (mad::get_field(mad::kPortInfoRecord, r, "PortNum") == 0) pick = &r;
   }
-  auto pi = std::span<const uint8_t>(*pick).subspan(mad::kPortInfoRecordPortInfo);
+  std::span<const uint8_t> pi = ib::sa_carried(mad::kPortInfoRecord, mad::kPortInfo, *pick);
   view::Record rec;
   add_target(rec, {false,
                    static_cast<uint16_t>(mad::get_field(mad::kPortInfoRecord, *pick, "EndportLID")),
@@ -76,8 +77,9 @@ std::vector<uint8_t> speed_caps(MadSession& s, const mad::Route& route, const ma
   auto d = pi.data();
   std::vector<uint8_t> own(d.begin(), d.begin() + mad::kPortInfo.bytes);
   mad::ExtSpeedCaps caps = mad::ext_speed_caps(own);
-  bool ext = pi.get_attr(mad::kPortInfo, "LinkSpeedExtActive") != 0;
-  bool ext2 = pi.get_attr(mad::kPortInfo, "LinkSpeedExtActive2") != 0;
+  ib::PortInfo info = ib::PortInfo::from(d);
+  bool ext = info.speed_ext_active != 0;
+  bool ext2 = info.speed_ext2_active != 0;
   if (port == 0 || ((!ext || caps.ext) && (!ext2 || caps.ext2))) return own;
   ib::NodeInfo ni = ib::NodeInfo::from(s.smp(route, mad::kGet, mad::kNodeInfo, 0).data());
   if (!ni.is_switch()) return own;
@@ -101,9 +103,15 @@ void explain_port_failure(MadSession& s, const mad::Route& route, uint8_t port,
 }
 
 void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
-               const mad::Route& label) {
+               const mad::Route& label, const std::string* name) {
   view::Record rec;
-  add_target(rec, label);
+  if (name) {
+    std::string t = mad::route_text(label);
+    rec.add("target", "", t);
+    rec.add("peer", "peer " + mad::desc_text(*name) + ": ", *name);
+  } else {
+    add_target(rec, label);
+  }
   mad::Mad pi;
   try {
     pi = s.smp(route, mad::kGet, mad::kPortInfo, port.value_or(0));
@@ -113,7 +121,7 @@ void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uin
     throw;
   }
   // Without "port N" a CA answers for the port the MAD arrived on.
-  unsigned n = port ? *port : pi.get_attr(mad::kPortInfo, "LocalPortNum");
+  unsigned n = port ? *port : ib::PortInfo::from(pi.data()).local_port;
   rec.pair("port", n);
   std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
   mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec,

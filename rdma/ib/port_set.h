@@ -17,9 +17,10 @@ void port_set(Ctx& c);
 
 // The record `port show` prints for PortInfo of the port at route (the
 // port the MAD arrives by when none is given), labelled with label's
-// target text.
+// target text, or when name is given headed by it (`peer "NAME": `; JSON
+// "peer" besides "target").
 void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uint8_t> port,
-               const mad::Route& label);
+               const mad::Route& label, const std::string* name = nullptr);
 
 // After a MAD about port of the node at route failed with a MAD status:
 // throws the Error naming the port when the node has no such port

@@ -42,7 +42,8 @@ TEST_F(PortSetCmd, SpeedWidthVlsAndMtuAreWrittenThenShownWithThePeer) {
   EXPECT_EQ(p.neighbor_mtu, 3);
   EXPECT_EQ(p.width_active, ibtest::kWidth4x);  // until the link retrains
   EXPECT_EQ(r.out.rfind("lid 2: port 2 ", 0), 0u) << r.out;
-  EXPECT_NE(r.out.find("\ndr 0,1,2: port 1 "), std::string::npos) << r.out;  // hca2, the peer
+  // The peer (hca2), headed by its name.
+  EXPECT_NE(r.out.find("\npeer \"hca2\": port 1 "), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("take effect when the link retrains"), std::string::npos) << r.err;
   // The retraining a reset gives applies them.
   ASSERT_EQ(run({"port", "set", "lid", "2", "port", "2", "reset"}).status, 0);
@@ -63,7 +64,8 @@ TEST_F(PortSetCmd, SpeedsAndWidthsAreTakenByName) {
   EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedEnabled"), 15u);
   EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkWidthEnabled"), 255u);
   sent_.clear();
-  r = run({"port", "set", "lid", "2", "port", "0", "espeed", "edr,hdr"});
+  node("sw1").ports[2].speed_ext_supported = 0xf;  // FDR to NDR
+  r = run({"port", "set", "lid", "2", "port", "2", "espeed", "edr,hdr"});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(sets().size(), 1u);
   EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedExtEnabled"), 6u);
@@ -166,9 +168,10 @@ TEST_F(PortSetCmd, MkeyProtectsLaterSets) {
   Result r =
       run({"--timeout", "5", "--retries", "1", "port", "set", "lid", "3", "port", "1", "vls", "2"});
   EXPECT_EQ(r.status, 1);
+  // The fabric double gives an unanswered MAD back at once: said so.
   EXPECT_EQ(r.err,
-            "cannot set PortInfo of lid 3 port 1: no reply (2 tries); a port with an M_Key "
-            "ignores Sets that do not carry it (--mkey)\n");
+            "cannot set PortInfo of lid 3 port 1: no reply (2 tries, each given back at once by "
+            "the local port); a port with an M_Key ignores Sets that do not carry it (--mkey)\n");
   EXPECT_EQ(node("hca2").ports[1].oper_vls, 4);  // as the M_Key Set echoed it: not 2
   r = run({"--mkey", "0x1234", "port", "set", "lid", "3", "port", "1", "vls", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -215,6 +218,7 @@ TEST_F(PortSetCmd, NewLidAnswers) {
 }
 
 TEST_F(PortSetCmd, Fdr10WritesTheVendorAttribute) {
+  node("sw1").ports[2].mlnx_speeds_always = true;  // answers it, so it is read back
   ASSERT_EQ(run({"port", "set", "lid", "2", "port", "2", "fdr10", "1"}).status, 0);
   ASSERT_EQ(sets().size(), 1u);
   EXPECT_EQ(sets()[0].get(mad::hdr::kAttrId), mad::kMlnxExtPortInfo.id);
@@ -236,6 +240,8 @@ TEST_F(PortSetCmd, EspeedNeedsTheCapability) {
 // A switch's external port has a reserved (0) CapabilityMask: its port 0's
 // IsExtendedSpeedsSupported lets espeed be written there, as ibportstate.
 TEST_F(PortSetCmd, EspeedOnASwitchExternalPortAsksPort0) {
+  node("sw1").ports[2].speed_ext_supported = 0x3;  // FDR, EDR
+  node("hca4").ports[1].speed_ext_supported = 0x1;
   Result r = run({"port", "set", "lid", "2", "port", "2", "espeed", "edr"});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(sets().size(), 1u);
@@ -243,6 +249,14 @@ TEST_F(PortSetCmd, EspeedOnASwitchExternalPortAsksPort0) {
   EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LinkSpeedExtEnabled"), 2u);
   // A CA's port answers for itself: hca4 (LID 6) has the bit.
   ASSERT_EQ(run({"port", "set", "lid", "6", "port", "1", "espeed", "fdr"}).status, 0);
+  // A speed the port does not support: refused before anything is sent.
+  sent_.clear();
+  r = run({"port", "set", "lid", "6", "port", "1", "espeed", "edr"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "lid 6 port 1 does not support espeed 25.78125 (its LinkSpeedExtSupported: "
+            "14.0625)\n");
+  EXPECT_TRUE(sets().empty());
 }
 
 TEST_F(PortSetCmd, DetailsShowTheMadsOfAWrite) {

@@ -17,6 +17,7 @@
 #include "lib/ib/node_name_map.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/mad/types.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -42,8 +43,13 @@ void route_help(Ctx& c) {
 uint16_t parse_mlid(const std::string& s) {
   std::optional<uint64_t> v;
   if (s.empty() || s[0] != '-')
-    v = parse_number(s, {.min = 0xc000, .max = 0xfffe, .c_bases = true, .blanks_and_sign = true});
-  if (!v) throw UsageError("invalid multicast LID \"" + s + "\" (expected 0xc000-0xfffe)");
+    v = parse_number(
+        s,
+        {.min = mad::kFirstMlid, .max = mad::kLastMlid, .c_bases = true, .blanks_and_sign = true});
+  if (!v)
+    throw UsageError("invalid multicast LID \"" + s + "\" (expected " +
+                     mad::value_text(mad::Fmt::Hex, mad::kFirstMlid, 16) + "-" +
+                     mad::value_text(mad::Fmt::Hex, mad::kLastMlid, 16) + ")");
   return static_cast<uint16_t>(*v);
 }
 
@@ -70,7 +76,7 @@ LidRange lid_range(Args& args, bool& mcast) {
       throw UsageError("unknown route show argument \"" + k + "\" (lid, lids or mcast)");
     }
   }
-  LidRange r{uint16_t(mcast ? 0xc000 : 0), uint16_t(mcast ? 0xfffe : 0xbfff)};
+  LidRange r{mcast ? mad::kFirstMlid : uint16_t{0}, mcast ? mad::kLastMlid : mad::kMaxUnicastLid};
   if (!range) return r;
   auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
   const std::string& v = range->second;
@@ -93,9 +99,9 @@ void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
   const ib::Node& n = f.nodes[p.node];
   const char* type = ib::node_type_name(n.info.node_type);
   r.pair("type", type ? type : "unknown");
-  r.pair("node_guid", mad::guid_text(n.info.node_guid));
+  r.pair("node_guid", mad::guid_hex(n.info.node_guid));
   uint64_t pg = n.is_switch() ? n.info.port_guid : n.ports[p.port].guid;
-  r.pair("port_guid", mad::guid_text(pg));
+  r.pair("port_guid", mad::guid_hex(pg));
   r.pair("description", mad::desc_text(n.description), n.description);
 }
 
@@ -141,7 +147,7 @@ void route_show_all(Ctx& c, const FabricSource& src) {
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     if (!lfts[n]) continue;
     const ib::Node& sw = f.nodes[n];
-    std::string sw_guid = mad::guid_text(sw.info.node_guid);
+    std::string sw_guid = mad::guid_hex(sw.info.node_guid);
     const ib::Port* p0 = sw.port(0);
     uint16_t sw_lid = p0 && p0->info ? p0->info->lid : 0;
     const std::vector<uint8_t>& ports = lfts[n]->ports;
@@ -287,7 +293,7 @@ void route_users(Ctx& c) {
   if (!sw.is_switch()) throw Error(t[0].text + " is not a switch; only switches forward by LID");
   const ib::Port* p = sw.port(port);
   if (!p || port == 0 || !p->peer)
-    throw Error("port " + std::to_string(port) + " of switch " + mad::guid_text(sw.info.node_guid) +
+    throw Error("port " + std::to_string(port) + " of switch " + mad::guid_hex(sw.info.node_guid) +
                 " (" + mad::desc_text(sw.description) + ") has no link");
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   auto end_node = [&](uint16_t l) {
@@ -297,7 +303,8 @@ void route_users(Ctx& c) {
   view::Record rec;
   auto list = [&](const char* direction, uint32_t node, uint8_t through) {
     if (f.nodes[node].is_switch()) {
-      ib::Lft table = ib::read_lft(s.engine(), {true, 0, f.nodes[node].path}, 0, 0xbfff);
+      ib::Lft table =
+          ib::read_lft(s.engine(), {true, 0, f.nodes[node].path}, 0, mad::kMaxUnicastLid);
       for (size_t i = 0; i < table.ports.size(); ++i) {
         uint16_t l = static_cast<uint16_t>(table.first + i);
         const ib::PortRef* o = end_node(l);

@@ -133,7 +133,7 @@ ib::SaQuery sa_query(Args& args) {
     } else if (k == "name") {
       q.name = v;
     } else if (k == "pkey") {
-      q.path.pkey = static_cast<uint16_t>(number(v, 0xffff, "P_Key"));
+      q.path.pkey = static_cast<uint16_t>(number(v, UINT16_MAX, "P_Key"));
     } else if (k == "sl") {
       q.path.sl = static_cast<uint8_t>(number(v, 15, "SL"));
     } else if (k == "mtu") {
@@ -256,7 +256,7 @@ void sa_modify_guid(Ctx& c, uint8_t method) {
   MadSession s(c, via);
   g.lid = s.sa_lid(*target);
   // -d: the SubnAdmSet/Delete as sent and received (-dd shows every MAD).
-  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err);
+  if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   uint64_t mask = 0;
   std::vector<uint8_t> rec = ib::alias_guid_record(g, mask);
   std::vector<uint8_t> answer =
@@ -266,9 +266,9 @@ void sa_modify_guid(Ctx& c, uint8_t method) {
   c.out.record(out);
   // opensm clears an entry it refuses (a GUID another port has) in its answer.
   if (method == mad::kSet && ib::alias_guid_in(answer, g.index) != g.guid)
-    throw Error("the SA did not set GUID " + mad::guid_text(g.guid) + " at index " +
+    throw Error("the SA did not set GUID " + mad::guid_hex(g.guid) + " at index " +
                 std::to_string(g.index) + " (it answers " +
-                mad::guid_text(ib::alias_guid_in(answer, g.index)) + "; a GUID another port has?)");
+                mad::guid_hex(ib::alias_guid_in(answer, g.index)) + "; a GUID another port has?)");
 }
 
 void sa_set(Ctx& c) {

@@ -33,7 +33,8 @@ mad::EngineConfig engine_config(const Ctx& c) {
 // -dd's trace (-d's for the commands that write), and the progress line
 // after every MAD.
 ib::MadTrace session_trace(Ctx& c, int trace_level, const std::function<void()>& progress) {
-  ib::MadTrace print = c.opt.details >= trace_level ? ib::print_trace(c.err) : ib::MadTrace();
+  ib::MadTrace print =
+      c.opt.details >= trace_level ? ib::print_trace(c.err, c.opt.show_keys) : ib::MadTrace();
   return [print, progress](const char* dir, std::span<const uint8_t> mad) {
     if (print) print(dir, mad);
     progress();

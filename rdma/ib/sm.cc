@@ -4,6 +4,8 @@
 #include <span>
 
 #include "lib/error.h"
+#include "lib/ib/sa_records.h"
+#include "lib/ib/sm_info.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
@@ -34,8 +36,8 @@ void sm_show_sa(Ctx& c, MadSession& s, const std::optional<mad::Target>& t) {
   std::vector<uint8_t> r = s.sa_records(t ? *t : at, mad::kSmInfoRecord).front();
   view::Record rec;
   add_target(rec, {false, static_cast<uint16_t>(mad::get_field(mad::kSmInfoRecord, r, "LID")), {}});
-  mad::decode(mad::kSmInfo, std::span<const uint8_t>(r).subspan(mad::kSmInfoRecordSmInfo),
-              c.opt.details, rec, {.show_keys = c.opt.show_keys});
+  mad::decode(mad::kSmInfo, ib::sa_carried(mad::kSmInfoRecord, mad::kSmInfo, r), c.opt.details, rec,
+              {.show_keys = c.opt.show_keys});
   c.out.record(rec);
 }
 
@@ -82,7 +84,7 @@ void sm_set(Ctx& c) {
       state = n ? *n : word_index(v, kSmStates, "state", 0);
     } else if (k == "activity") {
       activity = need_number(c.args.need_value(k, "activity"), "activity",
-                             {.max = 0xffffffff, .c_bases = true});
+                             {.max = UINT32_MAX, .c_bases = true});
     } else if (k == "control") {
       control = word_index(c.args.need_value(k, "control"), kSmControls, "control", 1);
     } else {
@@ -93,20 +95,9 @@ void sm_set(Ctx& c) {
     throw UsageError("missing what to set: priority N, state STATE, activity N or control CTRL");
   MadSession s(c, via, 1);
   mad::Route r = s.route(target);
-  mad::Mad info = s.smp(r, mad::kGet, mad::kSmInfo, 0);
-  if (priority) info.set_attr(mad::kSmInfo, "Priority", *priority);
-  if (state) info.set_attr(mad::kSmInfo, "SMState", *state);
-  if (activity) info.set_attr(mad::kSmInfo, "ActCount", *activity);
-  mad::Mad reply;
-  try {
-    reply = s.smp(r, mad::kSet, mad::kSmInfo, control, &info);
-  } catch (const mad::MadError& e) {
-    std::string head = "cannot set SMInfo of " + mad::route_text(r) + ": ";
-    if (e.failure.kind == mad::Failure::Kind::Status)
-      throw Error(head + "refused with status " +
-                  mad::status_text(e.failure.status, mad::kClassSmiLid));
-    throw Error(head + e.what());
-  }
+  mad::Mad reply = ib::set_sm_info(
+      s, r, {.priority = priority, .state = state, .activity = activity, .control = control},
+      mad::route_text(r));
   view::Record rec;
   add_target(rec, r);
   mad::decode(mad::kSmInfo, reply.data(), c.opt.details, rec, {.show_keys = c.opt.show_keys});

@@ -18,7 +18,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
-#include "lib/mad/captured_test.h"
+#include "lib/testing/captured.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"

@@ -3,7 +3,7 @@
 
 nl_replies: the recorded kernel replies of tests/data/golden, for the views
 of fuzz_nl_replies.cc's table that were recorded; mad_decode and mad_attrs:
-the MADs captured from ibsim (lib/mad/captured_test.h); cmdline and batch:
+the MADs captured from ibsim (lib/testing/captured.h); cmdline and batch:
 the command lines of tests/vm/corpus*.txt; topology: the simulator's
 topology files (tests/ibsim/*.net, tests/data/*.net, *.topo); node_name_map and
 thresholds: small files of each format written here. fabric_file's seed
@@ -65,7 +65,7 @@ def nl_replies():
 
 
 def captured_mads():
-    src = open(os.path.join(ROOT, "lib", "mad", "captured_test.h")).read()
+    src = open(os.path.join(ROOT, "lib", "testing", "captured.h")).read()
     out = []
     for m in re.finditer(r'inline constexpr const char\* \w+ =\s*((?:"[^"]*"\s*)+);', src):
         text = "".join(re.findall(r'"([^"]*)"', m.group(1)))

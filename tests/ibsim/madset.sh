@@ -67,6 +67,18 @@ s=$(smp_field "$SW2" 3 LinkSpeedEnabled)
   bad "mad set PortInfo back: '$w' '$s'"
 
 # Wrong words: nothing is sent (smpquery sees the same value).
+# port N is PortInfo's modifier (its port), as smpquery portinfo LID PORT.
+a=$(run "$RDMA" mad get PortInfo lid "$SW2" port 3 2>&1)
+b=$(run "$RDMA" mad get PortInfo lid "$SW2" mod 3 2>&1)
+if [ -n "$a" ] && [ "$a" = "$b" ] && grep -q "^lid $SW2: attribute PortInfo " <<<"$a"; then
+  ok "mad get PortInfo port 3: as mod 3"
+else
+  bad "mad get PortInfo port 3: '$a', mod 3: '$b'"
+fi
+expect "mad get PortInfo port and mod: one of them" 1 "^\"port\" and \"mod\" together: " \
+  mad get PortInfo lid "$SW2" port 3 mod 3
+expect "mad get NodeInfo port: its modifier holds no port" 1 'NodeInfo takes "mod N"$' \
+  mad get NodeInfo lid "$SW2" port 3
 expect "mad set: unknown field" 1 '^PortInfo has no field "Wdth" \(fields: ' \
   mad set PortInfo lid "$SW2" mod 3 Wdth=1X
 expect "mad set: value out of range" 1 '^value 300 out of range for LinkWidthEnabled \(8 bits: 0 to 255\)$' \
@@ -92,7 +104,8 @@ fi
 # An attribute without a decoder: read raw (its 64 bytes, as smpdump
 # prints them: rdma/ib/mad_test.cc); ibsim answers none such, so here one
 # line of timeout, exit 1.
-expect "mad get 0xff91 (no decoder, unanswered): one line" 1 '^no reply to 0xff91 from lid [0-9]+ \(1 try of 200 ms\)$' \
+expect "mad get 0xff91 (no decoder, unanswered): one line" 1 \
+  '^no reply to 0xff91 from lid [0-9]+ \(1 try, given back at once by the local port: Connection timed out\)$' \
   --timeout 200 --retries 0 mad get 0xff91 lid "$SW1"
 # The vendor's MlnxExtPortInfo, decoded, = smpquery mlnxextportinfo.
 d=$(run smpquery mlnxextportinfo "$SW1" 1 2>/dev/null | sed -n 's/^LinkSpeedSupported:\.*//p')

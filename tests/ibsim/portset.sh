@@ -34,15 +34,16 @@ readback() {
 
 # sw1 is dr 0,1 (hca1's port 1 leads to it); its port 2 leads to hca2
 # (dr 0,1,2); ports 3 and 4 to sw2 (dr 0,1,3 or 0,1,4).
-expect "width: writes, shows the port and its peer" 0 '^dr 0,1,2: port 1 ' \
+# The peer is headed by its name (NodeDescription, or the node-name-map's).
+expect "width: writes, shows the port and its peer" 0 '^peer "hca2": port 1 ' \
   port set dr 0,1 port 2 width 1
 readback "width read back" 0,1 2 LinkWidthEnabled "1X"
 expect "speed, with the retraining note" 0 'take effect when the link retrains' \
   port set dr 0,1 port 2 speed 1
 readback "speed read back" 0,1 2 LinkSpeedEnabled "2.5 Gbps"
-expect "width by name" 0 '^dr 0,1,2: port 1 ' port set dr 0,1 port 2 width 1x,4x
+expect "width by name" 0 '^peer "hca2": port 1 ' port set dr 0,1 port 2 width 1x,4x
 readback "width by name read back" 0,1 2 LinkWidthEnabled "1X or 4X"
-expect "speed by name" 0 '^dr 0,1,2: port 1 ' port set dr 0,1 port 2 speed sdr,qdr
+expect "speed by name" 0 '^peer "hca2": port 1 ' port set dr 0,1 port 2 speed sdr,qdr
 readback "speed by name read back" 0,1 2 LinkSpeedEnabled "2.5 Gbps or 10.0 Gbps"
 expect "vls" 0 '^dr 0,1: port 2 ' port set dr 0,1 port 2 vls 2
 readback "vls read back" 0,1 2 OperVLs "VL0-1"
@@ -50,11 +51,20 @@ expect "lmc of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 lmc 1
 readback "lmc read back" 0,1,2 1 LMC "1"
 expect "smlid of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 smlid 0x33
 readback "smlid read back" 0,1,2 1 SMLid "51"
-# espeed on a switch's external port, whose CapabilityMask is 0: port 0's
-# IsExtendedSpeedsSupported lets it through, as ibportstate.
-expect "espeed of a switch external port (port 0's capability)" 0 '^dr 0,1: port 2 ' \
-  port set dr 0,1 port 2 espeed fdr
-readback "espeed read back" 0,1 2 LinkSpeedExtEnabled "14.0625 Gbps"
+# A value the port does not support is refused before anything is sent:
+# ibsim's ports support no extended speed (LinkSpeedExtSupported 0),
+# though sw1's port 0 has IsExtendedSpeedsSupported (ibportstate sends it).
+expect "espeed the port does not support: refused" 1 \
+  '^dr 0,1 port 2 does not support espeed 25.78125 \(its LinkSpeedExtSupported: none\)$' \
+  port set dr 0,1 port 2 espeed edr
+readback "espeed: nothing written" 0,1 2 LinkSpeedExtEnabled "0"
+expect "mtu above MtuCap (sw1 port 0: 1024): refused" 1 \
+  '^dr 0,1 port 0 does not support mtu 2048 \(its MTUCap: 1024\)$' port set dr 0,1 port 0 mtu 2048
+# Every write is read back: ibsim keeps NeighborMTU as it was (2048), so
+# the port did not take it: a warning and exit status 1.
+expect "mtu the port does not take: a warning, exit 1" 1 \
+  '^warning: dr 0,1 port 2 did not take mtu 1024 \(it has 2048\)$' port set dr 0,1 port 2 mtu 1024
+readback "mtu: as it was" 0,1 2 NeighborMTU "2048"
 
 # Checks before anything is sent.
 expect "bad speed: one line" 1 '^invalid speed "16" \(expected 0-15' port set dr 0,1 port 2 speed 16

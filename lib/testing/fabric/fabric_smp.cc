@@ -93,7 +93,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("GIDPrefix", sw_ext ? 0 : 0xfe80000000000000ull);
   set("LID", sw_ext ? 0 : base.lid);
   set("MasterSMLID", sw_ext ? 0 : base.sm_lid);
-  // ibsim 0.10's port templates (captured from it: lib/mad/captured_test.h),
+  // ibsim 0.10's port templates (captured from it: lib/testing/captured.h),
   // IsSM added on the SM's port.
   bool sm = !sw_ext && base.sm_lid && base.lid == base.sm_lid;
   uint32_t caps = (n.is_switch() ? 0x0000c048 : 0x0050c048) | (sm ? 2 : 0);

@@ -1,0 +1,71 @@
+#include "lib/ib/attribute.h"
+
+#include <algorithm>
+#include <string>
+
+#include "lib/mad/attrs.h"
+#include "lib/mad/attrs_ext.h"
+
+namespace rdma::ib {
+
+namespace {
+
+// Where the port sits in a port-indexed modifier (IBA 14.2.5: PKeyTable
+// bits 16-31; VLArbitrationTable bits 0-15, the block above it).
+constexpr unsigned kPKeyPortShift = 16;
+constexpr unsigned kVlArbBlockShift = 16;
+
+bool is_smp(const mad::AttrDef& a) {
+  return a.mgmt_class == mad::kClassSmiLid;
+}
+
+uint32_t modifier(const AttrAccess& at) {
+  if (is_smp(*at.def) && at.port)
+    if (std::optional<uint32_t> m = smp_port_modifier(*at.def, *at.port, at.mod)) return *m;
+  return at.mod;
+}
+
+// One Get or Set of the attribute; body, when given, is what a Set writes.
+mad::Mad exchange(MadClient& c, const mad::Route& r, const AttrAccess& at, uint8_t method,
+                  const mad::Mad* body) {
+  const mad::AttrDef& a = *at.def;
+  std::string what = std::string(a.name) + (method == mad::kSet ? " Set to " : " from ");
+  if (is_smp(a)) {
+    mad::Mad m = mad::make_smp(r, method, a, modifier(at));
+    if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+    return c.engine().call(m, mad::smp_address(r), what + mad::route_text(r));
+  }
+  mad::Mad m = mad::make_gmp(a.mgmt_class, method, a, at.mod);
+  if (body)
+    std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  else if (at.port && mad::find_field(a, "PortSelect"))
+    m.set_attr(a, "PortSelect", *at.port);
+  return c.engine().call(m, mad::gsi_address(r.lid), what + "lid " + std::to_string(r.lid));
+}
+
+}  // namespace
+
+std::optional<uint32_t> smp_port_modifier(const mad::AttrDef& a, uint8_t port, uint32_t mod) {
+  if (&a == &mad::kPortInfo || &a == &mad::kMlnxExtPortInfo) {
+    if (mod) return std::nullopt;
+    return port;
+  }
+  if (&a == &mad::kPKeyTable) return (uint32_t{port} << kPKeyPortShift) | mod;
+  if (&a == &mad::kVlArbTable) return (mod << kVlArbBlockShift) | port;
+  return std::nullopt;
+}
+
+mad::Mad read_attribute(MadClient& c, const mad::Route& r, const AttrAccess& at) {
+  return exchange(c, r, at, mad::kGet, nullptr);
+}
+
+mad::Mad write_attribute(MadClient& c, const mad::Route& r, const AttrAccess& at,
+                         std::span<const mad::Assignment> changes, std::span<const uint8_t> raw) {
+  mad::Mad body = exchange(c, r, at, mad::kGet, nullptr);
+  mad::prepare_set(*at.def, body.data());
+  for (const mad::Assignment& change : changes) mad::store(change, body.data());
+  std::copy(raw.begin(), raw.end(), body.data().begin());
+  return exchange(c, r, at, mad::kSet, &body);
+}
+
+}  // namespace rdma::ib
