@@ -153,6 +153,7 @@ fi
 [ -x tests/ibsim/check.sh ] && run_suite ibsim-check tests/ibsim/check.sh --rdma build/rdma
 [ -x tests/ibsim/check_loops.sh ] && run_suite ibsim-check-loops tests/ibsim/check_loops.sh --rdma build/rdma
 [ -x tests/ibsim/portset.sh ] && run_suite ibsim-portset tests/ibsim/portset.sh --rdma build/rdma
+[ -x tests/ibsim/plan.sh ] && run_suite ibsim-plan tests/ibsim/plan.sh --rdma build/rdma
 # MAD replies damaged by tests/ibsim/madfault.c (issue 26): no crash, no
 # run past the bound, no wrong answer when only TIDs moved; the Release
 # binary and the ASan+UBSan one (a sanitizer report is a crash). About 40 s each.

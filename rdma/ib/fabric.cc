@@ -33,6 +33,7 @@
 #include "rdma/ib/check.h"
 #include "rdma/ib/fabric_errors.h"
 #include "rdma/ib/fabric_source.h"
+#include "rdma/ib/plan.h"
 #include "rdma/ib/session.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
@@ -59,6 +60,8 @@ void fabric_help(Ctx& c) {
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance ]...\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric plan check PLAN [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric plan write FILE [ csv | topology ] [ from FILE ] [via DEV/PORT]\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
       "flight, how long each waits and how often it is sent again. fabric errors\n"
       "takes -w SECONDS [-c COUNT] (rates per second); fabric errors and fabric links\n"
@@ -326,6 +329,10 @@ void fabric_check_cmd(Ctx& c) {
   fabric_check(c, fabric_of);
 }
 
+void fabric_plan_cmd(Ctx& c) {
+  fabric_plan(c, fabric_of);
+}
+
 void fabric_errors_cmd(Ctx& c) {
   fabric_errors(c, fabric_of);
 }
@@ -339,7 +346,8 @@ void cmd_fabric(Ctx& c) {
       {"list", fabric_show},         {"links", fabric_links, Takes::Metrics},
       {"topology", fabric_topology}, {"save", fabric_save},
       {"diff", fabric_diff},         {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics},
-      {"check", fabric_check_cmd},   {"help", fabric_help},
+      {"check", fabric_check_cmd},   {"plan", fabric_plan_cmd},
+      {"help", fabric_help},
   };
   dispatch(c, kTable, "fabric command");
 }
