@@ -35,6 +35,7 @@
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/plan.h"
 #include "rdma/ib/session.h"
+#include "rdma/ib/topology_slurm.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -56,6 +57,7 @@ void fabric_help(Ctx& c) {
       "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
       "                                [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance ]...\n"
@@ -286,6 +288,10 @@ void fabric_topology(Ctx& c) {
   if (!c.args.empty() && matches(c.args.peek(), "dot")) {
     c.args.next();
     return fabric_topology_dot(c, src);
+  }
+  if (!c.args.empty() && matches(c.args.peek(), "slurm")) {
+    c.args.next();
+    return fabric_topology_slurm(c, src, fabric_of);
   }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");

@@ -82,5 +82,27 @@ TEST_F(FabricPlanCmd, TroubleIsExitTwoAndNothingOnStdout) {
   EXPECT_NE(r.err.find("unknown plan format \"xml\" (csv or topology)"), std::string::npos);
 }
 
+TEST_F(FabricPlanCmd, SlurmTopologyTreeAndBlock) {
+  test::Result r = run({"fabric", "topology", "slurm"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Two leaves cabled to each other: no level above them. h2 twice (a
+  // second node described so) is one host.
+  EXPECT_EQ(r.out,
+            "# Slurm topology.conf (topology/tree), written by rdma fabric topology slurm\n"
+            "SwitchName=s1 Nodes=h[1-4]\n"
+            "SwitchName=s2 Nodes=h[2,5-8]\n");
+  r = run({"fabric", "topology", "slurm", "block"});
+  EXPECT_EQ(r.out,
+            "# Slurm topology.conf (topology/block), written by rdma fabric topology slurm\n"
+            "BlockName=s1 Nodes=h[1-4]\n"
+            "BlockName=s2 Nodes=h[2,5-8]\n");
+  r = run({"fabric", "topology", "slurm", "star"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.err, "unknown Slurm topology \"star\" (tree or block)\n");
+  r = run({"-j", "fabric", "topology", "slurm"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out, "");
+}
+
 }  // namespace
 }  // namespace rdma

@@ -10,6 +10,13 @@
 #     net file's header lists (the replaced HCA only where the plan has
 #     GUIDs, the slow link against the plan's 4X where it has rates), and
 #     exit status 1; a plan that cannot be read is status 2.
+#  3. tests/data/fattree-3level.net (bench/fattree.py, three levels):
+#     `fabric topology slurm` (tree and block) equal to the golden files
+#     the unit tests check on the fabric double, and the tree read by
+#     Slurm's own parser: slurmctld 22.05 (munged beside it) with a minimal
+#     slurm.conf, then `scontrol show topology`: every switch, the levels
+#     Slurm computes (leaf 0, agg 1, core 2), each leaf's hosts as the net
+#     file cables them, each switch's switches as ours.
 #   tests/ibsim/plan.sh [--rdma PATH]
 # Ends with "N passed, M failed"; exits non-zero on any failure.
 set -u
@@ -141,9 +148,119 @@ PY
     'bad.csv:1: the header must name StartDevice' fabric plan check "$PLANS/bad.csv"
 }
 
+# Slurm's controller on $WORK/slurm with topology.conf from $1, munged
+# beside it; SLURM_CONF set; stop_slurm stops both.
+start_slurm() {
+  local d=$WORK/slurm hosts
+  mkdir -p "$d/state"
+  chmod 711 "$WORK"  # munged wants every directory above its socket searchable
+  SLURM_CONF=$d/slurm.conf
+  export SLURM_CONF
+  mungekey -c -k "$d/munge.key" -b 1024 2>/dev/null
+  munged --key-file="$d/munge.key" --socket="$d/munge.sock" --pid-file="$d/munged.pid" \
+    --log-file="$d/munged.log" --seed-file="$d/munge.seed" 2>/dev/null
+  cp "$1" "$d/topology.conf"
+  cat >"$d/slurm.conf" <<CONF
+ClusterName=rdmatest
+SlurmctldHost=localhost
+SlurmctldPort=$((20000 + $$ % 10000))
+AuthType=auth/munge
+AuthInfo=socket=$d/munge.sock
+CredType=cred/munge
+SlurmUser=$(id -un)
+StateSaveLocation=$d/state
+SlurmctldPidFile=$d/slurmctld.pid
+SlurmctldLogFile=$d/slurmctld.log
+MailProg=/bin/true
+TopologyPlugin=topology/tree
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/linear
+NodeName=DEFAULT CPUs=1 State=UNKNOWN
+CONF
+  # Every host the file names (scontrol expands hostlists without a
+  # controller, with a configuration that has no node yet).
+  hosts=$(sed -n 's/.* Nodes=//p' "$1" | tr '\n' ',' | sed 's/,$//' |
+    xargs -I{} scontrol show hostnames {} | sort -u)
+  for h in $hosts; do echo "NodeName=$h NodeAddr=127.0.0.1" >>"$d/slurm.conf"; done
+  echo "PartitionName=all Nodes=ALL Default=YES" >>"$d/slurm.conf"
+  slurmctld -D -f "$d/slurm.conf" >"$d/slurmctld.out" 2>&1 &
+  SLURMCTLD_PID=$!
+  for _ in $(seq 60); do scontrol show topology >/dev/null 2>&1 && break; sleep 0.5; done
+}
+stop_slurm() {
+  kill "$SLURMCTLD_PID" 2>/dev/null && wait "$SLURMCTLD_PID" 2>/dev/null
+  [ -f "$WORK/slurm/munged.pid" ] && kill "$(cat "$WORK/slurm/munged.pid")" 2>/dev/null
+}
+
+fattree() {
+  local golden=$HERE/../data/golden/slurm
+  for format in tree block; do
+    run "$RDMA" fabric topology slurm $format >"$PLANS/$format.conf" 2>"$PLANS/$format.err"
+    if diff -u "$golden/fattree-3level.$format.conf" "$PLANS/$format.conf" >"$PLANS/diff" 2>&1; then
+      ok "topology slurm $format: the golden file (the fabric double's)"
+    else
+      bad "topology slurm $format: $(cat "$PLANS/diff" "$PLANS/$format.err")"
+    fi
+  done
+  for t in slurmctld scontrol munged mungekey; do
+    command -v $t >/dev/null || { bad "$t missing (tests/ibsim/setup.sh)"; return; }
+  done
+  start_slurm "$PLANS/tree.conf"
+  scontrol show topology >"$PLANS/scontrol.txt" 2>&1
+  stop_slurm
+  if out=$(python3 - "$PLANS/scontrol.txt" "$PLANS/tree.conf" "$NET" <<'PY' 2>&1
+import re, subprocess, sys
+def hosts(expr):
+    if not expr:
+        return set()
+    return set(subprocess.run(["scontrol", "show", "hostnames", expr], capture_output=True,
+                              text=True, check=True).stdout.split())
+def fields(line):
+    return dict(w.split("=", 1) for w in line.split())
+slurm = {}
+for line in open(sys.argv[1]):
+    if line.startswith("SwitchName="):
+        f = fields(line)
+        slurm[f["SwitchName"]] = f
+ours = {}
+for line in open(sys.argv[2]):
+    if line.startswith("SwitchName="):
+        f = fields(line)
+        ours[f["SwitchName"]] = f
+# The net file's ground truth: each switch's hosts.
+truth, cur = {}, None
+for line in open(sys.argv[3]):
+    m = re.match(r'^Switch\s+\d+\s+"([^"]+)"', line)
+    if m:
+        cur = m.group(1)
+        truth[cur] = set()
+    elif re.match(r'^(Hca|Ca)\s', line):
+        cur = None
+    else:
+        m = re.match(r'^\[\d+\]\s+"(hca-\d+)"', line)
+        if m and cur:
+            truth[cur].add(m.group(1))
+assert set(slurm) == set(ours) == set(truth), (set(slurm) ^ set(truth))
+levels = {"leaf": "0", "agg": "1", "core": "2"}
+for name, f in slurm.items():
+    assert f["Level"] == levels[name.split("-")[0]], (name, f)
+    if f["Level"] == "0":
+        assert hosts(f.get("Nodes")) == truth[name], (name, f)
+    else:
+        assert hosts(f["Switches"]) == hosts(ours[name]["Switches"]), (name, f)
+print(len(slurm), "switches,", len(hosts(",".join(f["Nodes"] for f in slurm.values() if f["Level"] == "0"))), "hosts")
+PY
+  ); then
+    ok "topology slurm tree read by slurmctld: scontrol show topology ($out)"
+  else
+    bad "topology slurm tree in Slurm: $out $(head -5 "$PLANS/scontrol.txt") $(grep error "$WORK/slurm/slurmctld.log" | head -5)"
+  fi
+}
+
 total_pass=0
 total_fail=0
-for s in "plan.net designed" "plan-built.net built"; do
+for s in "plan.net designed" "plan-built.net built" "../data/fattree-3level.net fattree"; do
   read -r net body <<<"$s"
   result=$(BODY=$body session "$net" | tee /dev/stderr | tail -n 1)
   p=${result%% passed*}
