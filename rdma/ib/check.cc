@@ -4,6 +4,8 @@
 
 #include "lib/error.h"
 #include "lib/ib/check.h"
+#include "lib/ib/check_fattree.h"
+#include "lib/ib/check_nodes.h"
 #include "lib/ib/lfts.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
@@ -12,8 +14,9 @@ namespace rdma {
 
 namespace {
 
-enum Check : unsigned { kIds, kLinks, kSm, kRoutes, kCredit, kBalance, kChecks };
-const char* const kCheckNames[kChecks] = {"ids", "links", "sm", "routes", "credit", "balance"};
+enum Check : unsigned { kIds, kLinks, kSm, kRoutes, kCredit, kBalance, kFattree, kNodes, kChecks };
+const char* const kCheckNames[kChecks] = {"ids",    "links",   "sm",      "routes",
+                                          "credit", "balance", "fattree", "nodes"};
 
 // "\"sw1\" 0x0000000000200000 port 3 lid 2" for each place, "; " between.
 void add_where(const ib::Fabric& f, const std::vector<ib::FindingPlace>& where, view::Record& rec) {
@@ -52,14 +55,17 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
     while (i < kChecks && !matches(k, kCheckNames[i])) ++i;
     if (i == kChecks)
       throw UsageError("unknown fabric check \"" + k +
-                       "\" (ids, links, sm, routes, credit or balance)");
+                       "\" (ids, links, sm, routes, credit, balance, fattree or nodes)");
     want[i] = any = true;
   }
+  // None named: every check but those that judge the fabric's design
+  // (fattree, nodes), which run when named.
   if (!any)
-    for (bool& w : want) w = true;
+    for (unsigned i = 0; i < kFattree; ++i) want[i] = true;
   // A session for the MADs: discovery, the tables and SMInfo (none when a
   // saved fabric is only read).
-  bool mads = src.from.empty() || want[kSm] || want[kRoutes] || want[kCredit] || want[kBalance];
+  bool mads = src.from.empty() || want[kSm] || want[kRoutes] || want[kCredit] || want[kBalance] ||
+              want[kFattree];
   std::optional<MadSession> s;
   if (mads) s.emplace(c, src.via);
   ib::Fabric f = fabric_of(c, src, s ? &*s : nullptr);
@@ -69,8 +75,9 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
   };
   if (want[kIds]) take(ib::check_ids(f));
   if (want[kLinks]) take(ib::check_links(f));
+  if (want[kNodes]) take(ib::check_nodes(f));
   if (want[kSm]) take(ib::check_sm(s->engine(), f));
-  if (want[kRoutes] || want[kCredit] || want[kBalance]) {
+  if (want[kRoutes] || want[kCredit] || want[kBalance] || want[kFattree]) {
     std::vector<std::string> warnings;
     auto warn = [&] {  // tables that could not be read
       for (const std::string& w : warnings) std::fprintf(c.err, "warning: %s\n", w.c_str());
@@ -91,6 +98,7 @@ void fabric_check(Ctx& c, FabricOf fabric_of) {
       take(ib::check_credit(f, lfts, &vls));
     }
     if (want[kBalance]) take(ib::check_balance(f, lfts));
+    if (want[kFattree]) take(ib::check_fattree(f, lfts));
   }
   size_t by[3] = {};
   view::Record rec;

@@ -16,7 +16,9 @@
 #     Slurm's own parser: slurmctld 22.05 (munged beside it) with a minimal
 #     slurm.conf, then `scontrol show topology`: every switch, the levels
 #     Slurm computes (leaf 0, agg 1, core 2), each leaf's hosts as the net
-#     file cables them, each switch's switches as ours.
+#     file cables them, each switch's switches as ours. And `fabric check
+#     fattree` there: three levels, no error, every CA port pair in the
+#     hop histogram. (`fabric check nodes` in session 2: the duplicate.)
 #   tests/ibsim/plan.sh [--rdma PATH]
 # Ends with "N passed, M failed"; exits non-zero on any failure.
 set -u
@@ -143,6 +145,10 @@ PY
   expect "plan check, text: the swap on one line" 1 \
     '^finding swapped severity error what "cables swapped: "s2" port 1 goes to' \
     fabric plan check "$HERE/plan.net"
+  # fabric check nodes: the second node described "h2", a warning (exit 0).
+  expect "fabric check nodes: the duplicate description" 0 \
+    '^check nodes severity warning what "description "h2" on 2 nodes" where "h2" 0x0000000000100002 port 1 lid [0-9]+; "h2" 0x0002c90300abcdf3 port 1 lid [0-9]+' \
+    fabric check nodes
   printf 'StartDevice,StartPort\n' >"$PLANS/bad.csv"
   expect "plan check of a plan that cannot be read: exit 2" 2 \
     'bad.csv:1: the header must name StartDevice' fabric plan check "$PLANS/bad.csv"
@@ -203,6 +209,38 @@ fattree() {
       bad "topology slurm $format: $(cat "$PLANS/diff" "$PLANS/$format.err")"
     fi
   done
+  # fabric check fattree: the tables opensm programs; three levels, no
+  # error, every CA port pair routed (P ports with a link: P*(P-1) pairs).
+  start_opensm
+  run "$RDMA" -j fabric check fattree >"$PLANS/ft.json" 2>"$PLANS/ft.err"
+  rc=$?
+  if out=$(python3 - "$PLANS/ft.json" "$NET" <<'PY' 2>&1
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+f, s = j[:-1], j[-1]["summary"]
+assert s["errors"] == 0 and s["warnings"] == 0, f
+notes = [x["what"] for x in f]
+assert notes[0].startswith("level 1: 10 switches, ") and notes[1].startswith("level 2: 12 switches, ") \
+    and notes[2].startswith("level 3: 8 switches, "), notes
+ports = 0
+cur = None
+for line in open(sys.argv[2]):
+    if re.match(r'^Hca\s', line):
+        cur = "hca"
+    elif re.match(r'^Switch\s', line):
+        cur = "sw"
+    elif cur == "hca" and re.match(r'^\[\d+\]\s+"', line):
+        ports += 1
+hist = dict((int(a), int(b)) for a, b in re.findall(r'(\d+): (\d+)', notes[3].split(":", 1)[1]))
+assert "not routed" not in notes[3] and sum(hist.values()) == ports * (ports - 1), (notes[3], ports)
+assert set(hist) <= {1, 3, 5}, hist  # same leaf, over an agg, over a core
+print(notes[3])
+PY
+  ) && [ "$rc" -eq 0 ]; then
+    ok "fabric check fattree: three levels, no error ($out)"
+  else
+    bad "fabric check fattree: exit $rc $out $(cat "$PLANS/ft.err")"
+  fi
   for t in slurmctld scontrol munged mungekey; do
     command -v $t >/dev/null || { bad "$t missing (tests/ibsim/setup.sh)"; return; }
   done
