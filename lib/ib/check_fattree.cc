@@ -14,8 +14,15 @@ namespace {
 
 constexpr int kNone = -1;
 
-// Breadth-first distances over switch links from the switches in start.
-std::vector<int> distances(const Fabric& f, const std::vector<uint32_t>& start) {
+std::string ratio(size_t down, size_t up) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", up ? static_cast<double>(down) / up : 0.0);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<int> switch_distances(const Fabric& f, const std::vector<uint32_t>& start) {
   std::vector<int> d(f.nodes.size(), kNone);
   std::deque<uint32_t> todo;
   for (uint32_t s : start) {
@@ -33,14 +40,6 @@ std::vector<int> distances(const Fabric& f, const std::vector<uint32_t>& start) 
   }
   return d;
 }
-
-std::string ratio(size_t down, size_t up) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", up ? static_cast<double>(down) / up : 0.0);
-  return buf;
-}
-
-}  // namespace
 
 std::vector<Finding> check_fattree(const Fabric& f, const Lfts& lfts) {
   std::vector<Finding> out;
@@ -69,12 +68,12 @@ std::vector<Finding> check_fattree(const Fabric& f, const Lfts& lfts) {
   if (with_cas.empty()) return out;
   if (leaves.empty()) leaves = with_cas;
   // Roots: the switches farthest from the leaves; ranks down from them.
-  std::vector<int> up_dist = distances(f, leaves);
+  std::vector<int> up_dist = switch_distances(f, leaves);
   int far = *std::max_element(up_dist.begin(), up_dist.end());
   std::vector<uint32_t> roots;
   for (uint32_t n = 0; n < f.nodes.size(); ++n)
     if (up_dist[n] == far) roots.push_back(n);
-  std::vector<int> rank = distances(f, roots);
+  std::vector<int> rank = switch_distances(f, roots);
   // The leaf rank: where most CAs of the leaves hang.
   std::map<int, size_t> cas_at;
   for (uint32_t n : leaves)

@@ -20,4 +20,8 @@ namespace rdma::ib {
 // switches on their route (lfts empty: not read).
 std::vector<Finding> check_fattree(const Fabric& f, const Lfts& lfts);
 
+// Hops over switch-to-switch links from the nearest switch of start, by
+// node index; -1 for CAs, routers and switches start does not reach.
+std::vector<int> switch_distances(const Fabric& f, const std::vector<uint32_t>& start);
+
 }  // namespace rdma::ib

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "lib/ib/check_fattree.h"
 #include "lib/ib/topology.h"
 
 namespace rdma::ib {
@@ -103,31 +104,17 @@ void write_slurm_topology(const Fabric& f, SlurmFormat format, std::FILE* out) {
                                                                            : topology_node_name(n))
                   : host_of(n);
   }
-  // Levels by hops from the leaves (switches with a CA), breadth first.
-  std::vector<int> level(f.nodes.size(), -1);
+  // Levels by hops from the leaves (switches with a CA).
   std::vector<std::vector<std::string>> hosts(f.nodes.size());
-  std::vector<uint32_t> wave;
+  std::vector<uint32_t> leaves;
   for (uint32_t i = 0; i < f.nodes.size(); ++i) {
     if (!f.nodes[i].is_switch()) continue;
     for (const Port& p : f.nodes[i].ports)
       if (p.peer && !f.nodes[p.peer->node].is_switch()) hosts[i].push_back(name[p.peer->node]);
-    if (!hosts[i].empty()) {
-      level[i] = 0;
-      wave.push_back(i);
-    }
+    if (!hosts[i].empty()) leaves.push_back(i);
   }
-  int top = 0;
-  while (!wave.empty()) {
-    std::vector<uint32_t> next;
-    for (uint32_t i : wave)
-      for (const Port& p : f.nodes[i].ports)
-        if (p.peer && f.nodes[p.peer->node].is_switch() && level[p.peer->node] < 0) {
-          level[p.peer->node] = level[i] + 1;
-          top = level[i] + 1;
-          next.push_back(p.peer->node);
-        }
-    wave = std::move(next);
-  }
+  std::vector<int> level = switch_distances(f, leaves);
+  int top = level.empty() ? 0 : std::max(0, *std::max_element(level.begin(), level.end()));
   std::fprintf(out, "# Slurm topology.conf (topology/%s), written by rdma fabric topology slurm\n",
                format == SlurmFormat::Tree ? "tree" : "block");
   // Each level's switches by name (discovery order depends on the port
