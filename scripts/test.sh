@@ -161,6 +161,7 @@ fi
 [ -x tests/ibsim/report.sh ] && run_suite ibsim-report env RDMA_TEST_LOG="$LOG" tests/ibsim/report.sh --rdma build/rdma
 # fabric top: JSON snapshots, and the full screen in tmux.
 [ -x tests/ibsim/top.sh ] && run_suite ibsim-top tests/ibsim/top.sh --rdma build/rdma
+[ -x tests/ibsim/plan.sh ] && run_suite ibsim-plan tests/ibsim/plan.sh --rdma build/rdma
 # MAD replies damaged by tests/ibsim/madfault.c (issue 26): no crash, no
 # run past the bound, no wrong answer when only TIDs moved; the Release
 # binary and the ASan+UBSan one (a sanitizer report is a crash). About 40 s each.

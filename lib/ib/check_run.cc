@@ -2,19 +2,25 @@
 
 #include <algorithm>
 
+#include "lib/ib/check_fattree.h"
+#include "lib/ib/check_nodes.h"
 #include "lib/ib/lfts.h"
 #include "lib/ib/mfts.h"
 
 namespace rdma::ib {
 
 const std::vector<std::string_view>& check_names() {
-  static const std::vector<std::string_view> kNames = {"ids",    "links",  "sm",
-                                                       "routes", "credit", "balance"};
+  static const std::vector<std::string_view> kNames = {"ids",    "links",   "sm",      "routes",
+                                                       "credit", "balance", "fattree", "nodes"};
   return kNames;
 }
 
+bool check_by_default(std::string_view name) {
+  return name != "fattree" && name != "nodes";
+}
+
 bool check_needs_mads(std::string_view name) {
-  return name != "ids" && name != "links";
+  return name != "ids" && name != "links" && name != "nodes";
 }
 
 CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which) {
@@ -32,9 +38,11 @@ CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::stri
   };
   if (want("ids")) take(check_ids(f));
   if (want("links")) take(check_links(f));
+  if (want("nodes")) take(check_nodes(f));
   if (want("sm")) take(check_sm(*e, f));
-  bool routes = want("routes"), credit = want("credit"), balance = want("balance");
-  if (routes || credit || balance) {
+  bool routes = want("routes"), credit = want("credit"), balance = want("balance"),
+       fattree = want("fattree");
+  if (routes || credit || balance || fattree) {
     Lfts lfts = read_lfts(*e, f, run.warnings);
     if (routes) {
       take(check_routes(f, lfts));
@@ -46,6 +54,7 @@ CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::stri
       take(check_credit(f, lfts, &vls));
     }
     if (balance) take(check_balance(f, lfts));
+    if (fattree) take(check_fattree(f, lfts));
   }
   return run;
 }

@@ -16,6 +16,11 @@ namespace rdma::ib {
 // The checks by name, in the order they run and are listed.
 const std::vector<std::string_view>& check_names();
 
+// Whether a check runs when none is named: not those that judge the
+// fabric's design (fattree, nodes), which find errors on fabrics built
+// otherwise on purpose.
+bool check_by_default(std::string_view name);
+
 // Whether a check sends MADs (the SM's, the forwarding and SL2VL tables),
 // so that a saved fabric alone cannot answer it.
 bool check_needs_mads(std::string_view name);

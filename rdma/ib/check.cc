@@ -28,7 +28,9 @@ void fabric_check(Ctx& c) {
     if (want[i]) throw UsageError("fabric check \"" + std::string(names[i]) + "\" given twice");
     want[i] = true;
   }
-  if (std::find(want.begin(), want.end(), true) == want.end()) want.assign(names.size(), true);
+  // None named: every check but those that judge the fabric's design.
+  if (std::find(want.begin(), want.end(), true) == want.end())
+    for (size_t i = 0; i < names.size(); ++i) want[i] = ib::check_by_default(names[i]);
   std::vector<std::string> which;
   for (size_t i = 0; i < names.size(); ++i)
     if (want[i]) which.emplace_back(names[i]);

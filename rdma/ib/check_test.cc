@@ -110,9 +110,9 @@ TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
   test::Result r = run({"fabric", "check", "speed"});
   EXPECT_EQ(r.status, 2);  // bad input to a findings command
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(
-      r.err.find("unknown fabric check \"speed\" (ids, links, sm, routes, credit or balance)"),
-      std::string::npos)
+  EXPECT_NE(r.err.find("unknown fabric check \"speed\" (ids, links, sm, routes, credit, balance, "
+                       "fattree or nodes)"),
+            std::string::npos)
       << r.err;
   // A check named twice (even abbreviated) is a mistake, not a wish to run it twice.
   r = run({"fabric", "check", "ids", "i"});

@@ -35,7 +35,9 @@
 #include "rdma/ib/fabric_report.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/fabric_top.h"
+#include "rdma/ib/plan.h"
 #include "rdma/ib/session.h"
+#include "rdma/ib/topology_slurm.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -61,10 +63,14 @@ void fabric_help(Ctx& c) {
       "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
       "                                [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
-      "       rdma fabric check [ ids | links | sm | routes | credit | balance ]...\n"
+      "       rdma fabric check [ ids | links | sm | routes | credit | balance | fattree |\n"
+      "                           nodes ]...\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric plan check PLAN [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric plan write FILE [ csv | topology ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric report DIR [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric top [ from FILE ] [via DEV/PORT]   (-w SECONDS, default 2; -c COUNT)\n"
       "Options --window N, --timeout MS and --retries N set how many MADs are in\n"
@@ -279,6 +285,10 @@ void fabric_topology(Ctx& c) {
     c.args.next();
     return fabric_topology_dot(c, src);
   }
+  if (!c.args.empty() && matches(c.args.peek(), "slurm")) {
+    c.args.next();
+    return fabric_topology_slurm(c, src);
+  }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
   ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));
@@ -315,6 +325,10 @@ void fabric_check_cmd(Ctx& c) {
   fabric_check(c);
 }
 
+void fabric_plan_cmd(Ctx& c) {
+  fabric_plan(c);
+}
+
 void fabric_errors_cmd(Ctx& c) {
   fabric_errors(c);
 }
@@ -345,6 +359,7 @@ std::span<const Cmd> fabric_commands() {
       {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
       {"check", fabric_check_cmd, Takes::Findings},
       {"report", fabric_report_cmd, Takes::Findings},
+      {"plan", fabric_plan_cmd, Takes::Findings},
       {"help", fabric_help},
   };
   return kTable;

@@ -98,8 +98,8 @@ TEST_F(Findings, ACheckNamedTwiceIsBadInput) {
   Result typo = run({"fabric", "check", "lnks"});
   EXPECT_EQ(typo.status, 2);
   EXPECT_EQ(typo.err,
-            "unknown fabric check \"lnks\" (ids, links, sm, routes, credit or balance); did you "
-            "mean \"links\"?\n");
+            "unknown fabric check \"lnks\" (ids, links, sm, routes, credit, balance, fattree or "
+            "nodes); did you mean \"links\"?\n");
 }
 
 TEST_F(Findings, CheckAndDiffSayWhatTheyFound) {

@@ -1,0 +1,319 @@
+// The plan's three file formats (lib/ib/plan.h): a saved fabric, a topology
+// file, a cable-plan CSV; and the CSV written back.
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "lib/error.h"
+#include "lib/ib/cache.h"
+#include "lib/ib/node_name_map.h"
+#include "lib/ib/plan.h"
+#include "lib/ib/types.h"
+
+namespace rdma::ib {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::optional<mad::Generation> generation_named(const std::string& s) {
+  for (unsigned g = 1; g <= static_cast<unsigned>(mad::Generation::Xdr); ++g) {
+    const char* n = mad::generation_name(static_cast<mad::Generation>(g));
+    if (n && lower(n) == lower(s)) return static_cast<mad::Generation>(g);
+  }
+  return std::nullopt;
+}
+
+bool valid_lanes(unsigned n) {
+  return n == 1 || n == 2 || n == 4 || n == 8 || n == 12;
+}
+
+// Adds the plan's cables, through add() unless a name is two nodes' (then
+// the checker calls the name ambiguous; its cables are kept as read).
+void add_all(Plan& p, std::vector<PlanLink> links) {
+  for (PlanLink& l : links) {
+    if (p.nodes[l.a.node].count > 1 || p.nodes[l.b.node].count > 1)
+      p.links.push_back(std::move(l));
+    else
+      p.add(std::move(l));
+  }
+}
+
+// One CSV record's fields (RFC 4180 quoting, within the line).
+std::vector<std::string> csv_fields(const std::string& line, const std::string& where) {
+  std::vector<std::string> out;
+  std::string f;
+  size_t i = 0;
+  for (;;) {
+    f.clear();
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      for (;;) {
+        if (i >= line.size()) throw Error(where + ": a quoted field is not closed");
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            f += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        f += line[i++];
+      }
+      while (i < line.size() && line[i] != ',') {
+        if (line[i] != ' ' && line[i] != '\r') throw Error(where + ": text after a quoted field");
+        ++i;
+      }
+      out.push_back(f);
+    } else {
+      while (i < line.size() && line[i] != ',') f += line[i++];
+      out.push_back(trim(f));
+    }
+    if (i >= line.size()) break;
+    ++i;  // the comma
+  }
+  return out;
+}
+
+unsigned port_number(const std::string& text, const std::string& where, const char* column) {
+  std::string s = trim(text);
+  if (lower(s).rfind("port", 0) == 0) s = trim(s.substr(4));
+  char* end = nullptr;
+  errno = 0;
+  unsigned long v = s.empty() ? 0 : std::strtoul(s.c_str(), &end, 10);
+  if (s.empty() || *end || errno || v < 1 || v > 254)
+    throw Error(where + ": " + column + " \"" + text + "\" is not a port number (1-254)");
+  return static_cast<unsigned>(v);
+}
+
+}  // namespace
+
+Plan parse_plan_csv(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  enum Col { kStartDev, kStartPort, kEndDev, kEndPort, kType, kWidth, kSpeed, kCols };
+  static const char* const kNames[kCols] = {"startdevice", "startport", "enddevice", "endport",
+                                            "linktype",    "width",     "speed"};
+  int col[kCols];
+  std::fill(col, col + kCols, -1);
+  bool header = false;
+  std::vector<PlanLink> links;
+  Plan p;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string where = file + ":" + std::to_string(lineno);
+    if (trim(line).empty()) continue;
+    std::vector<std::string> f = csv_fields(line, where);
+    if (!header) {
+      for (size_t i = 0; i < f.size(); ++i) {
+        std::string k;
+        for (char c : lower(f[i]))
+          if (c != ' ' && c != '#' && c != '_' && c != '-') k += c;
+        for (int c = 0; c < kCols; ++c)
+          if (k == kNames[c]) col[c] = static_cast<int>(i);
+      }
+      for (int c = 0; c <= kEndPort; ++c)
+        if (col[c] < 0)
+          throw Error(where +
+                      ": the header must name StartDevice, StartPort, EndDevice and EndPort "
+                      "(and may name LinkType, Width, Speed)");
+      header = true;
+      continue;
+    }
+    if (trim(line)[0] == '#') continue;
+    auto field = [&](int c) -> std::string {
+      return col[c] >= 0 && static_cast<size_t>(col[c]) < f.size() ? f[col[c]] : "";
+    };
+    if (col[kType] >= 0 && !field(kType).empty() && lower(field(kType)) != "data") continue;
+    PlanLink l;
+    l.where = where;
+    l.a.node = field(kStartDev);
+    l.b.node = field(kEndDev);
+    if (l.a.node.empty() || l.b.node.empty()) throw Error(where + ": a device name is empty");
+    l.a.port = port_number(field(kStartPort), where, "StartPort");
+    l.b.port = port_number(field(kEndPort), where, "EndPort");
+    if (std::string w = lower(field(kWidth)); !w.empty()) {
+      if (w.rfind("ib_", 0) == 0) w = w.substr(3);
+      if (!w.empty() && w.back() == 'x') w.pop_back();
+      char* end = nullptr;
+      unsigned long v = std::strtoul(w.c_str(), &end, 10);
+      if (w.empty() || *end || !valid_lanes(static_cast<unsigned>(v)))
+        throw Error(where + ": Width \"" + field(kWidth) + "\" is not 1X, 2X, 4X, 8X or 12X");
+      l.lanes = static_cast<unsigned>(v);
+    }
+    if (std::string s = field(kSpeed); !s.empty()) {
+      std::optional<mad::Generation> g = generation_named(s);
+      if (!g)
+        throw Error(where + ": Speed \"" + s +
+                    "\" is not SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
+      l.speed = *g;
+    }
+    p.add(std::move(l));
+  }
+  if (!header) throw Error(file + ": no header line (StartDevice,StartPort,EndDevice,EndPort)");
+  return p;
+}
+
+Plan parse_plan_topology(const std::string& text, const std::string& file,
+                         const NodeNameMap& names) {
+  static const std::regex kNode(R"re(^(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]*)"(.*)$)re");
+  static const std::regex kPort(
+      R"re(^\[(\d+)\](\([0-9a-fA-F]+\))?\s*"([^"]*)"\[(\d+)\](\([0-9a-fA-F]+\))?(.*)$)re");
+  static const std::regex kGuid(R"re(^(switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+).*$)re");
+  static const std::regex kIdGuid(R"re(^[SHR]-([0-9a-fA-F]{1,16})$)re");
+  static const std::regex kDesc(R"re(#\s*"([^"]*)")re");
+  static const std::regex kRate(R"re(\b(\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\b)re");
+  struct Declared {
+    std::string name;
+    int line = 0;
+  };
+  struct HalfCable {
+    std::string node_id, peer_id;
+    unsigned port = 0, peer_port = 0, lanes = 0;
+    mad::Generation speed = mad::Generation::Unknown;
+    int line = 0;
+  };
+  std::map<std::string, Declared> ids;
+  std::vector<HalfCable> halves;
+  Plan p;
+  std::istringstream in(text);
+  std::string line, current;
+  uint64_t guid = 0;
+  int lineno = 0;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string where = file + ":" + std::to_string(lineno);
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (std::regex_match(t, m, kGuid)) {
+      guid = std::stoull(m[2].str(), nullptr, 16);
+    } else if (std::regex_match(t, m, kNode)) {
+      current = m[3].str();
+      std::string rest = m[4].str();
+      std::smatch d;
+      std::string name = std::regex_search(rest, d, kDesc) ? d[1].str() : current;
+      std::smatch g;
+      if (!guid && std::regex_match(current, g, kIdGuid))
+        guid = std::stoull(g[1].str(), nullptr, 16);
+      if (guid) name = names.name(guid, name);
+      if (!ids.emplace(current, Declared{name, lineno}).second)
+        throw Error(where + ": node \"" + current + "\" is declared twice");
+      auto [it, fresh] = p.nodes.try_emplace(name);
+      PlanNode& pn = it->second;
+      if (!fresh) {
+        ++pn.count;
+        pn.guid = 0;
+      } else {
+        pn.guid = guid;
+        pn.type = m[1].str() == "Switch" ? static_cast<uint8_t>(NodeType::Switch)
+                  : m[1].str() == "Rt"   ? static_cast<uint8_t>(NodeType::Router)
+                                         : static_cast<uint8_t>(NodeType::Ca);
+      }
+      guid = 0;
+    } else if (std::regex_match(t, m, kPort)) {
+      if (current.empty()) throw Error(where + ": a port line before any node line");
+      HalfCable h{current,
+                  m[3].str(),
+                  static_cast<unsigned>(std::stoul(m[1].str())),
+                  static_cast<unsigned>(std::stoul(m[4].str())),
+                  0,
+                  mad::Generation::Unknown,
+                  lineno};
+      std::string rest = m[6].str();
+      std::smatch r;
+      if (std::regex_search(rest, r, kRate)) {
+        h.lanes = static_cast<unsigned>(std::stoul(r[1].str()));
+        h.speed = *generation_named(r[2].str());
+      }
+      halves.push_back(std::move(h));
+    } else if (t.find('=') == std::string::npos) {
+      throw Error(where + ": not a node, port or value line: " + t);
+    }
+  }
+  // Each cable once, from the end declared first; the other end's line,
+  // when the file has one, must say the same.
+  std::map<std::pair<std::string, unsigned>, const HalfCable*> by_end;
+  for (const HalfCable& h : halves) by_end[{h.node_id, h.port}] = &h;
+  std::vector<PlanLink> links;
+  for (const HalfCable& h : halves) {
+    std::string where = file + ":" + std::to_string(h.line);
+    auto peer = ids.find(h.peer_id);
+    if (peer == ids.end()) throw Error(where + ": no node \"" + h.peer_id + "\" in the file");
+    auto back = by_end.find({h.peer_id, h.peer_port});
+    if (back != by_end.end()) {
+      const HalfCable& o = *back->second;
+      if (o.peer_id != h.node_id || o.peer_port != h.port)
+        throw Error(where + ": \"" + h.node_id + "\"[" + std::to_string(h.port) + "] goes to \"" +
+                    h.peer_id + "\"[" + std::to_string(h.peer_port) + "], whose line " +
+                    std::to_string(o.line) + " says it goes to \"" + o.peer_id + "\"[" +
+                    std::to_string(o.peer_port) + "]");
+      if (o.line < h.line) continue;  // added from there
+    }
+    PlanLink l;
+    l.a = {ids[h.node_id].name, h.port};
+    l.b = {peer->second.name, h.peer_port};
+    l.lanes = h.lanes;
+    l.speed = h.speed;
+    l.where = where;
+    links.push_back(std::move(l));
+  }
+  add_all(p, std::move(links));
+  return p;
+}
+
+Plan load_plan(const std::string& path, const NodeNameMap& names) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    Fabric f = load_fabric(path);
+    rename_nodes(names, f);
+    return plan_of(f);
+  }
+  static const std::regex kTopo(R"re((^|\n)\s*(Switch|Hca|Ca|Rt)\s+\d+\s+")re");
+  if (std::regex_search(text, kTopo)) return parse_plan_topology(text, path, names);
+  return parse_plan_csv(text, path);
+}
+
+namespace {
+
+std::string csv_quoted(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos && trim(s) == s && !s.empty() && s[0] != '#')
+    return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+void write_plan_csv(const Plan& p, std::FILE* out) {
+  std::fputs("StartDevice,StartPort,EndDevice,EndPort,LinkType,Width,Speed\n", out);
+  for (const PlanLink& l : p.links) {
+    const char* speed = mad::generation_name(l.speed);
+    std::fprintf(out, "%s,%u,%s,%u,Data,%s,%s\n", csv_quoted(l.a.node).c_str(), l.a.port,
+                 csv_quoted(l.b.node).c_str(), l.b.port,
+                 l.lanes ? (std::to_string(l.lanes) + "X").c_str() : "", speed ? speed : "");
+  }
+}
+
+}  // namespace rdma::ib

@@ -1,0 +1,226 @@
+// The plan check on the fabric double: tests/ibsim/plan.net as designed,
+// plan-built.net as built (its header lists the cases, the ground truth
+// here and in tests/ibsim/plan.sh).
+#include "lib/ib/plan.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+
+#include "lib/error.h"
+#include "lib/ib/discover.h"
+#include "lib/ib/node_name_map.h"
+#include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/topology.h"
+#include "lib/testing/test_data.h"
+
+namespace rdma::ib {
+namespace {
+
+std::string net(const char* name) {
+  return rdma::testdata::dir() + "/../ibsim/" + name;
+}
+
+Fabric fabric_of_net(const char* name, bool sm = true) {
+  ibtest::FakeFabric fake(ibtest::load_topology(net(name)));
+  if (sm) fake.assign_lids();
+  mad::Engine e(fake, {100, 1, 8});
+  return discover(e).fabric;
+}
+
+// Each finding as "KIND: WHAT", sorted.
+std::multiset<std::string> kinds(const PlanResult& r) {
+  std::multiset<std::string> s;
+  for (const PlanFinding& f : r.findings) s.insert(std::string(f.kind) + ": " + f.what);
+  return s;
+}
+
+const PlanFinding* find(const PlanResult& r, const char* kind) {
+  for (const PlanFinding& f : r.findings)
+    if (std::string(f.kind) == kind) return &f;
+  return nullptr;
+}
+
+TEST(PlanCheck, TheFabricAsDesignedHasNoFinding) {
+  Plan p = load_plan(net("plan.net"), {});
+  EXPECT_EQ(p.links.size(), 10u);
+  PlanResult r = check_plan(p, fabric_of_net("plan.net"));
+  EXPECT_TRUE(r.findings.empty()) << r.findings[0].what;
+  EXPECT_EQ(r.planned, 10u);
+  EXPECT_EQ(r.matched, 10u);
+  // Its own plan too, GUIDs, widths and speeds in it.
+  Fabric f = fabric_of_net("plan.net");
+  r = check_plan(plan_of(f), f);
+  EXPECT_TRUE(r.findings.empty()) << r.findings[0].what;
+}
+
+TEST(PlanCheck, EachCaseOfTheBuiltFabricIsOneFinding) {
+  PlanResult r = check_plan(load_plan(net("plan.net"), {}), fabric_of_net("plan-built.net"));
+  std::multiset<std::string> want = {
+      "swapped: cables swapped: \"s2\" port 1 goes to \"h6\" port 1 and \"s2\" port 2 to \"h5\" "
+      "port 1; the plan says \"s2\" port 1 to \"h5\" port 1 and \"s2\" port 2 to \"h6\" port 1",
+      "missing: cable \"s1\" port 4 - \"s2\" port 4 is missing",
+      "unplanned: cable \"s1\" port 7 - \"s2\" port 7 is not in the plan",
+      "miswired: \"h4\" port 1 goes to \"s1\" port 9, the plan says \"s1\" port 6",
+      "absent: planned node \"h9\" is not found",
+      "unknown: node \"h8\" 0x0002c90300abcdf1 is not in the plan",
+      "ambiguous: the name \"h2\" is used by 2 nodes of the fabric (0x0000000000100002, "
+      "0x0002c90300abcdf3): its cables are not checked",
+  };
+  EXPECT_EQ(kinds(r), want);
+  EXPECT_EQ(r.planned, 10u);
+  EXPECT_EQ(r.matched, 4u);  // s1-h1, s1-s2 port 3, s1-h3 (at 1X: no rate planned), s2-h7
+  const PlanFinding* s = find(r, kPlanSwapped);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->severity, Severity::Error);
+  EXPECT_EQ(s->ends.size(), 4u);
+  EXPECT_EQ(find(r, kPlanUnknown)->severity, Severity::Warning);
+  EXPECT_EQ(find(r, kPlanUnplanned)->severity, Severity::Warning);
+}
+
+TEST(PlanCheck, APlanWithGuidsAndRatesSaysReplacedAndWhatWasPlanned) {
+  PlanResult r = check_plan(plan_of(fabric_of_net("plan.net")), fabric_of_net("plan-built.net"));
+  std::multiset<std::string> k = kinds(r);
+  EXPECT_EQ(k.count("replaced: \"h7\" has node GUID 0x0002c90300abcdef, the plan says "
+                    "0x000000000010000c: a replaced part"),
+            1u);
+  EXPECT_EQ(k.count("slow: \"s1\" port 5 - \"h3\" port 1 runs 1X SDR, the plan says 4X SDR"), 1u);
+  EXPECT_EQ(find(r, kPlanReplaced)->severity, Severity::Info);
+  EXPECT_EQ(r.findings.size(), 9u);
+}
+
+TEST(PlanCheck, CablesNotActiveAreErrors) {
+  PlanResult r = check_plan(load_plan(net("plan.net"), {}), fabric_of_net("plan.net", false));
+  EXPECT_EQ(r.findings.size(), 10u);
+  for (const PlanFinding& f : r.findings) {
+    EXPECT_STREQ(f.kind, kPlanNotActive);
+    EXPECT_NE(f.what.find(" is INIT, not ACTIVE"), std::string::npos) << f.what;
+  }
+}
+
+class PlanFile : public ::testing::Test {
+ protected:
+  std::string write(const char* name, const std::string& text) {
+    std::string p = ::testing::TempDir() + "rdma-plan-" + name;
+    std::FILE* f = std::fopen(p.c_str(), "w");
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+    files_.push_back(p);
+    return p;
+  }
+  ~PlanFile() override {
+    for (const std::string& f : files_) std::remove(f.c_str());
+  }
+  std::vector<std::string> files_;
+};
+
+TEST_F(PlanFile, TheCsvWrittenReadsBackTheSame) {
+  Plan p = plan_of(fabric_of_net("plan-built.net"));
+  std::string file = ::testing::TempDir() + "rdma-plan-written.csv";
+  files_.push_back(file);
+  std::FILE* out = std::fopen(file.c_str(), "w");
+  write_plan_csv(p, out);
+  std::fclose(out);
+  Plan back = load_plan(file, {});
+  ASSERT_EQ(back.links.size(), p.links.size());
+  for (size_t i = 0; i < p.links.size(); ++i) {
+    EXPECT_EQ(back.links[i].a, p.links[i].a);
+    EXPECT_EQ(back.links[i].b, p.links[i].b);
+    EXPECT_EQ(back.links[i].lanes, p.links[i].lanes);
+    EXPECT_EQ(back.links[i].speed, p.links[i].speed);
+  }
+}
+
+TEST_F(PlanFile, NdtColumnsInAnyOrderWithQuotesAndLinkTypes) {
+  Plan p = load_plan(write("ndt.csv",
+                           "#Start device,Start port,End device,End port,Link type\n"
+                           "\"leaf, 1\",Port 7,spine1,Port 4,Data\n"
+                           "leaf1,8,spine1,5,Management\n"
+                           "# a comment\n"
+                           "\n"
+                           "leaf1,9,\"sp\"\"2\",1,\n"),
+                     {});
+  ASSERT_EQ(p.links.size(), 2u);
+  EXPECT_EQ(p.links[0].a, (PlanEnd{"leaf, 1", 7}));
+  EXPECT_EQ(p.links[0].b, (PlanEnd{"spine1", 4}));
+  EXPECT_EQ(p.links[1].b, (PlanEnd{"sp\"2", 1}));
+  Plan q = load_plan(write("rate.csv",
+                           "EndPort,StartDevice,Speed,StartPort,EndDevice,Width\n"
+                           "4,a,edr,1,b,4x\n"),
+                     {});
+  ASSERT_EQ(q.links.size(), 1u);
+  EXPECT_EQ(q.links[0].lanes, 4u);
+  EXPECT_EQ(q.links[0].speed, mad::Generation::Edr);
+  EXPECT_EQ(q.links[0].b, (PlanEnd{"b", 4}));
+}
+
+TEST_F(PlanFile, WhatCannotBeReadIsNamedByFileAndLine) {
+  auto error = [&](const char* name, const std::string& text) {
+    std::string file = write(name, text);
+    try {
+      load_plan(file, {});
+    } catch (const Error& e) {
+      std::string m = e.what();
+      return m.substr(m.find(name));
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("h.csv", "a,b,c\n"),
+            "h.csv:1: the header must name StartDevice, StartPort, EndDevice and EndPort (and may "
+            "name LinkType, Width, Speed)");
+  EXPECT_EQ(error("p.csv", "StartDevice,StartPort,EndDevice,EndPort\na,x,b,1\n"),
+            "p.csv:2: StartPort \"x\" is not a port number (1-254)");
+  EXPECT_EQ(error("w.csv", "StartDevice,StartPort,EndDevice,EndPort,Width\na,1,b,1,3x\n"),
+            "w.csv:2: Width \"3x\" is not 1X, 2X, 4X, 8X or 12X");
+  EXPECT_EQ(error("s.csv", "StartDevice,StartPort,EndDevice,EndPort,Speed\na,1,b,1,fast\n"),
+            "s.csv:2: Speed \"fast\" is not SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
+  EXPECT_EQ(error("t.csv", "StartDevice,StartPort,EndDevice,EndPort\na,1,a,1\n"),
+            "t.csv:2: \"a\" port 1 is cabled to itself");
+  EXPECT_EQ(error("q.csv", "StartDevice,StartPort,EndDevice,EndPort\n\"a,1,b,1\n"),
+            "q.csv:2: a quoted field is not closed");
+  EXPECT_EQ(error("n.topo", "Switch 4 \"s\"\n[1] \"x\"[1]\n"),
+            "n.topo:2: no node \"x\" in the file");
+  EXPECT_EQ(error("c.topo", "Switch 4 \"s\"\n[1] \"h\"[1]\nHca 1 \"h\"\n[1] \"s\"[2]\n"),
+            "c.topo:2: \"s\"[1] goes to \"h\"[1], whose line 4 says it goes to \"s\"[2]");
+  EXPECT_EQ(error("j.topo", "Switch 4 \"s\"\nnonsense here\n"),
+            "j.topo:2: not a node, port or value line: nonsense here");
+}
+
+TEST_F(PlanFile, APortCabledTwiceMakesItsNameAmbiguous) {
+  std::string file =
+      write("twice.csv", "StartDevice,StartPort,EndDevice,EndPort\ns1,1,h1,1\ns1,1,h2,1\n");
+  Plan p = load_plan(file, {});
+  ASSERT_EQ(p.links.size(), 2u);
+  PlanResult r = check_plan(p, fabric_of_net("plan.net"));
+  const PlanFinding* a = find(r, kPlanAmbiguous);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->what, "the name \"s1\" is used by two cables of the plan (port 1 at " + file +
+                         ":2 and " + file + ":3): its cables are not checked");
+  EXPECT_EQ(r.planned, 2u);
+  EXPECT_EQ(r.matched, 0u);
+}
+
+TEST_F(PlanFile, IbnetdiscoverNamesAreTheDescriptionsOrTheMapsNames) {
+  std::string text =
+      "switchguid=0x200000(200000)\n"
+      "Switch\t4 \"S-0000000000200000\"\t\t# \"leaf1\" base port 0 lid 2 lmc 0\n"
+      "[1]\t\"H-0000000000100000\"[1](100001) \t\t# \"node1 mlx5_0\" lid 3 4xEDR\n"
+      "\ncaguid=0x100000\n"
+      "Ca\t1 \"H-0000000000100000\"\t\t# \"node1 mlx5_0\"\n"
+      "[1](100001) \t\"S-0000000000200000\"[1]\t\t# lid 3 lmc 0 \"leaf1\" lid 2 4xEDR\n";
+  Plan p = load_plan(write("d.topo", text), {});
+  ASSERT_EQ(p.links.size(), 1u);
+  EXPECT_EQ(p.links[0].a, (PlanEnd{"leaf1", 1}));
+  EXPECT_EQ(p.links[0].b, (PlanEnd{"node1 mlx5_0", 1}));
+  EXPECT_EQ(p.links[0].lanes, 4u);
+  EXPECT_EQ(p.links[0].speed, mad::Generation::Edr);
+  EXPECT_EQ(p.nodes.at("leaf1").guid, 0x200000u);
+  NodeNameMap m;
+  m.names[0x100000] = "node1";
+  Plan named = load_plan(write("d.topo", text), m);
+  EXPECT_EQ(named.links[0].b, (PlanEnd{"node1", 1}));
+}
+
+}  // namespace
+}  // namespace rdma::ib
