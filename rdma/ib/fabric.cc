@@ -139,7 +139,7 @@ void link_gauges(const ib::Fabric& f, ib::PortRef end, view::Record& rec) {
 }
 
 // A partial scan's words (iblinkinfo -S/-D and -n): `from TARGET` where
-// TARGET starts with its keyword (lid, guid, gid, dr: a bare `from 5`
+// TARGET starts with its keyword (lid, guid, gid, dr, name: a bare `from 5`
 // stays the saved file "5") and `hops N`, anywhere in the words.
 struct LinksScope {
   std::optional<mad::Target> start;
@@ -150,8 +150,9 @@ LinksScope take_links_scope(Ctx& c) {
   LinksScope scope;
   std::vector<std::string> w = c.args.take_rest(), kept;
   for (size_t j = 0; j < w.size(); ++j) {
-    const bool target_next = j + 1 < w.size() && (w[j + 1] == "lid" || w[j + 1] == "guid" ||
-                                                  w[j + 1] == "gid" || w[j + 1] == "dr");
+    const bool target_next =
+        j + 1 < w.size() && (w[j + 1] == "lid" || w[j + 1] == "guid" || w[j + 1] == "gid" ||
+                             w[j + 1] == "dr" || w[j + 1] == "name");
     if (w[j] == "from" && target_next) {
       size_t k = j + 1;
       scope.start = mad::parse_target(w, k);
@@ -175,6 +176,7 @@ LinksScope take_links_scope(Ctx& c) {
 std::vector<uint8_t> start_path(MadSession& s, const mad::Target& t) {
   if (t.kind == mad::Target::Kind::Dr) return t.path;
   mad::Route r = s.route(t);
+  if (r.directed) return r.path;  // a name found by discovery, without a LID
   return ib::directed_route_to(s.engine(), static_cast<uint8_t>(s.local().port), s.local().lid,
                                r.lid);
 }

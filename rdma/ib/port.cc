@@ -23,7 +23,8 @@ void port_help(Ctx& c) {
       "       rdma [-f] [--mkey KEY] port set TARGET port N [ STATE ] [ OP VALUE ]... [via "
       "DEV/PORT]\n"
       "       rdma --yes port set all init [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
+      "              name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
       "       OP := { speed | espeed | fdr10 | width | vls | mtu | lid | smlid | lmc | mkey }\n"
       "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",
@@ -124,9 +125,10 @@ void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uin
 namespace {
 
 void port_show(Ctx& c) {
-  std::optional<mad::Target> target = c.args.target();
+  std::optional<mad::Target> target =
+      c.args.target_or_name({"port", "pkeys", "guids", "sl2vl", "vlarb"});
   std::string via = c.args.take_via();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   std::optional<uint8_t> port;
   std::string table;
   while (!c.args.empty()) {

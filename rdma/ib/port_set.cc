@@ -424,7 +424,7 @@ void port_set(Ctx& c) {
   }
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   Request req = parse_request(c);
   MadSession s(c, via, 1);
   mad::Route given = s.route(target);

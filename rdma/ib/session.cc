@@ -50,6 +50,7 @@ MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
       progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
                                        c.is_terminal)) {
   if (c.opt.mkey) set_mkey(*c.opt.mkey);
+  set_node_name_map(c.opt.node_name_map);
 }
 
 MadSession::~MadSession() {

@@ -80,6 +80,37 @@ printf '0x1 "ok"\n0x2g "bad"\n' >bad.map
 expect "--node-name-map: a bad line names file and line" 1 '^bad.map:2: invalid GUID "0x2g"' \
   --node-name-map bad.map fabric show
 
+# Nodes by name: `name NAME` or a bare word, the NodeDescription or the
+# node-name-map's name. ibsim's SA has no RMPP, so its NodeRecord table is
+# cut short and the names are found by discovery.
+S1LID=$(run ibswitches 2>/dev/null | sed -n 's/.*"s1".* lid \([0-9]*\) .*/\1/p')
+S3LID=$(run ibswitches 2>/dev/null | sed -n 's/.*"s3".* lid \([0-9]*\) .*/\1/p')
+H1=$(sed -n 's/^Ca\s*: \(0x[0-9a-f]*\) .*"h1".*/\1/p' nodes.txt)
+H2=$(sed -n 's/^Ca\s*: \(0x[0-9a-f]*\) .*"h2".*/\1/p' nodes.txt)
+expect "node show name s3: the switch's LID" 0 "^lid $S3LID: type switch .*description \"s3\"" \
+  node show name s3
+expect "node show h5: a bare word is a name" 0 '^lid [0-9]+: type ca .*description "h5"' node show h5
+expect "port show s1 port 3" 0 "^lid $S1LID: port 3 " port show s1 port 3
+expect "perf show name h2" 0 '^lid [0-9]+: port 1 ' perf show name h2
+H1LID=$(run "$RDMA" -j node show h1 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["target"].split()[1])')
+H5LID=$(run "$RDMA" -j node show h5 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["target"].split()[1])')
+by_name=$(run "$RDMA" route trace h1 h5 2>&1)
+by_lid=$(run "$RDMA" route trace lid "$H1LID" lid "$H5LID" 2>&1)
+if [ -n "$by_name" ] && [ "$by_name" = "$by_lid" ] && grep -q 'description "h5"' <<<"$by_name"; then
+  ok "route trace h1 h5 = route trace lid $H1LID lid $H5LID"
+else
+  bad "route trace by name: $by_name / by LID: $by_lid"
+fi
+expect "--node-name-map: node show name NAME" 0 "^lid $S3LID: type switch .*description \"spine ü 3\"" \
+  --node-name-map names.map node show name "spine ü 3"
+printf '%s "gpu"\n%s "gpu"\n' "$H1" "$H2" >twice.map
+expect "an ambiguous name lists the nodes, exit 1" 1 \
+  "^node name \"gpu\" is ambiguous: 2 nodes have it \(\"gpu\" $H1, \"gpu\" $H2\)" \
+  --node-name-map twice.map node show gpu
+expect "an unknown name lists names like it, exit 1" 1 \
+  '^no node named "h9" \(NodeDescription or node-name-map\) among 8 nodes; like it: .*"h1"' \
+  node show name h9
+
 # The SMPs a discovery costs, with -d.
 expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
   -d fabric show
