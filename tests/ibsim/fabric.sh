@@ -111,6 +111,43 @@ expect "an unknown name lists names like it, exit 1" 1 \
   '^no node named "h9" \(NodeDescription or node-name-map\) among 8 nodes; like it: .*"h1"' \
   node show name h9
 
+# How one host is cabled: every port of the dual-homed h3, its end first,
+# the peers as iblinkinfo sees them; `port N` one of them; hosts = cas.
+run "$RDMA" -j fabric links node h3 >h3.json 2>/dev/null
+run iblinkinfo >ibl.txt 2>/dev/null
+if out=$(python3 - h3.json ibl.txt <<'PY' 2>&1
+import json, re, sys
+ours = json.load(open(sys.argv[1]))
+peers = {(l["port"], l["peer_description"], l["peer_port"]) for l in ours}
+# iblinkinfo: the switch lines whose peer is "h3": (h3's port, switch, its port).
+diags, head = set(), None
+for line in open(sys.argv[2]):
+    m = re.match(r'^Switch: 0x[0-9a-f]+ (.*):$', line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        continue
+    m = re.search(r'\d+\s+(\d+)\[..\] ==\(.*\)==>\s+\d+\s+(\d+)\[..\] "h3"', line)
+    if m and head:
+        diags.add((int(m[2]), head, int(m[1])))
+if len(ours) != 2 or any(l["description"] != "h3" for l in ours) or peers != diags:
+    sys.exit(f"rdma {sorted(peers)} iblinkinfo {sorted(diags)}")
+print(f"{len(peers)} ports")
+PY
+); then
+  ok "fabric links node h3: both ports of the dual-homed HCA = iblinkinfo ($out)"
+else
+  bad "fabric links node h3: $out"
+fi
+expect "fabric links node h3 port 2: that port" 0 '^node_guid 0x[0-9a-f]+ port 2 .*description "h3" peer_node_guid ' \
+  fabric links node h3 port 2
+n=$(run "$RDMA" fabric links node name h3 port 2 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] && ok "fabric links node name h3 port 2: one line" || bad "fabric links node h3 port 2: $n lines"
+if [ "$(run "$RDMA" fabric show hosts 2>&1)" = "$(run "$RDMA" fabric show cas 2>&1)" ]; then
+  ok "fabric show hosts = fabric show cas"
+else
+  bad "fabric show hosts differs from cas"
+fi
+
 # The SMPs a discovery costs, with -d.
 expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
   -d fabric show
