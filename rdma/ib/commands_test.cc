@@ -104,7 +104,8 @@ TEST_F(MadCmd, ANodeGuidTargetIsItsFirstPortsLid) {
 }
 
 TEST_F(MadCmd, ClearErrors) {
-  EXPECT_EQ(run({"node", "show"}).err, "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");
+  EXPECT_EQ(run({"node", "show"}).err,
+            "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");
   EXPECT_EQ(run({"perf", "show", "dr", "0,1"}).err,
             "perf needs a LID target: the PMA is not reachable by directed route\n");
   EXPECT_EQ(run({"port", "set", "lid", "2", "port", "1"}).err,

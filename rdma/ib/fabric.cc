@@ -265,8 +265,9 @@ void fabric_links(Ctx& c) {
         // Down or polling: a port that could carry a link and does not.
         if (p.num == 0 || !p.info || p.info->state != ib::kPortDown) continue;
       } else if (p.peer) {
-        // Each link once, from its end found first; one node's from it.
-        if (!only && (p.peer->node < n || (p.peer->node == n && p.peer->port < p.num))) continue;
+        // Each link once, from the end ib::end_first puts first (a
+        // host's); one node's from it.
+        if (!only && !ib::end_first(f, {n, p.num}, *p.peer)) continue;
         if (what == Degraded) {
           const ib::Port& q = f.at(*p.peer);
           if (!p.info || !q.info ||

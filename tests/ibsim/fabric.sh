@@ -138,7 +138,7 @@ PY
 else
   bad "fabric links node h3: $out"
 fi
-expect "fabric links node h3 port 2: that port" 0 '^node_guid 0x[0-9a-f]+ port 2 .*description "h3" peer_node_guid ' \
+expect "fabric links node h3 port 2: that port, the node type at both ends" 0 '^type ca node_guid 0x[0-9a-f]+ port 2 .*description "h3" peer_type switch peer_node_guid ' \
   fabric links node h3 port 2
 n=$(run "$RDMA" fabric links node name h3 port 2 2>/dev/null | wc -l)
 [ "$n" -eq 1 ] && ok "fabric links node name h3 port 2: one line" || bad "fabric links node h3 port 2: $n lines"
@@ -440,7 +440,7 @@ for line in open(sys.argv[1]):
     m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \".*\" \(Could be (\S+) Could be (\S+) Gbps\)", line)
     if m:
         a, b = (int(m[1]), int(m[2])), (int(m[3]), int(m[4]))
-        diags.add((min(a, b), max(a, b), m[5], m[6]))
+        diags.add((min(a, b), max(a, b), m[5], float(m[6])))
 ours = set()
 for l in json.load(open(sys.argv[2])):
     a, b = (l["lid"], l["port"]), (l["peer_lid"], l["peer_port"])
