@@ -42,7 +42,7 @@ void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
               std::span<const uint8_t>(node).subspan(mad::kNodeRecordNodeDesc), c.opt.details, rec);
   ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
                          mad::get_field(mad::kNodeInfo, info, "NodeGUID"), rec);
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 void node_show(Ctx& c) {
@@ -65,7 +65,7 @@ void node_show(Ctx& c) {
   mad::decode(mad::kNodeDescription, desc.data(), c.opt.details, rec);
   ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
                          info.get_attr(mad::kNodeInfo, "NodeGUID"), rec);
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 }  // namespace

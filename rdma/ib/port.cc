@@ -49,7 +49,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
   rec.pair("port", n);
   mad::decode(mad::kPortInfo, pi, c.opt.details, rec, {.show_keys = c.opt.show_keys});
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 // Whether the port runs FDR10: the vendor's MlnxExtPortInfo, asked where
@@ -119,7 +119,7 @@ void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uin
   std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
   mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec,
               {.show_keys = c.opt.show_keys, .fdr10 = fdr10(s, route, pi, n), .speed_caps = caps});
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 namespace {

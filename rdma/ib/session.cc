@@ -75,6 +75,18 @@ std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,
   return ib::MadClient::sa_records(t, rec, port);
 }
 
+view::Record one_field_a_line(const Ctx& c, const view::Record& r) {
+  if (!c.opt.details || c.out.is_json()) return r;
+  view::Record lines;
+  for (size_t i = 0; i < r.size(); ++i) {
+    std::string t = r[i].text;
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    if (i + 1 < r.size()) t += '\n';
+    lines.add("", t, nullptr);  // text only: the printer is a text one
+  }
+  return lines;
+}
+
 void add_target(view::Record& r, const mad::Route& route) {
   std::string t = mad::route_text(route);
   r.add("target", t + ": ", t);

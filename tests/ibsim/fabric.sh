@@ -111,6 +111,15 @@ expect "an unknown name lists names like it, exit 1" 1 \
   '^no node named "h9" \(NodeDescription or node-name-map\) among 8 nodes; like it: .*"h1"' \
   node show name h9
 
+# -d of one object: a field a line, as smpquery prints PortInfo.
+out=$(run "$RDMA" -d port show s1 port 3 2>&1)
+if [ "$(head -n 1 <<<"$out")" = "lid $S1LID:" ] && grep -qx 'port 3' <<<"$out" &&
+  grep -qx 'state ACTIVE' <<<"$out" && [ "$(wc -l <<<"$out")" -gt 20 ] && ! grep -q ' $' <<<"$out"; then
+  ok "-d port show: a field a line ($(wc -l <<<"$out") lines)"
+else
+  bad "-d port show: $out"
+fi
+
 # How one host is cabled: every port of the dual-homed h3, its end first,
 # the peers as iblinkinfo sees them; `port N` one of them; hosts = cas.
 run "$RDMA" -j fabric links node h3 >h3.json 2>/dev/null
