@@ -108,6 +108,27 @@ std::vector<mad::Target> Args::targets(size_t max) {
   return all;
 }
 
+std::optional<mad::Target> Args::target_or_name(std::initializer_list<const char*> keywords) {
+  if (std::optional<mad::Target> t = target()) return t;
+  if (empty() || peek().empty() || peek()[0] == '-') return std::nullopt;
+  for (const char* k : {"via", "from", "help"})
+    if (matches(peek(), k)) return std::nullopt;
+  for (const char* k : keywords)
+    if (matches(peek(), k)) return std::nullopt;
+  return mad::name_target(next());
+}
+
+std::vector<mad::Target> Args::targets_or_names(size_t max,
+                                                std::initializer_list<const char*> keywords) {
+  std::vector<mad::Target> all;
+  while (all.size() < max) {
+    std::optional<mad::Target> t = target_or_name(keywords);
+    if (!t) break;
+    all.push_back(std::move(*t));
+  }
+  return all;
+}
+
 bool matches(const std::string& word, const char* name) {
   return !word.empty() && std::string_view(name).starts_with(word);
 }

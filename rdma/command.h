@@ -80,6 +80,13 @@ class Args {
   std::optional<mad::Target> target();
   // Up to max targets, as many as the next words give.
   std::vector<mad::Target> targets(size_t max);
+  // As target(), and where the command takes nothing else there, a bare
+  // word (`node show gpu-node-03`) as `name WORD`: one that starts no
+  // target and is no prefix of keywords (the words that may follow), of
+  // "via", "from" or "help", nor an option.
+  std::optional<mad::Target> target_or_name(std::initializer_list<const char*> keywords);
+  std::vector<mad::Target> targets_or_names(size_t max,
+                                            std::initializer_list<const char*> keywords);
 
  private:
   FabricSource take_source_words(std::initializer_list<std::string_view> keywords);

@@ -110,6 +110,27 @@ TEST(Args, TargetAtTheNextWords) {
   EXPECT_EQ(dr.target()->kind, mad::Target::Kind::Dr);
 }
 
+TEST(Args, ABareWordIsANameWhereNothingElseCanStand) {
+  Args a({"gpu-node-02", "gpu-node-07", "mcast", "0xc001"});
+  std::vector<mad::Target> t = a.targets_or_names(2, {"mcast"});
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].kind, mad::Target::Kind::Name);
+  EXPECT_EQ(t[0].name, "gpu-node-02");
+  EXPECT_EQ(t[1].name, "gpu-node-07");
+  EXPECT_EQ(a.next(), "mcast");
+  // The command's keywords (and their prefixes), via, from and options
+  // are not names.
+  for (const char* w : {"po", "port", "via", "from", "help", "-j"}) {
+    Args k({w, "3"});
+    EXPECT_FALSE(k.target_or_name({"port"})) << w;
+    EXPECT_EQ(k.peek(), w);
+  }
+  Args lid({"lid", "4"});
+  EXPECT_EQ(lid.target_or_name({})->lid, 4);
+  Args named({"name", "port"});  // `name` takes any word
+  EXPECT_EQ(named.target_or_name({"port"})->name, "port");
+}
+
 TEST(Args, NeedWordTakesAnEmptyWordNeedDoesNot) {
   Args a({"", ""});
   EXPECT_EQ(a.need_word("port number"), "");

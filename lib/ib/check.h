@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/ib/errors.h"
 #include "lib/ib/fabric.h"
 #include "lib/ib/mfts.h"
 #include "lib/ib/route.h"
@@ -32,10 +33,11 @@ struct FindingPlace {
 };
 
 struct Finding {
-  std::string check;  // "ids", "links", "sm", "routes", "credit", "balance"
+  std::string check;  // "ids", "links", "sm", "routes", "credit", "balance", "errors"
   Severity severity = Severity::Error;
-  std::string what;
+  std::string what;  // the kind of finding: findings with one text are grouped
   std::vector<FindingPlace> where;
+  std::string detail = {};  // what differs between findings of one kind ("symbol_errors 17")
 };
 
 // A place for port p of node n, with the port's LID and GUID (a switch's
@@ -117,5 +119,29 @@ std::vector<Finding> check_balance(const Fabric& f, const Lfts& lfts);
 // route: exactly one master must answer; each SM's priority and state;
 // ports whose MasterSMLID is not the master's LID.
 std::vector<Finding> check_sm(mad::Engine& e, const Fabric& f);
+
+// errors: each port of sweep (swept with o) with a counter over its
+// threshold, an error; its detail the counters and their values.
+std::vector<Finding> check_errors(const Fabric& f, const ErrorSweep& sweep, const SweepOptions& o);
+
+// links, against a saved fabric: each link whose ends were both Active in
+// before and that now is down (no longer joined) or not Active, an error
+// at the ends now has (named in the text when a node is gone).
+std::vector<Finding> check_since(const Fabric& before, const Fabric& now);
+
+// What kind of finding a finding is: its check, severity and text (the
+// particulars are its detail). Findings of one kind are one line of text
+// with a count.
+std::string finding_kind(const Finding& f);
+
+// The findings by kind, each kind's indices in found's order, the kinds in
+// the order of their first finding.
+std::vector<std::vector<size_t>> group_findings(const std::vector<Finding>& found);
+
+// Whether a finding of severity s is shown at the level asked for
+// (`severity error|warning|info`: that severity and the graver ones).
+inline bool at_least(Severity s, Severity level) {
+  return static_cast<int>(s) <= static_cast<int>(level);
+}
 
 }  // namespace rdma::ib

@@ -10,8 +10,8 @@
 namespace rdma::ib {
 
 const std::vector<std::string_view>& check_names() {
-  static const std::vector<std::string_view> kNames = {"ids",    "links",   "sm",      "routes",
-                                                       "credit", "balance", "fattree", "nodes"};
+  static const std::vector<std::string_view> kNames = {
+      "ids", "links", "sm", "routes", "credit", "balance", "errors", "fattree", "nodes"};
   return kNames;
 }
 
@@ -23,7 +23,8 @@ bool check_needs_mads(std::string_view name) {
   return name != "ids" && name != "links" && name != "nodes";
 }
 
-CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which) {
+CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which,
+                    const SweepOptions& sweep) {
   CheckRun run;
   auto want = [&](std::string_view name) {
     if (std::find(which.begin(), which.end(), name) == which.end()) return false;
@@ -55,6 +56,12 @@ CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::stri
     }
     if (balance) take(check_balance(f, lfts));
     if (fattree) take(check_fattree(f, lfts));
+  }
+  if (want("errors")) {
+    // As `fabric errors` sweeps: its counters and thresholds.
+    run.sweep = sweep_errors(*e, f, sweep);
+    run.warnings.insert(run.warnings.end(), run.sweep->warnings.begin(), run.sweep->warnings.end());
+    take(check_errors(f, *run.sweep, sweep));
   }
   return run;
 }

@@ -3,11 +3,13 @@
 // and `fabric report` share.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "lib/ib/check.h"
+#include "lib/ib/errors.h"
 #include "lib/ib/fabric.h"
 #include "lib/mad/engine.h"
 
@@ -27,13 +29,17 @@ bool check_needs_mads(std::string_view name);
 
 struct CheckRun {
   std::vector<Finding> found;
-  std::vector<std::string> warnings;  // tables that could not be read
+  std::vector<std::string> warnings;  // tables and PMAs that could not be read
+  std::optional<ErrorSweep> sweep;    // the errors check's sweep, when it ran
   // The checks asked that did not run, with why (no MADs to send).
   std::vector<std::pair<std::string, std::string>> skipped;
 };
 
 // Runs the checks named (check_names()' spelling) on f; e may be null when
 // none of them needs MADs, or to skip those that do (each then in skipped).
-CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which);
+// The errors check sweeps with sweep's options (its thresholds: the
+// site's, as fabric errors reads them, are the caller's to load).
+CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::string>& which,
+                    const SweepOptions& sweep = {});
 
 }  // namespace rdma::ib

@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "lib/error.h"
+#include "lib/ib/discover.h"
+#include "lib/ib/find.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/describe.h"
@@ -44,6 +47,7 @@ uint16_t MadClient::sm_lid() const {
 }
 
 mad::Route MadClient::route(const std::optional<mad::Target>& t) {
+  if (t && t->kind == mad::Target::Kind::Name) return name_route(*t);
   if (t) {
     try {
       return mad::resolve(*engine_, local_, *t);
@@ -77,6 +81,45 @@ mad::Mad MadClient::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const 
                        std::string(a.name) + " from lid " + std::to_string(lid));
 }
 
+mad::Route MadClient::name_route(const mad::Target& t) {
+  NodeNameMap names = load_node_name_map(name_map_);
+  auto mapped = [&](uint64_t guid) {
+    auto it = names.names.find(guid);
+    return it == names.names.end() ? std::string() : it->second;
+  };
+  mad::Route r;
+  if (local_.sm_lid) {
+    std::vector<NodeRecord> records;
+    try {
+      std::vector<uint8_t> none(mad::kNodeRecord.bytes);
+      mad::SaTable all = mad::get_table(*engine_, local_.sm_lid, mad::kNodeRecord, 0, none);
+      if (mad::cut_warning(all, mad::kNodeRecord).empty())
+        for (const auto& rec : all.records) records.push_back(NodeRecord::from(rec));
+    } catch (const mad::MadError&) {
+      records.clear();  // no answer: discovery below
+    }
+    if (!records.empty()) {
+      std::vector<NamedNode> nodes;
+      for (const NodeRecord& n : records)
+        nodes.push_back({n.info.node_guid, n.description, mapped(n.info.node_guid)});
+      r.lid = records[find_named(nodes, t.name)].lid;
+      if (r.lid) return r;
+    }
+  }
+  Discovery d = discover(*engine_);
+  for (Node& n : d.fabric.nodes)
+    if (std::string m = mapped(n.info.node_guid); !m.empty()) n.description = m;
+  PortRef at = find_name(d.fabric, t.name);
+  const Port* p = d.fabric.nodes[at.node].port(at.port);
+  if (p && p->info && p->info->lid) {
+    r.lid = p->info->lid;
+    return r;
+  }
+  r.directed = true;
+  r.path = d.fabric.nodes[at.node].path;
+  return r;
+}
+
 std::optional<uint16_t> MadClient::node_guid_lid(uint64_t guid) {
   std::vector<uint8_t> example(mad::kNodeRecord.bytes);
   mad::set_field(mad::kNodeInfo, std::span(example).subspan(mad::kNodeRecordNodeInfo), "NodeGUID",
@@ -101,6 +144,11 @@ uint16_t MadClient::sa_lid(const mad::Target& t) {
       return t.lid;
     case mad::Target::Kind::Dr:
       throw Error("the SA knows LIDs and GUIDs, not directed routes (" + t.text + ")");
+    case mad::Target::Kind::Name: {
+      mad::Route r = name_route(t);
+      if (r.directed) throw Error(t.text + " has no LID for the SA to know it by");
+      return r.lid;
+    }
     case mad::Target::Kind::Guid:
     case mad::Target::Kind::Gid:
       break;

@@ -42,8 +42,17 @@ class MadClient {
   uint16_t sm_lid() const;
   // The target's route; the SM's LID when there is no target. A GUID no
   // port has may be a node's (fabric show prints a CA's): its first
-  // NodeRecord's LID, as sa_lid takes it.
+  // NodeRecord's LID, as sa_lid takes it. A name: name_route.
   mad::Route route(const std::optional<mad::Target>& t);
+  // The node-name-map names are also looked up in (read when a name is
+  // resolved; lib/ib/node_name_map.h: the default file when not given).
+  void set_node_name_map(std::optional<std::string> file) { name_map_ = std::move(file); }
+  // A `name NAME` target's route (lib/ib/find.h's find_named): found in
+  // the SA's NodeRecords, or, when there is no SA or its table is cut
+  // short (no RMPP), in the fabric discovered by directed route; its LID
+  // (a CA: its first port with one), else its directed route. Throws
+  // Error for a name no node or several nodes have, naming candidates.
+  mad::Route name_route(const mad::Target& t);
   // The M_Key every SMP carries from now on (IBA 14.2.4: a port whose
   // M_Key is set answers Sets, and with protection Gets, only to it).
   void set_mkey(uint64_t key) { mkey_ = key; }
@@ -71,6 +80,7 @@ class MadClient {
   std::unique_ptr<mad::Transport> transport_;
   std::unique_ptr<mad::Engine> engine_;
   uint64_t mkey_ = 0;
+  std::optional<std::string> name_map_;
 };
 
 }  // namespace rdma::ib

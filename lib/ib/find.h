@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "lib/ib/fabric.h"
 
@@ -40,5 +42,46 @@ std::optional<PortRef> find_port_gid(const Fabric& f, const std::array<uint8_t, 
 // first port with a LID, else port 0) or a port by its port GUID, whichever
 // node comes first.
 std::optional<PortRef> find_guid(const Fabric& f, uint64_t guid);
+
+// A node as a name may name it: its node GUID, its NodeDescription and
+// the node-name-map's name for it ("" when the map has none). A node may
+// stand more than once (the SA has a NodeRecord per CA port).
+struct NamedNode {
+  uint64_t guid = 0;
+  std::string description;
+  std::string mapped;
+};
+
+// The index in nodes of the node name names: its node-name-map name or its
+// NodeDescription, else (no node so named) the host name its
+// NodeDescription starts with ("gpu-node-02" of "gpu-node-02 HCA-1", as
+// Linux sets it). Throws Error when no node or more than one node is so
+// named, listing the candidates: the nodes named, or those whose names
+// are like it (a few, and how many in all).
+size_t find_named(const std::vector<NamedNode>& nodes, const std::string& name);
+
+// The nodes of f to find a name among (f's descriptions are already the
+// node-name-map's names where fabric_of applied it).
+std::vector<NamedNode> named_nodes(const Fabric& f);
+
+// The port a name's node is reached at, as find_guid for a node GUID.
+PortRef node_port(const Fabric& f, uint32_t node);
+
+// find_named on f's nodes: the node's port (node_port).
+PortRef find_name(const Fabric& f, const std::string& name);
+
+}  // namespace rdma::ib
+
+namespace rdma::mad {
+struct Target;  // lib/mad/target.h
+}
+
+namespace rdma::ib {
+
+// The port a target names in f: a LID's, a GUID's (find_guid), a GID's, the
+// node a directed route reached in discovery (node_port), a name's
+// (find_name, which throws for a name no node or several have); nullopt
+// when f has none.
+std::optional<PortRef> find_target(const Fabric& f, const mad::Target& t);
 
 }  // namespace rdma::ib

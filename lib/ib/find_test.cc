@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lib/error.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/route.h"
 #include "lib/mad/target.h"
@@ -96,6 +97,53 @@ TEST_F(Find, AGuidNamesANodeOrAPort) {
   EXPECT_EQ(find_guid(f_, port_guid("hca2", 1)), (PortRef{node("hca2"), 1}));
   EXPECT_FALSE(find_guid(f_, 0x1234));
   EXPECT_FALSE(find_guid(f_, 0));  // unreached ports have GUID 0: no match
+}
+
+TEST_F(Find, ANameIsADescriptionOrTheHostItStartsWith) {
+  EXPECT_EQ(find_name(f_, "sw2"), (PortRef{node("sw2"), 0}));
+  EXPECT_EQ(find_name(f_, "hca3"), (PortRef{node("hca3"), 1}));
+  std::vector<NamedNode> nodes = {{1, "gpu-node-02 HCA-1", ""},
+                                  {1, "gpu-node-02 HCA-1", ""},  // its second port's record
+                                  {2, "gpu-node-07 HCA-1", ""},
+                                  {3, "gpu-node-07 HCA-2", ""},
+                                  {4, "leaf 1", "rack1-leaf"}};
+  EXPECT_EQ(find_named(nodes, "gpu-node-02"), 0u);  // one node, two records
+  EXPECT_EQ(find_named(nodes, "gpu-node-07 HCA-2"), 3u);
+  EXPECT_EQ(find_named(nodes, "rack1-leaf"), 4u);  // the map's name
+  EXPECT_EQ(find_named(nodes, "leaf 1"), 4u);      // and still its description
+}
+
+TEST_F(Find, AnAmbiguousOrUnknownNameListsTheCandidates) {
+  std::vector<NamedNode> nodes = {{1, "gpu-node-02 HCA-1", ""},
+                                  {2, "gpu-node-07 HCA-1", ""},
+                                  {3, "gpu-node-07 HCA-2", ""},
+                                  {4, "storage-1", ""}};
+  try {
+    find_named(nodes, "gpu-node-07");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "node name \"gpu-node-07\" is ambiguous: 2 nodes have it (\"gpu-node-07 HCA-1\" "
+                 "0x0000000000000002, \"gpu-node-07 HCA-2\" 0x0000000000000003); name one by guid "
+                 "or lid");
+  }
+  try {
+    find_named(nodes, "gpu-node-03");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "no node named \"gpu-node-03\" (NodeDescription or node-name-map) among 4 nodes; "
+                 "like it: \"gpu-node-02 HCA-1\" 0x0000000000000001, \"gpu-node-07 HCA-1\" "
+                 "0x0000000000000002, \"gpu-node-07 HCA-2\" 0x0000000000000003");
+  }
+  EXPECT_THROW(find_named(nodes, "storage"), Error);  // a prefix is no name
+  try {
+    find_named(nodes, "zzz");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "no node named \"zzz\" (NodeDescription or node-name-map) among 4 nodes");
+  }
 }
 
 }  // namespace

@@ -50,6 +50,14 @@ void node_record(const Node& n, int detail, view::Record& out) {
   out.pair("description", mad::desc_text(n.description), n.description);
 }
 
+bool end_first(const Fabric& f, PortRef a, PortRef b) {
+  const Node& na = f.nodes[a.node];
+  const Node& nb = f.nodes[b.node];
+  if (na.is_switch() != nb.is_switch()) return !na.is_switch();
+  if (na.info.node_guid != nb.info.node_guid) return na.info.node_guid < nb.info.node_guid;
+  return a.port < b.port;
+}
+
 uint16_t port_lid(const Fabric& f, PortRef p) {
   const Node& n = f.nodes[p.node];
   const Port& port = n.is_switch() ? n.ports[0] : n.ports[p.port];
@@ -67,6 +75,10 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   auto side = [&](const char* prefix, PortRef r) {
     const Node& n = f.nodes[r.node];
     std::string p = prefix;
+    // What each end is, so that a consumer needs no join with fabric show.
+    const char* type = node_type_name(n.info.node_type);
+    std::string t = type ? type : "unknown(" + std::to_string(n.info.node_type) + ")";
+    out.add(p + "type", p + "type " + t + " ", t);
     out.add(p + "node_guid", p + "node_guid " + mad::guid_hex(n.info.node_guid) + " ",
             mad::guid_hex(n.info.node_guid));
     out.add(p + "port", p + "port " + std::to_string(r.port) + " ", r.port);
@@ -80,10 +92,13 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   side("", end);
   const Port& port = f.at(end);
   if (port.peer) side("peer_", *port.peer);
-  // The link as the first end sees it (the other end's when it has none).
+  // The link as the first end sees it (the other end's when it has none),
+  // but a host's link as its switch sees it, as iblinkinfo reads it
+  // whichever end the record starts with.
   const PortInfo* pi = port.info ? &*port.info : nullptr;
   const Node* pn = &f.nodes[end.node];
-  if (!pi && port.peer && f.at(*port.peer).info) {
+  const bool switch_peer = port.peer && !pn->is_switch() && f.nodes[port.peer->node].is_switch();
+  if ((!pi || switch_peer) && port.peer && f.at(*port.peer).info) {
     pi = &*f.at(*port.peer).info;
     pn = &f.nodes[port.peer->node];
   }

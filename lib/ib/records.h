@@ -13,13 +13,20 @@ namespace rdma::ib {
 // sys_image_guid, port_guid, vendor_id, device_id, revision and the route.
 void node_record(const Node& n, int detail, view::Record& out);
 
-// One end of a link and, when it has one, its peer: node_guid, port,
+// One end of a link and, when it has one, its peer: type, node_guid, port,
 // port_guid (a CA's or router's port), lid, description, then peer_*; the
 // link's width, speed, rate, generation and states (as the first end's
-// PortInfo says; with detail also what the ports support). A down port has
-// no width or speed: its PortInfo's are meaningless (IBA C14-24.2.1), and
-// iblinkinfo leaves them out too.
+// PortInfo says, a host's link as its switch's says; with detail also
+// what the ports support). A down port has no width or speed: its
+// PortInfo's are meaningless (IBA C14-24.2.1), and iblinkinfo leaves them
+// out too.
 void port_record(const Fabric& f, PortRef end, int detail, view::Record& out);
+
+// Which end of a link its record starts with, whatever order discovery
+// found them in: a host's (a CA or router) before a switch's; between two
+// switches (or two hosts) the lower node GUID's, then the lower port's.
+// True when a comes first.
+bool end_first(const Fabric& f, PortRef a, PortRef b);
 
 // The port GUID of a CA's or router's port; 0 for a switch's ports (the
 // switch's node GUID names them) or a port with none known.

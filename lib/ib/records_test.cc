@@ -42,13 +42,25 @@ TEST_F(Records, ANodeAndItsDetails) {
   EXPECT_NE(text(r).find(" port_guid "), std::string::npos);
 }
 
+// A link's record starts with the host's end; between switches, the lower
+// node GUID's.
+TEST_F(Records, TheHostEndComesFirst) {
+  PortRef h{index("hca2"), 1}, s{index("sw1"), 2};
+  EXPECT_TRUE(end_first(f_, h, s));
+  EXPECT_FALSE(end_first(f_, s, h));
+  PortRef a{index("sw1"), 3}, b{index("sw2"), 3};
+  EXPECT_EQ(end_first(f_, a, b), f_.nodes[a.node].info.node_guid < f_.nodes[b.node].info.node_guid);
+  EXPECT_NE(end_first(f_, a, b), end_first(f_, b, a));
+}
+
 TEST_F(Records, ALinkFromOneEndWithItsPeer) {
   uint32_t hca2 = index("hca2");
   view::Record r;
   port_record(f_, {hca2, 1}, 0, r);
   EXPECT_EQ(text(r),
-            "node_guid 0x0000000000100003 port 1 port_guid 0x0000000000100004 lid 3 description "
-            "\"hca2\" peer_node_guid 0x0000000000200000 peer_port 2 peer_lid 2 peer_description "
+            "type ca node_guid 0x0000000000100003 port 1 port_guid 0x0000000000100004 lid 3 "
+            "description \"hca2\" peer_type switch peer_node_guid 0x0000000000200000 peer_port 2 "
+            "peer_lid 2 peer_description "
             "\"sw1\" width 4X speed "
             "2.5 rate 10 generation SDR state ACTIVE physical_state LINK_UP ");
   EXPECT_EQ(port_lid(f_, {index("sw1"), 5}), 2);  // a switch port: the switch's LID

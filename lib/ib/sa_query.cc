@@ -119,6 +119,8 @@ void path_example(const mad::LocalPort& local, std::span<const mad::Target> ends
         return set(src ? "SLID" : "DLID", t.lid);
       case mad::Target::Kind::Dr:
         throw Error("a path runs between LIDs or GIDs; \"" + t.text + "\" is a directed route");
+      case mad::Target::Kind::Name:
+        throw Error("a path runs between LIDs or GIDs; give " + t.text + "'s lid or guid");
       case mad::Target::Kind::Gid:
       case mad::Target::Kind::Guid:
         break;

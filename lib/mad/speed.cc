@@ -1,5 +1,7 @@
 #include "lib/mad/speed.h"
 
+#include <cstdlib>
+
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 
@@ -126,7 +128,15 @@ std::string speed_text(Generation g, unsigned speed_active) {
 
 void add_speed(view::Record& out, Generation g, unsigned width_active, unsigned speed_active,
                const std::string& prefix) {
-  out.pair(prefix + "speed", speed_text(g, speed_active));
+  // JSON: the lane's Gb/s a number, as rate is (a code without a known
+  // lane rate stays its text).
+  std::string speed = speed_text(g, speed_active);
+  if (const char* lane = lane_speed_text(g)) {
+    // A double: JSON writes 10.0 as the text does.
+    out.pair(prefix + "speed", speed, view::Json(std::strtod(lane, nullptr)));
+  } else {
+    out.pair(prefix + "speed", speed);
+  }
   if (unsigned r = rate_tenths(g, width_active)) {
     // As the kernel's sysfs rate: whole Gb/s, ".5" for the one fraction a
     // product of these lane rates has (1X SDR).

@@ -76,7 +76,7 @@ TEST(Speed, RecordKeysTextAndJson) {
   add_speed(r, Generation::Edr, k4x, 4);
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0].text, "speed 25.78125 ");
-  EXPECT_EQ(r[0].value, "25.78125");
+  EXPECT_EQ(r[0].value, 25.78125);  // a number, as rate
   EXPECT_EQ(r[1].text, "rate 100 ");
   EXPECT_TRUE(r[1].value.is_number_integer());
   EXPECT_EQ(r[1].value, 100);

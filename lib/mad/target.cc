@@ -120,6 +120,8 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
     t.kind = Target::Kind::Gid;
     t.gid = parse_gid(value("a GID"));
     t.text = "gid " + gid_str(t.gid);
+  } else if (key == "name") {
+    t = name_target(value("a node name"));
   } else if (key == "dr") {
     t.kind = Target::Kind::Dr;
     t.path = parse_path(value("a directed route like 0,1,4"));
@@ -128,6 +130,15 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
     return std::nullopt;
   }
   i += 2;
+  return t;
+}
+
+Target name_target(const std::string& name) {
+  if (name.empty()) throw UsageError("empty node name after \"name\"");
+  Target t;
+  t.kind = Target::Kind::Name;
+  t.name = name;
+  t.text = "name \"" + name + "\"";
   return t;
 }
 
@@ -163,6 +174,8 @@ Route resolve(Engine& e, const LocalPort& local, const Target& t) {
       r.directed = true;
       r.path = t.path;
       return r;
+    case Target::Kind::Name:
+      throw Error("cannot resolve " + t.text + " without the fabric's node records");
     case Target::Kind::Guid:
     case Target::Kind::Gid:
       break;

@@ -1,5 +1,5 @@
-// What a command talks to: `lid N` (or a bare number), `guid G`, `gid G` or
-// `dr 0,1,4`, and how it is reached.
+// What a command talks to: `lid N` (or a bare number), `guid G`, `gid G`,
+// `dr 0,1,4` or `name NAME`, and how it is reached.
 #pragma once
 
 #include <array>
@@ -16,11 +16,15 @@
 namespace rdma::mad {
 
 struct Target {
-  enum class Kind { Lid, Guid, Gid, Dr } kind = Kind::Lid;
+  // Name: a node by its NodeDescription or node-name-map name, which only
+  // the fabric can resolve (lib/ib/client.h, lib/ib/find.h): resolve()
+  // refuses it.
+  enum class Kind { Lid, Guid, Gid, Dr, Name } kind = Kind::Lid;
   uint16_t lid = 0;
   uint64_t guid = 0;
   std::array<uint8_t, 16> gid{};
   std::vector<uint8_t> path;  // output ports after the local one
+  std::string name;           // Name: as given
   std::string text;           // as given, for messages: "lid 4", "dr 0,1"
 };
 
@@ -28,6 +32,9 @@ struct Target {
 // (i unchanged) when words[i] starts no target. Throws UsageError for a
 // malformed value: these are words of a command line.
 std::optional<Target> parse_target(const std::vector<std::string>& words, size_t& i);
+
+// A Name target for name (UsageError when it is empty).
+Target name_target(const std::string& name);
 
 // Value parsers, each throwing a UsageError that names the bad word.
 uint16_t parse_lid(const std::string& s);                 // decimal or 0x hex, unicast

@@ -100,6 +100,26 @@ TEST(Target, ParsesTargetWords) {
   EXPECT_EQ(error_of([&] { parse_target(w, i); }), "\"lid\" needs a LID");
 }
 
+TEST(Target, ParsesANodeName) {
+  std::vector<std::string> w = {"name", "gpu-node-02", "port", "1"};
+  size_t i = 0;
+  auto t = parse_target(w, i);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->kind, Target::Kind::Name);
+  EXPECT_EQ(t->name, "gpu-node-02");
+  EXPECT_EQ(t->text, "name \"gpu-node-02\"");
+  EXPECT_EQ(i, 2u);
+  w = {"name"};
+  i = 0;
+  EXPECT_EQ(error_of([&] { parse_target(w, i); }), "\"name\" needs a node name");
+  w = {"name", ""};
+  i = 0;
+  EXPECT_EQ(error_of([&] { parse_target(w, i); }), "empty node name after \"name\"");
+  w = {"gpu-node-02"};  // a bare word is the command's to take (Args::target_or_name)
+  i = 0;
+  EXPECT_FALSE(parse_target(w, i));
+}
+
 LocalPort local_with_sm(uint16_t sm) {
   return captured::hca1_port(sm);
 }

@@ -48,8 +48,11 @@ namespace {
 
 void fabric_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma fabric show [ switches | cas | routers ] [ from FILE ] [via DEV/PORT]\n"
+      "Usage: rdma fabric show [ switches | cas | hosts | routers ] [ from FILE ]\n"
+      "                        [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric links [ all | degraded | down ] node NODE [ port N ]\n"
+      "                         [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ from TARGET ] [ hops N ]\n"
       "                         [via DEV/PORT]\n"
       "       rdma fabric errors [ counters LIST ] [ threshold NAME=N ]... [ thresholds FILE ]\n"
@@ -66,8 +69,9 @@ void fabric_help(Ctx& c) {
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
-      "       rdma fabric check [ ids | links | sm | routes | credit | balance | fattree |\n"
-      "                           nodes ]...\n"
+      "       rdma fabric check [ ids | links | sm | routes | credit | balance | errors |\n"
+      "                           fattree | nodes ]... [ since FILE ]\n"
+      "                         [ severity error | warning | info ]\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric plan check PLAN [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric plan write FILE [ csv | topology ] [ from FILE ] [via DEV/PORT]\n"
@@ -78,6 +82,7 @@ void fabric_help(Ctx& c) {
       "takes -w SECONDS [-c COUNT] (rates per second); fabric errors and fabric links\n"
       "take --openmetrics or --prometheus [--output FILE]. fabric check routes reads\n"
       "the unicast and the multicast forwarding tables.\n"
+      "NODE := { NAME | name NAME | lid LID | guid GUID | gid GID | dr PATH }\n"
       "LIST := NAME[,NAME]... error counters by IBA name (SymbolErrorCounter) or as\n"
       "perf show prints them (symbol_errors).\n",
       c.help_out);
@@ -99,12 +104,13 @@ void fabric_show(Ctx& c) {
     const std::string k = c.args.next();
     if (matches(k, "switches"))
       type = static_cast<int>(ib::NodeType::Switch);
-    else if (matches(k, "cas"))
+    else if (matches(k, "cas") || matches(k, "hosts"))  // hosts: ibhosts' word
       type = static_cast<int>(ib::NodeType::Ca);
     else if (matches(k, "routers"))
       type = static_cast<int>(ib::NodeType::Router);
     else
-      throw UsageError(unknown_word("fabric show argument", k, {"switches", "cas", "routers"}));
+      throw UsageError(
+          unknown_word("fabric show argument", k, {"switches", "cas", "hosts", "routers"}));
   }
   c.args.done();
   ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));
@@ -140,23 +146,38 @@ void link_gauges(const ib::Fabric& f, ib::PortRef end, view::Record& rec) {
 }
 
 // A partial scan's words (iblinkinfo -S/-D and -n): `from TARGET` where
-// TARGET starts with its keyword (lid, guid, gid, dr: a bare `from 5`
-// stays the saved file "5") and `hops N`, anywhere in the words.
+// TARGET starts with its keyword (lid, guid, gid, dr, name: a bare `from 5`
+// stays the saved file "5") and `hops N`; one node's ports: `node TARGET`
+// (or `node NAME`) and `port N`; anywhere in the words.
 struct LinksScope {
   std::optional<mad::Target> start;
   std::optional<unsigned> hops;
+  std::optional<mad::Target> node;
+  std::optional<uint8_t> port;
 };
+
+bool starts_target(const std::string& w) {
+  return w == "lid" || w == "guid" || w == "gid" || w == "dr" || w == "name";
+}
 
 LinksScope take_links_scope(Ctx& c) {
   LinksScope scope;
   std::vector<std::string> w = c.args.take_rest(), kept;
   for (size_t j = 0; j < w.size(); ++j) {
-    const bool target_next = j + 1 < w.size() && (w[j + 1] == "lid" || w[j + 1] == "guid" ||
-                                                  w[j + 1] == "gid" || w[j + 1] == "dr");
+    const bool target_next = j + 1 < w.size() && starts_target(w[j + 1]);
     if (w[j] == "from" && target_next) {
       size_t k = j + 1;
       scope.start = mad::parse_target(w, k);
       j = k - 1;
+    } else if (w[j] == "node") {
+      if (j + 1 >= w.size()) throw UsageError("missing NAME, lid L or guid G after \"node\"");
+      size_t k = j + 1;
+      std::optional<mad::Target> t = mad::parse_target(w, k);
+      scope.node = t ? *t : mad::name_target(w[k++]);  // a bare word: a name
+      j = k - 1;
+    } else if (w[j] == "port") {
+      if (j + 1 >= w.size()) throw UsageError("missing N after \"port\"");
+      scope.port = parse_port(w[++j]);
     } else if (w[j] == "hops") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
       scope.hops =
@@ -167,6 +188,9 @@ LinksScope take_links_scope(Ctx& c) {
       if ((w[j] == "from" || w[j] == "via") && j + 1 < w.size()) kept.push_back(w[++j]);
     }
   }
+  if (scope.port && !scope.node) throw UsageError("\"port N\" is a port of \"node TARGET\"");
+  if (scope.node && (scope.start || scope.hops))
+    throw UsageError("\"node\" lists one node's ports; not with \"from TARGET\" or \"hops\"");
   c.args = Args(std::move(kept));
   return scope;
 }
@@ -176,6 +200,7 @@ LinksScope take_links_scope(Ctx& c) {
 std::vector<uint8_t> start_path(MadSession& s, const mad::Target& t) {
   if (t.kind == mad::Target::Kind::Dr) return t.path;
   mad::Route r = s.route(t);
+  if (r.directed) return r.path;  // a name found by discovery, without a LID
   return ib::directed_route_to(s.engine(), static_cast<uint8_t>(s.local().port), s.local().lid,
                                r.lid);
 }
@@ -187,7 +212,7 @@ std::vector<uint8_t> start_path(MadSession& s, const mad::Target& t) {
 void fabric_links(Ctx& c) {
   LinksScope scope = take_links_scope(c);
   FabricSource src = source(c);
-  const bool partial = scope.start || scope.hops;
+  const bool partial = scope.start || scope.hops;  // `node`: the whole fabric, to find it
   if (partial && !src.from.empty())
     throw UsageError("\"from TARGET\" and \"hops\" scan the live fabric; no \"from FILE\"");
   if (partial && c.opt.sa)
@@ -220,17 +245,29 @@ void fabric_links(Ctx& c) {
   // `from TARGET` alone: the start node's own ports (iblinkinfo -S/-D);
   // with hops, every node found (as with -a).
   const bool own = scope.start && !scope.hops;
+  std::optional<uint32_t> only;  // `node TARGET`: its ports, its end first
+  if (scope.node) {
+    std::optional<ib::PortRef> at = ib::find_target(f, *scope.node);
+    if (!at) throw Error(scope.node->text + " is not in the fabric");
+    only = at->node;
+    if (scope.port && !f.nodes[*only].port(*scope.port))
+      throw Error(scope.node->text + " has no port " + std::to_string(*scope.port) + " (ports 1-" +
+                  std::to_string(f.nodes[*only].info.num_ports) + ")");
+  }
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    if (only && n != *only) continue;
     for (const ib::Port& p : f.nodes[n].ports) {
       if (own && n != 0 && (!p.peer || p.peer->node != 0)) continue;
+      if (scope.port && p.num != *scope.port) continue;
       std::optional<ib::LinkBest> low;
       if (what == Down) {
         // Down or polling: a port that could carry a link and does not.
         if (p.num == 0 || !p.info || p.info->state != ib::kPortDown) continue;
       } else if (p.peer) {
-        // Each link once, from its end found first.
-        if (p.peer->node < n || (p.peer->node == n && p.peer->port < p.num)) continue;
+        // Each link once, from the end ib::end_first puts first (a
+        // host's); one node's from it.
+        if (!only && !ib::end_first(f, {n, p.num}, *p.peer)) continue;
         if (what == Degraded) {
           const ib::Port& q = f.at(*p.peer);
           if (!p.info || !q.info ||

@@ -67,29 +67,21 @@ void fabric_report(Ctx& c) {
 
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
+  // Every check, the design's too (fattree, nodes); the errors check's
+  // sweep reads every port, for counters.json and the rankings.
   std::vector<std::string> names(ib::check_names().begin(), ib::check_names().end());
-  ib::CheckRun run = ib::run_checks(&s.engine(), f, names);
-
   ib::SweepOptions o;
-  o.every_port = true;  // counters.json and the rankings want every port
+  o.every_port = true;
   // The site's thresholds, as fabric errors reads them.
   if (std::optional<std::string> file = ib::thresholds_file(std::nullopt))
     for (const std::string& w : o.thresholds.load(*file))
       std::fprintf(c.err, "warning: %s\n", w.c_str());
-  ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+  ib::CheckRun run = ib::run_checks(&s.engine(), f, names, o);
   s.end_progress();
+  const ib::ErrorSweep& sweep = *run.sweep;
   std::vector<ib::PortRef> over;
   for (const ib::PortCounters& p : sweep.ports)
-    if (ib::over_threshold(p, o)) {
-      over.push_back(p.port);
-      std::string counters;
-      for (const mad::FieldDef* d : ib::counters_over(p, o))
-        counters += (counters.empty() ? "" : ", ") + std::string(d->name);
-      run.found.push_back({"errors",
-                           ib::Severity::Error,
-                           "error counters over their thresholds: " + counters,
-                           {ib::place(f, p.port.node, p.port.port)}});
-    }
+    if (ib::over_threshold(p, o)) over.push_back(p.port);
 
   ib::Report r;
   r.source = !src.from.empty() ? src.from : !src.via.empty() ? src.via : "the local port";
@@ -102,15 +94,12 @@ void fabric_report(Ctx& c) {
     r.checks.emplace_back();
     r.checks.back().name = n;
   }
-  r.checks.emplace_back();
-  r.checks.back().name = "errors";
   for (const auto& [name, why] : run.skipped)
     for (ib::ReportCheck& k : r.checks)
       if (k.name == name) k.skipped = why;
   ib::count_findings(r.checks, run.found);
   r.groups = ib::group_findings(f, run.found);
   r.warnings = run.warnings;
-  r.warnings.insert(r.warnings.end(), sweep.warnings.begin(), sweep.warnings.end());
   r.rankings = ib::rank_ports(f, sweep, 10);
   ib::Svg svg = ib::render_svg(ib::report_dot(f, run.found, over));
   r.svg = svg.svg;

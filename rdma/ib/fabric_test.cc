@@ -244,7 +244,7 @@ TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
     std::string err;
   } cases[] = {
       {{"fabric", "show", "bogus"},
-       "unknown fabric show argument \"bogus\" (switches, cas or routers)\n"},
+       "unknown fabric show argument \"bogus\" (switches, cas, hosts or routers)\n"},
       {{"fabric", "links", "x"}, "unknown fabric links argument \"x\" (all, degraded or down)\n"},
       {{"fabric", "save"}, "missing FILE to save the fabric to\n"},
       {{"fabric", "show", "from"}, "missing FILE after \"from\"\n"},
@@ -471,11 +471,11 @@ TEST_F(FabricCmd, LinksDegradedAndDown) {
   std::map<std::string, nlohmann::json> by;
   for (const auto& l : j)
     by[l["description"].get<std::string>() + "/" + l["peer_description"].get<std::string>()] = l;
-  ASSERT_TRUE(by.count("sw1/hca2")) << j.dump();
-  ASSERT_TRUE(by.count("sw2/hca3")) << j.dump();
-  EXPECT_EQ(by["sw2/hca3"]["could_be_width"], "4X");
-  EXPECT_EQ(by["sw2/hca3"]["width"], "1X");
-  EXPECT_EQ(by["sw1/hca2"]["could_be_speed"], "10.0");
+  ASSERT_TRUE(by.count("hca2/sw1")) << j.dump();
+  ASSERT_TRUE(by.count("hca3/sw2")) << j.dump();
+  EXPECT_EQ(by["hca3/sw2"]["could_be_width"], "4X");
+  EXPECT_EQ(by["hca3/sw2"]["width"], "1X");
+  EXPECT_EQ(by["hca2/sw1"]["could_be_speed"], 10.0);
   // down: the switches' unconnected ports 5-8 (discovery reads a CA's
   // arrival port only), then sw2 port 2 unlinked (hca4 is then not reached).
   size_t down = json({"fabric", "links", "down"}, 1).size();
@@ -579,7 +579,7 @@ TEST_F(FabricCmd, NodeNameMapNamesTheNodesEverywhere) {
   Result t = run({"--node-name-map", map, "fabric", "show", "switches"});
   EXPECT_NE(t.out.find(" ports 8 description \"leaf één \\\\ 1\" \n"), std::string::npos) << t.out;
   Result l = run({"--node-name-map", map, "fabric", "links"});
-  EXPECT_NE(l.out.find("peer_description \"höst 2\" "), std::string::npos) << l.out;
+  EXPECT_NE(l.out.find(" description \"höst 2\" peer_type switch "), std::string::npos) << l.out;
   Result e = run({"--node-name-map", map, "--openmetrics", "fabric", "errors"});
   EXPECT_NE(e.out.find("local_name=\"höst 2\",local_port=\"1\","), std::string::npos) << e.out;
   EXPECT_NE(e.out.find("remote_name=\"leaf één \\\\ 1\",remote_port=\"2\"} 4\n"), std::string::npos)

@@ -30,7 +30,8 @@ void mad_help(Ctx& c) {
                "where  ATTR := { %s }\n"
                "               (a name, any prefix, or the attribute id: an SMP attribute\n"
                "               without a decoder is read and written raw, FIELD data=HEX)\n"
-               "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+               "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
+               "              name NAME }\n"
                "       FIELD := the IBA field name, as mad get -j prints it; NAME[i] for a table\n",
                names.c_str());
 }
@@ -80,7 +81,7 @@ void read_words(Ctx& c, MadWords& w, bool set) {
                      " reads SMP and PMA attributes");
   w.target = c.args.target();
   w.via = c.args.take_via();
-  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!w.target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   while (!c.args.empty()) {
     std::string k = c.args.next();
     if (matches(k, "mod")) {

@@ -16,7 +16,8 @@ namespace {
 void node_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] node show TARGET [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
+      "              name NAME }\n"
       "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs.\n",
       c.help_out);
 }
@@ -40,14 +41,14 @@ void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
               c.opt.details, rec);
   ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
                          ib::NodeInfo::from(info).node_guid, rec);
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 void node_show(Ctx& c) {
-  std::optional<mad::Target> target = c.args.target();
+  std::optional<mad::Target> target = c.args.target_or_name({});
   std::string via = c.args.take_via();
   c.args.done();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   MadSession s(c, via);
   if (c.opt.sa) return node_show_sa(c, s, *target);
   mad::Route r = s.route(target);
@@ -63,7 +64,7 @@ void node_show(Ctx& c) {
   mad::decode(mad::kNodeDescription, desc.data(), c.opt.details, rec);
   ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
                          ib::NodeInfo::from(info.data()).node_guid, rec);
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 }  // namespace

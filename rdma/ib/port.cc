@@ -24,7 +24,8 @@ void port_help(Ctx& c) {
       "       rdma [-f] [--mkey KEY] port set TARGET port N [ STATE ] [ OP VALUE ]... [via "
       "DEV/PORT]\n"
       "       rdma --yes port set all init [via DEV/PORT]\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
+      "              name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
       "       OP := { speed | espeed | fdr10 | width | vls | mtu | lid | smlid | lmc | mkey }\n"
       "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",
@@ -49,7 +50,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
   rec.pair("port", n);
   mad::decode(mad::kPortInfo, pi, c.opt.details, rec, {.show_keys = c.opt.show_keys});
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 // Whether the port runs FDR10: the vendor's MlnxExtPortInfo, asked where
@@ -126,15 +127,16 @@ void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uin
   std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
   mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec,
               {.show_keys = c.opt.show_keys, .fdr10 = fdr10(s, route, pi, n), .speed_caps = caps});
-  c.out.record(rec);
+  c.out.record(one_field_a_line(c, rec));
 }
 
 namespace {
 
 void port_show(Ctx& c) {
-  std::optional<mad::Target> target = c.args.target();
+  std::optional<mad::Target> target =
+      c.args.target_or_name({"port", "pkeys", "guids", "sl2vl", "vlarb"});
   std::string via = c.args.take_via();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   std::optional<uint8_t> port;
   std::string table;
   while (!c.args.empty()) {

@@ -153,7 +153,7 @@ void port_set(Ctx& c) {
   }
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
-  if (!target) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
+  if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   ib::PortChange req = parse_request(c);
   // The peer's name; a bad map is an error before anything is sent.
   ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);

@@ -33,7 +33,8 @@ void route_help(Ctx& c) {
       "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
       "       rdma route trace [ SRC ] DST [ mcast MLID ] [via DEV/PORT]\n"
       "       rdma route users TARGET port N [ from FILE ] [via DEV/PORT]\n"
-      "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
+      "              name NAME }\n"
       "SRC is the local port when only DST is given.\n",
       c.help_out);
 }
@@ -173,7 +174,7 @@ void route_show(Ctx& c) {
     return route_show_all(c, src);
   }
   std::vector<mad::Target> sw = c.args.targets(1);
-  if (sw.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
+  if (sw.empty()) throw UsageError("missing switch (lid N, guid G, gid G, dr PATH or name NAME)");
   bool mcast;
   LidRange range = lid_range(c.args, mcast);
   if (mcast) return show_mcast(c, src, sw[0], range);
@@ -220,6 +221,9 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
     case mad::Target::Kind::Gid:
       found = ib::find_guid(f, mad::gid_guid(t.gid));
       break;
+    case mad::Target::Kind::Name:
+      found = ib::find_name(f, t.name);  // f has the node-name-map's names
+      break;
   }
   if (!found) throw Error(t.text + " is not in the discovered fabric");
   const ib::Port* port = f.nodes[found->node].port(found->port);
@@ -232,14 +236,15 @@ void route_trace(Ctx& c) {
   FabricSource src = c.args.take_source();
   if (!src.from.empty())
     throw UsageError("route trace reads the live forwarding tables; no \"from FILE\"");
-  std::vector<mad::Target> ends = c.args.targets(2);
+  std::vector<mad::Target> ends = c.args.targets_or_names(2, {"mcast"});
   std::optional<uint16_t> mlid;  // `mcast MLID`: through the MFTs (ibtracert -m)
   if (!c.args.empty() && c.args.peek() == "mcast") {
     std::string k = c.args.next();
     mlid = parse_mlid(c.args.need_value(k, "MLID"));
   }
   c.args.done();
-  if (ends.empty()) throw UsageError("missing destination (lid N, guid G, gid G or dr PATH)");
+  if (ends.empty())
+    throw UsageError("missing destination (lid N, guid G, gid G, dr PATH or name NAME)");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, {});
   if (f.nodes.empty()) throw Error("the local node does not answer");
@@ -278,8 +283,8 @@ void route_trace(Ctx& c) {
 // other end sends back in through it ("in"; a CA there sends every other).
 void route_users(Ctx& c) {
   FabricSource src = c.args.take_source();
-  std::vector<mad::Target> t = c.args.targets(1);
-  if (t.empty()) throw UsageError("missing switch (lid N, guid G, gid G or dr PATH)");
+  std::vector<mad::Target> t = c.args.targets_or_names(1, {"port"});
+  if (t.empty()) throw UsageError("missing switch (lid N, guid G, gid G, dr PATH or name NAME)");
   if (c.args.empty() || !matches(c.args.peek(), "port"))
     throw UsageError("missing \"port N\" after the switch");
   std::string k = c.args.next();

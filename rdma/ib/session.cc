@@ -51,6 +51,7 @@ MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
       progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
                                        c.is_terminal)) {
   if (c.opt.mkey) set_mkey(*c.opt.mkey);
+  set_node_name_map(c.opt.node_name_map);
 }
 
 MadSession::~MadSession() {
@@ -71,6 +72,18 @@ std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,
     throw UsageError("--sa asks the SA, which knows LIDs and GUIDs, not directed routes (" +
                      t.text + ")");
   return ib::MadClient::sa_records(t, rec, port);
+}
+
+view::Record one_field_a_line(const Ctx& c, const view::Record& r) {
+  if (!c.opt.details || c.out.is_json()) return r;
+  view::Record lines;
+  for (size_t i = 0; i < r.size(); ++i) {
+    std::string t = r[i].text;
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    if (i + 1 < r.size()) t += '\n';
+    lines.add("", t, nullptr);  // text only: the printer is a text one
+  }
+  return lines;
 }
 
 void add_target(view::Record& r, const mad::Route& route) {

@@ -52,6 +52,12 @@ class MadSession : public ib::MadClient {
 // The record's first field: "lid 4 " / "dr 0,1 " (JSON "target").
 void add_target(view::Record& r, const mad::Route& route);
 
+// -d's text of one object (node show, port show): a field a line, as
+// smpquery and perfquery print theirs, not 60 fields on one line. JSON
+// and the text without -d are left as they are.
+// The record to print: r, or its fields' text a line each.
+view::Record one_field_a_line(const Ctx& c, const view::Record& r);
+
 // PortSelect / port numbers: 0-254 (UsageError otherwise).
 uint8_t parse_port(const std::string& s);
 

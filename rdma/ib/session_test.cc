@@ -37,8 +37,9 @@ TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
       << r.err;
   EXPECT_NE(r.err.find("attribute NodeDescription \n< description \"sw1\""), std::string::npos);
   EXPECT_EQ(count(r.err, "\n"), 6u * 18u);
-  // stdout is the ordinary output (every field, as -dd includes -d).
-  EXPECT_EQ(r.out.rfind("lid 2: base_version 1 class_version 1 type switch ports 8 ", 0), 0u)
+  // stdout is the ordinary output (every field, as -dd includes -d: a
+  // field a line).
+  EXPECT_EQ(r.out.rfind("lid 2:\nbase_version 1\nclass_version 1\ntype switch\nports 8\n", 0), 0u)
       << r.out;
   EXPECT_EQ(r.out.find("> "), std::string::npos);
 }

@@ -24,7 +24,8 @@ void sm_help(Ctx& c) {
       "DEV/PORT]\n"
       "where  STATE := { notactive | discovering | standby | master | 0-3 }\n"
       "       CTRL := { handover | acknowledge | disable | standby | discover }\n"
-      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH }\n"
+      "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
+      "              name NAME }\n"
       "--sa reads the SA's SMInfoRecord instead of an SMP.\n",
       c.help_out);
 }

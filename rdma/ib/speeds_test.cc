@@ -45,10 +45,11 @@ constexpr Width kWidths[] = {
     {ibtest::kWidth8x, "8X", 8}, {ibtest::kWidth12x, "12X", 12},
 };
 
-// The record of sw2 port 1 (to hca3, LID 5) in `fabric links all`.
+// The record of sw2 port 1 (to hca3, LID 5) in `fabric links all`: the
+// host's end first.
 nlohmann::json sw2_hca3(const nlohmann::json& links) {
   for (const auto& l : links)
-    if (l.value("description", "") == "sw2" && l.value("port", 0) == 1) return l;
+    if (l.value("description", "") == "hca3" && l.value("peer_port", 0) == 1) return l;
   return nullptr;
 }
 
@@ -66,7 +67,7 @@ TEST_F(MadCmd, EveryGenerationAndWidthInEveryView) {
       ASSERT_EQ(sa.size(), 1u) << what;
       for (nlohmann::json r : {link, port[0], sa[0]}) {
         EXPECT_EQ(r["width"], w.name) << what << r.dump();
-        EXPECT_EQ(r["speed"], g.lane) << what << r.dump();
+        EXPECT_EQ(r["speed"], std::strtod(g.lane, nullptr)) << what << r.dump();  // a number
         EXPECT_EQ(r["rate"], rate) << what << r.dump();
         // A whole number of Gb/s is a JSON integer, 1X SDR's 2.5 a float.
         EXPECT_EQ(r["rate"].is_number_integer(), rate != 2.5) << what;
@@ -135,7 +136,7 @@ TEST_F(MadCmd, CouldBeCarriesRateAndGeneration) {
   nlohmann::json j = json({"fabric", "links", "degraded"}, 1);
   ASSERT_EQ(j.size(), 1u) << j.dump();
   EXPECT_EQ(j[0]["could_be_width"], "4X");
-  EXPECT_EQ(j[0]["could_be_speed"], "25.78125");
+  EXPECT_EQ(j[0]["could_be_speed"], 25.78125);
   EXPECT_EQ(j[0]["could_be_rate"], 100);
   EXPECT_EQ(j[0]["could_be_generation"], "EDR");
   EXPECT_EQ(j[0]["rate"], 14);
@@ -173,7 +174,7 @@ TEST_F(MadCmd, Fdr10IsAskedOfTheDevicesIblinkinfoAsks) {
   nlohmann::json port = json({"port", "show", "lid", "5", "port", "1"});
   ASSERT_EQ(port.size(), 1u);
   for (nlohmann::json r : {link, port[0]}) {
-    EXPECT_EQ(r["speed"], "10.0") << r.dump();
+    EXPECT_EQ(r["speed"], 10.0) << r.dump();
     EXPECT_EQ(r["rate"], 40) << r.dump();
     EXPECT_EQ(r["generation"], "FDR10") << r.dump();
   }
@@ -233,7 +234,7 @@ TEST_F(MadCmd, XdrInEveryView) {
   for (nlohmann::json r : {sw2_hca3(json({"fabric", "links", "all"})),
                            json({"port", "show", "lid", "5", "port", "1"})[0],
                            json({"sa", "show", "ports", "lid", "5", "port", "1"})[0]}) {
-    EXPECT_EQ(r["speed"], "212.5") << r.dump();
+    EXPECT_EQ(r["speed"], 212.5) << r.dump();
     EXPECT_EQ(r["rate"], 800) << r.dump();
     EXPECT_EQ(r["generation"], "XDR") << r.dump();
   }
@@ -256,7 +257,7 @@ TEST_F(MadCmd, ExtendedSpeedNeedsTheCapabilityMaskBit) {
   fabric_.nodes()[sw2].ext_speeds_cap = false;
   nlohmann::json link = sw2_hca3(json({"fabric", "links", "all"}));
   EXPECT_EQ(link["generation"], "QDR") << link.dump();
-  EXPECT_EQ(link["speed"], "10.0");
+  EXPECT_EQ(link["speed"], 10.0);
   EXPECT_EQ(link["rate"], 40);
   nlohmann::json port = json({"port", "show", "lid", sw_lid, "port", "1"})[0];
   EXPECT_EQ(port["generation"], "QDR") << port.dump();
@@ -305,7 +306,7 @@ TEST_F(MadCmd, CouldBeFdr10WhenBothEndsSupportItAndRunQdr) {
   ASSERT_FALSE(l.is_null());
   EXPECT_EQ(l["generation"], "QDR");
   EXPECT_EQ(l["could_be_generation"], "FDR10") << l.dump();
-  EXPECT_EQ(l["could_be_speed"], "10.0");
+  EXPECT_EQ(l["could_be_speed"], 10.0);
   EXPECT_EQ(l["could_be_rate"], 40);
   // Running FDR10: nothing better.
   for (auto [n, p] : {std::pair{sw2, 1}, std::pair{hca3, 1}})

@@ -23,7 +23,7 @@ compare() { compare_json check_compare.py "$@"; }
 start_opensm
 
 # The healthy fabric: the master SM, no error, exit 0.
-expect "fabric check: exit 0" 0 '^summary: 8 nodes checked \(ids,links,sm,routes,credit,balance\), 0 errors' \
+expect "fabric check: exit 0" 0 '^summary: 8 nodes checked \(ids,links,sm,routes,credit,balance,errors\), 0 errors' \
   fabric check
 expect "fabric check sm: opensm is the master" 0 '^check sm severity info what "SM master' \
   fabric check sm
@@ -33,11 +33,40 @@ else
   ok "fabric check: no error on the healthy fabric"
 fi
 run "$RDMA" -j fabric check >check.json 2>/dev/null
-if python3 -c 'import json,sys; j=json.load(open("check.json")); sys.exit(0 if "summary" in j[-1] and j[-1]["summary"]["errors"] == 0 else 1)'; then
-  ok "fabric check -j: the summary last"
+if python3 -c 'import json,sys; j=json.load(open("check.json")); sys.exit(0 if j and all(set(f) >= {"check", "severity", "what"} and f["severity"] != "error" for f in j) else 1)'; then
+  ok "fabric check -j: findings only, one shape, no error"
 else
   bad "fabric check -j: $(cat check.json)"
 fi
+
+# The error counters over threshold are a check of their own: two ports of
+# one kind are one line with a count (-d: each), errors exit 1; severity
+# filters; a check given twice is refused.
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=17'
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=4'
+expect "fabric check: counters over threshold are errors, one line with the count, exit 1" 1 \
+  '^check errors severity error what "error counters over threshold" count 2 first "(s2|h2)" 0x[0-9a-f]+ port [13] ' \
+  fabric check
+out=$(run "$RDMA" -d fabric check errors 2>&1)
+if grep -qE '^check errors severity error what "error counters over threshold" detail "symbol_errors 17" where "s2" 0x[0-9a-f]+ port 3 ' <<<"$out" &&
+  grep -qE '^check errors severity error what "error counters over threshold" detail "rcv_errors 4" where "h2" 0x[0-9a-f]+ port 1 ' <<<"$out"; then
+  ok "-d fabric check errors: each port, as fabric errors finds them"
+else
+  bad "-d fabric check errors: $out"
+fi
+out=$(run "$RDMA" fabric check sm errors severity error 2>&1)
+if ! grep -q 'severity info' <<<"$out" && grep -q ', 2 errors, 0 warnings, 0 notes$' <<<"$out"; then
+  ok "fabric check severity error: the SM's note left out"
+else
+  bad "fabric check severity error: $out"
+fi
+expect "fabric check ids ids: refused" 1 '^fabric check "ids" given twice$' fabric check ids ids
+sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=0'
+sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=0'
+expect "fabric check errors: none once cleared, exit 0" 0 '^summary: 8 nodes checked \(errors\), 0 errors' \
+  fabric check errors
+# The healthy fabric saved, for `since` once an ISL is cut below.
+run "$RDMA" fabric save healthy.fabric 2>/dev/null
 
 # Every switch's table at once.
 compare "route show all = dump_fts" fts "run dump_fts" "route show all"
@@ -120,7 +149,8 @@ kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null
 OSM_PID=""
 sim 'Unlink "s1"[3]'
 sleep 1
-run "$RDMA" fabric check routes >routes.txt 2>&1
+# -d: every finding (text groups those of one kind).
+run "$RDMA" -d fabric check routes >routes.txt 2>&1
 rc=$?
 for s in s1 s2; do
   if [ "$rc" -eq 1 ] && grep -qE "^check routes severity error what \"LID [0-9]+ sent to port 3, which has no link \(DOWN\)\" where \"$s\" 0x[0-9a-f]+ port 3 " routes.txt; then
@@ -129,6 +159,16 @@ for s in s1 s2; do
     bad "SM gone, ISL down: $s: exit $rc, output: $(cat routes.txt)"
   fi
 done
+# The cut ISL: no link to see in the live fabric, a link down since the
+# saved one.
+expect "fabric check links since FILE: the cut ISL is an error, exit 1" 1 \
+  '^check links severity error what "link up in the saved fabric is down" where "s[12]" 0x[0-9a-f]+ port 3 lid [0-9]+; "s[12]" 0x[0-9a-f]+ port 3 ' \
+  fabric check links since healthy.fabric
+if run "$RDMA" fabric check links 2>/dev/null | grep -q 'severity error'; then
+  bad "fabric check links without since: an error"
+else
+  ok "fabric check links without since: the cut link is not seen"
+fi
 # The broadcast group's tree went over that link when opensm chose it (it
 # did: the masks above): its entries into the dead ports too.
 for s in s1 s2; do

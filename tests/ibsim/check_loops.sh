@@ -36,7 +36,7 @@ import json, re, sys
 j = json.load(open("credit.json"))
 loops = [x for x in j if x.get("check") == "credit" and x["severity"] == "error"]
 assert loops, "no loop"
-assert j[-1]["summary"]["errors"] == len(loops), j[-1]
+assert all("summary" not in x for x in j), j  # findings only: one shape
 ring = loops[0]["what"].split("channels: ")[1].split(" -> ")
 hops = [re.fullmatch(r'"(r[1-5])" port ([23]) VL 0', h) for h in ring]
 assert all(hops), ring

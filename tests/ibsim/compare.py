@@ -188,6 +188,8 @@ def ours_value(v, fmt='Uint'):
     """One of our JSON values as the IBA's number (or string)."""
     if fmt == 'Mtu' and isinstance(v, int):  # JSON says 2048: the IBA's 4
         return {256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}.get(v, v)
+    if fmt == 'LinkSpeed' and isinstance(v, float):  # the lane's Gb/s, a JSON number
+        return {2.5: 1, 5.0: 2, 10.0: 4}.get(v, v)
     if not isinstance(v, str):
         return v
     if fmt == 'Guid':  # as smpquery prints them: 0x and 16 digits, else unequal

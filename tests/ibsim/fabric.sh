@@ -80,6 +80,83 @@ printf '0x1 "ok"\n0x2g "bad"\n' >bad.map
 expect "--node-name-map: a bad line names file and line" 1 '^bad.map:2: invalid GUID "0x2g"' \
   --node-name-map bad.map fabric show
 
+# Nodes by name: `name NAME` or a bare word, the NodeDescription or the
+# node-name-map's name. ibsim's SA has no RMPP, so its NodeRecord table is
+# cut short and the names are found by discovery.
+S1LID=$(run ibswitches 2>/dev/null | sed -n 's/.*"s1".* lid \([0-9]*\) .*/\1/p')
+S3LID=$(run ibswitches 2>/dev/null | sed -n 's/.*"s3".* lid \([0-9]*\) .*/\1/p')
+H1=$(sed -n 's/^Ca\s*: \(0x[0-9a-f]*\) .*"h1".*/\1/p' nodes.txt)
+H2=$(sed -n 's/^Ca\s*: \(0x[0-9a-f]*\) .*"h2".*/\1/p' nodes.txt)
+expect "node show name s3: the switch's LID" 0 "^lid $S3LID: type switch .*description \"s3\"" \
+  node show name s3
+expect "node show h5: a bare word is a name" 0 '^lid [0-9]+: type ca .*description "h5"' node show h5
+expect "port show s1 port 3" 0 "^lid $S1LID: port 3 " port show s1 port 3
+expect "perf show name h2" 0 '^lid [0-9]+: port 1 ' perf show name h2
+H1LID=$(run "$RDMA" -j node show h1 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["target"].split()[1])')
+H5LID=$(run "$RDMA" -j node show h5 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["target"].split()[1])')
+by_name=$(run "$RDMA" route trace h1 h5 2>&1)
+by_lid=$(run "$RDMA" route trace lid "$H1LID" lid "$H5LID" 2>&1)
+if [ -n "$by_name" ] && [ "$by_name" = "$by_lid" ] && grep -q 'description "h5"' <<<"$by_name"; then
+  ok "route trace h1 h5 = route trace lid $H1LID lid $H5LID"
+else
+  bad "route trace by name: $by_name / by LID: $by_lid"
+fi
+expect "--node-name-map: node show name NAME" 0 "^lid $S3LID: type switch .*description \"spine ü 3\"" \
+  --node-name-map names.map node show name "spine ü 3"
+printf '%s "gpu"\n%s "gpu"\n' "$H1" "$H2" >twice.map
+expect "an ambiguous name lists the nodes, exit 1" 1 \
+  "^node name \"gpu\" is ambiguous: 2 nodes have it \(\"gpu\" $H1, \"gpu\" $H2\)" \
+  --node-name-map twice.map node show gpu
+expect "an unknown name lists names like it, exit 1" 1 \
+  '^no node named "h9" \(NodeDescription or node-name-map\) among 8 nodes; like it: .*"h1"' \
+  node show name h9
+
+# -d of one object: a field a line, as smpquery prints PortInfo.
+out=$(run "$RDMA" -d port show s1 port 3 2>&1)
+if [ "$(head -n 1 <<<"$out")" = "lid $S1LID:" ] && grep -qx 'port 3' <<<"$out" &&
+  grep -qx 'state ACTIVE' <<<"$out" && [ "$(wc -l <<<"$out")" -gt 20 ] && ! grep -q ' $' <<<"$out"; then
+  ok "-d port show: a field a line ($(wc -l <<<"$out") lines)"
+else
+  bad "-d port show: $out"
+fi
+
+# How one host is cabled: every port of the dual-homed h3, its end first,
+# the peers as iblinkinfo sees them; `port N` one of them; hosts = cas.
+run "$RDMA" -j fabric links node h3 >h3.json 2>/dev/null
+run iblinkinfo >ibl.txt 2>/dev/null
+if out=$(python3 - h3.json ibl.txt <<'PY' 2>&1
+import json, re, sys
+ours = json.load(open(sys.argv[1]))
+peers = {(l["port"], l["peer_description"], l["peer_port"]) for l in ours}
+# iblinkinfo: the switch lines whose peer is "h3": (h3's port, switch, its port).
+diags, head = set(), None
+for line in open(sys.argv[2]):
+    m = re.match(r'^Switch: 0x[0-9a-f]+ (.*):$', line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        continue
+    m = re.search(r'\d+\s+(\d+)\[..\] ==\(.*\)==>\s+\d+\s+(\d+)\[..\] "h3"', line)
+    if m and head:
+        diags.add((int(m[2]), head, int(m[1])))
+if len(ours) != 2 or any(l["description"] != "h3" for l in ours) or peers != diags:
+    sys.exit(f"rdma {sorted(peers)} iblinkinfo {sorted(diags)}")
+print(f"{len(peers)} ports")
+PY
+); then
+  ok "fabric links node h3: both ports of the dual-homed HCA = iblinkinfo ($out)"
+else
+  bad "fabric links node h3: $out"
+fi
+expect "fabric links node h3 port 2: that port, the node type at both ends" 0 '^type ca node_guid 0x[0-9a-f]+ port 2 .*description "h3" peer_type switch peer_node_guid ' \
+  fabric links node h3 port 2
+n=$(run "$RDMA" fabric links node name h3 port 2 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] && ok "fabric links node name h3 port 2: one line" || bad "fabric links node h3 port 2: $n lines"
+if [ "$(run "$RDMA" fabric show hosts 2>&1)" = "$(run "$RDMA" fabric show cas 2>&1)" ]; then
+  ok "fabric show hosts = fabric show cas"
+else
+  bad "fabric show hosts differs from cas"
+fi
+
 # The SMPs a discovery costs, with -d.
 expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
   -d fabric show
@@ -473,7 +550,7 @@ for line in open(sys.argv[1]):
     m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \".*\" \(Could be (\S+) Could be (\S+) Gbps\)", line)
     if m:
         a, b = (int(m[1]), int(m[2])), (int(m[3]), int(m[4]))
-        diags.add((min(a, b), max(a, b), m[5], m[6]))
+        diags.add((min(a, b), max(a, b), m[5], float(m[6])))
 ours = set()
 for l in json.load(open(sys.argv[2])):
     a, b = (l["lid"], l["port"]), (l["peer_lid"], l["peer_port"])

@@ -108,7 +108,7 @@ if run smpquery portinfo "$HCA1" 1 2>/dev/null | grep -q '^Mkey:\.*<not displaye
 else
   bad "--show-keys port show: smpquery -K $mkey, rdma $ours"
 fi
-expect "-d port show: M_Key not displayed" 0 " mkey <not displayed> " -d port show lid "$HCA1" port 1
+expect "-d port show: M_Key not displayed (a field a line)" 0 "^mkey <not displayed>$" -d port show lid "$HCA1" port 1
 expect "mad get PortInfo: M_Key not displayed" 0 " mkey <not displayed> " mad get PortInfo lid "$HCA1" mod 1
 expect "-d sm show: SM_Key not displayed" 0 " sm_key <not displayed> " -d sm show
 expect "--show-keys -d sm show: the SM_Key" 0 " sm_key 0x[0-9a-f]{16} " --show-keys -d sm show

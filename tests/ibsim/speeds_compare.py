@@ -101,7 +101,7 @@ def links(diags, all_json, degraded_json):
         gen, lane_rate = FDR10 if fdr10 else GENERATIONS[speed]
         fdr10s += fdr10
         got = (r.get('width'), r.get('speed'), r.get('rate'), r.get('generation'))
-        if got != (width, speed, number(lane_rate * LANES[width]), gen):
+        if got != (width, float(speed), number(lane_rate * LANES[width]), gen):
             fail(f'{key}: iblinkinfo {width} {speed}, rdma {got}')
     # Could be: each degraded link once, from its first end.
     deg = {}
@@ -122,7 +122,7 @@ def links(diags, all_json, degraded_json):
             continue
         if w and r.get('could_be_width') != w:
             fail(f'{key}: could be {w}, rdma {r.get("could_be_width")}')
-        if s and (r.get('could_be_speed'), r.get('could_be_generation')) != (s, GENERATIONS[s][0]):
+        if s and (r.get('could_be_speed'), r.get('could_be_generation')) != (float(s), GENERATIONS[s][0]):
             fail(f'{key}: could be {s}, rdma {r.get("could_be_speed")} {r.get("could_be_generation")}')
     print(f'{checked} link ends ({down} down, {fdr10s} FDR10), {len(could)} could-be')
 
@@ -142,7 +142,7 @@ def ports(smp_path, mepi_path, port_path, sa_path, ibstat_path):
         base = field(text, 'LinkSpeedActive')
         speed = (ext if ext and ext != 'No Extended Speed' else base).replace(' Gbps', '')
         gen, lane_rate = GENERATIONS[speed]
-        sa_want = {'width': width, 'speed': speed, 'rate': number(lane_rate * LANES[width]),
+        sa_want = {'width': width, 'speed': float(speed), 'rate': number(lane_rate * LANES[width]),
                    'generation': gen}
         active = field(mepi.get(key, ''), 'LinkSpeedActive')
         if gen == 'QDR' and active and int(active, 16) & 1:
