@@ -107,13 +107,13 @@ Reading parse_reading(std::string_view text, const std::string& file) {
   return out;
 }
 
-bool PortChange::over() const {
+bool PortIncrease::over() const {
   for (const CounterChange& c : counters)
     if (c.over) return true;
   return link_downs > 0;
 }
 
-bool PortChange::cannot_judge() const {
+bool PortIncrease::cannot_judge() const {
   for (const CounterChange& c : counters)
     if (!c.cannot_judge.empty()) return true;
   return false;
@@ -133,7 +133,7 @@ WindowJudgement judge_window(const Reading& before, const Reading& after,
     if (it == then.end()) continue;
     const PortReading& was = *it->second;
     ++out.ports_compared;
-    PortChange change{&was, &now, {}, {}, 0};
+    PortIncrease change{&was, &now, {}, {}, 0};
     for (size_t i = 0; i < all.size(); ++i) {
       const mad::FieldDef& f = *all[i];
       CounterChange c{&f, was.values[i], now.values[i], 0, "", false};

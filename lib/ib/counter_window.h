@@ -53,7 +53,7 @@ struct CounterChange {
   bool over = false;         // increase over its increase threshold
 };
 
-struct PortChange {
+struct PortIncrease {
   const PortReading* before = nullptr;
   const PortReading* after = nullptr;
   std::vector<CounterChange> counters;  // the ones over or not judged
@@ -65,7 +65,7 @@ struct PortChange {
 
 struct WindowJudgement {
   double seconds = 0;             // after.time - before.time
-  std::vector<PortChange> ports;  // those with a counter over or not judged, or a flap
+  std::vector<PortIncrease> ports;  // those with a counter over or not judged, or a flap
   size_t ports_compared = 0;      // in both readings
   size_t ports_over = 0;
   size_t ports_cannot_judge = 0;

@@ -55,7 +55,7 @@ std::string seconds_text(double s) {
 // "increase", "per_second"}) or not judged ("link_downed cannot judge:
 // went down from 3 to 0 (reset or wrapped)"; JSON {"before", "after",
 // "cannot_judge"}), then the flap ("flap "link down 3 times in 10 s"").
-void change_record(const ib::PortChange& p, double seconds, view::Record& rec) {
+void change_record(const ib::PortIncrease& p, double seconds, view::Record& rec) {
   const ib::PortReading& r = *p.after;
   rec.pair("node_guid", mad::guid_hex(r.node_guid));
   rec.pair("description", mad::desc_text(r.description), r.description);
@@ -90,7 +90,7 @@ void print_judgement(Ctx& c, const ib::WindowJudgement& j) {
   bool json = c.out.is_json();
   view::Record rec, doc;
   view::Json ports = view::Json::array();
-  for (const ib::PortChange& p : j.ports) {
+  for (const ib::PortIncrease& p : j.ports) {
     rec.clear();
     change_record(p, j.seconds, rec);
     if (json) {
@@ -118,7 +118,7 @@ void print_judgement(Ctx& c, const ib::WindowJudgement& j) {
 // counter's increase, and the link's downs (a flap when above 0).
 void window_metrics(const ib::Fabric& f, const ib::WindowJudgement& j, view::Printer& out) {
   view::Record rec;
-  for (const ib::PortChange& p : j.ports) {
+  for (const ib::PortIncrease& p : j.ports) {
     std::optional<ib::PortRef> at = ib::find_guid(f, p.after->node_guid);
     if (!at) continue;
     rec.clear();
