@@ -61,7 +61,10 @@ std::vector<FindingGroup> group_findings(const Fabric& f, const std::vector<Find
   for (const Finding& x : found) {
     auto [it, added] = index.try_emplace({x.check, x.severity, x.what}, groups.size());
     if (added) groups.push_back({x.check, x.severity, x.what, {}});
-    if (!x.where.empty()) groups[it->second].members.push_back(where_text(f, x.where));
+    // A member is where, and what is its own (the counters and values).
+    std::string member = where_text(f, x.where);
+    if (!x.detail.empty()) member += (member.empty() ? "" : ": ") + x.detail;
+    if (!member.empty()) groups[it->second].members.push_back(std::move(member));
   }
   std::stable_sort(groups.begin(), groups.end(), [](const FindingGroup& a, const FindingGroup& b) {
     return a.severity < b.severity;

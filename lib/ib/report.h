@@ -29,7 +29,7 @@ struct FindingGroup {
   std::string check;
   Severity severity = Severity::Error;
   std::string what;
-  std::vector<std::string> members;  // each finding's places, as text
+  std::vector<std::string> members;  // each finding's places and detail, as text
 };
 
 // A port of a ranking (the worst by errors, by waits, by flaps).

@@ -126,6 +126,7 @@ void fabric_report(Ctx& c) {
     list.push_back({{"check", x.check},
                     {"severity", ib::severity_name(x.severity)},
                     {"what", x.what},
+                    {"detail", x.detail},
                     {"where", ib::where_json(f, x.where)}});
   write_file(dir + "/findings.json",
              view::Json{{"summary", summary}, {"findings", list}}.dump(2) + "\n");

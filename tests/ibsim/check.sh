@@ -60,7 +60,7 @@ if ! grep -q 'severity info' <<<"$out" && grep -q ', 2 errors, 0 warnings, 0 not
 else
   bad "fabric check severity error: $out"
 fi
-expect "fabric check ids ids: refused" 1 '^fabric check "ids" given twice$' fabric check ids ids
+expect "fabric check ids ids: refused" 2 '^fabric check "ids" given twice$' fabric check ids ids
 sim 'PerformanceSet "s2"[3] PortCounters.SymbolErrorCounter=0'
 sim 'PerformanceSet "h2"[1] PortCounters.PortRcvErrors=0'
 expect "fabric check errors: none once cleared, exit 0" 0 '^summary: 8 nodes checked \(errors\), 0 errors' \

@@ -101,10 +101,10 @@ findings sick 'any(x["check"] == "routes" and "which has no link (DOWN)" in x["w
   ok "sick: leaf-002's routes into its dead port 19" || bad "sick: no route into leaf-002 port 19"
 findings sick 'all(x["check"] for x in f)' && ok "sick: every finding names its check" ||
   bad "sick: a finding without its check"
-findings sick 'any(x["check"] == "errors" and "SymbolErrorCounter" in x["what"] and x["where"][0]["description"] == "leaf-001" and x["where"][0]["port"] == 3 for x in f)' &&
+findings sick 'any(x["check"] == "errors" and x["detail"] == "symbol_errors 42" and x["where"][0]["description"] == "leaf-001" and x["where"][0]["port"] == 3 for x in f)' &&
   ok "sick: leaf-001 port 3's symbol errors" || bad "sick: no error counter finding"
 html=sick/report.html
-for want in "duplicate LID $dup on 2 ports" "which has no link (DOWN)" "error counters over their thresholds: SymbolErrorCounter" "42 errors"; do
+for want in "duplicate LID $dup on 2 ports" "which has no link (DOWN)" "error counters over threshold" ": symbol_errors 42" "42 errors"; do
   grep -qF "$want" "$html" && ok "sick: the page says \"$want\"" || bad "sick: the page lacks \"$want\""
 done
 grep -qE '^rdma_ib_port_symbol_errors_total\{.*local_name="leaf-001",local_port="3",.*\} 42$' sick/metrics.prom &&
