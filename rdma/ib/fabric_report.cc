@@ -6,16 +6,21 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <thread>
 
 #include "lib/error.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/check_run.h"
+#include "lib/ib/counter_window.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
 #include "lib/ib/graphviz.h"
+#include "lib/ib/node_name_map.h"
+#include "lib/ib/plan.h"
 #include "lib/ib/port_labels.h"
 #include "lib/ib/report.h"
 #include "lib/ib/thresholds.h"
@@ -25,6 +30,7 @@
 #include "rdma/ib/fabric_errors.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
+#include "rdma/words.h"
 
 namespace rdma {
 
@@ -61,9 +67,30 @@ std::string now_utc() {
 
 void fabric_report(Ctx& c) {
   std::string dir = c.args.need("DIR (the report's directory)");
+  std::string plan_file;
+  std::optional<uint32_t> window;
+  c.args.take_keyword_values(
+      {"plan", "window"},
+      [&](const std::string& k, const std::string& v) {
+        if (k == "plan") {
+          plan_file = v;
+        } else {
+          std::optional<uint64_t> n = parse_number(v, {.min = 1, .max = 86400});
+          if (!n) throw UsageError("invalid window \"" + v + "\" (SECONDS, 1 to 86400)");
+          window = static_cast<uint32_t>(*n);
+        }
+      },
+      [](const std::string& k) {
+        return k == "plan" ? std::string("missing PLAN after \"plan\"")
+                           : std::string("missing SECONDS after \"window\"");
+      });
   FabricSource src = c.args.take_source();
   c.args.done();
   make_dir(dir);
+  // The plan first: a plan that cannot be read sends no MAD.
+  std::optional<ib::Plan> plan;
+  if (!plan_file.empty())
+    plan = ib::load_plan(plan_file, ib::load_node_name_map(c.opt.node_name_map));
 
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
@@ -79,6 +106,44 @@ void fabric_report(Ctx& c) {
   ib::CheckRun run = ib::run_checks(&s.engine(), f, names, o);
   s.end_progress();
   const ib::ErrorSweep& sweep = *run.sweep;
+  if (plan)
+    for (const ib::PlanFinding& x : ib::check_plan(*plan, f).findings)
+      run.found.push_back({"plan", x.severity, x.what, {}});
+  if (window) {
+    // The counter window: what rose over the window, judged by the
+    // increase thresholds, never resetting (as fabric errors window).
+    ib::SweepOptions wo = o;
+    wo.wide_errors = true;
+    auto read = [&] {
+      double t = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+      ib::ErrorSweep sw = ib::sweep_errors(s.engine(), f, wo);
+      run.warnings.insert(run.warnings.end(), sw.warnings.begin(), sw.warnings.end());
+      return ib::reading_of(f, sw, t);
+    };
+    ib::Reading before = read();
+    std::this_thread::sleep_for(std::chrono::seconds(*window));
+    ib::Reading after = read();
+    ib::WindowJudgement j = ib::judge_window(before, after, wo.counters, wo.thresholds);
+    for (const ib::PortIncrease& p : j.ports) {
+      uint32_t n = f.by_guid.at(p.after->node_guid);
+      std::vector<ib::FindingPlace> where{ib::place(f, n, p.after->port)};
+      std::string rose;
+      for (const ib::CounterChange& k : p.counters)
+        if (k.over)
+          rose += (rose.empty() ? "" : ", ") + std::string(k.field->name) + " +" +
+                  std::to_string(k.increase);
+      if (!rose.empty())
+        run.found.push_back(
+            {"window", ib::Severity::Error,
+             "error counters rose over their thresholds in " + std::to_string(*window) + " s",
+             where, rose});
+      if (p.link_downs)
+        run.found.push_back({"window", ib::Severity::Error,
+                             "link went down in " + std::to_string(*window) + " s (a flap)", where,
+                             std::to_string(p.link_downs) + " times"});
+    }
+  }
   std::vector<ib::PortRef> over;
   for (const ib::PortCounters& p : sweep.ports)
     if (ib::over_threshold(p, o)) over.push_back(p.port);
@@ -93,6 +158,14 @@ void fabric_report(Ctx& c) {
   for (const std::string& n : names) {
     r.checks.emplace_back();
     r.checks.back().name = n;
+  }
+  if (plan) {
+    r.checks.emplace_back();
+    r.checks.back().name = "plan";
+  }
+  if (window) {
+    r.checks.emplace_back();
+    r.checks.back().name = "window";
   }
   for (const auto& [name, why] : run.skipped)
     for (ib::ReportCheck& k : r.checks)

@@ -3,7 +3,9 @@
 # whose links run at what both ends support (bench/fattree.py --link), first
 # healthy (verdict healthy, only notes, exit 0), then sick: an error counter
 # raised (PerformanceSet), the SM stopped and a leaf-spine link unlinked
-# under its stale tables, and a duplicate LID (Baselid). Each problem is
+# under its stale tables, a duplicate LID (Baselid), two cables crossed
+# against the cable plan (`plan`), and symbol errors rising during a
+# counter window (`window`). Each problem is
 # checked in findings.json, in the page and in metrics.prom (prometheus
 # client's parser, promtool), and the page is read by html5lib and shown by
 # headless Chromium (report_page.py: the verdict and the checks' table in
@@ -77,6 +79,20 @@ run "$RDMA" -j fabric report clean >clean.json 2>/dev/null
 python3 -c 'import json,sys; j=json.load(open("clean.json")); sys.exit(0 if len(j) == 1 and j[0]["verdict"] == "healthy" and j[0]["report"] == "clean/report.html" else 1)' &&
   ok "healthy -j: one summary object" || bad "healthy -j: $(cat clean.json)"
 
+# The cable plan while the fabric is as built, then two of its cables
+# crossed in the plan: the report with the plan names the swap.
+run "$RDMA" fabric plan write plan.csv csv 2>/dev/null
+python3 - plan.csv <<'PY'
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+a = next(i for i, r in enumerate(rows) if r.startswith("leaf-000,2,"))
+b = next(i for i, r in enumerate(rows) if r.startswith("leaf-000,3,"))
+fa, fb = rows[a].split(","), rows[b].split(",")
+fa[2], fb[2] = fb[2], fa[2]
+rows[a], rows[b] = ",".join(fa), ",".join(fb)
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+
 # Sick: an error counter, then (no SM) a dead link under stale tables and a
 # duplicate LID. The link is one of leaf-002's 18 uplinks: the tables
 # still send a share of its LIDs down it from spine-000 and send some from
@@ -90,8 +106,13 @@ dup=$(run "$RDMA" -j fabric show cas 2>/dev/null |
   python3 -c 'import json,sys; print([n for n in json.load(sys.stdin) if n["description"] == "hca-00003"][0]["lids"][0])')
 sim "Baselid \"hca-00005\"[1] $dup"
 sleep 1
-run "$RDMA" fabric report sick >sick.txt 2>sick.err
+# The report with the plan and a 3 s counter window, while symbol errors
+# rise on hca-00007's port.
+(for i in 1 2 3 4 5 6 7 8; do sim "PerformanceSet \"hca-00007\"[1] PortCounters.SymbolErrorCounter=$((i * 5))"; sleep 0.5; done) &
+riser=$!
+run "$RDMA" fabric report sick plan plan.csv window 3 >sick.txt 2>sick.err
 rc=$?
+wait "$riser"
 [ "$rc" -eq 1 ] && ok "sick: exit 1" || bad "sick: exit $rc: $(cat sick.txt sick.err)"
 grep -qE '^sick/report.html: fabric unhealthy: [1-9][0-9]* errors' sick.txt &&
   ok "sick: the verdict line" || bad "sick: $(cat sick.txt)"
@@ -103,6 +124,12 @@ findings sick 'all(x["check"] for x in f)' && ok "sick: every finding names its 
   bad "sick: a finding without its check"
 findings sick 'any(x["check"] == "errors" and x["detail"] == "symbol_errors 42" and x["where"][0]["description"] == "leaf-001" and x["where"][0]["port"] == 3 for x in f)' &&
   ok "sick: leaf-001 port 3's symbol errors" || bad "sick: no error counter finding"
+findings sick 'any(x["check"] == "plan" and x["severity"] == "error" and x["what"].startswith("cables swapped: \"leaf-000\" port 2 goes to \"hca-00001\"") for x in f)' &&
+  ok "sick: the crossed cables at leaf-000 ports 2 and 3, against the plan" ||
+  bad "sick: plan: $(python3 -c 'import json; print([x for x in json.load(open("sick/findings.json"))["findings"] if x["check"] == "plan"])')"
+findings sick 'any(x["check"] == "window" and x["where"][0]["description"] == "hca-00007" and x["detail"].startswith("SymbolErrorCounter +") for x in f)' &&
+  ok "sick: hca-00007's symbol errors rising in the window" ||
+  bad "sick: window: $(python3 -c 'import json; print([x for x in json.load(open("sick/findings.json"))["findings"] if x["check"] == "window"])')"
 html=sick/report.html
 for want in "duplicate LID $dup on 2 ports" "which has no link (DOWN)" "error counters over threshold" ": symbol_errors 42" "42 errors"; do
   grep -qF "$want" "$html" && ok "sick: the page says \"$want\"" || bad "sick: the page lacks \"$want\""
