@@ -222,6 +222,20 @@ void fabric_report(Ctx& c) {
     spec.format = view::MetricsFormat::Prometheus;
     std::unique_ptr<view::MetricsPrinter> out = view::make_openmetrics_printer(file.file(), spec);
     errors_metrics(f, sweep, o, *out);
+    // The verdict and each check's findings, for an alert on the report.
+    out->gauge("rdma_ib_fabric_report_healthy",
+               "1 when the report found no error and read the whole fabric",
+               t.errors == 0 && r.warnings.empty());
+    for (const ib::ReportCheck& k : r.checks) {
+      if (!k.skipped.empty()) continue;
+      std::string base = "rdma_ib_fabric_report_" + view::metric_name(k.name) + "_";
+      out->gauge(base + "errors", "findings of severity error of the " + k.name + " check",
+                 static_cast<double>(k.errors));
+      out->gauge(base + "warnings", "findings of severity warning of the " + k.name + " check",
+                 static_cast<double>(k.warnings));
+      out->gauge(base + "notes", "findings of severity info of the " + k.name + " check",
+                 static_cast<double>(k.notes));
+    }
     out->finish();
     file.commit();
   }

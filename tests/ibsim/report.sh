@@ -137,6 +137,12 @@ done
 grep -qE '^rdma_ib_port_symbol_errors_total\{.*local_name="leaf-001",local_port="3",.*\} 42$' sick/metrics.prom &&
   ok "sick: metrics.prom has leaf-001 port 3's 42 symbol errors" ||
   bad "sick: metrics: $(grep -m3 'symbol_errors_total{.*local_name="leaf-001"' sick/metrics.prom)"
+for g in ids_errors routes_errors errors_errors plan_errors window_errors; do
+  grep -qE "^rdma_ib_fabric_report_$g [1-9]" sick/metrics.prom && ok "sick: metrics.prom: rdma_ib_fabric_report_$g" ||
+    bad "sick: metrics.prom: $(grep "rdma_ib_fabric_report_$g" sick/metrics.prom)"
+done
+grep -qx 'rdma_ib_fabric_report_healthy 0' sick/metrics.prom && grep -qx 'rdma_ib_fabric_report_healthy 1' clean/metrics.prom &&
+  ok "metrics.prom: rdma_ib_fabric_report_healthy 1 healthy, 0 sick" || bad "metrics: healthy gauge"
 page sick sick
 metrics sick sick
 grep -q 'stroke="red"' "$html" && ok "sick: the picture has a red link" || bad "sick: no red link in the picture"
