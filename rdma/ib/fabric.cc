@@ -1,7 +1,8 @@
 // rdma fabric { show | links | topology | save | diff }: the whole subnet,
 // discovered by directed route (lib/ib/discover.h) or read from a file
 // saved earlier (`from FILE`, lib/ib/cache.h); `errors` is in
-// fabric_errors.cc, `check` in check.cc.
+// fabric_errors.cc, `check` in fabric_check.cc, `report` in fabric_report.cc,
+// `top` in fabric_top.cc.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -30,7 +31,7 @@
 #include "lib/mad/format.h"
 #include "lib/mad/speed.h"
 #include "lib/mad/target.h"
-#include "rdma/ib/check.h"
+#include "rdma/ib/fabric_check.h"
 #include "rdma/ib/fabric_errors.h"
 #include "rdma/ib/fabric_report.h"
 #include "rdma/ib/fabric_source.h"

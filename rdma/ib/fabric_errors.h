@@ -5,7 +5,6 @@
 
 #include "lib/ib/errors.h"
 #include "rdma/command.h"
-#include "rdma/ib/check.h"
 
 namespace rdma {
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "rdma/command.h"
-#include "rdma/ib/check.h"
 
 namespace rdma {
 

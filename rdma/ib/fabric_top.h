@@ -8,7 +8,6 @@
 
 #include "lib/ib/top.h"
 #include "rdma/command.h"
-#include "rdma/ib/check.h"
 
 namespace rdma {
 

@@ -1,4 +1,4 @@
-#include "rdma/ib/check.h"
+#include "rdma/ib/fabric_check.h"
 
 #include <algorithm>
 #include <optional>
