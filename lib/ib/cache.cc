@@ -313,7 +313,8 @@ Fabric load_fabric(const std::string& path) {
   };
   while (std::fgets(buf, sizeof buf, in.get())) {
     text += buf;
-    if (text.back() != '\n' && !std::feof(in.get())) continue;  // a long line goes on
+    // A long line goes on; an empty read (a NUL where a line starts) too.
+    if (text.empty() || (text.back() != '\n' && !std::feof(in.get()))) continue;
     ++lineno;
     if (header && FastLine(text, port_info_columns, switch_info_columns).read(f)) {
       text.clear();

@@ -284,13 +284,15 @@ class Parser {
   void port(TopoNode& n, std::string_view l, size_t at) {
     size_t close = l.find(']');
     if (close == std::string_view::npos) fail(at, "missing ']' after the port number");
-    int num = static_cast<int>(number(l.substr(1, close - 1), at, "port number"));
-    if (num == 0)
+    // Judged as read, before it is an int: "-1" must not wrap to a port.
+    uint64_t v = number(l.substr(1, close - 1), at, "port number");
+    if (v == 0)
       fail(at, n.type == NodeType::Switch ? "a switch's port 0 has no link"
                                           : "port 0 of a CA or router does not exist");
-    if (num > n.num_ports)
-      fail(at, "port " + std::to_string(num) + " of \"" + n.id + "\" is beyond its " +
+    if (v > static_cast<uint64_t>(n.num_ports))
+      fail(at, "port " + std::to_string(v) + " of \"" + n.id + "\" is beyond its " +
                    std::to_string(n.num_ports) + " ports");
+    int num = static_cast<int>(v);
     TopoPort& p = n.ports[num];
     if (p.line) fail(at, "port " + std::to_string(num) + " of \"" + n.id + "\" is declared twice");
     p.line = static_cast<int>(at + 1);

@@ -129,6 +129,9 @@ TEST(Topology, ErrorsNameTheLine) {
   expect_error("Switch 2 \"a\"\n[1] \"b\"[1]\nHca 1 \"b\"\n[1] \"a\"[2]\n",
                "net:2: \"a\" port 1 names \"b\" port 1, which does not name it back");
   expect_error("Switch 2 \"a\"\n[3] \"b\"[1]\n", "net:2: port 3 of \"a\" is beyond its 2 ports");
+  // A sign is read by strtoull as a wrapped number: never a port index.
+  expect_error("Switch 2 \"a\"\n[-1] \"b\"[1]\n",
+               "net:2: port 18446744073709551615 of \"a\" is beyond its 2 ports");
   expect_error("Hca 1 \"a\"\n\nHca 1 \"a\"\n", "net:3: node \"a\" is declared twice");
   expect_error("Switch 2 \"a\"\n[1] \"a\"[2] x=1\n",
                "net:2: unknown port option \"x=\" (known: w=, s=, e=)");
