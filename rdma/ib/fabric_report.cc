@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <thread>
 
@@ -27,6 +26,7 @@
 #include "lib/mad/format.h"
 #include "lib/view/openmetrics.h"
 #include "lib/view/replace_file.h"
+#include "lib/view/time_text.h"
 #include "rdma/ib/fabric_errors.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
@@ -52,15 +52,6 @@ void write_file(const std::string& path, const std::string& text) {
   if (std::fwrite(text.data(), 1, text.size(), f.file()) != text.size())
     throw Error("cannot write \"" + path + "\": " + strerror(errno));
   f.commit();
-}
-
-std::string now_utc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace
@@ -150,7 +141,7 @@ void fabric_report(Ctx& c) {
 
   ib::Report r;
   r.source = !src.from.empty() ? src.from : !src.via.empty() ? src.via : "the local port";
-  r.when = now_utc();
+  r.when = view::time_text("%Y-%m-%dT%H:%M:%SZ", true);
   r.version = RDMA_VERSION;
   r.nodes = f.nodes.size();
   for (const ib::Node& n : f.nodes) (n.is_switch() ? r.switches : r.cas)++;

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
 #include "lib/error.h"
 #include "lib/ib/errors.h"
+#include "lib/view/time_text.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
 #include "rdma/stat_watch.h"
@@ -172,15 +172,6 @@ void top_records(view::Printer& out, std::vector<ib::TopRow> rows) {
   }
 }
 
-std::string clock_text() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm;
-  localtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
-  return buf;
-}
-
 }  // namespace
 
 void fabric_top(Ctx& c) {
@@ -245,7 +236,7 @@ void fabric_top(Ctx& c) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
     if (left <= 0) {
       rows = sweep();
-      stamp = clock_text();
+      stamp = view::time_text("%H:%M:%S", false);
       next += std::chrono::seconds(seconds);
       draw();
       if (c.opt.count && ++done >= c.opt.count) return;
