@@ -5,11 +5,9 @@
 // events (PORT_ACTIVE, PORT_ERR, LID/GID/P_Key/SM changes, speed changes).
 #include <libmnl/libmnl.h>
 #include <poll.h>
-#include <sys/time.h>
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -21,6 +19,7 @@
 #include "lib/verbs/port.h"
 #include "lib/verbs/verbs.h"
 #include "lib/view/printer.h"
+#include "lib/view/time_text.h"
 #include "rdma/objects.h"
 
 namespace rdma {
@@ -75,21 +74,17 @@ struct DevFilter {
 };
 
 // "[2026-11-22T19:45:00.123456] " in local time, as `ip -ts monitor`.
-std::string timestamp_text(const timeval& tv) {
-  tm t{};
-  localtime_r(&tv.tv_sec, &t);
-  char buf[64];
-  size_t n = std::strftime(buf, sizeof buf, "[%Y-%m-%dT%H:%M:%S", &t);
-  std::snprintf(buf + n, sizeof buf - n, ".%06ld] ", static_cast<long>(tv.tv_usec));
-  return buf;
+std::string timestamp_text(const view::WallTime& t) {
+  char usec[16];
+  std::snprintf(usec, sizeof usec, ".%06ld] ", t.usec);
+  return view::time_text("[%Y-%m-%dT%H:%M:%S", false, t.sec) + usec;
 }
 
 // With -t first the time, text "[local time] " and JSON seconds since the
 // epoch.
 void add_timestamp(view::Record& r) {
-  timeval tv{};
-  gettimeofday(&tv, nullptr);
-  r.add("timestamp", timestamp_text(tv), static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
+  view::WallTime t = view::wall_now();
+  r.add("timestamp", timestamp_text(t), t.seconds());
 }
 
 // One event.

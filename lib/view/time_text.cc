@@ -1,16 +1,21 @@
 #include "lib/view/time_text.h"
 
-#include <ctime>
+#include <sys/time.h>
 
 namespace rdma::view {
 
-std::string time_text(const char* format, bool utc) {
-  std::time_t t = std::time(nullptr);
+WallTime wall_now() {
+  timeval tv{};
+  gettimeofday(&tv, nullptr);
+  return {tv.tv_sec, static_cast<long>(tv.tv_usec)};
+}
+
+std::string time_text(const char* format, bool utc, std::time_t at) {
   std::tm tm;
   if (utc)
-    gmtime_r(&t, &tm);
+    gmtime_r(&at, &tm);
   else
-    localtime_r(&t, &tm);
+    localtime_r(&at, &tm);
   char buf[64];
   size_t n = std::strftime(buf, sizeof buf, format, &tm);
   return std::string(buf, n);

@@ -2,11 +2,8 @@
 // lib/ib/errors.h), once, with -w, or as metrics; and clearing counters.
 #include "rdma/ib/fabric_errors.h"
 
-#include <sys/time.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +18,7 @@
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "lib/view/time_text.h"
 #include "rdma/ib/errors_window.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
@@ -290,13 +288,8 @@ void summary_record(const ib::SweepSummary& s, view::Record& rec) {
 // When a sweep started: text "time 2026-11-29T00:45:19+0000" in local
 // time, JSON seconds since the epoch.
 void add_sweep_time(view::Record& rec) {
-  timeval tv{};
-  gettimeofday(&tv, nullptr);
-  tm t{};
-  localtime_r(&tv.tv_sec, &t);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &t);
-  rec.pair("time", buf, static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6);
+  view::WallTime t = view::wall_now();
+  rec.pair("time", view::time_text("%Y-%m-%dT%H:%M:%S%z", false, t.sec), t.seconds());
 }
 
 // -w SECONDS: a sweep of every port each interval (the fabric discovered
