@@ -88,7 +88,7 @@ constexpr Entry kEntries[] = {
     {70, "RDMA_NLDEV_ATTR_CHARDEV_NAME", AttrType::String},
     {71, "RDMA_NLDEV_ATTR_CHARDEV_ABI", AttrType::U64},
     {72, "RDMA_NLDEV_ATTR_CHARDEV", AttrType::U64},
-    {73, "RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", AttrType::U64},
+    {73, "RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", AttrType::U32},
     {74, "RDMA_NLDEV_ATTR_STAT_MODE", AttrType::U32},
     {75, "RDMA_NLDEV_ATTR_STAT_RES", AttrType::U32},
     {76, "RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK", AttrType::U32},

@@ -71,5 +71,24 @@ TEST(Attrs, NestedEntriesAreWalkedAndChecked) {
   EXPECT_THROW(for_each_nested(a.get(RDMA_NLDEV_ATTR_RES_QP), [](const nlattr*) {}), Error);
 }
 
+// A GET_CHARDEV reply for uverbs as a little-endian kernel writes it
+// (nldev_get_chardev, ib_uverbs_get_nl_info): UVERBS_DRIVER_ID is put
+// with nla_put_u32 and the kernel's policy has it as NLA_U32, so it is
+// 4 bytes; a policy of 8 refused every uverbs reply.
+TEST(Attrs, UverbsReplyParsesWithItsFourByteDriverId) {
+  alignas(4) const uint8_t reply[] = {
+      60, 0, 0,  0, 0x0f, 0x14, 0,   0,   1,   0,   0,   0, 0, 0, 0, 0,  // nlmsghdr (GET_CHARDEV)
+      12, 0, 72, 0, 0xc0, 0xe7, 0,   0,   0,   0,   0,   0,              // CHARDEV 231:192
+      12, 0, 71, 0, 6,    0,    0,   0,   0,   0,   0,   0,              // CHARDEV_ABI 6
+      12, 0, 70, 0, 'u',  'v',  'e', 'r', 'b', 's', '0', 0,              // CHARDEV_NAME
+      8,  0, 73, 0, 4,    0,    0,   0,                                  // UVERBS_DRIVER_ID
+  };
+  Attrs a = Attrs::of_message(reinterpret_cast<const nlmsghdr*>(reply));
+  EXPECT_EQ(a.u64(RDMA_NLDEV_ATTR_CHARDEV), 0xe7c0u);
+  EXPECT_EQ(a.u64(RDMA_NLDEV_ATTR_CHARDEV_ABI), 6u);
+  EXPECT_EQ(a.str(RDMA_NLDEV_ATTR_CHARDEV_NAME), "uverbs0");
+  EXPECT_EQ(a.u32(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID), 4u);
+}
+
 }  // namespace
 }  // namespace rdma::nl

@@ -1,9 +1,6 @@
 #include "lib/nldev/chardev.h"
 
-#include <libmnl/libmnl.h>
-
 #include <cerrno>
-#include <cstring>
 
 #include "lib/error.h"
 #include "lib/nl/attrs.h"
@@ -14,40 +11,20 @@ namespace rdma::nldev {
 
 namespace {
 
-// The reply read in place: uverbs adds UVERBS_DRIVER_ID, a u32 in the
-// kernel (nla_put_u32 in ib_uverbs_get_nl_info) that lib/nl's policy table
-// has as u64, so nl::Attrs would refuse every uverbs reply. Only the three
-// attributes used here are checked; the rest are skipped.
+// A reply carries the device's number as huge_encode_dev() packs it: the
+// minor's low byte, the major, then the minor's high bits.
 Chardev parse_reply(const nlmsghdr* nlh, const char* type, uint32_t port) {
-  const nlattr* tb[RDMA_NLDEV_ATTR_CHARDEV + 1] = {};
-  int ret = mnl_attr_parse(
-      nlh, 0,
-      [](const nlattr* a, void* data) {
-        auto** t = static_cast<const nlattr**>(data);
-        int id = mnl_attr_get_type(a);
-        if (id == RDMA_NLDEV_ATTR_CHARDEV_NAME || id == RDMA_NLDEV_ATTR_CHARDEV_ABI ||
-            id == RDMA_NLDEV_ATTR_CHARDEV)
-          t[id] = a;
-        return MNL_CB_OK;
-      },
-      tb);
-  if (ret < 0) throw Error("malformed kernel reply: a truncated character device attribute");
-  const nlattr* num = tb[RDMA_NLDEV_ATTR_CHARDEV];
-  const nlattr* abi = tb[RDMA_NLDEV_ATTR_CHARDEV_ABI];
-  const nlattr* name = tb[RDMA_NLDEV_ATTR_CHARDEV_NAME];
-  if (!num || !name) throw Error("malformed kernel reply: character device without number or name");
-  if (mnl_attr_get_payload_len(num) != 8 || (abi && mnl_attr_get_payload_len(abi) != 8))
-    throw Error("malformed kernel reply: character device number or ABI not 8 bytes");
-  // huge_encode_dev(): minor's low byte, major, then minor's high bits.
-  uint64_t dev = nl::Attrs::load<uint64_t>(num);
+  nl::Attrs a = nl::Attrs::of_message(nlh);
+  if (!a.has(RDMA_NLDEV_ATTR_CHARDEV) || !a.has(RDMA_NLDEV_ATTR_CHARDEV_NAME))
+    throw Error("malformed kernel reply: character device without number or name");
+  uint64_t dev = a.u64(RDMA_NLDEV_ATTR_CHARDEV);
   Chardev c;
   c.type = type;
   c.port = port;
-  auto* p = static_cast<const char*>(mnl_attr_get_payload(name));
-  c.name.assign(p, strnlen(p, mnl_attr_get_payload_len(name)));
+  c.name = a.str(RDMA_NLDEV_ATTR_CHARDEV_NAME);
   c.major = static_cast<uint32_t>((dev & 0xfff00) >> 8);
   c.minor = static_cast<uint32_t>((dev & 0xff) | ((dev >> 12) & 0xfff00));
-  c.abi = abi ? nl::Attrs::load<uint64_t>(abi) : 0;
+  c.abi = a.u64(RDMA_NLDEV_ATTR_CHARDEV_ABI);
   return c;
 }
 
