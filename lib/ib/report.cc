@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 
 #include "lib/ib/dot.h"
 #include "lib/mad/attrs.h"
@@ -55,16 +54,19 @@ std::vector<Ranking> rank_ports(const Fabric& f, const ErrorSweep& sweep, size_t
                [&](const PortCounters& p) { return p.get(downed); })};
 }
 
-std::vector<FindingGroup> group_findings(const Fabric& f, const std::vector<Finding>& found) {
+std::vector<FindingGroup> report_groups(const Fabric& f, const std::vector<Finding>& found) {
   std::vector<FindingGroup> groups;
-  std::map<std::tuple<std::string, Severity, std::string>, size_t> index;
-  for (const Finding& x : found) {
-    auto [it, added] = index.try_emplace({x.check, x.severity, x.what}, groups.size());
-    if (added) groups.push_back({x.check, x.severity, x.what, {}});
-    // A member is where, and what is its own (the counters and values).
-    std::string member = where_text(f, x.where);
-    if (!x.detail.empty()) member += (member.empty() ? "" : ": ") + x.detail;
-    if (!member.empty()) groups[it->second].members.push_back(std::move(member));
+  for (const std::vector<size_t>& kind : group_findings(found)) {
+    const Finding& first = found[kind[0]];
+    FindingGroup& g =
+        groups.emplace_back(FindingGroup{first.check, first.severity, first.what, {}});
+    for (size_t i : kind) {
+      // A member is where, and what is its own (the counters and values).
+      const Finding& x = found[i];
+      std::string member = where_text(f, x.where);
+      if (!x.detail.empty()) member += (member.empty() ? "" : ": ") + x.detail;
+      if (!member.empty()) g.members.push_back(std::move(member));
+    }
   }
   std::stable_sort(groups.begin(), groups.end(), [](const FindingGroup& a, const FindingGroup& b) {
     return a.severity < b.severity;

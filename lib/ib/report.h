@@ -64,9 +64,10 @@ struct Report {
 // their link went down (LinkDownedCounter); ports at 0 are left out.
 std::vector<Ranking> rank_ports(const Fabric& f, const ErrorSweep& sweep, size_t n);
 
-// Groups findings that say the same thing (check, severity, text), in the
-// order of their first member, errors first, then warnings, then notes.
-std::vector<FindingGroup> group_findings(const Fabric& f, const std::vector<Finding>& found);
+// The report's groups: group_findings()'s kinds (check, severity, text), in
+// the order of their first member, errors first, then warnings, then notes,
+// each with its members' places and details as text.
+std::vector<FindingGroup> report_groups(const Fabric& f, const std::vector<Finding>& found);
 
 // Counts findings into the report's checks by name (a check not in checks
 // is added at the end).

@@ -50,7 +50,7 @@ TEST(Report, FindingsSayingOneThingAreOneGroupErrorsFirst) {
       {"links", Severity::Warning, "degraded link", {{l2, 2, 0, 0}}},
       {"sm", Severity::Info, "one master", {}},
   };
-  std::vector<FindingGroup> g = group_findings(f, found);
+  std::vector<FindingGroup> g = report_groups(f, found);
   ASSERT_EQ(g.size(), 3u);
   EXPECT_EQ(g[0].check, "ids");
   EXPECT_EQ(g[1].what, "degraded link");

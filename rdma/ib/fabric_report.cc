@@ -162,7 +162,7 @@ void fabric_report(Ctx& c) {
     for (ib::ReportCheck& k : r.checks)
       if (k.name == name) k.skipped = why;
   ib::count_findings(r.checks, run.found);
-  r.groups = ib::group_findings(f, run.found);
+  r.groups = ib::report_groups(f, run.found);
   r.warnings = run.warnings;
   r.rankings = ib::rank_ports(f, sweep, 10);
   ib::Svg svg = ib::render_svg(ib::report_dot(f, run.found, over));
