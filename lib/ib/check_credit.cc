@@ -119,8 +119,8 @@ std::vector<uint8_t> distinct_sls(const VlMaps* vls) {
     bool fresh = true;
     for (uint8_t o : out) {
       bool same = true;
-      for (const auto& tables : vls->by_node)
-        for (const auto& [key, t] : tables) same &= t[sl] == t[o];
+      for (uint32_t n = 0; n < vls->by_node.size(); ++n)
+        vls->each_table(n, [&](const VlMaps::Table& t) { same &= t[sl] == t[o]; });
       fresh &= !same;
     }
     if (fresh) out.push_back(sl);
@@ -137,16 +137,14 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
   for (uint32_t n = 0; n < f.nodes.size() && n < vls->by_node.size(); ++n) {
     const Node& node = f.nodes[n];
     if (!node.is_switch()) continue;
-    const size_t pairs = n < vls->asked.size() ? vls->asked[n] : 0;  // tables asked for
     std::optional<uint8_t> vl;
-    if (vls->by_node[n].size() < pairs) vl = 0;
-    for (const auto& [key, t] : vls->by_node[n]) {
-      if (vl && *vl != t[sl]) {
+    if (!vls->whole(n)) vl = 0;  // a table not read counts as VL 0
+    vls->each_table(n, [&](const VlMaps::Table& t) {
+      if (vl && *vl != t[sl])
         vl = kVaries;
-        break;
-      }
-      vl = t[sl];
-    }
+      else if (!vl)
+        vl = t[sl];
+    });
     out[n] = vl.value_or(0);
   }
   return out;
