@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "lib/error.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/lfts.h"
 #include "lib/testing/fabric/fabric.h"
@@ -84,6 +87,52 @@ TEST(FatTreeCheck, ACaOnASpineADownDownLinkAMissingUplink) {
   ASSERT_EQ(warnings.size(), 1u) << ::testing::PrintToString(warnings);
   EXPECT_EQ(warnings[0],
             "switch \"l4\" has 1 up ports, its level's others 2 (oversubscription 2.00:1)");
+}
+
+// The histogram counts each pair as a trace of its own route would: a
+// hole (l1 sends c8's LID out of a port without a link) and a loop (s1 and
+// l2 send c7's LID to each other) are pairs not routed, the rest by their
+// switches; the same numbers as tracing every ordered pair.
+TEST(FatTreeCheck, HolesAndLoopsCountAsEveryPairTracedWould) {
+  ibtest::FakeFabric fake(ibtest::parse_topology(tree_net()));
+  fake.assign_lids();
+  mad::Engine e(fake, {100, 1, 16});
+  Fabric f = discover(e).fabric;
+  std::vector<std::string> warnings;
+  Lfts lfts = read_lfts(e, f, warnings);
+  auto node = [&](const char* name) {
+    for (uint32_t n = 0; n < f.nodes.size(); ++n)
+      if (f.nodes[n].description == name) return n;
+    ADD_FAILURE() << name;
+    return uint32_t{0};
+  };
+  auto lid = [&](const char* ca) { return f.nodes[node(ca)].ports[1].info->lid; };
+  lfts[node("l1")]->ports[lid("c8")] = 7;  // no link on l1's port 7
+  lfts[node("s1")]->ports[lid("c7")] = 2;  // s1 port 2: l2
+  lfts[node("l2")]->ports[lid("c7")] = 1;  // l2 port 1: s1
+  std::map<size_t, uint64_t> hist;
+  uint64_t failed = 0;
+  LftLookup lookup = [&](uint32_t n, uint16_t l) { return lfts[n]->ports[l]; };
+  for (uint32_t a = 0; a < f.nodes.size(); ++a)
+    for (uint32_t b = 0; b < f.nodes.size(); ++b) {
+      if (a == b || f.nodes[a].is_switch() || f.nodes[b].is_switch()) continue;
+      try {
+        size_t switches = 0;
+        for (const Hop& h : trace(f, {a, 1}, f.nodes[b].ports[1].info->lid, lookup))
+          switches += f.nodes[h.node.node].is_switch();
+        ++hist[switches];
+      } catch (const Error&) {
+        ++failed;
+      }
+    }
+  ASSERT_GT(failed, 2u);
+  std::string want = "CA pairs by switches on their route:";
+  for (const auto& [h, n] : hist) want += " " + std::to_string(h) + ": " + std::to_string(n) + ",";
+  want.pop_back();
+  want += "; " + std::to_string(failed) + " pairs not routed (see check routes)";
+  std::vector<std::string> notes = texts(check_fattree(f, lfts), Severity::Info);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_EQ(notes.back(), want);
 }
 
 TEST(FatTreeCheck, TheGeneratedThreeLevelTreeIsSound) {

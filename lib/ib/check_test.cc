@@ -300,6 +300,34 @@ TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
   EXPECT_EQ(v[0].where.size(), 5u);
 }
 
+// Every switch mapping SL k to VL k % 4 on every hop (as ibsim maps SL k
+// to VL k): four SLs the tables tell apart, one walk and three copies of
+// its graph on their own VLs; a loop on each VL, each with its ring.
+TEST_F(FabricChecksRing, SlsOnVlsRenamedLoopEachOnItsVl) {
+  std::array<uint8_t, 16> t;
+  for (uint8_t sl = 0; sl < 16; ++sl) t[sl] = sl % 4;
+  for (const char* id : {"r1", "r2", "r3", "r4", "r5"})
+    for (uint16_t key : {1 << 8 | 2, 1 << 8 | 3, 2 << 8 | 3, 3 << 8 | 2}) node(id).sl2vl[key] = t;
+  read();
+  VlMaps vls = read_sl2vls(engine_, f_);
+  std::vector<Finding> v = check_credit(f_, lfts_, &vls);
+  // The walk on VL 0 alone finds its loops; each other VL the same.
+  std::array<uint8_t, 16> zero{};
+  for (const char* id : {"r1", "r2", "r3", "r4", "r5"})
+    for (auto& [key, table] : node(id).sl2vl) table = zero;
+  VlMaps one = read_sl2vls(engine_, f_);
+  std::vector<Finding> v0 = check_credit(f_, lfts_, &one);
+  ASSERT_FALSE(v0.empty());
+  ASSERT_EQ(v.size(), std::min(kFirstFew + 1, 4 * v0.size())) << v.size();
+  for (size_t i = 0; i < v.size() && i < kFirstFew; ++i) {
+    size_t vl = i / v0.size();
+    std::string want = v0[i % v0.size()].what;
+    for (size_t at = 0; (at = want.find(" VL 0", at)) != std::string::npos; at += 5)
+      want.replace(at, 5, " VL " + std::to_string(vl));
+    EXPECT_EQ(v[i].what, want) << i;
+  }
+}
+
 // The tables read, every one and only those of the hops routes take
 // (credit_hops); each of the latter as the full read has it.
 struct TwoReads {
@@ -308,7 +336,7 @@ struct TwoReads {
 };
 TwoReads read_both(mad::Engine& e, const Fabric& f, const Lfts& lfts) {
   std::vector<std::vector<uint16_t>> hops = credit_hops(f, lfts);
-  TwoReads r{read_sl2vls(e, f), read_sl2vls(e, f, hops)};
+  TwoReads r{read_sl2vls(e, f), read_sl2vls(e, f, hops, Sl2VlRead::Every)};
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     r.read_all += r.all.by_node[n].size();
     r.read_some += r.some.by_node[n].size();
@@ -340,6 +368,39 @@ TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
   }
 }
 
+// Probing: a switch whose tables differ by input port (transit on VL 1,
+// traffic from its CA on VL 0) has its probes differ, so every table of
+// its hops is read; the findings are the full read's.
+TEST_F(FabricChecksRing, ProbesThatDifferReadEveryTableOfTheSwitch) {
+  read();
+  std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
+  for (int transit_vl : {0, 1}) {
+    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+      std::array<uint8_t, 16> t;
+      t.fill(static_cast<uint8_t>(transit_vl));
+      node(id).sl2vl[3 << 8 | 2] = t;
+      node(id).sl2vl[2 << 8 | 3] = t;
+    }
+    VlMaps every = read_sl2vls(engine_, f_, hops, Sl2VlRead::Every);
+    VlMaps probed = read_sl2vls(engine_, f_, hops);
+    for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
+      EXPECT_TRUE(probed.whole(n)) << n;
+      for (uint16_t h : hops[n])
+        for (uint8_t sl = 0; sl < 16; ++sl)
+          EXPECT_EQ(probed.vl(n, h >> 8, h & 0xff, sl), every.vl(n, h >> 8, h & 0xff, sl));
+      // Read one by one when the switch's tables differ.
+      if (transit_vl == 1) {
+        EXPECT_TRUE(probed.by_out[n].empty()) << n;
+      }
+    }
+    std::vector<Finding> a = check_credit(f_, lfts_, &every);
+    std::vector<Finding> b = check_credit(f_, lfts_, &probed);
+    ASSERT_EQ(a.size(), b.size()) << transit_vl;
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].what, b[i].what);
+    EXPECT_EQ(b.empty(), transit_vl == 1);
+  }
+}
+
 // Two switches joined by 70 parallel links, a CA on the first: 9,730
 // SL2VL tables (every input port with a link times every other port to a
 // switch), more than read_sl2vls queues before it runs the engine.
@@ -368,6 +429,34 @@ TEST_F(FabricChecksParallel, EveryTableIsReadAcrossEngineRuns) {
   EXPECT_EQ(vls.by_node[index("pb")].size(), 70u * 70u - 70u);
   EXPECT_EQ(vls.vl(index("pb"), 69, 70, 0), 1);
   EXPECT_EQ(vls.vl(index("pb"), 70, 69, 0), 0);
+  EXPECT_EQ(engine_.stats().failed(), 0u);
+}
+
+// Probing the same switches: pa's tables all alike, read with a few SMPs;
+// pb's last table (in from 70, out to 69) differs from its first (the
+// last hop is a probe), so pb's are read one by one and all are known.
+TEST_F(FabricChecksParallel, ProbesReadAFewTablesOfASwitchProgrammedAlike) {
+  std::array<uint8_t, 16> transit;
+  transit.fill(1);
+  node("pb").sl2vl[70 << 8 | 69] = transit;
+  read();
+  std::vector<std::vector<uint16_t>> hops(f_.nodes.size());
+  VlMaps every = read_sl2vls(engine_, f_);
+  for (uint32_t n = 0; n < f_.nodes.size(); ++n)
+    for (const auto& [key, t] : every.by_node[n]) hops[n].push_back(key);
+  for (auto& h : hops) std::sort(h.begin(), h.end());
+  uint64_t sent = engine_.stats().sent;
+  VlMaps probed = read_sl2vls(engine_, f_, hops);
+  uint32_t pa = index("pa"), pb = index("pb");
+  EXPECT_EQ(probed.by_node[pa].size(), 0u);
+  EXPECT_EQ(probed.by_out[pa].size(), f_.nodes[pa].ports.size());
+  EXPECT_TRUE(probed.by_out[pb].empty());
+  EXPECT_EQ(probed.by_node[pb].size(), hops[pb].size());
+  EXPECT_EQ(probed.vl(pb, 70, 69, 0), 1);
+  EXPECT_EQ(probed.vl(pb, 69, 70, 0), 0);
+  EXPECT_EQ(probed.vl(pa, 70, 69, 0), 0);
+  // pa's 3 probes, pb's 3 and then the rest of pb's.
+  EXPECT_EQ(engine_.stats().sent - sent, 3 + hops[pb].size());
   EXPECT_EQ(engine_.stats().failed(), 0u);
 }
 
@@ -409,6 +498,24 @@ TEST_F(FabricChecksTree, FewerTablesThanEveryPairAndTheSameFindings) {
   EXPECT_LT(r.read_some, r.read_all);
   EXPECT_TRUE(check_credit(f_, lfts_, &r.some).empty());
   EXPECT_TRUE(check_credit(f_, lfts_, &r.all).empty());
+}
+
+// A tree whose switches are programmed alike (every table the same, as
+// the fake's default): a few probes a switch, not a table a hop.
+TEST_F(FabricChecksTree, ProbesOfSwitchesProgrammedAlikeReadFewTables) {
+  read();
+  std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
+  uint64_t sent = engine_.stats().sent;
+  VlMaps probed = read_sl2vls(engine_, f_, hops);
+  uint64_t probes = engine_.stats().sent - sent, tables = 0, switches = 0;
+  for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
+    tables += hops[n].size();
+    switches += !hops[n].empty();
+    EXPECT_TRUE(probed.whole(n));
+  }
+  EXPECT_LE(probes, 3 * switches);
+  EXPECT_LT(probes, tables);
+  EXPECT_TRUE(check_credit(f_, lfts_, &probed).empty());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "lib/ib/lfts.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "lib/mad/attrs.h"
@@ -88,9 +89,17 @@ std::vector<std::optional<Lft>> read_lfts(mad::Engine& e, const Fabric& f,
 }
 
 uint8_t VlMaps::vl(uint32_t node, uint8_t in, uint8_t out, uint8_t sl) const {
+  if (node < by_out.size() && out < by_out[node].size() && by_out[node][out])
+    return (*by_out[node][out])[sl];
   if (node >= by_node.size()) return 0;
   auto it = by_node[node].find(static_cast<uint16_t>(in << 8 | out));
   return it == by_node[node].end() ? 0 : it->second[sl];
+}
+
+bool VlMaps::whole(uint32_t node) const {
+  if (node < by_out.size() && !by_out[node].empty()) return true;
+  size_t want = node < asked.size() ? asked[node] : 0;
+  return node >= by_node.size() ? want == 0 : by_node[node].size() >= want;
 }
 
 VlMaps read_sl2vls(mad::Engine& e, const Fabric& f) {
@@ -105,36 +114,120 @@ VlMaps read_sl2vls(mad::Engine& e, const Fabric& f) {
           hops[n].push_back(static_cast<uint16_t>(in.num << 8 | o.num));
     }
   }
-  return read_sl2vls(e, f, hops);
+  return read_sl2vls(e, f, hops, Sl2VlRead::Every);
 }
 
-VlMaps read_sl2vls(mad::Engine& e, const Fabric& f,
-                   const std::vector<std::vector<uint16_t>>& hops) {
+namespace {
+
+// The OperationalVLs of a switch's port (0: unknown): opensm programs a
+// port's tables from its VLs, so ports alike get one table.
+uint8_t oper_vls(const Node& node, uint8_t port) {
+  const Port* p = node.port(port);
+  return p && p->info ? p->info->oper_vls : 0;
+}
+
+// The hops of one switch probed: per class of output ports (by their
+// OperationalVLs) its first hop, one with another input and another
+// output port, and its last.
+std::vector<uint16_t> probes(const Node& node, const std::vector<uint16_t>& hops) {
+  std::vector<uint16_t> out;
+  std::vector<uint8_t> classes;
+  for (uint16_t h : hops)
+    if (std::find(classes.begin(), classes.end(), oper_vls(node, h & 0xff)) == classes.end())
+      classes.push_back(oper_vls(node, h & 0xff));
+  for (uint8_t c : classes) {
+    std::vector<uint16_t> in_class;
+    for (uint16_t h : hops)
+      if (oper_vls(node, h & 0xff) == c) in_class.push_back(h);
+    uint16_t first = in_class.front();
+    out.push_back(first);
+    for (uint16_t h : in_class)
+      if ((h >> 8) != (first >> 8) && (h & 0xff) != (first & 0xff)) {
+        out.push_back(h);
+        break;
+      }
+    out.push_back(in_class.back());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Queues the tables of these hops of switch n into out.by_node[n].
+void submit_sl2vls(MadBatches& batches, const Fabric& f, uint32_t n,
+                   const std::vector<uint16_t>& keys, VlMaps& out) {
+  mad::Route r{true, 0, f.nodes[n].path};
+  for (uint16_t key : keys)
+    batches.submit({mad::make_smp(r, mad::kGet, mad::kSl2VlTable, key), mad::smp_address(r),
+                    "SLtoVLMappingTable " + std::to_string(key >> 8) + "/" +
+                        std::to_string(key & 0xff) + " from " + mad::route_text(r),
+                    [&out, n, key](const mad::Mad* reply, const mad::Failure*) {
+                      if (!reply) return;
+                      VlMaps::Table& t = out.by_node[n][key];
+                      for (unsigned sl = 0; sl < 16; ++sl)
+                        t[sl] = static_cast<uint8_t>(
+                            mad::get_field(mad::kSl2VlTable, reply->data(), "SLtoVL", sl));
+                    }});
+}
+
+}  // namespace
+
+VlMaps read_sl2vls(mad::Engine& e, const Fabric& f, const std::vector<std::vector<uint16_t>>& hops,
+                   Sl2VlRead how) {
   VlMaps out;
   out.by_node.resize(f.nodes.size());
+  out.by_out.resize(f.nodes.size());
   out.asked.resize(f.nodes.size());
+  auto wanted = [&](uint32_t n) {
+    return n < hops.size() && f.nodes[n].is_switch() && !hops[n].empty();
+  };
   // A large fabric asks hundreds of thousands of tables (a switch's input
   // ports times its ports to switches): queued all at once the requests
   // took 300 MB at 4,800 nodes. A switch at a time, run every few thousand.
   MadBatches batches(e);
-  for (uint32_t n = 0; n < f.nodes.size() && n < hops.size(); ++n) {
-    const Node& node = f.nodes[n];
-    if (!node.is_switch() || hops[n].empty()) continue;
-    batches.next_switch();
-    out.asked[n] = hops[n].size();
-    mad::Route r{true, 0, node.path};
-    for (uint16_t key : hops[n]) {
-      batches.submit({mad::make_smp(r, mad::kGet, mad::kSl2VlTable, key), mad::smp_address(r),
-                      "SLtoVLMappingTable " + std::to_string(key >> 8) + "/" +
-                          std::to_string(key & 0xff) + " from " + mad::route_text(r),
-                      [&out, n, key](const mad::Mad* reply, const mad::Failure*) {
-                        if (!reply) return;
-                        std::array<uint8_t, 16>& t = out.by_node[n][key];
-                        for (unsigned sl = 0; sl < 16; ++sl)
-                          t[sl] = static_cast<uint8_t>(
-                              mad::get_field(mad::kSl2VlTable, reply->data(), "SLtoVL", sl));
-                      }});
+  std::vector<bool> full(f.nodes.size(), how == Sl2VlRead::Every);
+  if (how == Sl2VlRead::Probe) {
+    // The probes of every switch in one run; then the switches whose
+    // probes differ (or did not all come) read whole.
+    std::vector<std::vector<uint16_t>> probed(f.nodes.size());
+    for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+      if (!wanted(n)) continue;
+      batches.next_switch();
+      probed[n] = probes(f.nodes[n], hops[n]);
+      submit_sl2vls(batches, f, n, probed[n], out);
     }
+    e.run();
+    for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+      if (!wanted(n)) continue;
+      const Node& node = f.nodes[n];
+      std::map<uint8_t, VlMaps::Table> by_class;
+      bool alike = out.by_node[n].size() == probed[n].size();
+      for (const auto& [key, t] : out.by_node[n]) {
+        auto [it, added] = by_class.try_emplace(oper_vls(node, key & 0xff), t);
+        alike &= added || it->second == t;
+      }
+      if (!alike || probed[n].size() == hops[n].size()) {
+        full[n] = !alike;
+        continue;
+      }
+      // Alike: the table of each output port the hops leave by is its
+      // class's; the probes' own entries go.
+      std::vector<std::optional<VlMaps::Table>>& by_port = out.by_out[n];
+      by_port.resize(node.ports.size());
+      for (uint16_t h : hops[n])
+        if ((h & 0xff) < by_port.size()) by_port[h & 0xff] = by_class.at(oper_vls(node, h & 0xff));
+      out.by_node[n].clear();
+    }
+  }
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    if (!wanted(n)) continue;
+    out.asked[n] = hops[n].size();
+    if (!full[n]) continue;
+    batches.next_switch();
+    std::vector<uint16_t> rest;
+    for (uint16_t key : hops[n])
+      if (!out.by_node[n].count(key)) rest.push_back(key);
+    submit_sl2vls(batches, f, n, rest, out);
   }
   e.run();
   return out;

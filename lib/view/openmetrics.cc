@@ -40,6 +40,7 @@ class OpenMetricsPrinter : public MetricsPrinter {
           label(name, v.is_string() ? v.get<std::string>() : v.dump());
         }
     if (!labels.empty()) labels += '}';
+    bool kept = false;  // labels_ has this record's labels
     for (const Field& f : r) {
       Json v = f.key.empty() ? Json() : value_of(f);
       if (f.key.empty() || !v.is_number_integer() || is_label(f.key) ||
@@ -47,10 +48,18 @@ class OpenMetricsPrinter : public MetricsPrinter {
         continue;
       auto [it, fresh] = index_.try_emplace(f.key, families_.size());
       if (fresh)
-        families_.push_back(
-            {spec_.prefix + metric_name(f.key), spec_.help + " " + f.key, is_gauge(f.key), {}});
+        families_.push_back({spec_.prefix + metric_name(f.key),
+                             spec_.help + " " + f.key,
+                             is_gauge(f.key),
+                             {},
+                             {},
+                             {}});
       Family& fam = families_[it->second];
-      fam.samples += fam.name + (fam.gauge ? "" : "_total") + labels + " " + v.dump() + "\n";
+      if (!kept) labels_.push_back(std::move(labels));
+      kept = true;
+      fam.records.push_back(static_cast<uint32_t>(labels_.size() - 1));
+      fam.values += v.dump();
+      fam.values += '\n';
     }
   }
 
@@ -63,7 +72,7 @@ class OpenMetricsPrinter : public MetricsPrinter {
     else
       std::snprintf(v, sizeof v, "%.9g", value);
     std::string n = metric_name(name);
-    trailer_.push_back({n, std::string(help), true, n + " " + v + "\n"});
+    trailer_.push_back({n, std::string(help), true, {}, {}, n + " " + v + "\n"});
   }
 
   void finish() override {
@@ -83,11 +92,17 @@ class OpenMetricsPrinter : public MetricsPrinter {
   bool is_json() const override { return false; }
 
  private:
+  // A family's samples as the records' labels (an index into labels_) and
+  // values, not as lines: a report's every port (29,000 ports times 16
+  // counters at 4,768 nodes) held as text took 90 MB, its labels repeated
+  // in each family.
   struct Family {
     std::string name;
     std::string help;
     bool gauge = false;
-    std::string samples;
+    std::vector<uint32_t> records;  // by sample: its labels in labels_
+    std::string values;             // by sample: its value and a newline
+    std::string samples;            // gauge()'s one line
   };
   void write(const std::vector<Family>& families, bool om) {
     for (const Family& f : families) {
@@ -98,6 +113,16 @@ class OpenMetricsPrinter : public MetricsPrinter {
                          "\n# TYPE " + name + (f.gauge ? " gauge\n" : " counter\n");
       std::fwrite(head.data(), 1, head.size(), out_);
       std::fwrite(f.samples.data(), 1, f.samples.size(), out_);
+      std::string sample = f.name + (f.gauge ? "" : "_total");
+      size_t at = 0;
+      for (uint32_t rec : f.records) {
+        size_t end = f.values.find('\n', at);
+        std::fwrite(sample.data(), 1, sample.size(), out_);
+        std::fwrite(labels_[rec].data(), 1, labels_[rec].size(), out_);
+        std::fputc(' ', out_);
+        std::fwrite(f.values.data() + at, 1, end + 1 - at, out_);
+        at = end + 1;
+      }
     }
   }
   bool is_gauge(const std::string& key) const {
@@ -111,8 +136,9 @@ class OpenMetricsPrinter : public MetricsPrinter {
 
   std::FILE* out_;
   MetricsSpec spec_;
-  std::vector<Family> families_;  // in the order first seen
-  std::vector<Family> trailer_;   // gauge()'s
+  std::vector<Family> families_;     // in the order first seen
+  std::vector<Family> trailer_;      // gauge()'s
+  std::vector<std::string> labels_;  // by record with a sample: its labels
   std::vector<std::string> gauges_;
   std::map<std::string, size_t, std::less<>> index_;
   bool done_ = false;
