@@ -246,6 +246,15 @@ TEST_F(FabricChecks, LinksWhoseEndsDisagreeOnTheMtuOrTheVls) {
 class FabricChecksRing : public FabricChecks {
  protected:
   FabricChecksRing() : FabricChecks(ibtest::parse_topology(kCheckRing, "ring")) {}
+  // Every switch's transit (in from one switch, out to the other) on vl.
+  void transit_on(uint8_t vl) {
+    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+      std::array<uint8_t, 16> t;
+      t.fill(vl);
+      node(id).sl2vl[3 << 8 | 2] = t;
+      node(id).sl2vl[2 << 8 | 3] = t;
+    }
+  }
 };
 
 TEST_F(FabricChecksRing, MinHopOnARingIsACreditLoop) {
@@ -352,12 +361,7 @@ TwoReads read_both(mad::Engine& e, const Fabric& f, const Lfts& lfts) {
 TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
   read();
   for (int transit_vl : {0, 1}) {
-    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
-      std::array<uint8_t, 16> t;
-      t.fill(static_cast<uint8_t>(transit_vl));
-      node(id).sl2vl[3 << 8 | 2] = t;
-      node(id).sl2vl[2 << 8 | 3] = t;
-    }
+    transit_on(static_cast<uint8_t>(transit_vl));
     TwoReads r = read_both(engine_, f_, lfts_);
     EXPECT_LE(r.read_some, r.read_all);
     std::vector<Finding> a = check_credit(f_, lfts_, &r.all);
@@ -375,12 +379,7 @@ TEST_F(FabricChecksRing, ProbesThatDifferReadEveryTableOfTheSwitch) {
   read();
   std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
   for (int transit_vl : {0, 1}) {
-    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
-      std::array<uint8_t, 16> t;
-      t.fill(static_cast<uint8_t>(transit_vl));
-      node(id).sl2vl[3 << 8 | 2] = t;
-      node(id).sl2vl[2 << 8 | 3] = t;
-    }
+    transit_on(static_cast<uint8_t>(transit_vl));
     VlMaps every = read_sl2vls(engine_, f_, hops, Sl2VlRead::Every);
     VlMaps probed = read_sl2vls(engine_, f_, hops);
     for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
