@@ -55,7 +55,7 @@ one() {
   shift 2
   rm -f sent.txt
   rm -rf rep
-  MADFAULT_RATES= MADFAULT_SENT=$WORK/sent.txt LD_PRELOAD="$WORK/madfault.so $UMAD2SIM" \
+  MADFAULT_RATES='' MADFAULT_SENT=$WORK/sent.txt LD_PRELOAD="$WORK/madfault.so $UMAD2SIM" \
     /usr/bin/time -f "%e %M" -o t.txt "$path" -q "$@" >"$name.out" 2>"$name.err"
   echo "$(tail -1 t.txt) $(tail -1 sent.txt 2>/dev/null)" >>"$name.runs"
 }
@@ -85,6 +85,7 @@ if [ -f discovery.runs ]; then
   drss=$(stats discovery.runs 2 | cut -d' ' -f3)
 fi
 for p in "${progs[@]}"; do
+  # shellcheck disable=SC2086 # a program line is its words
   set -- $p
   read -r w _ _ < <(stats "$1.runs" 1)
   rss=$(stats "$1.runs" 2 | cut -d' ' -f3)
@@ -102,6 +103,7 @@ if [ -f check.runs ] && [ -f errors.runs ] && [ -f report.runs ]; then
   echo "report / (check + errors): wall $rw / $both = $(ratio "$rw" "$both"); peak RSS $rrss / $crss = $(ratio "$rrss" "$crss")"
 fi
 for p in "${progs[@]}"; do
+  # shellcheck disable=SC2086
   set -- $p
   echo "$1: $(tail -1 "$1.out")"
 done

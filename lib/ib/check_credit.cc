@@ -150,71 +150,6 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
   return out;
 }
 
-// The VLs the walk of one SL can give its channels: a switch's one VL, or
-// its tables' VLs and 0 (a table not read).
-uint16_t vls_of(const Fabric& f, const VlMaps* vls, const std::vector<uint8_t>& one, uint8_t sl) {
-  uint16_t out = 0;
-  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
-    if (!f.nodes[n].is_switch()) continue;
-    if (one[n] != kVaries) {
-      out |= static_cast<uint16_t>(1u << one[n]);
-      continue;
-    }
-    out |= 1;
-    vls->each_table(n, [&](const VlMaps::Table& t) { out |= static_cast<uint16_t>(1u << t[sl]); });
-  }
-  return out;
-}
-
-// The renaming of VLs that turns SL a's VL at every switch and table into
-// SL b's, one to one, when there is one and both SLs make the same
-// switches one state (see check_credit); nullopt otherwise.
-std::optional<std::array<uint8_t, 16>> renaming(const Fabric& f, const VlMaps* vls,
-                                                const std::vector<uint8_t>& one_a,
-                                                const std::vector<uint8_t>& one_b, uint8_t a,
-                                                uint8_t b) {
-  constexpr uint8_t kNone = 0xff;
-  std::array<uint8_t, 16> to, from;
-  to.fill(kNone);
-  from.fill(kNone);
-  bool ok = true;
-  auto pair = [&](uint8_t x, uint8_t y) {
-    if (to[x] == kNone && from[y] == kNone) {
-      to[x] = y;
-      from[y] = x;
-    }
-    ok &= to[x] == y && from[y] == x;
-  };
-  for (uint32_t n = 0; n < f.nodes.size() && ok; ++n) {
-    if (!f.nodes[n].is_switch()) continue;
-    if ((one_a[n] == kVaries) != (one_b[n] == kVaries)) return std::nullopt;
-    if (one_a[n] != kVaries) {
-      pair(one_a[n], one_b[n]);
-      continue;
-    }
-    pair(0, 0);
-    vls->each_table(n, [&](const VlMaps::Table& t) { pair(t[a], t[b]); });
-  }
-  if (!ok) return std::nullopt;
-  return to;
-}
-
-// Appends channels [lo, hi) of g (an SL's walk, on VLs no other walk
-// used, so its edges stay among them) with their VLs renamed, and their
-// edges: what walking the renamed SL would add, in the same order.
-void copy_walk(Cdg& g, uint32_t lo, uint32_t hi, const std::array<uint8_t, 16>& to) {
-  std::vector<uint32_t> id(hi - lo);
-  for (uint32_t i = lo; i < hi; ++i) {
-    Cdg::Channel c = g.list[i];
-    id[i - lo] = g.id(c.port, to[c.vl]);
-  }
-  for (uint32_t i = lo; i < hi; ++i) {
-    std::vector<uint32_t> next = g.next[i];
-    for (uint32_t& y : next) y = id[y - lo];
-    g.next[id[i - lo]] = std::move(next);
-  }
-}
-
 }  // namespace
 
 std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts) {
@@ -266,39 +201,10 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
   Cdg g(f);
   std::vector<uint32_t> seen(g.first.back(), 0);  // (switch, input port) by slot: the round
   uint32_t round = 0;
-  // An SL whose VLs are those of an SL walked before, renamed one to one,
-  // onto VLs no SL so far used, gives that SL's graph renamed: copied, not
-  // walked again (ibsim maps SL i to VL i: 15 walks of one graph).
-  struct Walked {
-    uint8_t sl;
-    std::vector<uint8_t> one;
-    uint32_t lo = 0, hi = 0;  // its channels
-    bool fresh = false;       // on VLs none before used: [lo, hi) alone
-  };
-  std::vector<Walked> walked;
-  uint16_t used = 0;  // VLs of the SLs walked or copied
   for (uint8_t sl : distinct_sls(vls)) {
     // A switch that maps this SL to one VL whatever the input port is one
     // state, not one per port: far fewer walks on a large fabric.
     std::vector<uint8_t> one = vl_per_switch(f, vls, sl);
-    uint16_t mine = vls_of(f, vls, one, sl);
-    bool copied = false;
-    for (const Walked& w : walked) {
-      if (!w.fresh || (mine & used)) continue;
-      std::optional<std::array<uint8_t, 16>> to = renaming(f, vls, w.one, one, w.sl, sl);
-      if (!to) continue;
-      copy_walk(g, w.lo, w.hi, *to);
-      copied = true;
-      break;
-    }
-    const bool fresh = (mine & used) == 0;
-    used |= mine;
-    if (copied) continue;
-    // A walk on VLs used before may add edges to earlier walks' channels:
-    // those are no longer theirs alone to copy.
-    if (!fresh)
-      for (Walked& w : walked) w.fresh = false;
-    walked.push_back({sl, one, static_cast<uint32_t>(g.list.size()), 0, fresh});
     auto state = [&](PortRef at) {
       return g.first[at.node] + (one[at.node] == kVaries ? at.port : 0);
     };
@@ -326,7 +232,6 @@ std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMap
         }
       }
     }
-    walked.back().hi = static_cast<uint32_t>(g.list.size());
   }
   std::vector<Finding> out;
   std::vector<std::vector<uint32_t>> found = cycles(g);

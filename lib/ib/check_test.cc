@@ -246,6 +246,15 @@ TEST_F(FabricChecks, LinksWhoseEndsDisagreeOnTheMtuOrTheVls) {
 class FabricChecksRing : public FabricChecks {
  protected:
   FabricChecksRing() : FabricChecks(ibtest::parse_topology(kCheckRing, "ring")) {}
+  // Every switch's transit (in from one switch, out to the other) on vl.
+  void transit_on(uint8_t vl) {
+    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
+      std::array<uint8_t, 16> t;
+      t.fill(vl);
+      node(id).sl2vl[3 << 8 | 2] = t;
+      node(id).sl2vl[2 << 8 | 3] = t;
+    }
+  }
 };
 
 TEST_F(FabricChecksRing, MinHopOnARingIsACreditLoop) {
@@ -300,34 +309,6 @@ TEST_F(FabricChecksRing, SwitchToSwitchTrafficOnItsOwnVlBreaksTheLoop) {
   EXPECT_EQ(v[0].where.size(), 5u);
 }
 
-// Every switch mapping SL k to VL k % 4 on every hop (as ibsim maps SL k
-// to VL k): four SLs the tables tell apart, one walk and three copies of
-// its graph on their own VLs; a loop on each VL, each with its ring.
-TEST_F(FabricChecksRing, SlsOnVlsRenamedLoopEachOnItsVl) {
-  std::array<uint8_t, 16> t;
-  for (uint8_t sl = 0; sl < 16; ++sl) t[sl] = sl % 4;
-  for (const char* id : {"r1", "r2", "r3", "r4", "r5"})
-    for (uint16_t key : {1 << 8 | 2, 1 << 8 | 3, 2 << 8 | 3, 3 << 8 | 2}) node(id).sl2vl[key] = t;
-  read();
-  VlMaps vls = read_sl2vls(engine_, f_);
-  std::vector<Finding> v = check_credit(f_, lfts_, &vls);
-  // The walk on VL 0 alone finds its loops; each other VL the same.
-  std::array<uint8_t, 16> zero{};
-  for (const char* id : {"r1", "r2", "r3", "r4", "r5"})
-    for (auto& [key, table] : node(id).sl2vl) table = zero;
-  VlMaps one = read_sl2vls(engine_, f_);
-  std::vector<Finding> v0 = check_credit(f_, lfts_, &one);
-  ASSERT_FALSE(v0.empty());
-  ASSERT_EQ(v.size(), std::min(kFirstFew + 1, 4 * v0.size())) << v.size();
-  for (size_t i = 0; i < v.size() && i < kFirstFew; ++i) {
-    size_t vl = i / v0.size();
-    std::string want = v0[i % v0.size()].what;
-    for (size_t at = 0; (at = want.find(" VL 0", at)) != std::string::npos; at += 5)
-      want.replace(at, 5, " VL " + std::to_string(vl));
-    EXPECT_EQ(v[i].what, want) << i;
-  }
-}
-
 // The tables read, every one and only those of the hops routes take
 // (credit_hops); each of the latter as the full read has it.
 struct TwoReads {
@@ -352,12 +333,7 @@ TwoReads read_both(mad::Engine& e, const Fabric& f, const Lfts& lfts) {
 TEST_F(FabricChecksRing, TheHopsRoutesTakeGiveTheSameFindings) {
   read();
   for (int transit_vl : {0, 1}) {
-    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
-      std::array<uint8_t, 16> t;
-      t.fill(static_cast<uint8_t>(transit_vl));
-      node(id).sl2vl[3 << 8 | 2] = t;
-      node(id).sl2vl[2 << 8 | 3] = t;
-    }
+    transit_on(static_cast<uint8_t>(transit_vl));
     TwoReads r = read_both(engine_, f_, lfts_);
     EXPECT_LE(r.read_some, r.read_all);
     std::vector<Finding> a = check_credit(f_, lfts_, &r.all);
@@ -375,12 +351,7 @@ TEST_F(FabricChecksRing, ProbesThatDifferReadEveryTableOfTheSwitch) {
   read();
   std::vector<std::vector<uint16_t>> hops = credit_hops(f_, lfts_);
   for (int transit_vl : {0, 1}) {
-    for (const char* id : {"r1", "r2", "r3", "r4", "r5"}) {
-      std::array<uint8_t, 16> t;
-      t.fill(static_cast<uint8_t>(transit_vl));
-      node(id).sl2vl[3 << 8 | 2] = t;
-      node(id).sl2vl[2 << 8 | 3] = t;
-    }
+    transit_on(static_cast<uint8_t>(transit_vl));
     VlMaps every = read_sl2vls(engine_, f_, hops, Sl2VlRead::Every);
     VlMaps probed = read_sl2vls(engine_, f_, hops);
     for (uint32_t n = 0; n < f_.nodes.size(); ++n) {
