@@ -51,7 +51,7 @@ void show_device(Ctx& c, const nldev::Device& d, const res::Filters& filters) {
 uint32_t parse_u32(const std::string& word, const char* what) {
   std::optional<uint64_t> v;
   if (!word.empty() && word[0] != '-' && word[0] != '+')
-    v = parse_number(word, {.max = UINT32_MAX, .blanks_and_sign = true});
+    v = view::parse_number(word, {.max = UINT32_MAX, .blanks_and_sign = true});
   if (!v) throw Error(std::string("invalid ") + what + " \"" + word + "\" (expected 0-4294967295)");
   return static_cast<uint32_t>(*v);
 }

@@ -11,6 +11,7 @@
 #include "lib/mad/speed.h"
 #include "lib/mad/types.h"
 #include "lib/view/fields.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -155,8 +156,8 @@ void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& 
   // "0x0012"); plain numbers stay numbers, and so does an MTU (2048).
   if (f.fmt == Fmt::Uint || f.fmt == Fmt::DataWords)
     json = shown_value(f.fmt, v);
-  else if (f.fmt == Fmt::Mtu && text.find('(') == std::string::npos)
-    json = std::stoul(text);
+  else if (std::optional<uint64_t> mtu; f.fmt == Fmt::Mtu && (mtu = view::parse_number(text, {})))
+    json = *mtu;  // not "7 (?)", a value with no MTU
   else
     json = text;
 }

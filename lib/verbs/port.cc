@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lib/verbs/names.h"
+#include "lib/view/number.h"
 
 namespace rdma::verbs {
 
@@ -24,8 +25,8 @@ void add(view::Record& r, const char* key, unsigned v) {
 
 // A number, or the word "invalid" for an encoding with no number.
 void add_num(view::Record& r, const char* key, const char* v) {
-  if (v[0] >= '0' && v[0] <= '9')
-    add(r, key, static_cast<unsigned>(std::stoul(v)));
+  if (std::optional<uint64_t> n = view::parse_number(v, {.max = UINT32_MAX}))
+    add(r, key, static_cast<unsigned>(*n));
   else
     add(r, key, std::string(v));
 }

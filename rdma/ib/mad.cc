@@ -40,7 +40,7 @@ void mad_help(Ctx& c) {
 uint32_t parse_mod(const std::string& s) {
   std::optional<uint64_t> v;
   if (s.empty() || s[0] != '-')
-    v = parse_number(s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true});
+    v = view::parse_number(s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true});
   if (!v)
     throw UsageError("invalid attribute modifier \"" + s +
                      "\" (expected a number, decimal or 0x hex)");

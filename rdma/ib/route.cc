@@ -44,7 +44,7 @@ void route_help(Ctx& c) {
 uint16_t parse_mlid(const std::string& s) {
   std::optional<uint64_t> v;
   if (s.empty() || s[0] != '-')
-    v = parse_number(
+    v = view::parse_number(
         s,
         {.min = mad::kFirstMlid, .max = mad::kLastMlid, .c_bases = true, .blanks_and_sign = true});
   if (!v)
