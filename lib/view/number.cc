@@ -26,6 +26,7 @@ constexpr uint64_t kMaxRange = 65536;
 }  // namespace
 
 std::optional<uint64_t> parse_number(std::string_view s, const NumberRule& rule) {
+  if (!s.empty() && rule.not_first.find(s[0]) != std::string_view::npos) return std::nullopt;
   size_t i = 0;
   bool negative = false;
   if (rule.blanks_and_sign) {

@@ -25,6 +25,10 @@ struct NumberRule {
   // the words whose parser took them ("-w ' 5'", "rxe0/+1"). A '-' is only
   // good before 0, since no range here reaches a wrapped negative number.
   bool blanks_and_sign = false;
+  // Characters the word may not begin with, though blanks_and_sign takes a
+  // sign after blanks: the words whose parser refused a leading '-' (or
+  // '+', ' ') before strtoul skipped blanks and read a sign.
+  std::string_view not_first = {};
 };
 
 // The value, or nullopt when word is not a number of the rule.

@@ -59,6 +59,18 @@ TEST(Number, Lists) {
   EXPECT_EQ(parse_number_list("0-65536", {}), std::nullopt);
 }
 
+TEST(Number, NotFirstRefusesALeadingSignButNotOneAfterBlanks) {
+  NumberRule r{.max = 100, .blanks_and_sign = true, .not_first = "-"};
+  EXPECT_EQ(parse_number("+5", r), 5u);
+  EXPECT_EQ(parse_number(" -0", r), 0u);
+  EXPECT_EQ(parse_number("-0", r), std::nullopt);
+  EXPECT_EQ(parse_number("-0", {.max = 100, .blanks_and_sign = true}), 0u);
+  NumberRule no_sign{.blanks_and_sign = true, .not_first = "-+ "};
+  EXPECT_EQ(parse_number("\t+5", no_sign), 5u);
+  for (const char* bad : {"+5", " 5", "-0"})
+    EXPECT_EQ(parse_number(bad, no_sign), std::nullopt) << bad;
+}
+
 TEST(Number, HexWithOrWithout0x) {
   NumberRule r{.hex = true};
   EXPECT_EQ(parse_number("ff", r), 255u);

@@ -34,10 +34,8 @@ namespace {
 
 // Leading blanks and a sign after them as strtoull took them, but no '-' first.
 uint64_t after_equals(const std::string& s, size_t eq, const char* what) {
-  std::string v = s.substr(eq + 1);
-  std::optional<uint64_t> n;
-  if (v.empty() || v[0] != '-')
-    n = view::parse_number(v, {.c_bases = true, .blanks_and_sign = true});
+  std::optional<uint64_t> n = view::parse_number(
+      s.substr(eq + 1), {.c_bases = true, .blanks_and_sign = true, .not_first = "-"});
   if (!n) throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
   return *n;
 }

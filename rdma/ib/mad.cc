@@ -38,9 +38,8 @@ void mad_help(Ctx& c) {
 
 // Leading blanks and a sign after them as strtoull took them, but no '-' first.
 uint32_t parse_mod(const std::string& s) {
-  std::optional<uint64_t> v;
-  if (s.empty() || s[0] != '-')
-    v = view::parse_number(s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true});
+  std::optional<uint64_t> v = view::parse_number(
+      s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true, .not_first = "-"});
   if (!v)
     throw UsageError("invalid attribute modifier \"" + s +
                      "\" (expected a number, decimal or 0x hex)");
