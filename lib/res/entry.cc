@@ -12,18 +12,9 @@
 #include "lib/res/qplist.h"
 #include "lib/res/raw.h"
 #include "lib/view/json_writer.h"
+#include "lib/view/number.h"
 
 namespace rdma::res {
-
-namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%" PRIx64, v);
-  return buf;
-}
-
-}  // namespace
 
 // Parsing checked each attribute's size against its policy type, so the size
 // says the width without looking the type up again.
@@ -219,11 +210,11 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
     case Col::kKey: {
       // iproute2 prints keys through an unsigned int, so a 64-bit iova lost
       // its high half; all 64 bits here.
-      std::string h = hex(number(e, c.attr));
+      std::string h = view::hex_text(number(e, c.attr));
       if (opts_.json)
-        put_str(r, label(c), h);
+        put_str(r, label(c), h.substr(2));  // iproute2's JSON: the digits alone
       else
-        put_literal(r, label(c), "0x" + h, {});
+        put_literal(r, label(c), h, {});
       return;
     }
     case Col::kName:

@@ -1,5 +1,8 @@
 #include "lib/view/number.h"
 
+#include <cinttypes>
+#include <cstdio>
+
 namespace rdma::view {
 
 namespace {
@@ -78,6 +81,12 @@ std::optional<std::vector<uint64_t>> parse_number_list(std::string_view s, const
     if (e == std::string_view::npos) return out;
     b = e + 1;
   }
+}
+
+std::string hex_text(uint64_t v, unsigned digits) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, static_cast<int>(digits < 16 ? digits : 16), v);
+  return buf;
 }
 
 }  // namespace rdma::view

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,5 +40,9 @@ std::optional<uint64_t> parse_number(std::string_view word, const NumberRule& ru
 // numbers); nullopt when malformed. The rule's sign is not for lists.
 std::optional<std::vector<uint64_t>> parse_number_list(std::string_view word,
                                                        const NumberRule& rule);
+
+// v as 0x and lowercase hex digits, at least `digits` of them (zeros first):
+// the one hex formatter (LIDs 0x%04x, attribute modifiers 0x%08x, GUIDs 16).
+std::string hex_text(uint64_t v, unsigned digits = 0);
 
 }  // namespace rdma::view

@@ -83,5 +83,15 @@ TEST(Number, HexWithOrWithout0x) {
   EXPECT_EQ(parse_number("100", {.max = 0xff, .hex = true}), std::nullopt);
 }
 
+TEST(Number, HexTextPadsToTheDigitsAsked) {
+  EXPECT_EQ(hex_text(0x12, 4), "0x0012");
+  EXPECT_EQ(hex_text(0xc000, 4), "0xc000");
+  EXPECT_EQ(hex_text(0x12345, 4), "0x12345");  // more digits than asked: all of them
+  EXPECT_EQ(hex_text(0x2c90300a1b2c3, 16), "0x0002c90300a1b2c3");
+  EXPECT_EQ(hex_text(UINT64_MAX, 16), "0xffffffffffffffff");
+  EXPECT_EQ(hex_text(0xAB), "0xab");
+  EXPECT_EQ(hex_text(0), "0x0");
+}
+
 }  // namespace
 }  // namespace rdma::view

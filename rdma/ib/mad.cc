@@ -68,9 +68,7 @@ void read_words(Ctx& c, MadWords& w, bool set) {
   if (choice.def) {
     w.def = choice.def;
   } else {
-    char name[8];
-    std::snprintf(name, sizeof name, "0x%04x", choice.id);
-    w.raw_name = name;
+    w.raw_name = view::hex_text(choice.id, 4);
     w.raw = mad::raw_smp_attr(w.raw_name.c_str(), choice.id);
     w.def = &w.raw;
   }
