@@ -35,7 +35,7 @@ Chardev parse_reply(const nlmsghdr* nlh, const char* type, uint32_t port) {
   const nlattr* num = tb[RDMA_NLDEV_ATTR_CHARDEV];
   const nlattr* abi = tb[RDMA_NLDEV_ATTR_CHARDEV_ABI];
   const nlattr* name = tb[RDMA_NLDEV_ATTR_CHARDEV_NAME];
-  if (!num || !name) throw Error("malformed kernel reply: character device without number or name");
+  nl::need({num, name}, "character device without number or name");
   if (mnl_attr_get_payload_len(num) != 8 || (abi && mnl_attr_get_payload_len(abi) != 8))
     throw Error("malformed kernel reply: character device number or ABI not 8 bytes");
   // huge_encode_dev(): minor's low byte, major, then minor's high bits.

@@ -246,8 +246,8 @@ bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
   listed_qps_ = false;
   if (opts_.raw) {
     // A raw entry is the driver's blob (plus whatever ids the kernel adds).
-    if (!e.has(RDMA_NLDEV_ATTR_RES_RAW))
-      throw Error(std::string("malformed kernel reply: raw ") + type_.name + " entry without data");
+    e.need({RDMA_NLDEV_ATTR_RES_RAW},
+           [&] { return std::string("raw ") + type_.name + " entry without data"; });
     put_device(false, e, d, r);
     for (const Column& c : type_.columns)
       if (c.attr == type_.id_attr) column(c, e, d, r);
@@ -266,15 +266,13 @@ bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
 
 void for_each_entry(const TypeSpec& type, const nlmsghdr* nlh, bool doit, const EntryFn& fn) {
   nl::Attrs a = nl::Attrs::of_message(nlh);
-  if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME))
-    throw Error(std::string("malformed kernel reply: ") + type.name +
-                " reply without device index or name");
+  a.need({RDMA_NLDEV_ATTR_DEV_INDEX, RDMA_NLDEV_ATTR_DEV_NAME},
+         [&] { return std::string(type.name) + " reply without device index or name"; });
   uint32_t index = a.u32(RDMA_NLDEV_ATTR_DEV_INDEX);
   std::string_view name = a.str(RDMA_NLDEV_ATTR_DEV_NAME);
   if (doit) return fn(a, index, name);
-  if (!a.has(type.table))
-    throw Error(std::string("malformed kernel reply: ") + type.name + " dump without " +
-                nl::attr_name(type.table));
+  a.need({type.table},
+         [&] { return std::string(type.name) + " dump without " + nl::attr_name(type.table); });
   nl::for_each_nested(a.get(type.table), [&](const nlattr* entry) {
     if (nl::Attrs::type_of(entry) != type.entry)
       throw Error(std::string("malformed kernel reply: ") +
