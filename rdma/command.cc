@@ -28,7 +28,7 @@ std::string Args::need_value(const std::string& keyword, const char* what) {
 std::optional<std::vector<uint8_t>> Args::need_port_list(const char* what) {
   std::string w = need_word(what);
   if (w == "all") return std::nullopt;
-  NumberRule port{.max = 254};
+  view::NumberRule port{.max = 254};
   if (w.find_first_of(",-") == std::string::npos) return {{uint8_t(need_number(w, "port", port))}};
   std::vector<uint8_t> ports;
   for (uint64_t p : need_number_list(w, "port", port)) ports.push_back(static_cast<uint8_t>(p));

@@ -18,6 +18,7 @@
 #include "lib/nldev/devices.h"
 #include "lib/verbs/port.h"
 #include "lib/verbs/verbs.h"
+#include "lib/view/number.h"
 #include "lib/view/printer.h"
 #include "lib/view/time_text.h"
 #include "rdma/objects.h"
@@ -54,9 +55,7 @@ std::string event_name(uint8_t type) {
       "[NETDEV_DETACH]", "[RENAME]",     "[NETDEV_RENAME]",
   };
   if (type < std::size(kNames)) return kNames[type];
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "[UNKNOWN 0x%02x]", type);
-  return buf;
+  return "[UNKNOWN " + view::hex_text(type, 2) + "]";
 }
 
 // Events of one device, followed by index so that renames keep matching; a

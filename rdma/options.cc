@@ -87,8 +87,8 @@ const OptionSpec* by_long(std::string_view given) {
 // A decimal count for --timeout MS / --retries N, at least min.
 // Leading blanks and a sign as stoi took them.
 int parse_count(const std::string& s, const char* name, int min) {
-  std::optional<uint64_t> v =
-      parse_number(s, {.min = static_cast<uint64_t>(min), .max = 3600000, .blanks_and_sign = true});
+  std::optional<uint64_t> v = view::parse_number(
+      s, {.min = static_cast<uint64_t>(min), .max = 3600000, .blanks_and_sign = true});
   if (!v)
     throw UsageError(std::string("invalid --") + name + " \"" + s +
                      "\" (expected a number, at least " + std::to_string(min) + ")");
@@ -179,7 +179,7 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       opt.output = *arg;
       break;
     case '\22': {
-      std::optional<uint64_t> key = parse_number(*arg, {.c_bases = true});
+      std::optional<uint64_t> key = view::parse_number(*arg, {.c_bases = true});
       if (!key) throw UsageError("invalid --mkey \"" + *arg + "\" (expected a 64-bit number)");
       opt.mkey = *key;
       break;
@@ -188,7 +188,7 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       opt.yes = true;
       break;
     case '\24': {
-      std::optional<uint64_t> key = parse_number(*arg, {.max = UINT64_MAX, .c_bases = true});
+      std::optional<uint64_t> key = view::parse_number(*arg, {.max = UINT64_MAX, .c_bases = true});
       if (!key)
         throw UsageError("invalid --cckey \"" + *arg + "\" (expected a number, decimal or 0x hex)");
       opt.cc_key = *key;

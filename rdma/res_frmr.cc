@@ -49,9 +49,8 @@ void show_device(Ctx& c, const nldev::Device& d, const res::Filters& filters) {
 
 // Leading blanks and a sign after them as stoull took them, but no sign first.
 uint32_t parse_u32(const std::string& word, const char* what) {
-  std::optional<uint64_t> v;
-  if (!word.empty() && word[0] != '-' && word[0] != '+')
-    v = parse_number(word, {.max = UINT32_MAX, .blanks_and_sign = true});
+  std::optional<uint64_t> v =
+      view::parse_number(word, {.max = UINT32_MAX, .blanks_and_sign = true, .not_first = "-+"});
   if (!v) throw Error(std::string("invalid ") + what + " \"" + word + "\" (expected 0-4294967295)");
   return static_cast<uint32_t>(*v);
 }

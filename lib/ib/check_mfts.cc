@@ -11,6 +11,7 @@
 
 #include "lib/ib/check.h"
 #include "lib/mad/format.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -30,9 +31,7 @@ const char* const kKindText[kKinds] = {
 };
 
 std::string mlid_text(uint16_t mlid) {
-  char s[16];
-  std::snprintf(s, sizeof s, "0x%04x", mlid);
-  return "MLID " + std::string(s);
+  return "MLID " + view::hex_text(mlid, 4);
 }
 
 // A switch port whose entry sends the group into a link to another switch

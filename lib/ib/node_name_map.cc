@@ -11,6 +11,7 @@
 #include "lib/error.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -23,13 +24,8 @@ bool blank(char c) {
 // 0x hex and xxxx:xxxx:xxxx:xxxx as every GUID this tool reads, and the
 // plain decimal number infiniband-diags' strtoull also takes.
 std::optional<uint64_t> guid_of(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) {
-    errno = 0;
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (errno || *end) return std::nullopt;
-    return v;
-  }
+  if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos)
+    return view::parse_number(s, {});
   try {
     return mad::parse_guid(s);
   } catch (const Error&) {

@@ -13,6 +13,7 @@
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/plan.h"
 #include "lib/ib/types.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -92,12 +93,11 @@ std::vector<std::string> csv_fields(const std::string& line, const std::string& 
 unsigned port_number(const std::string& text, const std::string& where, const char* column) {
   std::string s = trim(text);
   if (lower(s).rfind("port", 0) == 0) s = trim(s.substr(4));
-  char* end = nullptr;
-  errno = 0;
-  unsigned long v = s.empty() ? 0 : std::strtoul(s.c_str(), &end, 10);
-  if (s.empty() || *end || errno || v < 1 || v > 254)
-    throw Error(where + ": " + column + " \"" + text + "\" is not a port number (1-254)");
-  return static_cast<unsigned>(v);
+  // Blanks and a sign after "port", as strtoul took them.
+  std::optional<uint64_t> v =
+      view::parse_number(s, {.min = 1, .max = 254, .blanks_and_sign = true});
+  if (!v) throw Error(where + ": " + column + " \"" + text + "\" is not a port number (1-254)");
+  return static_cast<unsigned>(*v);
 }
 
 }  // namespace
@@ -150,11 +150,11 @@ Plan parse_plan_csv(const std::string& text, const std::string& file) {
     if (std::string w = lower(field(kWidth)); !w.empty()) {
       if (w.rfind("ib_", 0) == 0) w = w.substr(3);
       if (!w.empty() && w.back() == 'x') w.pop_back();
-      char* end = nullptr;
-      unsigned long v = std::strtoul(w.c_str(), &end, 10);
-      if (w.empty() || *end || !valid_lanes(static_cast<unsigned>(v)))
+      // Blanks and a sign, as strtoul took them.
+      std::optional<uint64_t> v = view::parse_number(w, {.max = 12, .blanks_and_sign = true});
+      if (!v || !valid_lanes(static_cast<unsigned>(*v)))
         throw Error(where + ": Width \"" + field(kWidth) + "\" is not 1X, 2X, 4X, 8X or 12X");
-      l.lanes = static_cast<unsigned>(v);
+      l.lanes = static_cast<unsigned>(*v);
     }
     if (std::string s = field(kSpeed); !s.empty()) {
       std::optional<mad::Generation> g = generation_named(s);
@@ -201,16 +201,21 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
     std::string where = file + ":" + std::to_string(lineno);
     std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
+    // The patterns above took only digits; too many of them is an error.
+    auto number = [&](const std::string& digits, const view::NumberRule& rule) {
+      std::optional<uint64_t> v = view::parse_number(digits, rule);
+      if (!v) throw Error(where + ": number \"" + digits + "\" is too large");
+      return *v;
+    };
     if (std::regex_match(t, m, kGuid)) {
-      guid = std::stoull(m[2].str(), nullptr, 16);
+      guid = number(m[2].str(), {.hex = true});
     } else if (std::regex_match(t, m, kNode)) {
       current = m[3].str();
       std::string rest = m[4].str();
       std::smatch d;
       std::string name = std::regex_search(rest, d, kDesc) ? d[1].str() : current;
       std::smatch g;
-      if (!guid && std::regex_match(current, g, kIdGuid))
-        guid = std::stoull(g[1].str(), nullptr, 16);
+      if (!guid && std::regex_match(current, g, kIdGuid)) guid = number(g[1].str(), {.hex = true});
       if (guid) name = names.name(guid, name);
       if (!ids.emplace(current, Declared{name, lineno}).second)
         throw Error(where + ": node \"" + current + "\" is declared twice");
@@ -230,15 +235,15 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
       if (current.empty()) throw Error(where + ": a port line before any node line");
       HalfCable h{current,
                   m[3].str(),
-                  static_cast<unsigned>(std::stoul(m[1].str())),
-                  static_cast<unsigned>(std::stoul(m[4].str())),
+                  static_cast<unsigned>(number(m[1].str(), {.max = UINT32_MAX})),
+                  static_cast<unsigned>(number(m[4].str(), {.max = UINT32_MAX})),
                   0,
                   mad::Generation::Unknown,
                   lineno};
       std::string rest = m[6].str();
       std::smatch r;
       if (std::regex_search(rest, r, kRate)) {
-        h.lanes = static_cast<unsigned>(std::stoul(r[1].str()));
+        h.lanes = static_cast<unsigned>(number(r[1].str(), {.max = UINT32_MAX}));
         h.speed = *generation_named(r[2].str());
       }
       halves.push_back(std::move(h));

@@ -11,6 +11,7 @@
 #include "lib/mad/format.h"
 #include "lib/mad/result.h"
 #include "lib/mad/speed.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -97,9 +98,7 @@ bool PmaCaps::qp1_dropped() const {
   return mask & mad::kPmaCapQp1Dropped;
 }
 std::string PmaCaps::mask_text() const {
-  char hex[8];
-  std::snprintf(hex, sizeof hex, "0x%04x", mask);
-  return hex;
+  return view::hex_text(mask, 4);
 }
 
 std::span<const CounterGroup> counter_groups() {

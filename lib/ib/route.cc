@@ -14,6 +14,7 @@
 #include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -247,9 +248,7 @@ std::vector<Hop> trace_mcast(const Fabric& f, PortRef src, uint16_t dlid, uint16
       if (mask.test(p) && p != in) follow(n, static_cast<uint8_t>(p));
   }
   if (!found) {
-    char m[8];
-    std::snprintf(m, sizeof m, "0x%04x", mlid);
-    throw Error("no multicast route for MLID " + std::string(m) + " to LID " +
+    throw Error("no multicast route for MLID " + view::hex_text(mlid, 4) + " to LID " +
                 std::to_string(dlid) +
                 (came.size() == 1 ? ": the table of the one switch the group reaches does"
                                   : ": the tables of the " + std::to_string(came.size()) +

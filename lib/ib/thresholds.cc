@@ -8,6 +8,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/errors.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -46,12 +47,17 @@ std::vector<std::string> Thresholds::load(const std::string& file) {
     std::string name = line.substr(b, eq - b);
     while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
     std::string val = line.substr(eq + 1);
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(val.c_str(), &end, 0);
-    while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
-    if (val.empty() || *end || errno || val.find('-') != std::string::npos)
-      throw Error(where + ": invalid value \"" + val + "\"");
+    // Blanks and a '+' before the number and blanks after it, as strtoull
+    // and a check of what it left took them; no '-' anywhere.
+    std::string_view number = val;
+    while (!number.empty() &&
+           (number.back() == ' ' || number.back() == '\t' || number.back() == '\r'))
+      number.remove_suffix(1);
+    std::optional<uint64_t> value;
+    if (val.find('-') == std::string::npos)
+      value = view::parse_number(number, {.c_bases = true, .blanks_and_sign = true});
+    if (!value) throw Error(where + ": invalid value \"" + val + "\"");
+    uint64_t v = *value;
     // A name ibqueryerrors does not check is no reason to refuse a file
     // shared with it.
     Kind kind = Kind::Value;

@@ -7,6 +7,7 @@
 
 #include "lib/ib/check_fattree.h"
 #include "lib/ib/topology.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -33,6 +34,8 @@ std::string host_of(const Node& n) {
 // A name split as "prefix" and its trailing digits.
 struct Split {
   std::string prefix, digits;
+  // digits as a number: at most 18 of them (split), so no overflow.
+  uint64_t number() const { return view::parse_number(digits, {}).value_or(0); }
   bool operator<(const Split& o) const {
     if (prefix != o.prefix) return prefix < o.prefix;
     if (digits.size() != o.digits.size()) return digits.size() < o.digits.size();
@@ -79,7 +82,7 @@ std::string slurm_hostlist(std::vector<std::string> names) {
     std::string ranges;
     for (size_t k = i; k < j;) {
       size_t e = k;
-      while (e + 1 < j && std::stoull(v[e + 1].digits) == std::stoull(v[e].digits) + 1) ++e;
+      while (e + 1 < j && v[e + 1].number() == v[e].number() + 1) ++e;
       if (!ranges.empty()) ranges += ',';
       ranges += v[k].digits;
       if (e > k) ranges += "-" + v[e].digits;

@@ -11,6 +11,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/format.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -38,12 +39,9 @@ std::string field_names(const AttrDef& a) {
 
 // A plain number, decimal or 0x hex, the whole word.
 bool parse_plain(std::string_view word, uint64_t& v) {
-  if (word.empty() || !std::isdigit(static_cast<unsigned char>(word[0]))) return false;
-  std::string w(word);
-  char* end = nullptr;
-  errno = 0;
-  v = std::strtoull(w.c_str(), &end, 0);
-  return !*end && errno == 0;
+  std::optional<uint64_t> n = view::parse_number(word, {.c_bases = true});
+  if (n) v = *n;
+  return n.has_value();
 }
 
 // The value whose text (as decode shows it) is word, for the formats that

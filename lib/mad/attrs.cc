@@ -9,6 +9,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs_ext.h"
 #include "lib/mad/bits.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -91,24 +92,25 @@ std::span<const AttrDef* const> all_attrs() {
 
 namespace {
 
-// An attribute id, decimal or 0x hex: the one SMP or PMA attribute with it
-// (SA records are not read by id); SwitchInfo and PortCounters share 0x0012.
+// An attribute id, decimal or 0x hex (C bases, as strtoul read it).
+std::optional<uint64_t> attr_id(std::string_view word) {
+  return view::parse_number(word, {.max = 0xffff, .c_bases = true});
+}
+
+// The one SMP or PMA attribute with the id word (SA records are not read by
+// id); SwitchInfo and PortCounters share 0x0012.
 const AttrDef& attr_by_number(std::string_view word) {
-  std::string w(word);
-  char* end = nullptr;
-  unsigned long id = std::strtoul(w.c_str(), &end, 0);
-  if (*end || id > 0xffff) throw UsageError("invalid attribute id \"" + w + "\"");
+  std::optional<uint64_t> id = attr_id(word);
+  if (!id) throw UsageError("invalid attribute id \"" + std::string(word) + "\"");
   std::vector<const AttrDef*> found;
   for (const AttrDef* a : kAll)
-    if (a->id == id && a->mgmt_class != kClassSa) found.push_back(a);
-  char hex[8];
-  std::snprintf(hex, sizeof hex, "0x%04lx", id);
-  if (found.empty()) throw UsageError("unknown attribute id " + std::string(hex));
+    if (a->id == *id && a->mgmt_class != kClassSa) found.push_back(a);
+  std::string hex = view::hex_text(*id, 4);
+  if (found.empty()) throw UsageError("unknown attribute id " + hex);
   if (found.size() > 1) {
     std::string names;
     for (const AttrDef* a : found) names += std::string(names.empty() ? "" : " and ") + a->name;
-    throw UsageError("attribute id " + std::string(hex) + " is " + names +
-                     "; name the one you mean");
+    throw UsageError("attribute id " + hex + " is " + names + "; name the one you mean");
   }
   return *found[0];
 }
@@ -132,13 +134,11 @@ AttrChoice choose_attr(std::string_view word) {
   try {
     return {&attr_by_number(word), 0};
   } catch (const UsageError&) {
-    std::string w(word);
-    char* end = nullptr;
-    unsigned long id = std::strtoul(w.c_str(), &end, 0);
-    if (*end || id > 0xffff) throw;  // not an id at all
+    std::optional<uint64_t> id = attr_id(word);
+    if (!id) throw;  // not an id at all
     for (const AttrDef* a : kAll)
-      if (a->id == id && a->mgmt_class != kClassSa) throw;  // ambiguous: name it
-    return {nullptr, static_cast<uint16_t>(id)};  // an SMP attribute without a decoder: raw
+      if (a->id == *id && a->mgmt_class != kClassSa) throw;  // ambiguous: name it
+    return {nullptr, static_cast<uint16_t>(*id)};  // an SMP attribute without a decoder: raw
   }
 }
 

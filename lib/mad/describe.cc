@@ -7,6 +7,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/mad.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -32,10 +33,6 @@ void describe(std::span<const uint8_t> mad, view::Record& header, view::Record& 
 std::vector<uint8_t> parse_hex(std::string_view text) {
   std::vector<uint8_t> out;
   size_t i = 0;
-  auto digit = [](char c) {
-    return std::isxdigit(static_cast<unsigned char>(c)) ? std::stoi(std::string(1, c), nullptr, 16)
-                                                        : -1;
-  };
   while (i < text.size()) {
     char c = text[i];
     if (std::isspace(static_cast<unsigned char>(c)) || c == ':' || c == ',') {
@@ -43,10 +40,12 @@ std::vector<uint8_t> parse_hex(std::string_view text) {
       continue;
     }
     if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) i += 2;
-    if (i + 1 >= text.size() || digit(text[i]) < 0 || digit(text[i + 1]) < 0)
+    std::optional<uint64_t> byte;
+    if (i + 1 < text.size()) byte = view::parse_number(text.substr(i, 2), {.hex = true});
+    if (!byte)
       throw Error("invalid hex at offset " + std::to_string(i) +
                   " (expected pairs of hex digits, e.g. \"01 81 01 01\")");
-    out.push_back(static_cast<uint8_t>(digit(text[i]) * 16 + digit(text[i + 1])));
+    out.push_back(static_cast<uint8_t>(*byte));
     i += 2;
   }
   return out;

@@ -11,6 +11,7 @@
 #include "lib/mad/speed.h"
 #include "lib/mad/types.h"
 #include "lib/view/fields.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -63,12 +64,6 @@ std::string mask_of(const Name (&names)[N], uint64_t v) {
   return out.empty() ? "none" : out;
 }
 
-std::string hex(uint64_t v, unsigned width) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, int((width + 3) / 4), v);
-  return buf;
-}
-
 // PortInfo's speed keys (speed, rate, generation) in LinkSpeedActive's
 // place. A down port's speed fields mean nothing (IBA C14-24.2.1): its
 // speed is the raw LinkSpeedActive, as ever, with no rate or generation.
@@ -100,9 +95,7 @@ std::string gid_text(std::span<const uint8_t, 16> gid) {
 }
 
 std::string guid_hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
-  return buf;
+  return view::hex_text(v, 16);
 }
 
 std::string desc_text(std::string_view s) {
@@ -155,8 +148,8 @@ void render_value(const FieldDef& f, uint64_t v, std::string& text, view::Json& 
   // "0x0012"); plain numbers stay numbers, and so does an MTU (2048).
   if (f.fmt == Fmt::Uint || f.fmt == Fmt::DataWords)
     json = shown_value(f.fmt, v);
-  else if (f.fmt == Fmt::Mtu && text.find('(') == std::string::npos)
-    json = std::stoul(text);
+  else if (std::optional<uint64_t> mtu; f.fmt == Fmt::Mtu && (mtu = view::parse_number(text, {})))
+    json = *mtu;  // not "7 (?)", a value with no MTU
   else
     json = text;
 }
@@ -180,7 +173,7 @@ std::string value_text(Fmt fmt, uint64_t v, unsigned width) {
       return std::to_string(shown_value(fmt, v));
     case Fmt::Hex:
     case Fmt::Key:
-      return hex(v, width);
+      return view::hex_text(v, (width + 3) / 4);
     case Fmt::Guid:
       return guid_hex(v);
     case Fmt::NodeType: {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "lib/error.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -70,11 +71,10 @@ LocalPort choose_local_port(const Devices& d, const std::string& via) {
   if (auto slash = via.find('/'); slash != std::string::npos) {
     dev = via.substr(0, slash);
     std::string p = via.substr(slash + 1);
-    char* end = nullptr;
-    long v = std::strtol(p.c_str(), &end, 10);
-    if (p.empty() || *end || v < 0 || v > 254)
-      throw Error("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
-    port = static_cast<int>(v);
+    // Blanks and a sign, as strtol took them.
+    std::optional<uint64_t> v = view::parse_number(p, {.max = 254, .blanks_and_sign = true});
+    if (!v) throw Error("invalid port \"" + p + "\" in \"via " + via + "\" (expected DEV/PORT)");
+    port = static_cast<int>(*v);
   }
   const Devices::Ca* ca = nullptr;
   for (const Devices::Ca& c : d.umad)

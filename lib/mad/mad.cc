@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_cc.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -42,18 +43,6 @@ constexpr FieldDef kCc[] = {
     hdr::kMethod,      hdr::kStatus,    hdr::kClassSpecific, hdr::kTid,
     hdr::kAttrId,      hdr::kAttrMod,   hdr::kCcKey,
 };
-
-std::string hex32(uint64_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", static_cast<unsigned>(v));
-  return buf;
-}
-
-std::string hex16(unsigned v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "0x%04x", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -162,7 +151,7 @@ std::string status_text(uint16_t status, uint8_t mgmt_class) {
 
 std::string attr_name(uint8_t mgmt_class, uint16_t id) {
   const AttrDef* a = attr_by_id(mgmt_class, id);
-  return a ? a->name : hex16(id);
+  return a ? a->name : view::hex_text(id, 4);
 }
 
 std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t> reply,
@@ -187,8 +176,8 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
   if (r.get(hdr::kBaseVersion) != 1)
     return malformed("base version", "base version " + std::to_string(r.get(hdr::kBaseVersion)));
   if (r.mgmt_class() != request.mgmt_class())
-    return malformed(
-        "class", "class " + hex16(r.mgmt_class()) + ", expected " + hex16(request.mgmt_class()));
+    return malformed("class", "class " + view::hex_text(r.mgmt_class(), 4) + ", expected " +
+                                  view::hex_text(request.mgmt_class(), 4));
   if (r.get(hdr::kClassVersion) != request.get(hdr::kClassVersion))
     return malformed("class version", "class version " + std::to_string(r.get(hdr::kClassVersion)) +
                                           ", expected " +
@@ -196,20 +185,21 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
   // Get and Set are both answered by GetResp (0x81); others by method | 0x80.
   uint64_t expect = request.get(hdr::kMethod) == kSet ? uint64_t{kGet} : request.get(hdr::kMethod);
   if (!r.get(hdr::kResponse) || r.get(hdr::kMethod) != expect)
-    return malformed("method", "method " + hex16(r.bytes[3]) + " is not a response to " +
-                                   hex16(request.bytes[3]));
+    return malformed("method", "method " + view::hex_text(r.bytes[3], 4) +
+                                   " is not a response to " + view::hex_text(request.bytes[3], 4));
   // The low 32 bits of the TID are the requester's (the kernel owns the high
   // ones). A request without one was matched by TID already (Engine).
   uint64_t want_tid = request.get(hdr::kTid) & 0xffffffffu;
   uint64_t got_tid = r.get(hdr::kTid) & 0xffffffffu;
   if (want_tid && got_tid != want_tid)
-    return malformed("transaction id",
-                     "transaction id " + hex32(got_tid) + ", expected " + hex32(want_tid));
+    return malformed("transaction id", "transaction id " + view::hex_text(got_tid, 8) +
+                                           ", expected " + view::hex_text(want_tid, 8));
   if (r.get(hdr::kAttrId) != request.get(hdr::kAttrId))
     return malformed("attribute", "attribute " + attr_name(r.mgmt_class(), r.get(hdr::kAttrId)));
   if (r.get(hdr::kAttrMod) != request.get(hdr::kAttrMod))
-    return malformed("attribute modifier", "attribute modifier " + hex32(r.get(hdr::kAttrMod)) +
-                                               ", expected " + hex32(request.get(hdr::kAttrMod)));
+    return malformed("attribute modifier",
+                     "attribute modifier " + view::hex_text(r.get(hdr::kAttrMod), 8) +
+                         ", expected " + view::hex_text(request.get(hdr::kAttrMod), 8));
   if (r.mgmt_class() == kClassSmiDr) {
     // The way back of the way the request went (IBA 14.2.2): the direction
     // bit set, the same hops, DR LIDs and initial path.
@@ -228,7 +218,7 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
   uint16_t status = r.mgmt_class() == kClassSmiDr ? r.get(hdr::kDrStatus) : r.get(hdr::kStatus);
   if (status)
     return Failure{Failure::Kind::Status, 0, status,
-                   what + " failed: status " + hex16(status) + " (" +
+                   what + " failed: status " + view::hex_text(status, 4) + " (" +
                        status_text(status, r.mgmt_class()) + ")"};
   return std::nullopt;
 }

@@ -2,26 +2,22 @@
 
 #include <arpa/inet.h>
 
-#include <cerrno>
-#include <cstdlib>
-
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/types.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
 namespace {
 
-// An unsigned number, decimal or 0x hex, no sign, no junk.
-bool parse_number(const std::string& s, uint64_t max, uint64_t& out) {
-  if (s.empty() || s[0] == '-' || s[0] == '+' || s[0] == ' ') return false;
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (*end || errno || v > max) return false;
-  out = v;
+// An unsigned number, decimal or 0x hex, no sign or blank first.
+bool target_number(const std::string& s, uint64_t max, uint64_t& out) {
+  std::optional<uint64_t> v = view::parse_number(
+      s, {.max = max, .c_bases = true, .blanks_and_sign = true, .not_first = "-+ "});
+  if (!v) return false;
+  out = *v;
   return true;
 }
 
@@ -41,7 +37,7 @@ void put_gid(std::span<uint8_t> attr, const FieldDef& f, const std::array<uint8_
 
 uint16_t parse_lid(const std::string& s) {
   uint64_t v = 0;
-  if (!parse_number(s, 0xffff, v) || v == 0)
+  if (!target_number(s, 0xffff, v) || v == 0)
     throw UsageError("invalid LID \"" + s + "\" (expected 1-49151, decimal or 0x hex)");
   // 0xffff is not a multicast LID but the permissive one (IBA 7.11.1).
   if (v >= kFirstMlid)
@@ -53,13 +49,13 @@ uint16_t parse_lid(const std::string& s) {
 uint64_t parse_guid(const std::string& s) {
   uint64_t v = 0;
   if (s.starts_with("0x") || s.starts_with("0X")) {
-    if (s.size() > 2 && s.size() <= 18 && parse_number(s, UINT64_MAX, v)) return v;
+    if (s.size() > 2 && s.size() <= 18 && target_number(s, UINT64_MAX, v)) return v;
   } else if (s.size() == 19 && s[4] == ':' && s[9] == ':' && s[14] == ':') {
     std::string hex;
     for (char c : s)
       if (c != ':') hex += c;
     if (hex.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos)
-      return std::strtoull(hex.c_str(), nullptr, 16);
+      return *view::parse_number(hex, {.hex = true});
   }
   throw UsageError("invalid GUID \"" + s +
                    "\" (expected 0x0002c90300a1b2c3 or 0002:c903:00a1:b2c3)");
@@ -81,7 +77,7 @@ std::vector<uint8_t> parse_path(const std::string& s) {
     std::string part =
         s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     uint64_t v = 0;
-    if (!parse_number(part, 255, v) || (v == 0 && !first))
+    if (!target_number(part, 255, v) || (v == 0 && !first))
       throw UsageError("invalid directed route \"" + s +
                        "\" (expected output ports like 0,1,4: 0 is the local port, then 1-255)");
     if (!(first && v == 0)) path.push_back(static_cast<uint8_t>(v));

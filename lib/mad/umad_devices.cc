@@ -13,6 +13,7 @@
 #include "lib/error.h"
 #include "lib/mad/local_port.h"
 #include "lib/mad/umad_lib.h"
+#include "lib/view/number.h"
 
 namespace rdma::mad {
 
@@ -64,10 +65,13 @@ std::vector<Devices::Rdma> sysfs_devices() {
   while (dirent* e = ::readdir(d)) {
     if (e->d_name[0] == '.') continue;
     std::string dev = e->d_name;
-    // node_type reads "1: CA", "2: SWITCH", "4: RNIC".
-    out.push_back({dev,
-                   std::atoi(read_small(std::string(kSysClass) + "/" + dev + "/node_type").c_str()),
-                   all_ethernet(dev)});
+    // node_type reads "1: CA", "2: SWITCH", "4: RNIC"; 0 when unreadable.
+    std::string type = read_small(std::string(kSysClass) + "/" + dev + "/node_type");
+    out.push_back(
+        {dev,
+         static_cast<int>(
+             view::parse_number(type.substr(0, type.find(':')), {.max = 255}).value_or(0)),
+         all_ethernet(dev)});
   }
   ::closedir(d);
   return out;

@@ -7,11 +7,11 @@
 
 namespace rdma::nl {
 
-namespace {
-
-[[noreturn]] void malformed(const std::string& what) {
+void malformed(const std::string& what) {
   throw Error("malformed kernel reply: " + what);
 }
+
+namespace {
 
 size_t expected_size(AttrType t) {
   switch (t) {

@@ -9,11 +9,31 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "lib/nl/attr_policy.h"
 
 namespace rdma::nl {
+
+// The Error "malformed kernel reply: WHAT", for a reply the decoders cannot
+// read.
+[[noreturn]] void malformed(const std::string& what);
+
+// The presence check of the decoders: unless each of attrs is there (not
+// null), malformed(what). what is a text, or a function making one: it is
+// made only then, since the check runs for every dumped object.
+template <typename What>
+void need(std::initializer_list<const nlattr*> attrs, const What& what) {
+  for (const nlattr* a : attrs) {
+    if (a) continue;
+    if constexpr (std::is_invocable_v<What>)
+      malformed(what());
+    else
+      malformed(what);
+  }
+}
 
 class Attrs {
  public:
@@ -21,6 +41,11 @@ class Attrs {
   static Attrs of_nest(const nlattr* nest);
 
   bool has(int type) const { return get(type) != nullptr; }
+  // nl::need() of these types: the Error unless each is there.
+  template <typename What>
+  void need(std::initializer_list<int> types, const What& what) const {
+    for (int t : types) nl::need({get(t)}, what);
+  }
   const nlattr* get(int type) const {
     return type >= 0 && type < kAttrTableSize && (seen_[type / 64] >> (type % 64) & 1) ? tb_[type]
                                                                                        : nullptr;

@@ -40,6 +40,33 @@ TEST(Attrs, WrongSizeNamesTheAttribute) {
   }
 }
 
+TEST(Attrs, NeedNamesWhatIsMissingAndMakesTheTextOnlyThen) {
+  Msg m;
+  mnl_attr_put_u32(m.h, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+  Attrs a = Attrs::of_message(m.h);
+  int made = 0;
+  auto what = [&] {
+    ++made;
+    return std::string("device without a name");
+  };
+  a.need({RDMA_NLDEV_ATTR_DEV_INDEX}, what);
+  need({a.get(RDMA_NLDEV_ATTR_DEV_INDEX)}, "index");
+  EXPECT_EQ(made, 0);
+  try {
+    a.need({RDMA_NLDEV_ATTR_DEV_INDEX, RDMA_NLDEV_ATTR_DEV_NAME}, what);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "malformed kernel reply: device without a name");
+  }
+  EXPECT_EQ(made, 1);
+  try {
+    need({a.get(RDMA_NLDEV_ATTR_DEV_INDEX), nullptr}, "entry without a count");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "malformed kernel reply: entry without a count");
+  }
+}
+
 TEST(Attrs, TruncatedAttributeIsAnError) {
   Msg m;
   mnl_attr_put_strz(m.h, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");

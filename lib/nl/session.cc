@@ -9,6 +9,7 @@
 
 #include "lib/error.h"
 #include "lib/nl/nldev.h"
+#include "lib/view/number.h"
 
 namespace rdma::nl {
 
@@ -114,12 +115,6 @@ class Messages {
   throw KernelError(-err, kernel_error_text(-err, nlh));
 }
 
-std::string hex16(unsigned v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "0x%04x", v);
-  return buf;
-}
-
 }  // namespace
 
 bool reply_type_matches(int cmd, uint16_t type) {
@@ -217,8 +212,9 @@ void Session::check_header(const Request& req, const nlmsghdr* nlh) const {
                 ", expected " + std::to_string(req.seq()));
   if (nlh->nlmsg_seq != req.seq() || nlh->nlmsg_type < NLMSG_MIN_TYPE) return;
   if (!reply_type_matches(req.cmd(), nlh->nlmsg_type))
-    throw Error("malformed kernel reply: message type " + hex16(nlh->nlmsg_type) +
-                " does not answer a request of type " + hex16(nldev::msg_type(req.cmd())));
+    throw Error("malformed kernel reply: message type " + view::hex_text(nlh->nlmsg_type, 4) +
+                " does not answer a request of type " +
+                view::hex_text(nldev::msg_type(req.cmd()), 4));
 }
 
 void Session::run(Request& req, const MessageFn& on_msg) {
@@ -323,7 +319,7 @@ Session::Outcome Session::run_once(Request& req, const MessageFn& on_msg, bool& 
       }
       if (nlh->nlmsg_type == NLMSG_NOOP) continue;
       if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
-        throw Error("malformed kernel reply: message type " + hex16(nlh->nlmsg_type));
+        throw Error("malformed kernel reply: message type " + view::hex_text(nlh->nlmsg_type, 4));
       if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
       if (interrupted) continue;  // drain to the end, then restart
       if (!dump && got_reply) throw Error("malformed kernel reply: more than one reply message");

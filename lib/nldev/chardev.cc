@@ -15,8 +15,8 @@ namespace {
 // minor's low byte, the major, then the minor's high bits.
 Chardev parse_reply(const nlmsghdr* nlh, const char* type, uint32_t port) {
   nl::Attrs a = nl::Attrs::of_message(nlh);
-  if (!a.has(RDMA_NLDEV_ATTR_CHARDEV) || !a.has(RDMA_NLDEV_ATTR_CHARDEV_NAME))
-    throw Error("malformed kernel reply: character device without number or name");
+  a.need({RDMA_NLDEV_ATTR_CHARDEV, RDMA_NLDEV_ATTR_CHARDEV_NAME},
+         "character device without number or name");
   uint64_t dev = a.u64(RDMA_NLDEV_ATTR_CHARDEV);
   Chardev c;
   c.type = type;

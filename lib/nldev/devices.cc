@@ -15,8 +15,7 @@ std::vector<Device> list_devices(nl::Session& s) {
   std::vector<Device> out;
   s.run_kept(req, [&](const nlmsghdr* nlh) {
     nl::Attrs a = nl::Attrs::of_message(nlh);
-    if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME))
-      throw Error("malformed kernel reply: device without index or name");
+    a.need({RDMA_NLDEV_ATTR_DEV_INDEX, RDMA_NLDEV_ATTR_DEV_NAME}, "device without index or name");
     // Views loop over every port: a damaged count (found by fuzz_nl_replies:
     // 0xffffffff never ended "stat show") must not become billions of ports.
     uint32_t ports = a.u32(RDMA_NLDEV_ATTR_PORT_INDEX);

@@ -12,18 +12,9 @@
 #include "lib/res/qplist.h"
 #include "lib/res/raw.h"
 #include "lib/view/json_writer.h"
+#include "lib/view/number.h"
 
 namespace rdma::res {
-
-namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%" PRIx64, v);
-  return buf;
-}
-
-}  // namespace
 
 // Parsing checked each attribute's size against its policy type, so the size
 // says the width without looking the type up again.
@@ -219,11 +210,11 @@ void EntryView::column(const Column& c, const nl::Attrs& e, const DevRef& d, vie
     case Col::kKey: {
       // iproute2 prints keys through an unsigned int, so a 64-bit iova lost
       // its high half; all 64 bits here.
-      std::string h = hex(number(e, c.attr));
+      std::string h = view::hex_text(number(e, c.attr));
       if (opts_.json)
-        put_str(r, label(c), h);
+        put_str(r, label(c), h.substr(2));  // iproute2's JSON: the digits alone
       else
-        put_literal(r, label(c), "0x" + h, {});
+        put_literal(r, label(c), h, {});
       return;
     }
     case Col::kName:
@@ -255,8 +246,8 @@ bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
   listed_qps_ = false;
   if (opts_.raw) {
     // A raw entry is the driver's blob (plus whatever ids the kernel adds).
-    if (!e.has(RDMA_NLDEV_ATTR_RES_RAW))
-      throw Error(std::string("malformed kernel reply: raw ") + type_.name + " entry without data");
+    e.need({RDMA_NLDEV_ATTR_RES_RAW},
+           [&] { return std::string("raw ") + type_.name + " entry without data"; });
     put_device(false, e, d, r);
     for (const Column& c : type_.columns)
       if (c.attr == type_.id_attr) column(c, e, d, r);
@@ -275,15 +266,13 @@ bool EntryView::render(const nl::Attrs& e, const DevRef& d, view::Record& r) {
 
 void for_each_entry(const TypeSpec& type, const nlmsghdr* nlh, bool doit, const EntryFn& fn) {
   nl::Attrs a = nl::Attrs::of_message(nlh);
-  if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME))
-    throw Error(std::string("malformed kernel reply: ") + type.name +
-                " reply without device index or name");
+  a.need({RDMA_NLDEV_ATTR_DEV_INDEX, RDMA_NLDEV_ATTR_DEV_NAME},
+         [&] { return std::string(type.name) + " reply without device index or name"; });
   uint32_t index = a.u32(RDMA_NLDEV_ATTR_DEV_INDEX);
   std::string_view name = a.str(RDMA_NLDEV_ATTR_DEV_NAME);
   if (doit) return fn(a, index, name);
-  if (!a.has(type.table))
-    throw Error(std::string("malformed kernel reply: ") + type.name + " dump without " +
-                nl::attr_name(type.table));
+  a.need({type.table},
+         [&] { return std::string(type.name) + " dump without " + nl::attr_name(type.table); });
   nl::for_each_nested(a.get(type.table), [&](const nlattr* entry) {
     if (nl::Attrs::type_of(entry) != type.entry)
       throw Error(std::string("malformed kernel reply: ") +

@@ -8,6 +8,7 @@
 #include "lib/error.h"
 #include "lib/nl/nldev.h"
 #include "lib/res/driver.h"
+#include "lib/view/number.h"
 
 namespace rdma::res {
 
@@ -67,10 +68,9 @@ FrmrKey parse_frmr_key(std::string_view text) {
       digits = digits.substr(2);
     if (digits.empty() || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
       throw bad("field " + std::to_string(field + 1) + " \"" + part + "\" is not a hex number");
-    errno = 0;
-    uint64_t v = std::strtoull(digits.c_str(), nullptr, 16);
-    if (errno == ERANGE)
-      throw bad("field " + std::to_string(field + 1) + " \"" + part + "\" is out of range");
+    std::optional<uint64_t> n = view::parse_number(digits, {.hex = true});
+    if (!n) throw bad("field " + std::to_string(field + 1) + " \"" + part + "\" is out of range");
+    uint64_t v = *n;
     switch (field) {
       case 0:
         k.vendor_key = v;

@@ -44,8 +44,7 @@ void put_entry(const nlattr* entry, view::Record& r) {
     else
       nl::Attrs::known(a);  // throws for a known attribute of the wrong size
   });
-  if (!name || !curr)
-    throw Error("malformed kernel reply: resource summary entry without name or count");
+  nl::need({name, curr}, "resource summary entry without name or count");
   if (max && nl::Attrs::payload_len(max) != sizeof(uint64_t))
     throw Error("malformed kernel reply: RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_MAX has " +
                 std::to_string(nl::Attrs::payload_len(max)) + " bytes, expected 8");
@@ -67,9 +66,8 @@ void put_entry(const nlattr* entry, view::Record& r) {
 
 void summary_record(const nlmsghdr* nlh, view::Record& r) {
   nl::Attrs a = nl::Attrs::of_message(nlh);
-  if (!a.has(RDMA_NLDEV_ATTR_DEV_INDEX) || !a.has(RDMA_NLDEV_ATTR_DEV_NAME) ||
-      !a.has(RDMA_NLDEV_ATTR_RES_SUMMARY))
-    throw Error("malformed kernel reply: resource summary without device or RES_SUMMARY");
+  a.need({RDMA_NLDEV_ATTR_DEV_INDEX, RDMA_NLDEV_ATTR_DEV_NAME, RDMA_NLDEV_ATTR_RES_SUMMARY},
+         "resource summary without device or RES_SUMMARY");
   r.clear();
   uint32_t index = a.u32(RDMA_NLDEV_ATTR_DEV_INDEX);
   std::string_view name = a.str(RDMA_NLDEV_ATTR_DEV_NAME);

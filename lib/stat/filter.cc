@@ -1,22 +1,16 @@
 #include "lib/stat/filter.h"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include "lib/error.h"
+#include "lib/view/number.h"
 
 namespace rdma::stat {
 
 namespace {
 
 bool parse_u32(const std::string& s, uint64_t& v) {
-  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long n = std::strtoull(s.c_str(), &end, 10);
-  if (*end || errno || n > UINT32_MAX) return false;
-  v = n;
-  return true;
+  std::optional<uint64_t> n = view::parse_number(s, {.max = UINT32_MAX});
+  if (n) v = *n;
+  return n.has_value();
 }
 
 }  // namespace

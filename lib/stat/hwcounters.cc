@@ -68,7 +68,7 @@ HwCounterEntry read_hwcounter(const nlattr* entry, bool need_value) {
     }
     nl::Attrs::known(a);  // throws for a known attribute of the wrong size
   });
-  if (!name) throw Error("malformed kernel reply: hardware counter without a name");
+  nl::need({name}, "hardware counter without a name");
   auto* p = reinterpret_cast<const char*>(nl::Attrs::payload(name));
   e.name = {p, strnlen(p, nl::Attrs::payload_len(name))};
   if (!e.value && need_value)

@@ -7,9 +7,8 @@
 namespace rdma::stat {
 
 QpCounter parse_qp_counter(const nl::Attrs& a) {
-  if (!a.has(RDMA_NLDEV_ATTR_STAT_COUNTER_ID) || !a.has(RDMA_NLDEV_ATTR_RES_QP) ||
-      !a.has(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS))
-    throw Error("malformed kernel reply: QP counter without id, QP table or hardware counters");
+  a.need({RDMA_NLDEV_ATTR_STAT_COUNTER_ID, RDMA_NLDEV_ATTR_RES_QP, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS},
+         "QP counter without id, QP table or hardware counters");
   QpCounter c;
   c.id = a.u32(RDMA_NLDEV_ATTR_STAT_COUNTER_ID);
   if (a.has(RDMA_NLDEV_ATTR_PORT_INDEX)) c.port = a.u32(RDMA_NLDEV_ATTR_PORT_INDEX);
@@ -19,9 +18,8 @@ QpCounter parse_qp_counter(const nl::Attrs& a) {
     c.kern = std::string(a.str(RDMA_NLDEV_ATTR_RES_KERN_NAME));
   nl::for_each_nested(a.get(RDMA_NLDEV_ATTR_RES_QP), [&](const nlattr* entry) {
     nl::Attrs q = nl::Attrs::of_nest(entry);
-    if (!q.has(RDMA_NLDEV_ATTR_RES_LQPN))
-      throw Error("malformed kernel reply: QP of counter " + std::to_string(c.id) +
-                  " without a QP number");
+    q.need({RDMA_NLDEV_ATTR_RES_LQPN},
+           [&] { return "QP of counter " + std::to_string(c.id) + " without a QP number"; });
     c.lqpns.push_back(q.u32(RDMA_NLDEV_ATTR_RES_LQPN));
   });
   c.counters = parse_hwcounters(a.get(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS));

@@ -4,16 +4,11 @@
 #include <string>
 
 #include "lib/verbs/names.h"
+#include "lib/view/number.h"
 
 namespace rdma::verbs {
 
 namespace {
-
-std::string hex(const char* fmt, unsigned v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 
 void add(view::Record& r, const char* key, const std::string& v) {
   r.add(key, std::string(" ") + key + " " + v, v);
@@ -24,8 +19,8 @@ void add(view::Record& r, const char* key, unsigned v) {
 
 // A number, or the word "invalid" for an encoding with no number.
 void add_num(view::Record& r, const char* key, const char* v) {
-  if (v[0] >= '0' && v[0] <= '9')
-    add(r, key, static_cast<unsigned>(std::stoul(v)));
+  if (std::optional<uint64_t> n = view::parse_number(v, {.max = UINT32_MAX}))
+    add(r, key, static_cast<unsigned>(*n));
   else
     add(r, key, std::string(v));
 }
@@ -55,13 +50,13 @@ void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, i
   if (details < 1) return;
   add(r, "sm_lid", a.sm_lid);
   add(r, "port_lid", a.lid);
-  add(r, "port_lmc", hex("0x%02x", a.lmc));
-  add(r, "max_msg_sz", hex("0x%x", a.max_msg_sz));
-  add(r, "port_cap_flags", hex("0x%08x", a.port_cap_flags));
-  add(r, "port_cap_flags2", hex("0x%04x", a.port_cap_flags2));
+  add(r, "port_lmc", view::hex_text(a.lmc, 2));
+  add(r, "max_msg_sz", view::hex_text(a.max_msg_sz));
+  add(r, "port_cap_flags", view::hex_text(a.port_cap_flags, 8));
+  add(r, "port_cap_flags2", view::hex_text(a.port_cap_flags2, 4));
   add_num(r, "max_vl_num", vl_name(a.max_vl_num));
-  add(r, "bad_pkey_cntr", hex("0x%x", a.bad_pkey_cntr));
-  add(r, "qkey_viol_cntr", hex("0x%x", a.qkey_viol_cntr));
+  add(r, "bad_pkey_cntr", view::hex_text(a.bad_pkey_cntr));
+  add(r, "qkey_viol_cntr", view::hex_text(a.qkey_viol_cntr));
   add(r, "sm_sl", a.sm_sl);
   add(r, "pkey_tbl_len", a.pkey_tbl_len);
   add(r, "gid_tbl_len", static_cast<unsigned>(a.gid_tbl_len));

@@ -182,8 +182,8 @@ LinksScope take_links_scope(Ctx& c) {
       scope.port = parse_port(w[++j]);
     } else if (w[j] == "hops") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
-      scope.hops =
-          static_cast<unsigned>(need_number(w[++j], "hops", NumberRule{.max = mad::kMaxHops}));
+      scope.hops = static_cast<unsigned>(
+          need_number(w[++j], "hops", view::NumberRule{.max = mad::kMaxHops}));
     } else {
       kept.push_back(w[j]);
       // `from FILE`: the file's name is never a keyword of ours.

@@ -31,12 +31,11 @@ namespace rdma {
 namespace {
 
 // Leading blanks and a sign after them as strtoull took them, but no '-' first.
-std::string after_equals(const std::string& s, size_t eq, const char* what) {
-  std::string v = s.substr(eq + 1);
-  std::optional<uint64_t> n;
-  if (v.empty() || v[0] != '-') n = parse_number(v, {.c_bases = true, .blanks_and_sign = true});
+uint64_t after_equals(const std::string& s, size_t eq, const char* what) {
+  std::optional<uint64_t> n = view::parse_number(
+      s.substr(eq + 1), {.c_bases = true, .blanks_and_sign = true, .not_first = "-"});
   if (!n) throw UsageError(std::string("invalid ") + what + " \"" + s + "\" (expected NAME=N)");
-  return std::to_string(*n);
+  return *n;
 }
 
 // `lid LID | guid GUID`: a node by any of its LIDs or by its node or port
@@ -116,7 +115,7 @@ ErrorsWords errors_words(Args& args) {
       if (eq == std::string::npos)
         throw UsageError("invalid threshold \"" + t + "\" (expected NAME=N)");
       std::string name = t.substr(0, eq);
-      uint64_t v = std::stoull(after_equals(t, eq, "threshold"));
+      uint64_t v = after_equals(t, eq, "threshold");
       ib::Thresholds().set(name, v);  // the name checked before anything is read
       w.thresholds.emplace_back(name, v);
     } else if (k == "thresholds") {
@@ -125,7 +124,7 @@ ErrorsWords errors_words(Args& args) {
       w.port = parse_port(value("port number"));
     } else if (k == "window") {
       std::string v = value("SECONDS");
-      std::optional<uint64_t> n = parse_number(v, {});
+      std::optional<uint64_t> n = view::parse_number(v, {});
       if (!n || *n == 0 || *n > 86400)
         throw UsageError("invalid window \"" + v + "\" (expected SECONDS, 1 to 86400)");
       w.window.seconds = static_cast<int>(*n);

@@ -66,7 +66,7 @@ void fabric_report(Ctx& c) {
         if (k == "plan") {
           plan_file = v;
         } else {
-          std::optional<uint64_t> n = parse_number(v, {.min = 1, .max = 86400});
+          std::optional<uint64_t> n = view::parse_number(v, {.min = 1, .max = 86400});
           if (!n) throw UsageError("invalid window \"" + v + "\" (SECONDS, 1 to 86400)");
           window = static_cast<uint32_t>(*n);
         }

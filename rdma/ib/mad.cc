@@ -38,9 +38,8 @@ void mad_help(Ctx& c) {
 
 // Leading blanks and a sign after them as strtoull took them, but no '-' first.
 uint32_t parse_mod(const std::string& s) {
-  std::optional<uint64_t> v;
-  if (s.empty() || s[0] != '-')
-    v = parse_number(s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true});
+  std::optional<uint64_t> v = view::parse_number(
+      s, {.max = UINT32_MAX, .c_bases = true, .blanks_and_sign = true, .not_first = "-"});
   if (!v)
     throw UsageError("invalid attribute modifier \"" + s +
                      "\" (expected a number, decimal or 0x hex)");
@@ -69,9 +68,7 @@ void read_words(Ctx& c, MadWords& w, bool set) {
   if (choice.def) {
     w.def = choice.def;
   } else {
-    char name[8];
-    std::snprintf(name, sizeof name, "0x%04x", choice.id);
-    w.raw_name = name;
+    w.raw_name = view::hex_text(choice.id, 4);
     w.raw = mad::raw_smp_attr(w.raw_name.c_str(), choice.id);
     w.def = &w.raw;
   }

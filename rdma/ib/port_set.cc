@@ -36,7 +36,7 @@ uint64_t parse_value(const ib::PortFieldDef& op, const std::string& word) {
   if (op.field == ib::PortField::Mtu) {  // also in bytes, as ibv_devinfo prints it
     if (std::optional<uint64_t> v = ib::mtu_code(word)) return *v;
     if (std::optional<uint64_t> v =
-            parse_number(word, {.min = op.min, .max = op.max, .c_bases = true}))
+            view::parse_number(word, {.min = op.min, .max = op.max, .c_bases = true}))
       return *v;
     throw UsageError("invalid mtu \"" + word + "\" (expected 1-5, or 256, 512, 1024, 2048 or " +
                      "4096 bytes)");

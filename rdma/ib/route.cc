@@ -42,11 +42,11 @@ void route_help(Ctx& c) {
 // A multicast LID, 0xc000-0xfffe.
 // Leading blanks and a sign after them as strtoul took them, but no '-' first.
 uint16_t parse_mlid(const std::string& s) {
-  std::optional<uint64_t> v;
-  if (s.empty() || s[0] != '-')
-    v = parse_number(
-        s,
-        {.min = mad::kFirstMlid, .max = mad::kLastMlid, .c_bases = true, .blanks_and_sign = true});
+  std::optional<uint64_t> v = view::parse_number(s, {.min = mad::kFirstMlid,
+                                                     .max = mad::kLastMlid,
+                                                     .c_bases = true,
+                                                     .blanks_and_sign = true,
+                                                     .not_first = "-"});
   if (!v)
     throw UsageError("invalid multicast LID \"" + s + "\" (expected " +
                      mad::value_text(mad::Fmt::Hex, mad::kFirstMlid, 16) + "-" +

@@ -50,7 +50,7 @@ constexpr const char* kKindWords =
     "or classportinfo";
 
 uint64_t number(const std::string& s, uint64_t max, const char* what) {
-  std::optional<uint64_t> v = parse_number(s, {.max = max, .c_bases = true});
+  std::optional<uint64_t> v = view::parse_number(s, {.max = max, .c_bases = true});
   if (!v) throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
   return *v;
 }

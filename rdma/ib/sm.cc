@@ -81,7 +81,7 @@ void sm_set(Ctx& c) {
       priority = need_number(c.args.need_value(k, "priority"), "priority", {.max = 15});
     } else if (k == "state") {
       std::string v = c.args.need_value(k, "state");
-      std::optional<uint64_t> n = parse_number(v, {.max = 3});
+      std::optional<uint64_t> n = view::parse_number(v, {.max = 3});
       state = n ? *n : word_index(v, kSmStates, "state", 0);
     } else if (k == "activity") {
       activity = need_number(c.args.need_value(k, "activity"), "activity",
