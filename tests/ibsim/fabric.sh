@@ -574,6 +574,43 @@ else
   bad "fabric links down: $n, iblinkinfo $m, exit $down_rc"
 fi
 
+# iblinkinfo's filters: --switches-only and --cas-only list the ports of
+# those nodes only, each from its own end (a link between two switches
+# twice): the same (node, port, peer, peer port) rows, each as often, as
+# `fabric links switches|cas`.
+kind_links() { # NAME IBLINKINFO-FLAG WORD
+  local out
+  run iblinkinfo "$2" >kind.txt 2>/dev/null
+  run "$RDMA" -j fabric links "$3" >kind.json 2>kind.err
+  if out=$(python3 - kind.txt kind.json <<'PY' 2>&1
+import collections, json, re, sys
+diags, head = collections.Counter(), None
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        continue
+    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \"(.*?)\"", line)
+    if m:
+        diags[(head, int(m[2]), m[5], int(m[4]))] += 1
+ours = collections.Counter((l["description"], l["port"], l["peer_description"], l["peer_port"])
+                           for l in json.load(open(sys.argv[2], encoding="utf-8")))
+if not ours or diags != ours:
+    sys.exit(f"only iblinkinfo {sorted((diags - ours).elements())}, "
+             f"only rdma {sorted((ours - diags).elements())}")
+print(f"{sum(ours.values())} ports")
+PY
+  ) && [ ! -s kind.err ]; then
+    ok "$1 ($out)"
+  else
+    bad "$1: $out $(cat kind.err)"
+  fi
+}
+kind_links "fabric links switches = iblinkinfo --switches-only" --switches-only switches
+kind_links "fabric links cas = iblinkinfo --cas-only" --cas-only cas
+expect "fabric links: switches and cas exclude each other" 1 \
+  '^"switches" and "cas" exclude each other' fabric links switches cas
+
 # Partial scans: fabric links from TARGET and hops N list the links
 # iblinkinfo -D PATH and -n N print between the nodes they found
 # (a port whose peer lies beyond the scan has no peer in either).
