@@ -90,6 +90,12 @@ N3=$(run smpquery nodeinfo "$HCA3" 2>/dev/null | sed -n 's/^Guid:\.*//p')
 expect "node show guid $N3 (hca3's node GUID) = lid $LID_DIAGS" 0 "^lid $LID_DIAGS: .*description \"hca3\"" \
   node show guid "$N3"
 
+# ibaddr: port show's gid, lid and lid_end (a CA, a switch's port 0, by
+# GUID through the SA).
+addr_check "port show lid $HCA1: gid and LID range = ibaddr -g -L" "$HCA1" lid "$HCA1"
+addr_check "port show lid $SW1: gid and LID range = ibaddr -g -L" "$SW1" lid "$SW1"
+addr_check "port show guid $G3: gid and LID range = ibaddr -g -L -G" "-G $G3" guid "$G3"
+
 # port show: PortInfo of CA ports, switch ports, a down port.
 compare "port show lid $HCA1 port 1 = smpquery portinfo" portinfo "smpquery portinfo $HCA1 1" "port show lid $HCA1 port 1"
 compare "port show lid $SW1 port 3 = smpquery portinfo" portinfo "smpquery portinfo $SW1 3" "port show lid $SW1 port 3"
