@@ -2,6 +2,7 @@
 // send, what they print, and their errors.
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "lib/mad/format.h"
 #include "rdma/ib/test_util.h"
@@ -108,11 +109,25 @@ TEST_F(MadCmd, ANodeGuidTargetIsItsFirstPortsLid) {
   EXPECT_EQ(r.err, "cannot resolve guid 0x0000000000000099: no such port in the subnet\n");
 }
 
+// A PMA is reached by LID: a directed route resolves to its port's LID
+// first (PortInfo over the path), and the counters are that LID's.
+TEST_F(MadCmd, PerfByDirectedRouteAsksTheLid) {
+  Result r = run({"perf", "show", "dr", "0,1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.out.rfind("lid ", 0), 0u) << r.out;
+  std::string lid = r.out.substr(4, r.out.find(':') - 4);
+  EXPECT_NE(lid, "0");
+  EXPECT_EQ(run({"perf", "show", "lid", lid}).out, r.out);
+  no_sm();
+  r = run({"perf", "show", "dr", "0,1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "dr 0,1 has no LID (no subnet manager has assigned one): its PMA is reached by LID\n");
+}
+
 TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run({"node", "show"}).err,
             "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");
-  EXPECT_EQ(run({"perf", "show", "dr", "0,1"}).err,
-            "perf needs a LID target: the PMA is not reachable by directed route\n");
   EXPECT_EQ(run({"port", "set", "lid", "2", "port", "1"}).err,
             "missing action: enable, disable, reset, down, arm, active or init, or OP VALUE "
             "(speed, espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey)\n");

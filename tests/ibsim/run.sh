@@ -194,6 +194,11 @@ compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf 
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"
+# A directed route: resolved to its port's LID first (hca4 is dr
+# 0,1,3,2), then that LID's PMA, as ibtool does.
+compare "perf show dr 0,1,3,2 port 1 = perfquery $HCA4 1 (the path's LID)" perf "perfquery $HCA4 1" \
+  "perf show dr 0,1,3,2 port 1"
+expect "perf show dr: the record names the LID asked" 0 "^lid $HCA4: port 1 " perf show dr 0,1,3,2 port 1
 expect "perf show port all (AllPortSelect)" 0 "^lid $SW2: port all " perf show lid "$SW2" port all
 compare "perf show lid $SW2 port all = perfquery -a" perf "perfquery -a $SW2" "perf show lid $SW2 port all"
 compare "perf show lid $SW2 port all extended = perfquery -x -a" perf "perfquery -x -a $SW2" \
