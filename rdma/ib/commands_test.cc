@@ -125,6 +125,36 @@ TEST_F(MadCmd, PerfByDirectedRouteAsksTheLid) {
             "dr 0,1 has no LID (no subnet manager has assigned one): its PMA is reached by LID\n");
 }
 
+// fabric counters (ibqueryerrors --counters): every port, data counters
+// only, nothing judged (exit 0); lid L port N picks one of them.
+TEST_F(MadCmd, FabricCountersListsEveryPortsDataCounters) {
+  Result r = run({"-j", "fabric", "counters"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  nlohmann::json all = nlohmann::json::parse(r.out);
+  ASSERT_GT(all.size(), 3u);
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& p : all) {
+    EXPECT_TRUE(p.contains("xmit_bytes") && p.contains("rcv_pkts")) << p;
+    EXPECT_FALSE(p.contains("symbol_errors")) << p;
+    seen.insert({p["node_guid"].get<std::string>(), p["port"].get<int>()});
+  }
+  EXPECT_EQ(seen.size(), all.size());
+  const nlohmann::json& one = all.back();
+  r = run({"-j", "fabric", "counters", "lid", std::to_string(one["lid"].get<int>()), "port",
+           std::to_string(one["port"].get<int>())});
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json picked = nlohmann::json::parse(r.out);
+  ASSERT_EQ(picked.size(), 1u);
+  EXPECT_EQ(picked[0]["node_guid"], one["node_guid"]);
+  EXPECT_EQ(picked[0]["port"], one["port"]);
+  r = run({"fabric", "counters", "port", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "\"port N\" needs the node: lid LID or guid GUID\n");
+  EXPECT_EQ(run({"fabric", "counters", "thresholds", "x"}).err,
+            "unknown fabric counters argument \"thresholds\"\n");
+}
+
 TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run({"node", "show"}).err,
             "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");

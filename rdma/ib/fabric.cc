@@ -67,6 +67,9 @@ void fabric_help(Ctx& c) {
       "                          [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
       "                                [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric counters [ switches | cas | routers ] [ lid LID | guid GUID [ port N ] "
+      "]\n"
+      "                            [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
@@ -414,6 +417,7 @@ std::span<const Cmd> fabric_commands() {
       {"diff", fabric_diff, Takes::Findings},
       {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
       {"check", fabric_check_cmd, Takes::Findings},
+      {"counters", fabric_counters},
       {"report", fabric_report_cmd, Takes::Findings},
       {"plan", fabric_plan_cmd, Takes::Findings},
       {"help", fabric_help},

@@ -470,4 +470,51 @@ void fabric_errors(Ctx& c) {
   errors_sweep(c, src);
 }
 
+// `fabric counters`: every port's traffic counters, as ibqueryerrors
+// --counters (and ibtool's ibdatacounters) print them. Nothing is judged,
+// so there are no findings; the nodes and ports are chosen by `fabric
+// errors`' words for them.
+void fabric_counters(Ctx& c) {
+  FabricSource src = c.args.take_source();
+  ib::SweepOptions o;
+  NodeWords node;
+  std::optional<uint8_t> port;
+  while (!c.args.empty()) {
+    const std::string k = c.args.next();
+    if (node_word(c.args, k, node)) {
+      if (node.lid && node.guid)
+        throw UsageError("fabric counters takes lid LID or guid GUID, not both");
+    } else if (matches(k, "switches")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
+    } else if (matches(k, "cas")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
+    } else if (matches(k, "routers")) {
+      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+    } else if (matches(k, "port")) {
+      port = parse_port(c.args.need_value(k, "port number"));
+    } else {
+      throw UsageError("unknown fabric counters argument \"" + k + "\"");
+    }
+  }
+  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  o.counters.clear();   // no error counter checked
+  o.extended = true;    // PortCountersExtended's 64-bit counters where the PMA has them
+  o.every_port = true;  // port by port, never a switch's sum
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
+  if (node) o.nodes.node = find_node(f, node);
+  if (port) {
+    check_counters_port(f, *o.nodes.node, *port);
+    o.nodes.port = port;
+  }
+  ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+  sweep_warnings(c, sweep, s);
+  view::Record rec;
+  for (const ib::PortCounters& p : sweep.ports) {
+    rec.clear();
+    errors_record(f, p, o, false, rec);
+    c.out.record(rec);
+  }
+}
+
 }  // namespace rdma

@@ -611,6 +611,44 @@ kind_links "fabric links cas = iblinkinfo --cas-only" --cas-only cas
 expect "fabric links: switches and cas exclude each other" 1 \
   '^"switches" and "cas" exclude each other' fabric links switches cas
 
+# ibqueryerrors --counters (ibtool's ibdatacounters): every port's data
+# counters, judged against nothing. The same ports (by node GUID and
+# port), each counter ibqueryerrors prints present, the data in bytes (its
+# words times 4); ours read after, so never below. No findings: exit 0.
+run ibqueryerrors --counters >qc.txt 2>/dev/null
+run "$RDMA" -j fabric counters >qc.json 2>qc.err
+qc_rc=$?
+if out=$(python3 - qc.txt qc.json <<'PY' 2>&1
+import json, re, sys
+KEYS = {"XmitData": "xmit_bytes", "RcvData": "rcv_bytes", "XmitPkts": "xmit_pkts",
+        "RcvPkts": "rcv_pkts", "UnicastXmitPkts": "unicast_xmit_pkts",
+        "UnicastRcvPkts": "unicast_rcv_pkts", "MulticastXmitPkts": "multicast_xmit_pkts",
+        "MulticastRcvPkts": "multicast_rcv_pkts"}
+diags = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^\s+GUID (0x[0-9a-f]+) port (\d+):(.*)$", line)
+    if m:
+        vals = {}
+        for name, v in re.findall(r"\[(\w+) == (\d+)", m[3]):
+            key = KEYS[name.removeprefix("Port").replace("Xmt", "Xmit")]
+            vals[key] = int(v) * (4 if key.endswith("_bytes") else 1)
+        diags[(int(m[1], 16), int(m[2]))] = vals
+ours = {(int(p["node_guid"], 16), p["port"]): p for p in json.load(open(sys.argv[2]))}
+bad = [f"{k}: {n} {v} > {ours.get(k, {}).get(n)}" for k, d in diags.items() for n, v in d.items()
+       if ours.get(k, {}).get(n, -1) < v]
+if not diags or set(diags) != set(ours) or bad:
+    sys.exit(f"only ibqueryerrors {sorted(set(diags) - set(ours))}, "
+             f"only rdma {sorted(set(ours) - set(diags))}, {bad[:5]}")
+print(f"{len(ours)} ports, {sum(len(d) for d in diags.values())} counters")
+PY
+) && [ "$qc_rc" -eq 0 ] && [ ! -s qc.err ]; then
+  ok "fabric counters = ibqueryerrors --counters ($out), exit 0"
+else
+  bad "fabric counters: exit $qc_rc: $out $(cat qc.err)"
+fi
+expect "fabric counters lid L port N: that port only" 0 "^node_guid .* port 1 .*xmit_bytes " \
+  fabric counters lid "$(run "$RDMA" -j fabric show cas 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["lids"][0])')" port 1
+
 # Partial scans: fabric links from TARGET and hops N list the links
 # iblinkinfo -D PATH and -n N print between the nodes they found
 # (a port whose peer lies beyond the scan has no peer in either).
