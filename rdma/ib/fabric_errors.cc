@@ -60,6 +60,19 @@ bool node_word(Args& args, const std::string& k, NodeWords& w) {
   return true;
 }
 
+// `switches`, `cas` or `routers`: the sweep's nodes of that type only.
+bool node_type_word(const std::string& k, ib::NodeSelect& nodes) {
+  if (matches(k, "switches"))
+    nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
+  else if (matches(k, "cas"))
+    nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
+  else if (matches(k, "routers"))
+    nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+  else
+    return false;
+  return true;
+}
+
 // The node's index; Error when the fabric has none.
 uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
   if (std::optional<ib::PortRef> at =
@@ -90,12 +103,7 @@ ErrorsWords errors_words(Args& args) {
     if (node_word(args, k, w.node)) {
       if (w.node.lid && w.node.guid)
         throw UsageError("fabric errors takes lid LID or guid GUID, not both");
-    } else if (matches(k, "switches")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
-    } else if (matches(k, "cas")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
-    } else if (matches(k, "routers")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+    } else if (node_type_word(k, o.nodes)) {
     } else if (k == "clear") {
       w.clear = !args.empty() && args.peek() == "all";
       if (*w.clear) args.next();
@@ -484,12 +492,7 @@ void fabric_counters(Ctx& c) {
     if (node_word(c.args, k, node)) {
       if (node.lid && node.guid)
         throw UsageError("fabric counters takes lid LID or guid GUID, not both");
-    } else if (matches(k, "switches")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
-    } else if (matches(k, "cas")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
-    } else if (matches(k, "routers")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+    } else if (node_type_word(k, o.nodes)) {
     } else if (matches(k, "port")) {
       port = parse_port(c.args.need_value(k, "port number"));
     } else {

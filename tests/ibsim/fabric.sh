@@ -582,17 +582,11 @@ kind_links() { # NAME IBLINKINFO-FLAG WORD
   local out
   run iblinkinfo "$2" >kind.txt 2>/dev/null
   run "$RDMA" -j fabric links "$3" >kind.json 2>kind.err
-  if out=$(python3 - kind.txt kind.json <<'PY' 2>&1
-import collections, json, re, sys
-diags, head = collections.Counter(), None
-for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
-    if m:
-        head = m.group(1)
-        continue
-    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \"(.*?)\"", line)
-    if m:
-        diags[(head, int(m[2]), m[5], int(m[4]))] += 1
+  if out=$(python3 - kind.txt kind.json "$HERE" <<'PY' 2>&1
+import collections, json, sys
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import rows
+diags = collections.Counter(rows(sys.argv[1])[1])
 ours = collections.Counter((l["description"], l["port"], l["peer_description"], l["peer_port"])
                            for l in json.load(open(sys.argv[2], encoding="utf-8")))
 if not ours or diags != ours:
@@ -659,18 +653,12 @@ partial_links() { # NAME "IBLINKINFO ARGS" RDMA ARGS...
   # shellcheck disable=SC2086
   run iblinkinfo $diags >part.txt 2>/dev/null
   run "$RDMA" -j fabric links "$@" >part.json 2>part.err
-  if out=$(python3 - part.txt part.json <<'PY' 2>&1
-import json, re, sys
-heads, lines = set(), []
-for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
-    if m:
-        head = m.group(1)
-        heads.add(head)
-        continue
-    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \"(.*?)\"", line)
-    if m:
-        lines.append(((head, int(m[2])), (m[5], int(m[4]))))
+  if out=$(python3 - part.txt part.json "$HERE" <<'PY' 2>&1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import rows
+heads, found = rows(sys.argv[1])
+lines = [((h, p), (n, q)) for h, p, n, q in found]
 # -S/-D print the start node alone: its links; -n every node found.
 diags = {frozenset(l) for l in lines if len(heads) == 1 or l[1][0] in heads}
 ours = {frozenset(((l["description"], l["port"]), (l["peer_description"], l["peer_port"])))
