@@ -155,6 +155,32 @@ TEST_F(MadCmd, FabricCountersListsEveryPortsDataCounters) {
             "unknown fabric counters argument \"thresholds\"\n");
 }
 
+// fabric links switches|cas (iblinkinfo --switches-only, --cas-only): each
+// port of those nodes from its own end, so every link end on such a node
+// once (a link between two switches twice).
+TEST_F(MadCmd, FabricLinksSwitchesAndCasFromTheirOwnEnd) {
+  Result r = run({"-j", "fabric", "links"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t switch_ends = 0, ca_ends = 0;
+  for (const auto& l : nlohmann::json::parse(r.out)) {
+    switch_ends += (l["type"] == "switch") + (l["peer_type"] == "switch");
+    ca_ends += (l["type"] == "ca") + (l["peer_type"] == "ca");
+  }
+  for (const char* kind : {"switches", "cas"}) {
+    r = run({"-j", "fabric", "links", kind});
+    ASSERT_EQ(r.status, 0) << r.err;
+    nlohmann::json got = nlohmann::json::parse(r.out);
+    const bool sw = std::string(kind) == "switches";
+    EXPECT_EQ(got.size(), sw ? switch_ends : ca_ends) << kind;
+    for (const auto& l : got) EXPECT_EQ(l["type"], sw ? "switch" : "ca") << l;
+  }
+  EXPECT_GT(switch_ends, 0u);
+  EXPECT_GT(ca_ends, 0u);
+  r = run({"fabric", "links", "cas", "switches"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "\"switches\" and \"cas\" exclude each other\n");
+}
+
 TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run({"node", "show"}).err,
             "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");
