@@ -1,6 +1,7 @@
 // rdma link status: a port's link as verbs sees it (ibv_query_port): link
-// layer, state, MTUs, width and speed; with -d every other attribute
-// ibv_devinfo -v prints for the port. One line per port, "link DEV/PORT".
+// layer, state, MTUs, width, ibstat's rate and port GUID; with -d the lane
+// speed and every other attribute ibv_devinfo -v prints for the port. One
+// line per port, "link DEV/PORT".
 #pragma once
 
 #include <optional>
