@@ -84,10 +84,14 @@ void link_status(Ctx& c) {
                   std::to_string(d.ports) + ")");
   view::Record r;
   each_verbs_device(c, devs, [&](const nldev::Device& d, verbs::Device& v) {
+    std::vector<verbs::Gid> gids = v.gids();
     for (uint32_t p = port ? port : 1; p <= (port ? port : d.ports); ++p) {
       auto port_num = static_cast<uint8_t>(p);
+      std::optional<uint64_t> guid;
+      for (const verbs::Gid& g : gids)
+        if (g.port == p && g.index == 0) guid = verbs::port_guid(g);
       verbs::port_record(d.name, port_num, v.query_port(port_num), c.opt.details, r,
-                         v.query_port_speed(port_num));
+                         v.query_port_speed(port_num), guid);
       c.out.record(r);
     }
   });

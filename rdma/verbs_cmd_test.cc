@@ -197,17 +197,21 @@ TEST_F(VerbsCmdTest, GidShowBadInput) {
 TEST_F(VerbsCmdTest, LinkStatus) {
   test::Result r = run({"link", "status"});
   EXPECT_EQ(r.status, 0) << r.err;
+  // ibstat's Rate (1X FDR10: 10) and Port GUID (GID 0's interface ID).
   EXPECT_EQ(r.out,
             "link rxe0/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
-            "active_mtu 1024 width 1X speed 10.0\n"
+            "active_mtu 1024 width 1X rate 10 port_guid 0x505400fffe000001\n"
             "link rxe1/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
-            "active_mtu 1024 width 1X speed 10.0\n");
+            "active_mtu 1024 width 1X rate 10 port_guid 0x505400fffe000002\n");
   r = run({"-j", "-d", "link", "st", "rxe1/1"});
   EXPECT_EQ(r.status, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["ifname"], "rxe1");
   EXPECT_EQ(j[0]["active_mtu"], 1024);
+  EXPECT_EQ(j[0]["speed"], "10.0");  // the lane speed, a detail
+  EXPECT_EQ(j[0]["rate"], 10);
+  EXPECT_EQ(j[0]["port_guid"], "0x505400fffe000002");
   EXPECT_TRUE(j[0].contains("gid_tbl_len"));
   r = run({"link", "status", "rxe1/3"});
   EXPECT_EQ(r.status, 1);
@@ -222,9 +226,10 @@ TEST_F(VerbsCmdTest, LinkStatusEffectiveSpeedWhereLibibverbsHasIt) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
             "link rxe0/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
-            "active_mtu 1024 width 1X speed 10.0\n"
+            "active_mtu 1024 width 1X rate 10 port_guid 0x505400fffe000001\n"
             "link rxe1/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
-            "active_mtu 1024 width 1X speed 10.0 effective_speed 100Gb/s\n");
+            "active_mtu 1024 width 1X rate 10 port_guid 0x505400fffe000002 "
+            "effective_speed 100Gb/s\n");
   r = run({"-j", "link", "status", "rxe1/1"});
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j[0]["effective_speed_mbps"], 100000);

@@ -4,6 +4,7 @@
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/mad/rate_text.h"
 
 namespace rdma::mad {
 
@@ -137,14 +138,9 @@ void add_speed(view::Record& out, Generation g, unsigned width_active, unsigned 
   } else {
     out.pair(prefix + "speed", speed);
   }
-  if (unsigned r = rate_tenths(g, width_active)) {
-    // As the kernel's sysfs rate: whole Gb/s, ".5" for the one fraction a
-    // product of these lane rates has (1X SDR).
-    if (r % 10)
-      out.pair(prefix + "rate", std::to_string(r / 10) + ".5", view::Json(r / 10.0));
-    else
-      out.pair(prefix + "rate", r / 10);
-  }
+  // As the kernel's sysfs rate (lib/mad/rate_text.h).
+  if (unsigned r = rate_tenths(g, width_active))
+    out.pair(prefix + "rate", rate_text(r), rate_json(r));
   if (const char* name = generation_name(g)) out.pair(prefix + "generation", name);
 }
 

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include "lib/mad/format.h"
+#include "lib/mad/rate_text.h"
 #include "lib/verbs/names.h"
 #include "lib/view/number.h"
 
@@ -27,6 +29,35 @@ void add_num(view::Record& r, const char* key, const char* v) {
 
 }  // namespace
 
+mad::Generation generation(uint8_t active_speed) {
+  switch (active_speed) {  // enum ibv_port_attr active_speed: one bit each
+    case 1:
+      return mad::Generation::Sdr;
+    case 2:
+      return mad::Generation::Ddr;
+    case 4:
+      return mad::Generation::Qdr;
+    case 8:
+      return mad::Generation::Fdr10;
+    case 16:
+      return mad::Generation::Fdr;
+    case 32:
+      return mad::Generation::Edr;
+    case 64:
+      return mad::Generation::Hdr;
+    case 128:
+      return mad::Generation::Ndr;
+    default:
+      return mad::Generation::Unknown;
+  }
+}
+
+uint64_t port_guid(const Gid& gid0) {
+  uint64_t g = 0;
+  for (int i = 8; i < 16; ++i) g = g << 8 | gid0.raw[i];
+  return g;
+}
+
 std::string speed_text(uint64_t speed) {
   std::string gbps = std::to_string(speed / 10);
   if (speed % 10) gbps += "." + std::to_string(speed % 10);
@@ -34,7 +65,8 @@ std::string speed_text(uint64_t speed) {
 }
 
 void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, int details,
-                 view::Record& r, std::optional<uint64_t> effective) {
+                 view::Record& r, std::optional<uint64_t> effective,
+                 std::optional<uint64_t> port_guid) {
   r.clear();
   r.add("ifname", "link " + dev + "/", dev);
   r.add("port", std::to_string(port), port);
@@ -44,8 +76,15 @@ void port_record(const std::string& dev, uint8_t port, const ibv_port_attr& a, i
   add_num(r, "max_mtu", mtu_name(a.max_mtu));
   add_num(r, "active_mtu", mtu_name(a.active_mtu));
   add(r, "width", width_name(a.active_width));
-  add(r, "speed", speed_name(a.active_speed));  // Gb/s per lane
-  if (effective)                                // the port's whole rate
+  // ibstat's Rate (lanes times the lane's data rate, the kernel's sysfs
+  // rate) is what users compare; the lane speed (ibv_devinfo's
+  // active_speed) is a detail.
+  if (details >= 1) add(r, "speed", speed_name(a.active_speed));
+  if (unsigned tenths = mad::rate_tenths(generation(a.active_speed), a.active_width))
+    r.add("rate", " rate " + mad::rate_text(tenths), mad::rate_json(tenths));
+  if (port_guid && *port_guid)  // siw's GID 0 is its MAC: no interface ID
+    r.add("port_guid", " port_guid " + mad::guid_hex(*port_guid), mad::guid_hex(*port_guid));
+  if (effective)  // the port's whole rate as the device reports it
     r.add("effective_speed_mbps", " effective_speed " + speed_text(*effective), *effective * 100);
   if (details < 1) return;
   add(r, "sm_lid", a.sm_lid);

@@ -189,9 +189,11 @@ TEST(VerbsPort, StatusAndDetails) {
   port_record("rxe0", 1, p, 0, r);
   EXPECT_EQ(text(r),
             "link rxe0/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
-            "active_mtu 1024 width 1X speed 2.5");
+            "active_mtu 1024 width 1X rate 2.5");
   port_record("rxe0", 1, p, 1, r);
   view::Json j = json(r);
+  EXPECT_EQ(j["speed"], "2.5");
+  EXPECT_EQ(j["rate"], 2.5);
   EXPECT_EQ(j["ifname"], "rxe0");
   EXPECT_EQ(j["port"], 1);
   EXPECT_EQ(j["port_cap_flags"], "0x00890000");
@@ -207,7 +209,23 @@ TEST(VerbsPort, StatusAndDetails) {
   p.link_layer = IBV_LINK_LAYER_INFINIBAND;
   port_record("mlx5_0", 1, p, 0, r);
   EXPECT_NE(text(r).find("link_layer InfiniBand "), std::string::npos);
-  EXPECT_NE(text(r).find(" width 4X speed 25.0"), std::string::npos);
+  EXPECT_NE(text(r).find(" width 4X rate 100"), std::string::npos);  // ibstat's 4X EDR
+  port_record("mlx5_0", 1, p, 0, r, std::nullopt, 0x0002c90300a1b2c3);
+  EXPECT_NE(text(r).find(" rate 100 port_guid 0x0002c90300a1b2c3"), std::string::npos);
+  p.active_width = 8;  // 12X
+  p.active_speed = 1;  // SDR
+  port_record("mlx5_0", 1, p, 0, r);
+  EXPECT_EQ(json(r)["rate"], 30);
+  p.active_speed = 3;  // no generation: no rate
+  port_record("mlx5_0", 1, p, 0, r);
+  EXPECT_FALSE(json(r).contains("rate"));
+}
+
+TEST(VerbsPort, PortGuidIsGidZerosInterfaceId) {
+  Gid g;
+  const uint8_t raw[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x02, 0xc9, 0x03, 0, 0xa1, 0xb2, 0xc3};
+  std::copy(std::begin(raw), std::end(raw), g.raw);
+  EXPECT_EQ(port_guid(g), 0x0002c90300a1b2c3u);
 }
 
 // ibv_query_port_speed (rdma-core 62): Debian 12's libibverbs 44 lacks it,
@@ -219,10 +237,10 @@ TEST(VerbsPort, EffectiveSpeedWhereLibibverbsReportsIt) {
   port_record("mlx5_0", 1, p, 0, r, 4000);
   EXPECT_EQ(text(r),
             "link mlx5_0/1 link_layer Ethernet state ACTIVE physical_state LINK_UP max_mtu 4096 "
-            "active_mtu 1024 width 1X speed 2.5 effective_speed 400Gb/s");
+            "active_mtu 1024 width 1X rate 2.5 effective_speed 400Gb/s");
   EXPECT_EQ(json(r)["effective_speed_mbps"], 400000);
   port_record("mlx5_0", 1, p, 1, r, 25);
-  EXPECT_NE(text(r).find(" speed 2.5 effective_speed 2.5Gb/s sm_lid "), std::string::npos)
+  EXPECT_NE(text(r).find(" speed 2.5 rate 2.5 effective_speed 2.5Gb/s sm_lid "), std::string::npos)
       << text(r);
   port_record("rxe0", 1, p, 0, r, std::nullopt);
   EXPECT_EQ(text(r).find("effective"), std::string::npos);

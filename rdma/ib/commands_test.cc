@@ -2,6 +2,7 @@
 // send, what they print, and their errors.
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "lib/mad/format.h"
 #include "rdma/ib/test_util.h"
@@ -108,11 +109,81 @@ TEST_F(MadCmd, ANodeGuidTargetIsItsFirstPortsLid) {
   EXPECT_EQ(r.err, "cannot resolve guid 0x0000000000000099: no such port in the subnet\n");
 }
 
+// A PMA is reached by LID: a directed route resolves to its port's LID
+// first (PortInfo over the path), and the counters are that LID's.
+TEST_F(MadCmd, PerfByDirectedRouteAsksTheLid) {
+  Result r = run({"perf", "show", "dr", "0,1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.out.rfind("lid ", 0), 0u) << r.out;
+  std::string lid = r.out.substr(4, r.out.find(':') - 4);
+  EXPECT_NE(lid, "0");
+  EXPECT_EQ(run({"perf", "show", "lid", lid}).out, r.out);
+  no_sm();
+  r = run({"perf", "show", "dr", "0,1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "dr 0,1 has no LID (no subnet manager has assigned one): its PMA is reached by LID\n");
+}
+
+// fabric counters (ibqueryerrors --counters): every port, data counters
+// only, nothing judged (exit 0); lid L port N picks one of them.
+TEST_F(MadCmd, FabricCountersListsEveryPortsDataCounters) {
+  Result r = run({"-j", "fabric", "counters"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  nlohmann::json all = nlohmann::json::parse(r.out);
+  ASSERT_GT(all.size(), 3u);
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& p : all) {
+    EXPECT_TRUE(p.contains("xmit_bytes") && p.contains("rcv_pkts")) << p;
+    EXPECT_FALSE(p.contains("symbol_errors")) << p;
+    seen.insert({p["node_guid"].get<std::string>(), p["port"].get<int>()});
+  }
+  EXPECT_EQ(seen.size(), all.size());
+  const nlohmann::json& one = all.back();
+  r = run({"-j", "fabric", "counters", "lid", std::to_string(one["lid"].get<int>()), "port",
+           std::to_string(one["port"].get<int>())});
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json picked = nlohmann::json::parse(r.out);
+  ASSERT_EQ(picked.size(), 1u);
+  EXPECT_EQ(picked[0]["node_guid"], one["node_guid"]);
+  EXPECT_EQ(picked[0]["port"], one["port"]);
+  r = run({"fabric", "counters", "port", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "\"port N\" needs the node: lid LID or guid GUID\n");
+  EXPECT_EQ(run({"fabric", "counters", "thresholds", "x"}).err,
+            "unknown fabric counters argument \"thresholds\"\n");
+}
+
+// fabric links switches|cas (iblinkinfo --switches-only, --cas-only): each
+// port of those nodes from its own end, so every link end on such a node
+// once (a link between two switches twice).
+TEST_F(MadCmd, FabricLinksSwitchesAndCasFromTheirOwnEnd) {
+  Result r = run({"-j", "fabric", "links"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t switch_ends = 0, ca_ends = 0;
+  for (const auto& l : nlohmann::json::parse(r.out)) {
+    switch_ends += (l["type"] == "switch") + (l["peer_type"] == "switch");
+    ca_ends += (l["type"] == "ca") + (l["peer_type"] == "ca");
+  }
+  for (const char* kind : {"switches", "cas"}) {
+    r = run({"-j", "fabric", "links", kind});
+    ASSERT_EQ(r.status, 0) << r.err;
+    nlohmann::json got = nlohmann::json::parse(r.out);
+    const bool sw = std::string(kind) == "switches";
+    EXPECT_EQ(got.size(), sw ? switch_ends : ca_ends) << kind;
+    for (const auto& l : got) EXPECT_EQ(l["type"], sw ? "switch" : "ca") << l;
+  }
+  EXPECT_GT(switch_ends, 0u);
+  EXPECT_GT(ca_ends, 0u);
+  r = run({"fabric", "links", "cas", "switches"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "\"switches\" and \"cas\" exclude each other\n");
+}
+
 TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run({"node", "show"}).err,
             "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");
-  EXPECT_EQ(run({"perf", "show", "dr", "0,1"}).err,
-            "perf needs a LID target: the PMA is not reachable by directed route\n");
   EXPECT_EQ(run({"port", "set", "lid", "2", "port", "1"}).err,
             "missing action: enable, disable, reset, down, arm, active or init, or OP VALUE "
             "(speed, espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey)\n");

@@ -51,7 +51,8 @@ void fabric_help(Ctx& c) {
   std::fputs(
       "Usage: rdma fabric show [ switches | cas | hosts | routers ] [ from FILE ]\n"
       "                        [via DEV/PORT]\n"
-      "       rdma fabric links [ all | degraded | down ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric links [ all | degraded | down ] [ switches | cas ] [ from FILE ]\n"
+      "                         [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] node NODE [ port N ]\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ from TARGET ] [ hops N ]\n"
@@ -66,6 +67,9 @@ void fabric_help(Ctx& c) {
       "                          [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric errors reset [ all ] [ lid LID | guid GUID ] [ port N ]\n"
       "                                [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric counters [ switches | cas | routers ] [ lid LID | guid GUID [ port N ] "
+      "]\n"
+      "                            [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
@@ -156,6 +160,9 @@ struct LinksScope {
   std::optional<unsigned> hops;
   std::optional<mad::Target> node;
   std::optional<uint8_t> port;
+  // `switches` or `cas` (iblinkinfo --switches-only, --cas-only): the
+  // ports of those nodes only, each from its own end.
+  std::optional<bool> switches;
 };
 
 bool starts_target(const std::string& w) {
@@ -180,6 +187,11 @@ LinksScope take_links_scope(Ctx& c) {
     } else if (w[j] == "port") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"port\"");
       scope.port = parse_port(w[++j]);
+    } else if (w[j] == "switches" || w[j] == "cas") {
+      const bool sw = w[j] == "switches";
+      if (scope.switches && *scope.switches != sw)
+        throw UsageError("\"switches\" and \"cas\" exclude each other");
+      scope.switches = sw;
     } else if (w[j] == "hops") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
       scope.hops = static_cast<unsigned>(
@@ -193,6 +205,8 @@ LinksScope take_links_scope(Ctx& c) {
   if (scope.port && !scope.node) throw UsageError("\"port N\" is a port of \"node TARGET\"");
   if (scope.node && (scope.start || scope.hops))
     throw UsageError("\"node\" lists one node's ports; not with \"from TARGET\" or \"hops\"");
+  if (scope.node && scope.switches)
+    throw UsageError("\"node\" lists one node's ports; not with \"switches\" or \"cas\"");
   c.args = Args(std::move(kept));
   return scope;
 }
@@ -259,6 +273,12 @@ void fabric_links(Ctx& c) {
   view::Record rec;
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     if (only && n != *only) continue;
+    // `switches`, `cas`: a node of the other kind is left out (a router
+    // is neither, as iblinkinfo's filters leave it out).
+    if (scope.switches &&
+        (*scope.switches ? !f.nodes[n].is_switch()
+                         : f.nodes[n].info.node_type != static_cast<uint8_t>(ib::NodeType::Ca)))
+      continue;
     for (const ib::Port& p : f.nodes[n].ports) {
       if (own && n != 0 && (!p.peer || p.peer->node != 0)) continue;
       if (scope.port && p.num != *scope.port) continue;
@@ -269,7 +289,7 @@ void fabric_links(Ctx& c) {
       } else if (p.peer) {
         // Each link once, from the end ib::end_first puts first (a
         // host's); one node's from it.
-        if (!only && !ib::end_first(f, {n, p.num}, *p.peer)) continue;
+        if (!only && !scope.switches && !ib::end_first(f, {n, p.num}, *p.peer)) continue;
         if (what == Degraded) {
           const ib::Port& q = f.at(*p.peer);
           if (!p.info || !q.info ||
@@ -397,6 +417,7 @@ std::span<const Cmd> fabric_commands() {
       {"diff", fabric_diff, Takes::Findings},
       {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
       {"check", fabric_check_cmd, Takes::Findings},
+      {"counters", fabric_counters},
       {"report", fabric_report_cmd, Takes::Findings},
       {"plan", fabric_plan_cmd, Takes::Findings},
       {"help", fabric_help},

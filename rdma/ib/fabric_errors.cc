@@ -57,6 +57,19 @@ bool node_word(Args& args, const std::string& k, NodeWords& w) {
   return true;
 }
 
+// `switches`, `cas` or `routers`: the sweep's nodes of that type only.
+bool node_type_word(const std::string& k, ib::NodeSelect& nodes) {
+  if (matches(k, "switches"))
+    nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
+  else if (matches(k, "cas"))
+    nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
+  else if (matches(k, "routers"))
+    nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+  else
+    return false;
+  return true;
+}
+
 // The node's index; Error when the fabric has none.
 uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
   if (std::optional<ib::PortRef> at =
@@ -87,12 +100,7 @@ ErrorsWords errors_words(Args& args) {
     if (node_word(args, k, w.node)) {
       if (w.node.lid && w.node.guid)
         throw UsageError("fabric errors takes lid LID or guid GUID, not both");
-    } else if (matches(k, "switches")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Switch);
-    } else if (matches(k, "cas")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Ca);
-    } else if (matches(k, "routers")) {
-      o.nodes.node_type = static_cast<uint8_t>(ib::NodeType::Router);
+    } else if (node_type_word(k, o.nodes)) {
     } else if (k == "clear") {
       w.clear = !args.empty() && args.peek() == "all";
       if (*w.clear) args.next();
@@ -460,6 +468,48 @@ void fabric_errors(Ctx& c) {
   // Every sweep (window, save and since too) reports findings: the table's
   // Findings column makes a failure exit 2.
   errors_sweep(c, src);
+}
+
+// `fabric counters`: every port's traffic counters, as ibqueryerrors
+// --counters (and ibtool's ibdatacounters) print them. Nothing is judged,
+// so there are no findings; the nodes and ports are chosen by `fabric
+// errors`' words for them.
+void fabric_counters(Ctx& c) {
+  FabricSource src = c.args.take_source();
+  ib::SweepOptions o;
+  NodeWords node;
+  std::optional<uint8_t> port;
+  while (!c.args.empty()) {
+    const std::string k = c.args.next();
+    if (node_word(c.args, k, node)) {
+      if (node.lid && node.guid)
+        throw UsageError("fabric counters takes lid LID or guid GUID, not both");
+    } else if (node_type_word(k, o.nodes)) {
+    } else if (matches(k, "port")) {
+      port = parse_port(c.args.need_value(k, "port number"));
+    } else {
+      throw UsageError("unknown fabric counters argument \"" + k + "\"");
+    }
+  }
+  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  o.counters.clear();   // no error counter checked
+  o.extended = true;    // PortCountersExtended's 64-bit counters where the PMA has them
+  o.every_port = true;  // port by port, never a switch's sum
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
+  if (node) o.nodes.node = find_node(f, node);
+  if (port) {
+    check_counters_port(f, *o.nodes.node, *port);
+    o.nodes.port = port;
+  }
+  ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+  sweep_warnings(c, sweep, s);
+  view::Record rec;
+  for (const ib::PortCounters& p : sweep.ports) {
+    rec.clear();
+    errors_record(f, p, o, false, rec);
+    c.out.record(rec);
+  }
 }
 
 }  // namespace rdma

@@ -13,6 +13,7 @@ class MadSession;
 // `fabric errors [ reset ] ...`; exit status 1 when a port is over a
 // threshold or a PMA did not answer (as ibqueryerrors).
 void fabric_errors(Ctx& c);
+void fabric_counters(Ctx& c);
 
 // One port of a sweep as `fabric errors` lists it: where it is, then its
 // counters over their thresholds (every checked one with all_counters).

@@ -81,14 +81,9 @@ PerfArgs parse(Args& w, bool show) {
   return a;
 }
 
-// The target as a word: none (the local port), or not a directed route.
-void check_lid_target(const std::optional<mad::Target>& t) {
-  if (t && t->kind == mad::Target::Kind::Dr)
-    throw UsageError("perf needs a LID target: the PMA is not reachable by directed route");
-}
-
-// The PMA's route: the target's; without one the local port's own LID (the
-// port `via` names), as perfquery without a destination.
+// The PMA's route: the target's (a directed route: PmaClient resolves it to
+// its LID); without one the local port's own LID (the port `via` names),
+// as perfquery without a destination.
 mad::Route perf_route(MadSession& s, const std::optional<mad::Target>& t) {
   if (t) return s.route(t);
   const mad::LocalPort& l = s.local();
@@ -201,7 +196,6 @@ void perf_show(Ctx& c) {
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
   PerfArgs a = parse(c.args, true);
-  check_lid_target(target);
   if (c.opt.watch_s && a.reset) throw UsageError("-w with reset: the rates would be of nothing");
   if (a.attrs.empty()) a.attrs.push_back(&ib::port_counters());
   bool metrics_asked = c.opt.exposition != Options::Exposition::None;
@@ -247,7 +241,6 @@ void perf_reset(Ctx& c) {
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
   PerfArgs a = parse(c.args, false);
-  check_lid_target(target);
   if (std::any_of(a.attrs.begin(), a.attrs.end(),
                   [](const mad::AttrDef* attr) { return !ib::has_counters(*attr); }))
     throw UsageError("samples (PortSamplesControl) has no counters to reset");
@@ -286,7 +279,6 @@ void perf_caps(Ctx& c) {
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
   c.args.done();
-  check_lid_target(target);
   MadSession s(c, via);
   ib::PmaClient pma(s, perf_route(s, target));
   view::Record rec;

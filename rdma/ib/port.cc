@@ -2,6 +2,7 @@
 // the per-port tables (port set: port_set.cc).
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
+#include "lib/ib/port_address.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/sa_records.h"
 #include "lib/ib/smp.h"
@@ -50,6 +51,7 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   unsigned n = static_cast<unsigned>(mad::get_field(mad::kPortInfoRecord, *pick, "PortNum"));
   rec.pair("port", n);
   mad::decode(mad::kPortInfo, pi, c.opt.details, rec, {.show_keys = c.opt.show_keys});
+  ib::add_port_address(ib::port_address_sa(s, t, pi, port.value_or(0)), rec);  // ibaddr's
   c.out.record(one_field_a_line(c, rec));
 }
 
@@ -127,6 +129,7 @@ void show_port(Ctx& c, MadSession& s, const mad::Route& route, std::optional<uin
   std::vector<uint8_t> caps = speed_caps(s, route, pi, n);
   mad::decode(mad::kPortInfo, pi.data(), c.opt.details, rec,
               {.show_keys = c.opt.show_keys, .fdr10 = fdr10(s, route, pi, n), .speed_caps = caps});
+  ib::add_port_address(ib::port_address(s, route, pi.data(), port.value_or(0)), rec);  // ibaddr's
   c.out.record(one_field_a_line(c, rec));
 }
 

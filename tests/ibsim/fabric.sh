@@ -574,6 +574,75 @@ else
   bad "fabric links down: $n, iblinkinfo $m, exit $down_rc"
 fi
 
+# iblinkinfo's filters: --switches-only and --cas-only list the ports of
+# those nodes only, each from its own end (a link between two switches
+# twice): the same (node, port, peer, peer port) rows, each as often, as
+# `fabric links switches|cas`.
+kind_links() { # NAME IBLINKINFO-FLAG WORD
+  local out
+  run iblinkinfo "$2" >kind.txt 2>/dev/null
+  run "$RDMA" -j fabric links "$3" >kind.json 2>kind.err
+  if out=$(python3 - kind.txt kind.json "$HERE" <<'PY' 2>&1
+import collections, json, sys
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import rows
+diags = collections.Counter(rows(sys.argv[1])[1])
+ours = collections.Counter((l["description"], l["port"], l["peer_description"], l["peer_port"])
+                           for l in json.load(open(sys.argv[2], encoding="utf-8")))
+if not ours or diags != ours:
+    sys.exit(f"only iblinkinfo {sorted((diags - ours).elements())}, "
+             f"only rdma {sorted((ours - diags).elements())}")
+print(f"{sum(ours.values())} ports")
+PY
+  ) && [ ! -s kind.err ]; then
+    ok "$1 ($out)"
+  else
+    bad "$1: $out $(cat kind.err)"
+  fi
+}
+kind_links "fabric links switches = iblinkinfo --switches-only" --switches-only switches
+kind_links "fabric links cas = iblinkinfo --cas-only" --cas-only cas
+expect "fabric links: switches and cas exclude each other" 1 \
+  '^"switches" and "cas" exclude each other' fabric links switches cas
+
+# ibqueryerrors --counters (ibtool's ibdatacounters): every port's data
+# counters, judged against nothing. The same ports (by node GUID and
+# port), each counter ibqueryerrors prints present, the data in bytes (its
+# words times 4); ours read after, so never below. No findings: exit 0.
+run ibqueryerrors --counters >qc.txt 2>/dev/null
+run "$RDMA" -j fabric counters >qc.json 2>qc.err
+qc_rc=$?
+if out=$(python3 - qc.txt qc.json <<'PY' 2>&1
+import json, re, sys
+KEYS = {"XmitData": "xmit_bytes", "RcvData": "rcv_bytes", "XmitPkts": "xmit_pkts",
+        "RcvPkts": "rcv_pkts", "UnicastXmitPkts": "unicast_xmit_pkts",
+        "UnicastRcvPkts": "unicast_rcv_pkts", "MulticastXmitPkts": "multicast_xmit_pkts",
+        "MulticastRcvPkts": "multicast_rcv_pkts"}
+diags = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^\s+GUID (0x[0-9a-f]+) port (\d+):(.*)$", line)
+    if m:
+        vals = {}
+        for name, v in re.findall(r"\[(\w+) == (\d+)", m[3]):
+            key = KEYS[name.removeprefix("Port").replace("Xmt", "Xmit")]
+            vals[key] = int(v) * (4 if key.endswith("_bytes") else 1)
+        diags[(int(m[1], 16), int(m[2]))] = vals
+ours = {(int(p["node_guid"], 16), p["port"]): p for p in json.load(open(sys.argv[2]))}
+bad = [f"{k}: {n} {v} > {ours.get(k, {}).get(n)}" for k, d in diags.items() for n, v in d.items()
+       if ours.get(k, {}).get(n, -1) < v]
+if not diags or set(diags) != set(ours) or bad:
+    sys.exit(f"only ibqueryerrors {sorted(set(diags) - set(ours))}, "
+             f"only rdma {sorted(set(ours) - set(diags))}, {bad[:5]}")
+print(f"{len(ours)} ports, {sum(len(d) for d in diags.values())} counters")
+PY
+) && [ "$qc_rc" -eq 0 ] && [ ! -s qc.err ]; then
+  ok "fabric counters = ibqueryerrors --counters ($out), exit 0"
+else
+  bad "fabric counters: exit $qc_rc: $out $(cat qc.err)"
+fi
+expect "fabric counters lid L port N: that port only" 0 "^node_guid .* port 1 .*xmit_bytes " \
+  fabric counters lid "$(run "$RDMA" -j fabric show cas 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["lids"][0])')" port 1
+
 # Partial scans: fabric links from TARGET and hops N list the links
 # iblinkinfo -D PATH and -n N print between the nodes they found
 # (a port whose peer lies beyond the scan has no peer in either).
@@ -584,18 +653,12 @@ partial_links() { # NAME "IBLINKINFO ARGS" RDMA ARGS...
   # shellcheck disable=SC2086
   run iblinkinfo $diags >part.txt 2>/dev/null
   run "$RDMA" -j fabric links "$@" >part.json 2>part.err
-  if out=$(python3 - part.txt part.json <<'PY' 2>&1
-import json, re, sys
-heads, lines = set(), []
-for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
-    if m:
-        head = m.group(1)
-        heads.add(head)
-        continue
-    m = re.search(r"(\d+)\s+(\d+)\[..\] ==\(.*\)==>\s+(\d+)\s+(\d+)\[..\] \"(.*?)\"", line)
-    if m:
-        lines.append(((head, int(m[2])), (m[5], int(m[4]))))
+  if out=$(python3 - part.txt part.json "$HERE" <<'PY' 2>&1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import rows
+heads, found = rows(sys.argv[1])
+lines = [((h, p), (n, q)) for h, p, n, q in found]
 # -S/-D print the start node alone: its links; -n every node found.
 diags = {frozenset(l) for l in lines if len(heads) == 1 or l[1][0] in heads}
 ours = {frozenset(((l["description"], l["port"]), (l["peer_description"], l["peer_port"])))

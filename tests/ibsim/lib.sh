@@ -59,6 +59,24 @@ run() { LD_PRELOAD=$UMAD2SIM timeout 60 "$@" 2> >(grep -v 'sim_connect: attached
 ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
 
+# addr_check NAME "IBADDR ARGS" RDMA PORT SHOW ARGS...: ibaddr -g -L's
+# "GID G LID start S end E" equals port show's gid, lid and lid_end.
+addr_check() {
+  local name=$1 diags=$2 want got
+  shift 2
+  # shellcheck disable=SC2086
+  want=$(run ibaddr -g -L $diags 2>&1)
+  got=$(run "$RDMA" -j port show "$@" 2>&1 | python3 -c '
+import json, sys
+r = json.load(sys.stdin)[0]
+print("GID %s LID start %s end %s" % (r.get("gid"), r.get("lid"), r.get("lid_end")))' 2>&1)
+  if [ -n "$want" ] && [ "$want" = "$got" ]; then
+    ok "$name ($got)"
+  else
+    bad "$name: ibaddr '$want', rdma '$got'"
+  fi
+}
+
 # expect NAME EXIT_STATUS REGEX RDMA ARGS...: status and a line matching.
 expect() {
   local name=$1 status=$2 re=$3

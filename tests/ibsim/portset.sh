@@ -49,6 +49,7 @@ expect "vls" 0 '^dr 0,1: port 2 ' port set dr 0,1 port 2 vls 2
 readback "vls read back" 0,1 2 OperVLs "VL0-1"
 expect "lmc of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 lmc 1
 readback "lmc read back" 0,1,2 1 LMC "1"
+addr_check "port show with LMC 1: gid and a LID range of two = ibaddr -g -L" "-D 0,1,2" dr 0,1,2
 expect "smlid of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 smlid 0x33
 readback "smlid read back" 0,1,2 1 SMLid "51"
 # A value the port does not support is refused before anything is sent:

@@ -90,6 +90,12 @@ N3=$(run smpquery nodeinfo "$HCA3" 2>/dev/null | sed -n 's/^Guid:\.*//p')
 expect "node show guid $N3 (hca3's node GUID) = lid $LID_DIAGS" 0 "^lid $LID_DIAGS: .*description \"hca3\"" \
   node show guid "$N3"
 
+# ibaddr: port show's gid, lid and lid_end (a CA, a switch's port 0, by
+# GUID through the SA).
+addr_check "port show lid $HCA1: gid and LID range = ibaddr -g -L" "$HCA1" lid "$HCA1"
+addr_check "port show lid $SW1: gid and LID range = ibaddr -g -L" "$SW1" lid "$SW1"
+addr_check "port show guid $G3: gid and LID range = ibaddr -g -L -G" "-G $G3" guid "$G3"
+
 # port show: PortInfo of CA ports, switch ports, a down port.
 compare "port show lid $HCA1 port 1 = smpquery portinfo" portinfo "smpquery portinfo $HCA1 1" "port show lid $HCA1 port 1"
 compare "port show lid $SW1 port 3 = smpquery portinfo" portinfo "smpquery portinfo $SW1 3" "port show lid $SW1 port 3"
@@ -188,6 +194,11 @@ compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf 
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"
+# A directed route: resolved to its port's LID first (hca4 is dr
+# 0,1,3,2), then that LID's PMA, as ibtool does.
+compare "perf show dr 0,1,3,2 port 1 = perfquery $HCA4 1 (the path's LID)" perf "perfquery $HCA4 1" \
+  "perf show dr 0,1,3,2 port 1"
+expect "perf show dr: the record names the LID asked" 0 "^lid $HCA4: port 1 " perf show dr 0,1,3,2 port 1
 expect "perf show port all (AllPortSelect)" 0 "^lid $SW2: port all " perf show lid "$SW2" port all
 compare "perf show lid $SW2 port all = perfquery -a" perf "perfquery -a $SW2" "perf show lid $SW2 port all"
 compare "perf show lid $SW2 port all extended = perfquery -x -a" perf "perfquery -x -a $SW2" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks what verbs-guest.sh wrote in the VM (the directory given): every
 value of `rdma -j dev limits` and `rdma -j -d link status` against
-`ibv_devinfo -v`, `rdma -j gid show` against the non-zero GIDs of sysfs
+`ibv_devinfo -v` (the rate and port GUID against ibstat), `rdma -j gid show` against the non-zero GIDs of sysfs
 (before, with and after an extra address on veth0), which commands load
 libibverbs, and the errors of devices whose verbs cannot be opened.
 Prints "ok: ..." / "FAIL: ..." lines."""
@@ -169,6 +169,44 @@ def port_value(k, v):
     return value(v)
 
 
+def parse_ibstat(text):
+    """ibstat -> {(dev, port): {"rate": ..., "port_guid": ...}}, the rate a
+    number as our JSON has it ("2.5" for 1X SDR)."""
+    ports, dev, port = {}, None, None
+    for line in text.splitlines():
+        m = re.match(r"CA '(\S+)'$", line)
+        if m:
+            dev, port = m.group(1), None
+            continue
+        m = re.match(r"\tPort (\d+):$", line)
+        if m and dev:
+            port = int(m.group(1))
+            ports[(dev, port)] = {}
+            continue
+        m = re.match(r"\t\t(Rate|Port GUID): (\S+)", line)
+        if m and port is not None:
+            if m.group(1) == "Rate":
+                v = m.group(2)
+                ports[(dev, port)]["rate"] = float(v) if "." in v else int(v)
+            else:
+                ports[(dev, port)]["port_guid"] = m.group(2)
+    return ports
+
+
+IBSTAT_KEYS = ("rate", "port_guid")  # compared with ibstat, not ibv_devinfo
+
+
+def check_ibstat(ibstat, ours):
+    """rate and port_guid of every port ibstat shows (those with a umad
+    device: not siw's) equal ibstat's Rate and Port GUID."""
+    by = {(p["ifname"], p["port"]): p for p in ours}
+    ok(bool(ibstat), "ibstat shows ports", "no port in ibstat.txt")
+    for (dev, port), want in sorted(ibstat.items()):
+        got = {k: by.get((dev, port), {}).get(k) for k in IBSTAT_KEYS}
+        ok(got == want, f"link status {dev}/{port}: rate and port_guid = ibstat's Rate and Port GUID",
+           f"ours {got}, ibstat {want}")
+
+
 def check_status(ref, ours):
     seen = set()
     for p in ours:
@@ -179,7 +217,7 @@ def check_status(ref, ours):
             continue
         bad = []
         for k, v in p.items():
-            if k in ("ifname", "port"):
+            if k in ("ifname", "port") + IBSTAT_KEYS:
                 continue
             rk = PORT_KEYS.get(k, k)
             if rk == "phys_state" and rk not in want:
@@ -260,9 +298,12 @@ if lim is not None:
 st = load("status")
 if st is not None:
     check_status(ref, st)
+    check_ibstat(parse_ibstat(read("ibstat.txt")), st)
     txt = read("status-text.out").splitlines()
     ok(len(txt) == len(st) and all(l.startswith("link ") and " link_layer " in l for l in txt),
        "link status text: one line per port")
+    ok(all(re.search(r" width \S+ rate [0-9.]+( port_guid 0x[0-9a-f]{16})?($| )", l) for l in txt),
+       "link status text: the rate after the width, then the port GUID", "\n".join(txt))
 
 g0 = check_gids(0, "fixture")
 g1 = check_gids(1, "address added to veth0")

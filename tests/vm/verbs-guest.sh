@@ -72,6 +72,7 @@ ibv_devinfo -v > devinfo.txt 2> devinfo.err
 run limits -j dev limits
 run limits-text dev limits
 run status -j -d link status
+ibstat > ibstat.txt 2> ibstat.err
 run status-text link status
 gids 0
 ip addr add 203.0.113.7/24 dev veth0
