@@ -101,7 +101,7 @@ else
 fi
 # A name is looked up in the whole NodeRecord table, cut here: h1 is in
 # its first MAD, and the cut is said (exit 1).
-expect "sa show nodes name h1: its LID" 1 '^lid 1 type ca .*description "?h1"? $' \
+expect "sa show nodes name h1: its LID" 1 '^lid 1 type ca .*description "?h1"?$' \
   sa show nodes name h1
 expect "sa show nodes name h1: the cut table said once" 1 \
   "^warning: the SA's NodeRecord table is cut short after 1 record: " sa show nodes name h1
@@ -193,5 +193,6 @@ done
 expect "--sa fabric show: the simulator's cut tables are a warning" 1 'without a NodeRecord' \
   --sa fabric show
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
