@@ -398,7 +398,7 @@ std::span<const Cmd> fabric_commands() {
       {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
       {"check", fabric_check_cmd, Takes::Findings},
       {"report", fabric_report_cmd, Takes::Findings},
-      {"plan", fabric_plan_cmd, Takes::Findings},
+      {"plan", fabric_plan_cmd, Takes::Own, plan_commands},
       {"help", fabric_help},
   };
   return kTable;
