@@ -296,7 +296,7 @@ TEST_F(PortSetCmd, SmSetWritesSmInfo) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "invalid priority \"16\" (expected 0-15)\n");
   r = run({"sm", "set", "state", "boss"});
-  EXPECT_EQ(r.err, "invalid state \"boss\" (expected notactive, discovering, standby, master)\n");
+  EXPECT_EQ(r.err, "unknown state \"boss\" (notactive, discovering, standby or master)\n");
   EXPECT_EQ(run({"sm", "set"}).status, 1);
   r = run({"sm", "set", "lid", "2", "priority", "1"});  // no SM there: one line
   EXPECT_EQ(r.status, 1);

@@ -350,7 +350,7 @@ TEST_F(SaCmd, ClassPortInfoByGet) {
 TEST_F(SaCmd, NewKindsRefuseWordsTheyDoNotTake) {
   test::Result r = run({"sa", "show", "mcast", "lid", "3"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("unknown sa show mcast argument \"lid\" (filters: mgid, guid, mlid)"),
+  EXPECT_NE(r.err.find("unknown sa show mcast argument \"lid\" (mgid, guid, mlid or smkey)"),
             std::string::npos)
       << r.err;
   r = run({"sa", "show", "vlarb", "block", "5"});

@@ -104,7 +104,7 @@ expect "-d prints the Set" 0 '^> .* method 0x02 ' -d port set dr 0,1 port 2 vls 
 
 # sm set: values checked first.
 expect "sm set bad priority" 1 '^invalid priority "16"' sm set priority 16
-expect "sm set bad state" 1 '^invalid state "boss"' sm set state boss
+expect "sm set bad state" 1 '^unknown state "boss" \(notactive, ' sm set state boss
 
 # The whole subnet to INIT, far links first.
 expect "port set all init needs --yes" 1 'yes to do it$' port set all init
