@@ -76,5 +76,15 @@ TEST_F(MadCmd, ABatchTrimsTheInfinibandLinesOnly) {
   EXPECT_NE(r.out.find("description \"sw1\"\n"), std::string::npos) << r.out;
 }
 
+// -p without -j is accepted and changes nothing, as in iproute2's rdma,
+// whose -p is "pretty JSON" only (rdma(8) says so).
+TEST_F(MadCmd, PrettyWithoutJsonChangesNothing) {
+  test::Result plain = run({"node", "show", "lid", "2"});
+  test::Result pretty = run({"-p", "node", "show", "lid", "2"});
+  EXPECT_EQ(pretty.status, 0) << pretty.err;
+  EXPECT_EQ(pretty.err, "");
+  EXPECT_EQ(pretty.out, plain.out);
+}
+
 }  // namespace
 }  // namespace rdma
