@@ -61,7 +61,7 @@ done
 compare "--node-name-map: route trace lid $last = ibtracert --node-name-map" trace \
   "run ibtracert --node-name-map names.map 1 $last" "--node-name-map names.map route trace lid $last"
 s1=$(sed -n 's/^Switch.*"s1" .* lid \([0-9]*\) .*/\1/p' nodes.txt)
-expect "--node-name-map: sa show nodes" 0 "^lid $s1 type switch .*description \"leaf één \\(1\\)\" \$" \
+expect "--node-name-map: sa show nodes" 0 "^lid $s1 type switch .*description \"leaf één \\(1\\)\"\$" \
   --node-name-map names.map sa show nodes lid "$s1"
 
 # SA records, one lookup each (saquery's record dumps, field by field).
