@@ -28,7 +28,7 @@ TEST_F(FabricPlanCmd, FindingsOneALineThenTheSummaryExitOne) {
   test::Result r = run({"fabric", "plan", "check", madtest::ibsim_file("plan.net")});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("finding miswired severity error what \"\"h4\" port 1 goes to \"s1\" port "
-                       "9, the plan says \"s1\" port 6\" \n"),
+                       "9, the plan says \"s1\" port 6\"\n"),
             std::string::npos)
       << r.out;
   std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);

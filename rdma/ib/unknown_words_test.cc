@@ -33,7 +33,7 @@ TEST_F(MadCmd, EveryUnknownWordListsTheChoicesAndTheClosest) {
       {{"fabric", "errors", "reset", "lid", "2", "prot", "1"},
        "fabric errors reset argument \"prot\"",
        "port"},
-      {{"fabric", "check", "severity", "warnin"}, "severity \"warnin\"", "warning"},
+      {{"fabric", "check", "severity", "wraning"}, "severity \"wraning\"", "warning"},
       {{"fabric", "check", "linsk"}, "fabric check \"linsk\"", "links"},
       {{"fabric", "topology", "slurm", "blok"}, "Slurm topology \"blok\"", "block"},
       {{"fabric", "plan", "write", "/nonexistent/p", "topolgy"},
