@@ -175,6 +175,7 @@ std::vector<std::string> commands_taking(Takes t) {
 // -w is refused before --openmetrics.
 void check_takes(Ctx& c, Takes t) {
   c.findings = t & Takes::Findings;
+  if (t & Takes::OwnText) c.out.set_line_ends(view::Printer::LineEnds::Trimmed);
   if (t & Takes::Own) return;
   if (!(t & Takes::Watch)) {
     refuse_watch(c);

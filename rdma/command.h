@@ -208,6 +208,10 @@ enum class Takes : uint8_t {
   // found, 2 failed; dispatch() sets it before any check, so bad input to
   // such a command is 2 as well.
   Findings = 8,
+  // Its text views are this tool's own (iproute2 has none for them to
+  // equal): no line ends in a blank. An object's column; its commands
+  // inherit it (the printer keeps it until the next command line).
+  OwnText = 16,
 };
 // What dispatch() checks, from the columns: Once refuses -w, -c,
 // --openmetrics and --prometheus, naming the commands that take them;

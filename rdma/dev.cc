@@ -149,7 +149,8 @@ void dev_set(Ctx& c) {
     req.u8(RDMA_NLDEV_ATTR_DEV_DIM, on);
     run_set(c, req);
   } else {
-    throw UsageError("unknown dev set parameter \"" + key + "\"");
+    throw UsageError(
+        unknown_word("dev set parameter", key, {"name", "netns", "adaptive-moderation"}));
   }
 }
 
@@ -172,7 +173,7 @@ void dev_add(Ctx& c) {
     else if (matches(key, "parent"))
       parent = c.args.need("parent device name");
     else
-      throw UsageError("unknown dev add parameter \"" + key + "\"");
+      throw UsageError(unknown_word("dev add parameter", key, {"type", "parent"}));
   }
   if (type.empty()) throw UsageError("missing \"type smi\"");
   if (type != "smi") throw UsageError("unknown device type \"" + type + "\" (supported: smi)");

@@ -30,7 +30,7 @@ void gid_show(Ctx& c) {
       dev = w;
       f.port = split_port(dev);
     } else {
-      throw UsageError("unknown gid show parameter \"" + w + "\"");
+      throw UsageError(unknown_word("gid show parameter", w, {"type", "netdev"}));
     }
   }
   std::vector<nldev::Device> devs = devices_named(c, dev);

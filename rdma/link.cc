@@ -107,7 +107,7 @@ void link_add(Ctx& c) {
     else if (matches(key, "netdev"))
       netdev = c.args.need("netdev name");
     else
-      throw UsageError("unknown link add parameter \"" + key + "\"");
+      throw UsageError(unknown_word("link add parameter", key, {"type", "netdev"}));
   }
   if (type.empty()) throw UsageError("missing \"type TYPE\"");
   if (netdev.empty()) throw UsageError("missing \"netdev NETDEV\"");

@@ -36,7 +36,8 @@ void cmd_help(Ctx& c) {
 // Order matters: a prefix selects the first match ("s" is system), as in
 // iproute2; objects iproute2 lacks come after its own.
 // Objects whose commands all run once refuse -w/-c (and --openmetrics) up
-// front; the others (Own) refuse them command by command.
+// front; the others (Own) refuse them command by command. Those iproute2
+// lacks write their own text (OwnText).
 constexpr Cmd kObjects[] = {
     {nullptr, cmd_help, Takes::Own},
     {"help", cmd_help, Takes::Own},
@@ -46,16 +47,16 @@ constexpr Cmd kObjects[] = {
     {"system", cmd_system},
     {"statistic", cmd_statistic, Takes::Own, statistic_commands},
     {"monitor", cmd_monitor, Takes::Own},
-    {"node", cmd_node},
-    {"port", cmd_port},
-    {"perf", cmd_perf, Takes::Own, perf_commands},
-    {"sm", cmd_sm},
-    {"mad", cmd_mad},
-    {"fabric", cmd_fabric, Takes::Own, fabric_commands},
-    {"route", cmd_route},
-    {"sa", cmd_sa},
-    {"gid", cmd_gid},
-    {"cc", cmd_cc},
+    {"node", cmd_node, Takes::OwnText},
+    {"port", cmd_port, Takes::OwnText},
+    {"perf", cmd_perf, Takes::Own | Takes::OwnText, perf_commands},
+    {"sm", cmd_sm, Takes::OwnText},
+    {"mad", cmd_mad, Takes::OwnText},
+    {"fabric", cmd_fabric, Takes::Own | Takes::OwnText, fabric_commands},
+    {"route", cmd_route, Takes::OwnText},
+    {"sa", cmd_sa, Takes::OwnText},
+    {"gid", cmd_gid, Takes::OwnText},
+    {"cc", cmd_cc, Takes::OwnText},
 };
 
 // The object entry word selects (not help); UsageError naming the
@@ -134,6 +135,9 @@ LineStatus run_command(std::vector<std::string> words, const Options& opt, nl::C
   Ctx c{opt,       Args(std::move(words)), conn, out, env.out, env.in, env.err, in_batch, &env.mad,
         &env.verbs};
   c.is_terminal = env.is_terminal;
+  // iproute2's line ends until the object says otherwise (Takes::OwnText):
+  // the printer is the whole batch's.
+  out.set_line_ends(view::Printer::LineEnds::AsIproute2);
   try {
     dispatch(c, kObjects, "object");
   } catch (const UsageError& e) {

@@ -162,7 +162,7 @@ TEST(RdmaSystem, MonitorModeWhenTheKernelSendsIt) {
   EXPECT_EQ(run_on(&k612, {"system", "show", "netns"}).out, run_on(&k612, {"system"}).out);
   Result bad = run_on(&k612, {"system", "show", "bogus"});
   EXPECT_EQ(bad.status, 1);
-  EXPECT_EQ(bad.err, "unknown system parameter \"bogus\"\n");
+  EXPECT_EQ(bad.err, "unknown system parameter \"bogus\" (netns, privileged-qkey or monitor)\n");
   EXPECT_EQ(bad.out, "");
 }
 

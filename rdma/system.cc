@@ -24,7 +24,8 @@ void sys_show(Ctx& c) {
   if (!c.args.empty()) {
     std::string word = c.args.next();
     if (!matches(word, "netns") && !matches(word, "privileged-qkey") && !matches(word, "monitor"))
-      throw UsageError("unknown system parameter \"" + word + "\"");
+      throw UsageError(
+          unknown_word("system parameter", word, {"netns", "privileged-qkey", "monitor"}));
   }
   c.args.done();
   nl::Request req(RDMA_NLDEV_CMD_SYS_GET, nl::Request::kDoit);
@@ -50,7 +51,7 @@ void sys_set(Ctx& c) {
     bool on = parse_on_off(c.args.need("on or off"), "privileged-qkey");
     req.u8(nldev::kAttrPrivilegedQkeyMode, on);
   } else {
-    throw UsageError("unknown system set parameter \"" + key + "\"");
+    throw UsageError(unknown_word("system set parameter", key, {"netns", "privileged-qkey"}));
   }
   c.args.done();
   c.session().run(req, [](const nlmsghdr*) {});

@@ -181,7 +181,7 @@ TEST_F(VerbsCmdTest, GidShowBadInput) {
       {{"gid", "show", "type"}, "missing GID type (ib, roce-v1 or roce-v2)\n"},
       {{"gid", "show", "rxe0/2"}, "device \"rxe0\" has no port 2 (ports: 1-1)\n"},
       {{"gid", "show", "rxe0/x"}, "invalid port \"x\" (expected DEV/PORT with PORT 1 or more)\n"},
-      {{"gid", "show", "rxe0", "rxe1"}, "unknown gid show parameter \"rxe1\"\n"},
+      {{"gid", "show", "rxe0", "rxe1"}, "unknown gid show parameter \"rxe1\" (type or netdev)\n"},
       {{"gid", "show", "nosuch0"}, "unknown device \"nosuch0\"\n"},
       {{"gid", "frob"}, "unknown gid command \"frob\" (show, list or help)\n"},
   };

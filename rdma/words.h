@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/choices.h"
 #include "lib/view/number.h"
 
 namespace rdma {
@@ -36,19 +37,5 @@ DevPort parse_dev_port(std::string_view spec, const view::NumberRule& port_rule)
 // (UsageError); a device or port that does not exist is found when the port
 // is opened.
 const std::string& check_via(const std::string& via);
-
-// The choice word is closest to, when it is close enough to be a typo of
-// it: at most one edit (a letter added, dropped, changed, or two swapped)
-// per three letters of the word, at least one; nullopt otherwise. Ties go to
-// the first in order.
-std::optional<std::string> closest(std::string_view word, const std::vector<std::string>& choices);
-
-// "unknown WHAT "WORD" (A, B or C)", with "; did you mean "X"?" when one is
-// closest(): the message of every word that is none of its choices.
-std::string unknown_word(std::string_view what, std::string_view word,
-                         const std::vector<std::string>& choices);
-
-// "A, B or C" ("A" alone, "A or B").
-std::string or_list(const std::vector<std::string>& choices);
 
 }  // namespace rdma

@@ -1,6 +1,7 @@
 #include "lib/ib/client.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "lib/error.h"
 #include "lib/ib/discover.h"
@@ -10,23 +11,29 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/sa.h"
+#include "lib/view/printer.h"
 #include "lib/view/record.h"
 
 namespace rdma::ib {
 
 MadTrace print_trace(std::FILE* err, bool show_keys) {
   return [err, show_keys](const char* dir, std::span<const uint8_t> bytes) {
-    view::Record h, a;
-    std::string line = std::string(dir) + " ";
+    // The header and the attribute as the InfiniBand views print them (no
+    // line ends in a blank), then the bytes.
+    std::unique_ptr<view::Printer> out = view::make_text_printer(err);
+    out->set_line_ends(view::Printer::LineEnds::Trimmed);
+    view::Record h, a, line;
+    line.add("", std::string(dir) + " ", nullptr);
     try {
       mad::describe(bytes, h, a, show_keys);
-      for (const view::Field& f : h) line += f.text;
-      line += "\n" + std::string(dir) + " ";
-      for (const view::Field& f : a) line += f.text;
+      for (const view::Field& f : h) line.add("", f.text, nullptr);
+      line.add("", "\n" + std::string(dir) + " ", nullptr);
+      for (const view::Field& f : a) line.add("", f.text, nullptr);
     } catch (const Error& e) {
-      line += e.what();
+      line.add("", e.what(), nullptr);
     }
-    std::fprintf(err, "%s\n%s", line.c_str(), mad::hex_dump(bytes).c_str());
+    out->record(line);
+    std::fputs(mad::hex_dump(bytes).c_str(), err);
   };
 }
 

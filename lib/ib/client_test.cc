@@ -225,7 +225,8 @@ TEST(PrintTrace, DecodesHeaderAndAttributeThenHex) {
   std::free(buf);
   EXPECT_EQ(out.rfind("> base_version 1 class 0x01 class_version 1 response 0 method 0x01 ", 0), 0u)
       << out;
-  EXPECT_NE(out.find(" attribute NodeInfo \n> "), std::string::npos) << out;
+  EXPECT_NE(out.find(" attribute NodeInfo\n> "), std::string::npos) << out;  // no blank at the end
+  EXPECT_EQ(out.find(" \n"), std::string::npos) << out;
   size_t lines = 0;
   for (char ch : out) lines += ch == '\n';
   EXPECT_EQ(lines, 18u);  // two lines, 16 of hex

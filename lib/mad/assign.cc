@@ -6,7 +6,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "lib/choices.h"
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
@@ -29,11 +31,11 @@ const FieldDef* field_named(const AttrDef& a, std::string_view name) {
   return nullptr;
 }
 
-std::string field_names(const AttrDef& a) {
-  std::string out;
+std::vector<std::string> field_names(const AttrDef& a) {
+  std::vector<std::string> out;
   for (const FieldDef& f : a.fields)
     if (f.level != kHidden && f.width <= 64)
-      out += std::string(out.empty() ? "" : ", ") + f.name + (f.count > 1 ? "[i]" : "");
+      out.push_back(f.name + std::string(f.count > 1 ? "[i]" : ""));
   return out;
 }
 
@@ -96,8 +98,7 @@ Assignment parse_assignment(const AttrDef& a, std::string_view word) {
   }
   s.field = field_named(a, base);
   if (!s.field || s.field->level == kHidden)
-    throw UsageError(std::string(a.name) + " has no field \"" + std::string(base) +
-                     "\" (fields: " + field_names(a) + ")");
+    throw UsageError(unknown_word(std::string(a.name) + " field", base, field_names(a)));
   const FieldDef& f = *s.field;
   if (f.width > 64)
     throw UsageError(std::string(a.name) + " " + f.name +

@@ -50,7 +50,10 @@ TEST(Assign, TableElements) {
 TEST(Assign, WrongWordsAreUsageErrors) {
   EXPECT_EQ(assign_error(kSmInfo, "Priority"), "expected FIELD=VALUE, not \"Priority\"");
   EXPECT_EQ(assign_error(kSmInfo, "Prio=3"),
-            "SMInfo has no field \"Prio\" (fields: GUID, SM_Key, ActCount, Priority, SMState)");
+            "unknown SMInfo field \"Prio\" (GUID, SM_Key, ActCount, Priority or SMState)");
+  EXPECT_EQ(assign_error(kSmInfo, "Priorty=3"),
+            "unknown SMInfo field \"Priorty\" (GUID, SM_Key, ActCount, Priority or SMState); did "
+            "you mean \"Priority\"?");
   EXPECT_EQ(assign_error(kSmInfo, "Priority=16"),
             "value 16 out of range for Priority (4 bits: 0 to 15)");
   EXPECT_EQ(assign_error(kSmInfo, "Priority=high"),
@@ -59,7 +62,7 @@ TEST(Assign, WrongWordsAreUsageErrors) {
             "invalid value \"BOGUS\" for PortState (a number from 0 to 15)");
   EXPECT_EQ(assign_error(kPortInfo, "LinkSpeedExtActive2=1"),  // hidden: not offered
             assign_error(kPortInfo, "LinkSpeedExtActive2=1"));
-  EXPECT_NE(assign_error(kPortInfo, "LinkSpeedExtActive2=1").find("has no field"),
+  EXPECT_NE(assign_error(kPortInfo, "LinkSpeedExtActive2=1").find("unknown PortInfo field"),
             std::string::npos);
   EXPECT_EQ(assign_error(kNodeDescription, "NodeString=x"),
             "NodeDescription NodeString is not a number; it cannot be set here");

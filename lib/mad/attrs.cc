@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/choices.h"
 #include "lib/error.h"
 #include "lib/mad/attrs_ext.h"
 #include "lib/mad/bits.h"
@@ -124,9 +125,9 @@ const AttrDef& find_attr(std::string_view word) {
     if (word.size() == std::string_view(a->name).size() && abbreviates(word, a->name)) return *a;
   for (const AttrDef* a : kAll)
     if (abbreviates(word, a->name)) return *a;
-  std::string names;
-  for (const AttrDef* a : kAll) names += std::string(names.empty() ? "" : ", ") + a->name;
-  throw UsageError("unknown attribute \"" + std::string(word) + "\" (known: " + names + ")");
+  std::vector<std::string> names;
+  for (const AttrDef* a : kAll) names.push_back(a->name);
+  throw UsageError(unknown_word("attribute", word, names));
 }
 
 AttrChoice choose_attr(std::string_view word) {

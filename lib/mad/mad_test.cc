@@ -182,6 +182,14 @@ TEST(Mad, FindsAttributesByAbbreviation) {
   EXPECT_EQ(&find_attr("PortCountersE"), &kPortCountersExtended);
   EXPECT_EQ(&find_attr("sl"), &kSl2VlTable);
   EXPECT_THROW(find_attr("Bogus"), Error);
+  try {
+    find_attr("nodeinfp");
+    ADD_FAILURE() << "nodeinfp found";
+  } catch (const UsageError& e) {
+    std::string m = e.what();
+    EXPECT_EQ(m.rfind("unknown attribute \"nodeinfp\" (NodeInfo, ", 0), 0u) << m;
+    EXPECT_NE(m.find("; did you mean \"NodeInfo\"?"), std::string::npos) << m;  // any case
+  }
   // The forwarding tables by name as by id; "m" still the vendor's PortInfo.
   EXPECT_EQ(&find_attr("LinearForwardingTable"), &kLinearForwardingTable);
   EXPECT_EQ(&find_attr("multicastforwardingtable"), &kMulticastForwardingTable);

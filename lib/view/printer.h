@@ -2,6 +2,7 @@
 // A record is written as soon as it is given (output streams).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 
@@ -25,6 +26,11 @@ class Printer {
   // For commands that write JSON documents of their own (monitor, watch):
   // this printer writes nothing more, not even the enclosing array.
   virtual void detach() {}
+  // How text lines end (JSON ignores it): as iproute2's, whose "key value "
+  // pairs leave a blank before the newline (the views both tools have must
+  // equal it byte for byte), or without trailing blanks (the views it lacks).
+  enum class LineEnds : uint8_t { AsIproute2, Trimmed };
+  virtual void set_line_ends(LineEnds) {}
   // A record for a view to fill and give to record(), kept for the
   // printer's life: its fields keep their storage from one command of a
   // batch to the next, so a line allocates nothing for them once warm.

@@ -15,6 +15,7 @@ class TextPrinter : public Printer {
   void record(const Record& r) override {
     line_.clear();
     for (const Field& f : r) line_ += f.text;
+    if (ends_ == LineEnds::Trimmed) trim_line_ends();
     if (oneline_)
       for (char& ch : line_)
         if (ch == '\n') ch = '\\';
@@ -24,10 +25,30 @@ class TextPrinter : public Printer {
   void finish() override { std::fflush(out_); }
   void flush() override { std::fflush(out_); }
   bool is_json() const override { return false; }
+  void set_line_ends(LineEnds e) override { ends_ = e; }
 
  private:
+  // Drops the blanks before each line break of line_ and at its end, in
+  // place (one pass: long listings go through here line by line).
+  void trim_line_ends() {
+    size_t kept = 0;
+    size_t blanks = 0;  // blanks read since the last other character
+    for (char ch : line_) {
+      if (ch == ' ') {
+        ++blanks;
+        continue;
+      }
+      if (ch != '\n')
+        for (; blanks; --blanks) line_[kept++] = ' ';
+      blanks = 0;
+      line_[kept++] = ch;
+    }
+    line_.resize(kept);
+  }
+
   std::FILE* out_;
   bool oneline_;
+  LineEnds ends_ = LineEnds::AsIproute2;
   std::string line_;
 };
 

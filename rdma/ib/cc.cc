@@ -71,8 +71,11 @@ CcWords read_cc_words(Ctx& c, bool set) {
       w.attr = mad::find_cc_attr(k);
       named = true;
     } else {
-      throw UsageError(std::string("unknown cc ") + verb + " argument \"" + k + "\"" +
-                       (named ? "" : " (not an attribute either)"));
+      std::vector<std::string> words = {"block", "port"};
+      if (!named)
+        for (const mad::AttrDef* d : mad::cc_attrs()) words.push_back(d->name);
+      if (set) words.push_back("FIELD=VALUE");
+      throw UsageError(unknown_word(std::string("cc ") + verb + " argument", k, words));
     }
   }
   const mad::AttrDef& a = *w.attr;

@@ -102,7 +102,9 @@ TEST_F(MadCmd, CcRefusalsAndWrongWords) {
   EXPECT_EQ(err({"cc", "show", "dr", "0,1"}),
             "cc needs a LID target: the CC agent is not reachable by directed route\n");
   EXPECT_EQ(err({"cc", "show", "lid", "3", "frob"}),
-            "unknown cc show argument \"frob\" (not an attribute either)\n");
+            "unknown cc show argument \"frob\" (block, port, CongestionInfo, CongestionKeyInfo, "
+            "CongestionLog, SwitchCongestionSetting, SwitchPortCongestionSetting, "
+            "CACongestionSetting, CongestionControlTable or Timestamp)\n");
   EXPECT_EQ(err({"--cckey", "x", "cc", "show", "lid", "3"}),
             "invalid --cckey \"x\" (expected a number, decimal or 0x hex)\n");
   EXPECT_EQ(sent_.size(), sent);

@@ -419,7 +419,7 @@ std::span<const Cmd> fabric_commands() {
       {"check", fabric_check_cmd, Takes::Findings},
       {"counters", fabric_counters},
       {"report", fabric_report_cmd, Takes::Findings},
-      {"plan", fabric_plan_cmd, Takes::Findings},
+      {"plan", fabric_plan_cmd, Takes::Own, plan_commands},
       {"help", fabric_help},
   };
   return kTable;

@@ -19,7 +19,7 @@ TEST_F(FabricCheckCmd, AHealthyFabricGivesTheSmAndTheSummary) {
   EXPECT_NE(r.out.find("check sm severity info what \"SM master, priority 0, GUID "),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("where \"hca1\" " + guid(node("hca1").node_guid) + " port 1 lid 1 \n"),
+  EXPECT_NE(r.out.find("where \"hca1\" " + guid(node("hca1").node_guid) + " port 1 lid 1\n"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("severity error"), std::string::npos) << r.out;
@@ -57,7 +57,7 @@ TEST_F(FabricCheckCmd, AHoleInATableIsARouteError) {
   EXPECT_EQ(r.out.substr(0, r.out.find('\n') + 1),
             "check routes severity error what \"LID 5 missing from the table\" where \"sw2\" " +
                 guid(node("sw2").node_guid) + " lid 4; \"hca3\" " + guid(node("hca3").node_guid) +
-                " port 1 lid 5 \n");
+                " port 1 lid 5\n");
 }
 
 TEST_F(FabricCheckCmd, ASavedFabricIsCheckedWithoutAMadForIdsAndLinks) {
@@ -81,7 +81,7 @@ TEST_F(FabricCheckCmd, TheMulticastTablesAreCheckedWithTheRoutes) {
   test::Result r = run({"fabric", "check", "routes"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("check routes severity info what \"multicast: 1 MLID in use (0xc000 on 2 "
-                       "switches)\" \n"),
+                       "switches)\"\n"),
             std::string::npos)
       << r.out;
   node("sw2").mft[0xc000] |= 1u << 6;  // unconnected
@@ -89,7 +89,7 @@ TEST_F(FabricCheckCmd, TheMulticastTablesAreCheckedWithTheRoutes) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("check routes severity error what \"MLID 0xc000 sent to port 6, which has "
                        "no link (DOWN)\" where \"sw2\" " +
-                       guid(node("sw2").node_guid) + " port 6 lid 4 \n"),
+                       guid(node("sw2").node_guid) + " port 6 lid 4\n"),
             std::string::npos)
       << r.out;
   // A table that does not come: a warning, exit 1, nothing judged.
@@ -112,7 +112,7 @@ TEST_F(FabricCheckCmd, ErrorCountersOverThresholdAreErrors) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("check errors severity error what \"error counters over threshold\" "
                        "detail \"symbol_errors 17\" where \"sw1\" " +
-                       guid(node("sw1").node_guid) + " port 3 lid 2 \n"),
+                       guid(node("sw1").node_guid) + " port 3 lid 2\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("), 1 error, "), std::string::npos) << r.out;
@@ -131,7 +131,7 @@ TEST_F(FabricCheckCmd, FindingsOfOneKindAreOneLineWithACount) {
   EXPECT_EQ(r.out.substr(0, r.out.find('\n') + 1),
             "check errors severity error what \"error counters over threshold\" count 3 first "
             "\"sw1\" " +
-                guid(node("sw1").node_guid) + " port 3 lid 2 \n");
+                guid(node("sw1").node_guid) + " port 3 lid 2\n");
   r = run({"-d", "fabric", "check", "errors"});
   EXPECT_NE(r.out.find("detail \"link_downed 2\" where \"sw2\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("detail \"rcv_errors 5\" where \"hca4\""), std::string::npos) << r.out;
@@ -171,7 +171,7 @@ TEST_F(FabricCheckCmd, ALinkDownSinceASavedFabricIsAnError) {
   EXPECT_NE(r.out.find("check links severity error what \"link up in the saved fabric is down\" "
                        "where \"sw1\" " +
                        guid(node("sw1").node_guid) + " port 4 lid 2; \"sw2\" " +
-                       guid(node("sw2").node_guid) + " port 4 lid 4 \n"),
+                       guid(node("sw2").node_guid) + " port 4 lid 4\n"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(run({"fabric", "check", "since", file}).err.rfind("cannot ", 0), 0u);

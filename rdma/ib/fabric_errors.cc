@@ -79,6 +79,14 @@ uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
   throw Error("no node with " + what + " in the fabric");
 }
 
+// What `counters` and `threshold NAME=` take: the error counters' labels
+// (their IBA names are taken too).
+std::vector<std::string> error_counter_labels() {
+  std::vector<std::string> out;
+  for (const mad::FieldDef* f : ib::error_counters()) out.push_back(f->label);
+  return out;
+}
+
 // The words of `fabric errors`: what the sweep reads, which nodes, and the
 // clearing after it.
 struct ErrorsWords {
@@ -113,7 +121,7 @@ ErrorsWords errors_words(Args& args) {
         if (e == std::string::npos) e = list.size();
         std::string name = list.substr(b, e - b);
         const mad::FieldDef* f = ib::error_counter(name);
-        if (!f) throw UsageError("unknown error counter \"" + name + "\"");
+        if (!f) throw UsageError(unknown_word("error counter", name, error_counter_labels()));
         o.counters.push_back(f);
         b = e + 1;
       }
@@ -123,6 +131,8 @@ ErrorsWords errors_words(Args& args) {
       if (eq == std::string::npos)
         throw UsageError("invalid threshold \"" + t + "\" (expected NAME=N)");
       std::string name = t.substr(0, eq);
+      if (!ib::error_counter(name))
+        throw UsageError(unknown_word("error counter", name, error_counter_labels()));
       uint64_t v = after_equals(t, eq, "threshold");
       ib::Thresholds().set(name, v);  // the name checked before anything is read
       w.thresholds.emplace_back(name, v);
@@ -145,7 +155,10 @@ ErrorsWords errors_words(Args& args) {
     } else if (matches(k, "details")) {
       o.details = true;
     } else {
-      throw UsageError("unknown fabric errors argument \"" + k + "\"");
+      throw UsageError(
+          unknown_word("fabric errors argument", k,
+                       {"lid", "guid", "port", "switches", "cas", "routers", "clear", "counters",
+                        "threshold", "thresholds", "window", "save", "since", "data", "details"}));
     }
   }
   return w;
@@ -228,8 +241,8 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src) {
     else if (matches(k, "port"))
       port = parse_port(value("port number"));
     else
-      throw UsageError("unknown fabric errors reset argument \"" + k +
-                       "\" (all, lid LID, guid GUID or port N)");
+      throw UsageError(
+          unknown_word("fabric errors reset argument", k, {"all", "lid", "guid", "port"}));
   }
   if (node.lid && node.guid)
     throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");

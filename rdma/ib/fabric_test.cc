@@ -63,7 +63,7 @@ TEST_F(FabricCmd, TextAndJsonSayTheSame) {
   uint16_t lid = fabric_.lid(fabric_.node("sw1"));
   EXPECT_EQ(text.out.substr(0, text.out.find('\n')),
             "type switch node_guid " + j[0]["node_guid"].get<std::string>() + " lids " +
-                std::to_string(lid) + " ports 8 description \"sw1\" ");
+                std::to_string(lid) + " ports 8 description \"sw1\"");
 }
 
 TEST_F(FabricCmd, LinksEachOnceWithBothEnds) {
@@ -360,7 +360,7 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
             std::string::npos)
       << t.out;
   EXPECT_EQ(t.out.find("rcv_errors"), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find(" symbol_errors 17 \nsummary: 6 nodes checked, 20 ports checked, 1 port "
+  EXPECT_NE(t.out.find(" symbol_errors 17\nsummary: 6 nodes checked, 20 ports checked, 1 port "
                        "over threshold on 1 node\n"),
             std::string::npos)
       << t.out;
@@ -577,7 +577,7 @@ TEST_F(FabricCmd, NodeNameMapNamesTheNodesEverywhere) {
   EXPECT_EQ(names,
             (std::set<std::string>{"hca1", "höst 2", "hca3", "hca4", "leaf één \\ 1", "sw2"}));
   Result t = run({"--node-name-map", map, "fabric", "show", "switches"});
-  EXPECT_NE(t.out.find(" ports 8 description \"leaf één \\\\ 1\" \n"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" ports 8 description \"leaf één \\\\ 1\"\n"), std::string::npos) << t.out;
   Result l = run({"--node-name-map", map, "fabric", "links"});
   EXPECT_NE(l.out.find(" description \"höst 2\" peer_type switch "), std::string::npos) << l.out;
   Result e = run({"--node-name-map", map, "--openmetrics", "fabric", "errors"});
@@ -639,9 +639,9 @@ TEST_F(FabricCmd, ErrorsWatchGivesRatesPerIntervalAndListsPortsThatMove) {
   // Text: a time line a sweep, the intervals apart by an empty line.
   Result t = run({"-d", "-w", "1", "-c", "2", "fabric", "errors", "counters", "symbol_errors"});
   EXPECT_EQ(t.out.rfind("time 20", 0), 0u) << t.out;
-  EXPECT_NE(t.out.find("symbol_errors 17 \n"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("symbol_errors 17\n"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("\n\ntime 20"), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("symbol_errors 17 (0/s) \n"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("symbol_errors 17 (0/s)\n"), std::string::npos) << t.out;
   Result quiet = run({"-w", "1", "-c", "2", "fabric", "errors"});
   EXPECT_EQ(std::count(quiet.out.begin(), quiet.out.end(), '\n'), 3) << quiet.out;
 }

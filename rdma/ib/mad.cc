@@ -103,8 +103,9 @@ void read_words(Ctx& c, MadWords& w, bool set) {
         mad::add_assignment(w.changes, mad::parse_assignment(a, k));
       }
     } else {
-      throw UsageError(std::string("unknown mad ") + (set ? "set" : "get") + " argument \"" + k +
-                       "\"");
+      throw UsageError(unknown_word(std::string("mad ") + (set ? "set" : "get") + " argument", k,
+                                    set ? std::vector<std::string>{"mod", "port", "FIELD=VALUE"}
+                                        : std::vector<std::string>{"mod", "port"}));
     }
   }
   // An SMP attribute indexed by port takes "port N" as (part of) its

@@ -93,13 +93,13 @@ TEST_F(MadCmd, MadSetSendsNothingWhenTheWordsAreWrong) {
   EXPECT_EQ(err({"mad", "set", "SMInfo", "lid", "1", "Priority=16"}),
             "value 16 out of range for Priority (4 bits: 0 to 15)\n");
   EXPECT_EQ(err({"mad", "set", "SMInfo", "lid", "1", "Prio=3"}),
-            "SMInfo has no field \"Prio\" (fields: GUID, SM_Key, ActCount, Priority, SMState)\n");
+            "unknown SMInfo field \"Prio\" (GUID, SM_Key, ActCount, Priority or SMState)\n");
   EXPECT_EQ(err({"mad", "set", "SMInfo", "lid", "1"}),
             "nothing to set: name fields as FIELD=VALUE (e.g. GUID=...)\n");
   EXPECT_EQ(err({"mad", "set", "0xff91", "lid", "1", "X=1"}),
             "0xff91 has no decoder: set its bytes with data=HEX\n");
   EXPECT_EQ(err({"mad", "set", "PortInfo", "lid", "1", "bogus"}),
-            "unknown mad set argument \"bogus\"\n");
+            "unknown mad set argument \"bogus\" (mod, port or FIELD=VALUE)\n");
   // One field twice, by either of its names: which value was meant?
   EXPECT_EQ(err({"mad", "set", "SMInfo", "lid", "1", "Priority=1", "priority=2"}),
             "\"Priority\" given twice\n");

@@ -66,7 +66,7 @@ TEST_F(MadCmd, MadGetShowsAnAttributeWithoutDecoderRaw) {
   Result r = run({"mad", "get", "0xff91", "lid", "2", "mod", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
-            "lid 2: attribute 0xff91 \n"
+            "lid 2: attribute 0xff91\n"
             "0001 0203 0405 0607 0809 0a0b 0c0d 0e0f\n"
             "1011 1213 1415 1617 1819 1a1b 1c1d 1e1f\n"
             "2021 2223 2425 2627 2829 2a2b 2c2d 2e2f\n"

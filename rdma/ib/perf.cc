@@ -73,7 +73,11 @@ PerfArgs parse(Args& w, bool show) {
     } else if (show && matches(k, "reset")) {
       a.reset = true;
     } else {
-      throw UsageError("unknown perf argument \"" + k + "\"");
+      std::vector<std::string> words = {"port"};
+      for (const ib::CounterGroup& g : ib::counter_groups()) words.push_back(g.word);
+      if (show) words.push_back("reset");
+      if (!show || a.reset) words.push_back("COUNTER");
+      throw UsageError(unknown_word("perf argument", k, words));
     }
   }
   for (const ib::CounterGroup& g : ib::counter_groups())

@@ -65,7 +65,7 @@ void plan_write(Ctx& c) {
     if (matches(k, "topology"))
       topology = true;
     else if (!matches(k, "csv"))
-      throw UsageError("unknown plan format \"" + k + "\" (csv or topology)");
+      throw UsageError(unknown_word("plan format", k, {"csv", "topology"}));
   }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric plan write writes a file; no JSON");
@@ -82,25 +82,18 @@ void plan_write(Ctx& c) {
 
 }  // namespace
 
+std::span<const Cmd> plan_commands() {
+  // check reports findings (exits as diff(1)); write only writes a file,
+  // so it exits as iproute2 does (1 on an error).
+  static constexpr Cmd kTable[] = {
+      {"check", plan_check, Takes::Findings},
+      {"write", plan_write},
+  };
+  return kTable;
+}
+
 void fabric_plan(Ctx& c) {
-  std::string what = c.args.empty() ? "" : c.args.next();
-  if (matches(what, "write")) return plan_write(c);
-  if (!matches(what, "check"))
-    throw UsageError(what.empty()
-                         ? "missing fabric plan command (check or write)"
-                         : "unknown fabric plan command \"" + what + "\" (check or write)");
-  // Exit status as diff(1): 0 as planned, 1 errors found, 2 trouble.
-  try {
-    plan_check(c);
-  } catch (const ExitUsageError&) {
-    throw;
-  } catch (const UsageError& e) {
-    throw ExitUsageError(2, e.what());
-  } catch (const ExitError&) {
-    throw;
-  } catch (const Error& e) {
-    throw ExitError(2, e.what());
-  }
+  dispatch(c, plan_commands(), "fabric plan command");
 }
 
 }  // namespace rdma

@@ -149,7 +149,8 @@ void port_show(Ctx& c) {
     else if (k == "pkeys" || k == "guids" || k == "sl2vl" || k == "vlarb")
       table = k;
     else
-      throw UsageError("unknown port show argument \"" + k + "\"");
+      throw UsageError(
+          unknown_word("port show argument", k, {"port", "pkeys", "guids", "sl2vl", "vlarb"}));
   }
   if (c.opt.sa && !table.empty())
     throw UsageError("--sa shows PortInfo; the " + table + " table needs SMPs");

@@ -78,7 +78,12 @@ ib::PortChange parse_request(Ctx& c) {
     const ib::PortFieldDef* op = nullptr;
     for (const ib::PortFieldDef& o : ib::port_field_defs())
       if (k == o.word) op = &o;
-    if (!op) throw UsageError("unknown port set argument \"" + k + "\"");
+    if (!op) {
+      std::vector<std::string> words = {"port"};
+      for (const ActionWord& a : kActions) words.push_back(a.word);
+      for (const ib::PortFieldDef& o : ib::port_field_defs()) words.push_back(o.word);
+      throw UsageError(unknown_word("port set argument", k, words));
+    }
     if (req.has(op->field)) throw UsageError("\"" + k + "\" given twice");
     req.values.push_back({op->field, parse_value(*op, c.args.need_value(k, op->word))});
   }

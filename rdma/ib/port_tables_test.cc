@@ -102,7 +102,7 @@ TEST_F(Tables, CaPkeysSpanTwoBlocks) {
   madtest::Result r = run({"port", "show", "lid", "3", "pkeys"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("lid 3: port 1 capacity 40 pkeys 0x8100,0x8101,", 0), 0u) << r.out;
-  EXPECT_NE(r.out.find(",0x8127 \n"), std::string::npos) << r.out;  // entry 39 last
+  EXPECT_NE(r.out.find(",0x8127\n"), std::string::npos) << r.out;  // entry 39 last
   EXPECT_EQ(mods_of(0x0016), (std::vector<uint32_t>{0x10000, 0x10001}));
 }
 
@@ -162,7 +162,7 @@ TEST_F(Tables, SwitchSl2vlHasARecordPerInputPort) {
 TEST_F(Tables, CaSl2vlIsOneTable) {
   madtest::Result r = run({"port", "show", "lid", "3", "sl2vl"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "lid 3: port 1 sl2vl 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 \n");
+  EXPECT_EQ(r.out, "lid 3: port 1 sl2vl 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n");
   EXPECT_EQ(mods_of(0x0017), (std::vector<uint32_t>{0}));
 }
 

@@ -74,7 +74,7 @@ LidRange lid_range(Args& args, bool& mcast) {
     } else if (range) {
       throw UsageError("unexpected argument \"" + k + "\"");
     } else {
-      throw UsageError("unknown route show argument \"" + k + "\" (lid, lids or mcast)");
+      throw UsageError(unknown_word("route show argument", k, {"lid", "lids", "mcast"}));
     }
   }
   LidRange r{mcast ? mad::kFirstMlid : uint16_t{0}, mcast ? mad::kLastMlid : mad::kMaxUnicastLid};

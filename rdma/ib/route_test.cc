@@ -50,7 +50,7 @@ TEST_F(RouteCmd, ShowOneLidAndARangeAsText) {
   EXPECT_EQ(r.out, "lid " + h4 + " port " + std::to_string(s1.lft[std::stoi(h4)]) +
                        " type ca node_guid " + guid(fabric_.nodes()[fabric_.node("h4")].node_guid) +
                        " port_guid " + guid(fabric_.nodes()[fabric_.node("h4")].ports[1].guid) +
-                       " description \"h4\" \n");
+                       " description \"h4\"\n");
   EXPECT_EQ(json({"route", "show", "lid", lid_of("s1"), "lids", "1-3"}).size(), 3u);
 }
 
@@ -141,9 +141,9 @@ TEST_F(RouteCmd, McastReadsEverySixteenPortsAndEveryBlock) {
   s2.mft[0xc3ff] = 1;
   test::Result r = run({"route", "show", "lid", lid_of("s2"), "mcast", "lids", "0xc001-0xc3ff"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "mlid 0xc021 ports 1,2 \nmlid 0xc3ff ports 0 \n");
+  EXPECT_EQ(r.out, "mlid 0xc021 ports 1,2\nmlid 0xc3ff ports 0\n");
   r = run({"route", "show", "lid", lid_of("s2"), "mcast", "lid", "0xc021"});
-  EXPECT_EQ(r.out, "mlid 0xc021 ports 1,2 \n");
+  EXPECT_EQ(r.out, "mlid 0xc021 ports 1,2\n");
   r = run({"route", "show", "lid", lid_of("s2"), "mcast", "lid", "5"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "invalid multicast LID \"5\" (expected 0xc000-0xfffe)\n");

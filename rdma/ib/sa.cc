@@ -45,9 +45,10 @@ void sa_help(Ctx& c) {
       c.help_out);
 }
 
-constexpr const char* kKindWords =
-    "nodes, ports, links, paths, switches, sm, lft, services, mcast, guids, pkeys, sl2vl, vlarb "
-    "or classportinfo";
+std::vector<std::string> kind_words() {
+  return {"nodes",    "ports", "links", "paths", "switches", "sm",    "lft",
+          "services", "mcast", "guids", "pkeys", "sl2vl",    "vlarb", "classportinfo"};
+}
 
 uint64_t number(const std::string& s, uint64_t max, const char* what) {
   std::optional<uint64_t> v = view::parse_number(s, {.max = max, .c_bases = true});
@@ -65,10 +66,12 @@ uint8_t mtu_code(const std::string& s) {
 }
 
 // The words a kind takes, for messages.
-std::string filter_words(const ib::SaKind& k) {
-  std::string all = k.lid_bit >= 0 ? "lid, guid, name" : "";
-  for (const ib::SaFilter& f : k.filters) all += (all.empty() ? "" : ", ") + std::string(f.word);
-  return all.empty() ? "none" : all;
+std::vector<std::string> filter_words(const ib::SaKind& k) {
+  std::vector<std::string> all;
+  if (k.lid_bit >= 0) all = {"lid", "guid", "name"};
+  for (const ib::SaFilter& f : k.filters) all.push_back(f.word);
+  all.push_back("smkey");
+  return all;
 }
 
 // A filter word's value.
@@ -94,10 +97,10 @@ ib::SaFilterValue filter_value(const ib::SaFilter& f, const std::string& v) {
 
 // `KIND [filters]` into the question; via is taken before.
 ib::SaQuery sa_query(Args& args) {
-  if (args.empty()) throw UsageError(std::string("missing record type (") + kKindWords + ")");
+  if (args.empty()) throw UsageError("missing record type (" + or_list(kind_words()) + ")");
   std::string word = args.next();
   const ib::SaKind* kind = ib::find_sa_kind(word);
-  if (!kind) throw UsageError("unknown record type \"" + word + "\" (" + kKindWords + ")");
+  if (!kind) throw UsageError(unknown_word("record type", word, kind_words()));
   ib::SaQuery q(*kind);
   bool paths = q.paths();
   while (!args.empty()) {
@@ -116,9 +119,10 @@ ib::SaQuery sa_query(Args& args) {
     bool node_word = !paths && kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
     bool path_word = paths && (k == "pkey" || k == "sl" || k == "mtu" || k == "rate");
     if (!f && !node_word && !path_word && k != "smkey")
-      throw UsageError("unknown sa show " + std::string(kind->word) + " argument \"" + k +
-                       "\" (filters: " + (paths ? "pkey, sl, mtu, rate" : filter_words(*kind)) +
-                       ")");
+      throw UsageError(
+          unknown_word("sa show " + std::string(kind->word) + " argument", k,
+                       paths ? std::vector<std::string>{"pkey", "sl", "mtu", "rate", "smkey"}
+                             : filter_words(*kind)));
     args.next();
     if (args.empty()) throw UsageError("\"" + k + "\" needs a value");
     const std::string v = args.next();
@@ -224,8 +228,7 @@ void sa_modify_guid(Ctx& c, uint8_t method) {
   const char* verb = method == mad::kSet ? "set" : "delete";
   std::string kind = c.args.need("record type");
   if (!matches(kind, "guid") && !matches(kind, "guids"))
-    throw UsageError("unknown sa " + std::string(verb) + " record \"" + kind +
-                     "\" (guid: an alias GUID)");
+    throw UsageError(unknown_word("sa " + std::string(verb) + " record", kind, {"guid"}));
   std::string via = c.args.take_via();
   std::optional<mad::Target> target = c.args.target();
   if (!target) throw UsageError("missing target (lid N, guid G or gid G)");
@@ -247,7 +250,8 @@ void sa_modify_guid(Ctx& c, uint8_t method) {
     } else if (!guid) {
       guid = mad::parse_guid(k);
     } else {
-      throw UsageError("unknown sa " + std::string(verb) + " guid argument \"" + k + "\"");
+      throw UsageError(
+          unknown_word("sa " + std::string(verb) + " guid argument", k, {"index", "smkey"}));
     }
   }
   if (!index) throw UsageError("missing \"index N\" (the GUID's place in the port's table)");

@@ -32,10 +32,10 @@ TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
                        "status 0x0000"),
             std::string::npos);
   EXPECT_NE(
-      r.err.find("attribute NodeInfo \n< base_version 1 class_version 1 type switch ports 8 "),
+      r.err.find("attribute NodeInfo\n< base_version 1 class_version 1 type switch ports 8 "),
       std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("attribute NodeDescription \n< description \"sw1\""), std::string::npos);
+  EXPECT_NE(r.err.find("attribute NodeDescription\n< description \"sw1\""), std::string::npos);
   EXPECT_EQ(count(r.err, "\n"), 6u * 18u);
   // stdout is the ordinary output (every field, as -dd includes -d: a
   // field a line).

@@ -65,9 +65,7 @@ unsigned word_index(const std::string& w, std::span<const char* const> words, co
                     unsigned base) {
   for (unsigned i = 0; i < words.size(); ++i)
     if (w == words[i]) return i + base;
-  std::string list;
-  for (const char* x : words) list += std::string(list.empty() ? "" : ", ") + x;
-  throw UsageError("invalid " + std::string(name) + " \"" + w + "\" (expected " + list + ")");
+  throw UsageError(unknown_word(name, w, std::vector<std::string>(words.begin(), words.end())));
 }
 
 void sm_set(Ctx& c) {
@@ -89,7 +87,8 @@ void sm_set(Ctx& c) {
     } else if (k == "control") {
       control = word_index(c.args.need_value(k, "control"), kSmControls, "control", 1);
     } else {
-      throw UsageError("unknown sm set argument \"" + k + "\"");
+      throw UsageError(
+          unknown_word("sm set argument", k, {"priority", "state", "activity", "control"}));
     }
   }
   if (!priority && !state && !activity && !control)

@@ -13,7 +13,7 @@ void fabric_topology_slurm(Ctx& c, const FabricSource& src) {
     if (matches(k, "block"))
       format = ib::SlurmFormat::Block;
     else if (!matches(k, "tree"))
-      throw UsageError("unknown Slurm topology \"" + k + "\" (tree or block)");
+      throw UsageError(unknown_word("Slurm topology", k, {"tree", "block"}));
   }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology slurm is Slurm's topology.conf; no JSON");

@@ -192,5 +192,6 @@ expect "fabric check ids: the duplicate LID, exit 1" 1 "^check ids severity erro
   fabric check ids
 compare "fabric check ids = ibidsverify" ids "run ibidsverify -R" "fabric check ids"
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

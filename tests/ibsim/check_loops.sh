@@ -52,5 +52,6 @@ else
   bad "the loop's channels: $out"
 fi
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -217,7 +217,7 @@ if out=$(python3 "$HERE/errors_compare.py" qe.txt errors.json 2>&1) && [ "$rc" -
 else
   bad "fabric errors vs ibqueryerrors: exit $rc: $out $(cat qe.err errors.err)"
 fi
-expect "fabric errors text: the counter by perf show's name" 1 '^node_guid 0x[0-9a-f]{16} description "s2" port 3 lid [0-9]+ symbol_errors 17 ' \
+expect "fabric errors text: the counter by perf show's name" 1 '^node_guid 0x[0-9a-f]{16} description "s2" port 3 lid [0-9]+ symbol_errors 17$' \
   fabric errors
 expect "fabric errors threshold: over means greater" 1 'description "h2" port 1 .*rcv_errors 4' \
   fabric errors threshold SymbolErrorCounter=17 threshold xmit_discards=5
@@ -246,8 +246,8 @@ else
 fi
 # Only the counters over their thresholds (s2 port 3 has only SymbolErrorCounter set).
 expect "fabric errors: only the counters over threshold" 1 \
-  '^node_guid [0-9a-f:x]+ description "s2" port 3 lid [0-9]+ symbol_errors 17 $' fabric errors
-expect "-d fabric errors: every counter" 1 'description "s2" port 3 lid [0-9]+ symbol_errors 17 link_error_recovery 0 .* xmit_wait 0 qp1_dropped 0 $' \
+  '^node_guid [0-9a-f:x]+ description "s2" port 3 lid [0-9]+ symbol_errors 17$' fabric errors
+expect "-d fabric errors: every counter" 1 'description "s2" port 3 lid [0-9]+ symbol_errors 17 link_error_recovery 0 .* xmit_wait 0 qp1_dropped 0$' \
   -d fabric errors
 # A threshold file: every name ibqueryerrors reads is used, and QP1Dropped,
 # which it ignores (no warning: ibsim cannot set QP1Dropped, so it is 0 and
@@ -700,5 +700,6 @@ else
 fi
 sim 'Error "h4" 0 17'
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

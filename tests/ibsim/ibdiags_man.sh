@@ -109,5 +109,6 @@ else
   bad "only $n forms read from the page"
 fi
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

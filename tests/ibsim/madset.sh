@@ -79,7 +79,7 @@ expect "mad get PortInfo port and mod: one of them" 1 "^\"port\" and \"mod\" tog
   mad get PortInfo lid "$SW2" port 3 mod 3
 expect "mad get NodeInfo port: its modifier holds no port" 1 'NodeInfo takes "mod N"$' \
   mad get NodeInfo lid "$SW2" port 3
-expect "mad set: unknown field" 1 '^PortInfo has no field "Wdth" \(fields: ' \
+expect "mad set: unknown field" 1 '^unknown PortInfo field "Wdth" \(' \
   mad set PortInfo lid "$SW2" mod 3 Wdth=1X
 expect "mad set: value out of range" 1 '^value 300 out of range for LinkWidthEnabled \(8 bits: 0 to 255\)$' \
   mad set PortInfo lid "$SW2" mod 3 LinkWidthEnabled=300
@@ -163,5 +163,6 @@ expect "sa set guid index 0: the SA refuses the port GUID's entry" 1 \
 expect "cc show: a class 0x21 MAD goes out and is answered" 0 '^lid [0-9]+: attribute CongestionInfo ' \
   cc show lid "$HCA2"
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -148,5 +148,6 @@ metrics sick sick
 grep -q 'stroke="red"' "$html" && ok "sick: the picture has a red link" || bad "sick: no red link in the picture"
 
 rm -f "$GEN"
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -61,7 +61,7 @@ done
 compare "--node-name-map: route trace lid $last = ibtracert --node-name-map" trace \
   "run ibtracert --node-name-map names.map 1 $last" "--node-name-map names.map route trace lid $last"
 s1=$(sed -n 's/^Switch.*"s1" .* lid \([0-9]*\) .*/\1/p' nodes.txt)
-expect "--node-name-map: sa show nodes" 0 "^lid $s1 type switch .*description \"leaf één \\(1\\)\" \$" \
+expect "--node-name-map: sa show nodes" 0 "^lid $s1 type switch .*description \"leaf één \\(1\\)\"\$" \
   --node-name-map names.map sa show nodes lid "$s1"
 
 # SA records, one lookup each (saquery's record dumps, field by field).
@@ -101,7 +101,7 @@ else
 fi
 # A name is looked up in the whole NodeRecord table, cut here: h1 is in
 # its first MAD, and the cut is said (exit 1).
-expect "sa show nodes name h1: its LID" 1 '^lid 1 type ca .*description "?h1"? $' \
+expect "sa show nodes name h1: its LID" 1 '^lid 1 type ca .*description "?h1"?$' \
   sa show nodes name h1
 expect "sa show nodes name h1: the cut table said once" 1 \
   "^warning: the SA's NodeRecord table is cut short after 1 record: " sa show nodes name h1
@@ -193,5 +193,6 @@ done
 expect "--sa fabric show: the simulator's cut tables are a warning" 1 'without a NodeRecord' \
   --sa fabric show
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -370,5 +370,6 @@ fi
 expect "port set without action" 1 '^missing action: enable, disable, reset, down, arm, active or init, or OP VALUE ' \
   port set lid "$SW2" port 2
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -80,5 +80,6 @@ else
   bad "text: 4X FDR10 link: $text"
 fi
 
+check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
