@@ -290,16 +290,4 @@ void own_json_output(Ctx& c, const char* what) {
   if (c.out.is_json()) c.out.detach();
 }
 
-Interval::Interval(Ctx& c, int n) : c_(c), n_(n) {
-  if (c.out.is_json()) doc_ = view::make_json_printer(c.help_out, c.opt.pretty);
-}
-
-void Interval::end() {
-  if (doc_)
-    doc_->finish();
-  else if (n_ + 1 != c_.opt.count)
-    std::fputc('\n', c_.help_out);
-  std::fflush(c_.help_out);
-}
-
 }  // namespace rdma

@@ -138,28 +138,6 @@ struct Ctx {
 void refuse_in_json_batch(const Ctx& c, const char* what);
 void own_json_output(Ctx& c, const char* what);
 
-// One interval of a -w view after own_json_output(): with -j a JSON document
-// of its own (out()), as text c.out; end() finishes the document, or puts
-// an empty line between text intervals (n of c.opt.count), and flushes.
-class Interval {
- public:
-  Interval(Ctx& c, int n);
-  view::Printer& out() { return doc_ ? *doc_ : c_.out; }
-  void end();
-  // On an error inside the interval: what was printed, as a valid document
-  // (end_json: "[]" when nothing was; abandon_json: then nothing at all).
-  void end_json() {
-    if (doc_) doc_->finish();
-  }
-  void abandon_json() {
-    if (doc_) doc_->abandon();
-  }
-
- private:
-  Ctx& c_;
-  int n_;
-  std::unique_ptr<view::Printer> doc_;
-};
 // --openmetrics or --prometheus given to a command that has no counters to
 // expose: Error.
 void no_openmetrics(const Ctx& c);

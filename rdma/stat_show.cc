@@ -143,32 +143,23 @@ void add_counters_with_rates(const PortCounters& pc,
 // document per line. Ports that vanish are dropped; a named device that
 // vanishes ends the watch with an error (after complete output).
 void watch(Ctx& c, const std::string& spec) {
-  own_json_output(c, "-w");
   stat::RateTracker tracker;
   view::Record r;
-  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
-    Interval iv(c, n);
-    try {
-      for (const PortRef& port : resolve_ports(c.session(), spec, false)) {
-        PortCounters pc;
-        try {
-          pc = read_port(c.session(), port);
-        } catch (const KernelError& e) {
-          if (e.code == EINVAL || e.code == ENODEV || e.code == ENOENT) continue;  // gone
-          throw;
-        }
-        r.clear();
-        add_link(pc.key.dev, pc.key.port, r);
-        add_counters_with_rates(pc, tracker.update(pc.key, pc.counters, c.opt.watch_s), r);
-        iv.out().record(r);
+  watch_view(c, [&](Interval& iv) {
+    for (const PortRef& port : resolve_ports(c.session(), spec, false)) {
+      PortCounters pc;
+      try {
+        pc = read_port(c.session(), port);
+      } catch (const KernelError& e) {
+        if (e.code == EINVAL || e.code == ENODEV || e.code == ENOENT) continue;  // gone
+        throw;
       }
-    } catch (...) {
-      // Close a started document; an interval without records prints none.
-      iv.abandon_json();
-      throw;
+      r.clear();
+      add_link(pc.key.dev, pc.key.port, r);
+      add_counters_with_rates(pc, tracker.update(pc.key, pc.counters, c.opt.watch_s), r);
+      iv.out().record(r);
     }
     tracker.end_interval();
-    iv.end();
   });
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <optional>
 
 #include "lib/error.h"
 
@@ -42,8 +43,9 @@ class HeldSignals {
   sigset_t old_;
 };
 
-}  // namespace
-
+// Calls interval(n) for n = 0, 1, ... every `seconds` (measured from the
+// start) until `count` calls were made (0: no limit) or SIGINT/SIGTERM
+// arrives; the signals are held while interval() runs.
 void watch_loop(int seconds, int count, const std::function<void(int n)>& interval) {
   using Clock = std::chrono::steady_clock;
   HeldSignals held;
@@ -60,27 +62,55 @@ void watch_loop(int seconds, int count, const std::function<void(int n)>& interv
   }
 }
 
+}  // namespace
+
+Interval::Interval(Ctx& c, int n, double since) : c_(c), n_(n), since_(since) {
+  if (c.out.is_json()) doc_ = view::make_json_printer(c.help_out, c.opt.pretty);
+}
+
+void Interval::end() {
+  if (skipped_) return;
+  if (doc_)
+    doc_->finish();
+  else if (n_ + 1 != c_.opt.count)
+    std::fputc('\n', c_.help_out);
+  std::fflush(c_.help_out);
+}
+
+void Interval::skip() {
+  skipped_ = true;
+  if (doc_) doc_->detach();
+}
+
+void watch_intervals(Ctx& c, const char* what, int seconds, int count,
+                     const std::function<void(Interval& iv)>& body) {
+  using Clock = std::chrono::steady_clock;
+  own_json_output(c, what);
+  std::optional<Clock::time_point> last;
+  int shown = 0;  // intervals printed: a skipped one takes no number
+  watch_loop(seconds, count, [&](int) {
+    Clock::time_point start = Clock::now();
+    double since = last ? std::chrono::duration<double>(start - *last).count() : 0;
+    last = start;
+    Interval iv(c, shown, since);
+    try {
+      body(iv);
+    } catch (...) {
+      iv.abandon_json();
+      throw;
+    }
+    iv.end();
+    if (!iv.skipped()) ++shown;
+  });
+}
+
 void repeat_view(Ctx& c, const std::function<void(Ctx&)>& view) {
   check_takes(c, Takes::Watch);  // res show DEV: a table's Own entry
   if (!c.opt.watch_s) return view(c);
-  const bool json = c.out.is_json();
-  own_json_output(c, "-w");
-  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
-    if (!json) {
-      if (n) std::fputc('\n', c.help_out);
-      view(c);
-    } else {
-      std::unique_ptr<view::Printer> doc = view::make_json_printer(c.help_out, c.opt.pretty);
-      Ctx each{c.opt, c.args, c.conn, *doc, c.help_out, c.in, c.err};
-      try {
-        view(each);
-      } catch (...) {
-        doc->finish();
-        throw;
-      }
-      doc->finish();
-    }
-    std::fflush(c.help_out);
+  watch_view(c, [&](Interval& iv) {
+    if (!iv.out().is_json()) return view(c);
+    Ctx each{c.opt, c.args, c.conn, iv.out(), c.help_out, c.in, c.err};
+    view(each);
   });
 }
 

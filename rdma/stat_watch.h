@@ -3,17 +3,57 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
+#include "lib/view/printer.h"
 #include "rdma/command.h"
 
 namespace rdma {
 
-// Calls interval(n) for n = 0, 1, ... every `seconds` (measured from the
-// start, so work does not shift the schedule) until `count` calls were made
-// (0: no limit) or SIGINT/SIGTERM arrives. The signals are held while
-// interval() runs, so an interval's output is always complete; a signal ends
-// the loop normally instead of killing the process.
-void watch_loop(int seconds, int count, const std::function<void(int n)>& interval);
+// One interval of a -w view: with -j a JSON document of its own (out()), as
+// text c.out; end() finishes the document, or puts an empty line between
+// text intervals (n of c.opt.count), and flushes.
+class Interval {
+ public:
+  Interval(Ctx& c, int n, double since);
+  view::Printer& out() { return doc_ ? *doc_ : c_.out; }
+  // The seconds since the interval before began (0 for the first): what
+  // rates divide by, measured, so a slow interval (dead nodes) that delays
+  // the next one leaves the rates true.
+  double since() const { return since_; }
+  void end();
+  // On an error inside the interval: what was printed, as a valid document,
+  // or nothing at all when nothing was.
+  void abandon_json() {
+    if (doc_) doc_->abandon();
+  }
+  // This interval prints nothing, not even its separator (a first reading
+  // that gives no rates yet); the next one takes its number.
+  void skip();
+  bool skipped() const { return skipped_; }
+
+ private:
+  Ctx& c_;
+  int n_;
+  double since_;
+  bool skipped_ = false;
+  std::unique_ptr<view::Printer> doc_;
+};
+
+// The one loop of every -w view: takes the output over
+// (own_json_output(c, what)), then every `seconds`, `count` times (0: until
+// a signal), gives body an Interval to print to and ends it. The
+// schedule is measured from the start, so work does not shift it; SIGINT
+// and SIGTERM are held while body runs, so an interval's output is always
+// complete, and end the watch normally instead of killing the process.
+// An error in body ends the watch; the interval's document, if it printed
+// anything, is closed with what it has (Interval::abandon_json).
+void watch_intervals(Ctx& c, const char* what, int seconds, int count,
+                     const std::function<void(Interval& iv)>& body);
+// watch_intervals as -w SECONDS -c COUNT ask.
+inline void watch_view(Ctx& c, const std::function<void(Interval& iv)>& body) {
+  watch_intervals(c, "-w", c.opt.watch_s, c.opt.count, body);
+}
 
 // Shows a view once, or with -w SECONDS [-c COUNT] again every interval: in
 // text an empty line between intervals, in JSON one document per interval

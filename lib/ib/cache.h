@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 
 namespace rdma::ib {
 

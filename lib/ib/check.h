@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "lib/ib/errors.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/ib/mfts.h"
-#include "lib/ib/route.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/mad/engine.h"
 
 namespace rdma::ib {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "lib/ib/errors.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/mad/field.h"
 
 namespace rdma::ib {
@@ -64,9 +64,9 @@ struct PortIncrease {
 };
 
 struct WindowJudgement {
-  double seconds = 0;             // after.time - before.time
+  double seconds = 0;               // after.time - before.time
   std::vector<PortIncrease> ports;  // those with a counter over or not judged, or a flap
-  size_t ports_compared = 0;      // in both readings
+  size_t ports_compared = 0;        // in both readings
   size_t ports_over = 0;
   size_t ports_cannot_judge = 0;
   size_t flaps = 0;  // ports whose link went down in the window

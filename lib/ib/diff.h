@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/view/record.h"
 
 namespace rdma::ib {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 
 namespace rdma::ib {
 

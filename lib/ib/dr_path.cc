@@ -3,8 +3,8 @@
 #include <string>
 
 #include "lib/error.h"
-#include "lib/ib/route.h"
 #include "lib/ib/smp.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/target.h"
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "lib/error.h"
-#include "lib/ib/route.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"

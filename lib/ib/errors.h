@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/ib/thresholds.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/field.h"
@@ -64,7 +64,7 @@ struct PortCounters {
   std::vector<uint8_t> ext;           // PortCountersExtended; empty: not asked or not supported
   std::vector<uint8_t> rcv_details;   // PortRcvErrorDetails; empty: not asked or not supported
   std::vector<uint8_t> xmit_details;  // PortXmitDiscardDetails; likewise
-  std::vector<uint8_t> wide;  // PortCountersExtended, 1.3 layout; empty: not asked or none
+  std::vector<uint8_t> wide;          // PortCountersExtended, 1.3 layout; empty: not asked or none
   uint64_t get(const mad::FieldDef& f) const;  // a PortCounters field
 };
 

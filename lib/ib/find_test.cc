@@ -6,7 +6,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/discover.h"
-#include "lib/ib/route.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/mad/target.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lib/ib/check.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/view/record.h"
 
 namespace rdma::ib {

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lib/ib/fabric.h"
-#include "lib/ib/route.h"
+#include "lib/ib/fabric_model.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/mad/engine.h"
 
 namespace rdma::ib {

@@ -1,6 +1,6 @@
 #include "lib/ib/mfts.h"
 
-#include "lib/ib/route.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/view/record.h"
 
 namespace rdma::ib {

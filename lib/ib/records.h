@@ -3,7 +3,7 @@
 // values, as every MAD view.
 #pragma once
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/mad/speed.h"
 #include "lib/view/record.h"
 

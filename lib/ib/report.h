@@ -10,7 +10,7 @@
 
 #include "lib/ib/check.h"
 #include "lib/ib/errors.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/ib/finding_places.h"
 
 namespace rdma::ib {

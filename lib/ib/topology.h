@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 
 namespace rdma::ib {
 

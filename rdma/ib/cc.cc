@@ -2,12 +2,11 @@
 // attribute (IBA annex A10), as ibccquery reads it; rdma cc set TARGET ATTR
 // [block N | port N] FIELD=VALUE...: read, the named fields changed,
 // written, the answer shown, as ibccconfig. Every MAD carries --cckey.
-#include "lib/ib/cc.h"
-
 #include <cstdio>
 
 #include "lib/error.h"
 #include "lib/ib/client.h"
+#include "lib/ib/congestion_control.h"
 #include "lib/mad/assign.h"
 #include "lib/mad/attrs_cc.h"
 #include "lib/mad/format.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "lib/ib/errors.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "rdma/command.h"
 
 namespace rdma {

@@ -2,7 +2,7 @@
 // fabric commands find (live, `from FILE` or --sa), one line per finding.
 #pragma once
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "rdma/command.h"
 
 namespace rdma {

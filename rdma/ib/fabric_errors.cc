@@ -320,30 +320,21 @@ void add_sweep_time(view::Record& rec) {
 // intervals; JSON: a document per interval, [{"time": T, "ports": [...]}].
 // The exit status is 1 when a port was over a threshold or moved.
 void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o) {
-  using Clock = std::chrono::steady_clock;
   o.every_port = true;  // a port's first reading must be there when it starts to move
-  own_json_output(c, "-w");
   ib::CounterRates rates;
-  std::optional<Clock::time_point> last;
   bool found = false;
   bool json = c.out.is_json();
   view::Record rec, head;
-  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
-    Clock::time_point start = Clock::now();
+  watch_view(c, [&](Interval& iv) {
     head.clear();
     add_sweep_time(head);
     ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
-    // Over the time between the sweeps' starts: a slow sweep (dead nodes)
-    // delays the next one, and the rate stays true.
-    double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
-    last = start;
     sweep_warnings(c, sweep, s);
-    Interval iv(c, n);
     if (!json) iv.out().record(head);
     view::Json ports = view::Json::array();
     for (const ib::PortCounters& p : sweep.ports) {
       std::vector<ib::CounterRate> r = rates.update(
-          {f.nodes[p.port.node].info.node_guid, p.port.port}, ib::sweep_readings(p, o), seconds);
+          {f.nodes[p.port.node].info.node_guid, p.port.port}, ib::sweep_readings(p, o), iv.since());
       found |= ib::over_threshold(p, o) || ib::moved(r);
       if (!c.opt.details) r = ib::changed_only(r);
       if (r.empty()) continue;
@@ -360,7 +351,6 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
       iv.out().record(head);
     }
     rates.end_interval();
-    iv.end();
   });
   if (found) c.found();
 }

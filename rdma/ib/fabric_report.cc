@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "lib/error.h"
+#include "lib/ib/cable_plan.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/check_run.h"
 #include "lib/ib/counter_window.h"
@@ -19,7 +20,6 @@
 #include "lib/ib/find.h"
 #include "lib/ib/graphviz.h"
 #include "lib/ib/node_name_map.h"
-#include "lib/ib/plan.h"
 #include "lib/ib/port_labels.h"
 #include "lib/ib/report.h"
 #include "lib/ib/thresholds.h"

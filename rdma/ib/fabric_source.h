@@ -4,7 +4,7 @@
 #pragma once
 
 #include "lib/ib/discover.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "rdma/command.h"
 #include "rdma/ib/session.h"
 

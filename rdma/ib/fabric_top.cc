@@ -199,14 +199,15 @@ void fabric_top(Ctx& c) {
   if (!screen) {
     // One snapshot an interval; the first reading gives no rates, so it
     // prints nothing and the first snapshot comes an interval later.
-    own_json_output(c, "fabric top");
-    watch_loop(seconds, c.opt.count ? c.opt.count + 1 : 0, [&](int n) {
+    bool first = true;
+    watch_intervals(c, "fabric top", seconds, c.opt.count ? c.opt.count + 1 : 0, [&](Interval& iv) {
       std::vector<ib::TopRow> rows = sweep();
       s.end_progress();
-      if (n == 0) return;
-      Interval iv(c, n - 1);
+      if (first) {
+        first = false;
+        return iv.skip();
+      }
       top_records(iv.out(), std::move(rows));
-      iv.end();
     });
     return;
   }

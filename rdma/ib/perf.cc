@@ -4,7 +4,6 @@
 // (PortCounters by default); show also with rates (-w SECONDS [-c COUNT])
 // and as OpenMetrics.
 #include <algorithm>
-#include <chrono>
 #include <set>
 
 #include "lib/error.h"
@@ -167,32 +166,20 @@ void check_counters(std::span<const mad::AttrDef* const> attrs,
 // document per interval.
 void perf_watch(Ctx& c, ib::PmaClient& pma, const PerfArgs& a, const ib::PmaCaps& caps,
                 const std::vector<uint8_t>& ports) {
-  using Clock = std::chrono::steady_clock;
-  own_json_output(c, "-w");
   ib::CounterRates rates;
-  std::optional<Clock::time_point> last;
   view::Record rec;
   Lacking lacking;
-  watch_loop(c.opt.watch_s, c.opt.count, [&](int n) {
-    Clock::time_point start = Clock::now();
-    double seconds = last ? std::chrono::duration<double>(start - *last).count() : 0;
-    last = start;
-    Interval iv(c, n);
-    try {
-      for (uint8_t port : ports) {
-        std::vector<ib::PortReply> replies = read_port(c, pma, a.attrs, caps, port, lacking);
-        if (replies.empty()) continue;
-        rec.clear();
-        add_port(rec, pma.route(), port);
-        ib::add_counter_rates(rates.update({0, port}, ib::counter_readings(replies), seconds), rec);
-        iv.out().record(rec);
-      }
-    } catch (...) {
-      iv.end_json();
-      throw;
+  watch_view(c, [&](Interval& iv) {
+    for (uint8_t port : ports) {
+      std::vector<ib::PortReply> replies = read_port(c, pma, a.attrs, caps, port, lacking);
+      if (replies.empty()) continue;
+      rec.clear();
+      add_port(rec, pma.route(), port);
+      ib::add_counter_rates(rates.update({0, port}, ib::counter_readings(replies), iv.since()),
+                            rec);
+      iv.out().record(rec);
     }
     rates.end_interval();
-    iv.end();
   });
 }
 

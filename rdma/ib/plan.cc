@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "lib/error.h"
+#include "lib/ib/cable_plan.h"
 #include "lib/ib/node_name_map.h"
-#include "lib/ib/plan.h"
 #include "lib/ib/topology.h"
 #include "rdma/ib/fabric_source.h"
 

@@ -1,5 +1,5 @@
 // rdma fabric plan { check PLAN | write FILE }: the fabric as built against
-// a cable plan (lib/ib/plan.h), and a plan written from the fabric.
+// a cable plan (lib/ib/cable_plan.h), and a plan written from the fabric.
 #pragma once
 
 #include "rdma/command.h"

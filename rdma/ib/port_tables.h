@@ -1,11 +1,11 @@
 // rdma port show TARGET [port N] {pkeys|guids|sl2vl|vlarb}: the per-port
-// tables (read by lib/ib/port_tables.h), printed.
+// tables (read by lib/ib/port_table_blocks.h), printed.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "lib/ib/port_tables.h"
+#include "lib/ib/port_table_blocks.h"
 #include "rdma/ib/session.h"
 
 namespace rdma {

@@ -1,8 +1,6 @@
 // rdma route { show | trace }: a switch's unicast forwarding table, and the
 // hops from one port to another through the switches' tables (ibroute and
 // ibtracert). What sits at a LID comes from discovery or a saved fabric.
-#include "lib/ib/route.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "lib/ib/find.h"
 #include "lib/ib/lfts.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/unicast_route.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/types.h"

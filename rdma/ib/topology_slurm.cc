@@ -1,7 +1,7 @@
 #include "rdma/ib/topology_slurm.h"
 
 #include "lib/error.h"
-#include "lib/ib/topology_slurm.h"
+#include "lib/ib/slurm_topology_conf.h"
 #include "rdma/ib/fabric_source.h"
 
 namespace rdma {

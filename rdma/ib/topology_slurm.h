@@ -1,5 +1,5 @@
 // rdma fabric topology slurm [ tree | block ]: Slurm's topology.conf of the
-// fabric (lib/ib/topology_slurm.h) on standard output.
+// fabric (lib/ib/slurm_topology_conf.h) on standard output.
 #pragma once
 
 #include "rdma/command.h"

@@ -1,4 +1,4 @@
-// The plan's three file formats (lib/ib/plan.h): a saved fabric, a topology
+// The plan's three file formats (lib/ib/cable_plan.h): a saved fabric, a topology
 // file, a cable-plan CSV; and the CSV written back.
 #include <cctype>
 #include <cerrno>
@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "lib/error.h"
+#include "lib/ib/cable_plan.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/node_name_map.h"
-#include "lib/ib/plan.h"
 #include "lib/ib/types.h"
 #include "lib/view/number.h"
 

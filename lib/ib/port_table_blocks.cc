@@ -1,4 +1,4 @@
-#include "lib/ib/port_tables.h"
+#include "lib/ib/port_table_blocks.h"
 
 #include <algorithm>
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lib/ib/check.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/mad/speed.h"
 
 namespace rdma::ib {

@@ -1,7 +1,7 @@
 // The plan check on the fabric double: tests/ibsim/plan.net as designed,
 // plan-built.net as built (its header lists the cases, the ground truth
 // here and in tests/ibsim/plan.sh).
-#include "lib/ib/plan.h"
+#include "lib/ib/cable_plan.h"
 
 #include <gtest/gtest.h>
 

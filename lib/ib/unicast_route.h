@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/mad.h"
 #include "lib/mad/types.h"

@@ -1,4 +1,4 @@
-#include "lib/ib/route.h"
+#include "lib/ib/unicast_route.h"
 
 #include <algorithm>
 #include <cstdio>

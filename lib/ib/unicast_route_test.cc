@@ -1,7 +1,7 @@
 // Forwarding tables read from the fabric double (the suite's fabric, swept:
 // hca1 LID 1, sw1 2, hca2 3, sw2 4, hca3 5, hca4 6), what sits at each LID,
 // and traces through the tables, healthy and broken.
-#include "lib/ib/route.h"
+#include "lib/ib/unicast_route.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "lib/ib/cc.h"
+#include "lib/ib/congestion_control.h"
 
 #include <algorithm>
 #include <string>

@@ -1,4 +1,4 @@
-#include "lib/ib/plan.h"
+#include "lib/ib/cable_plan.h"
 
 #include <algorithm>
 #include <optional>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 
 namespace rdma::ib {
 

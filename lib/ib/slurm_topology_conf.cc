@@ -1,4 +1,4 @@
-#include "lib/ib/topology_slurm.h"
+#include "lib/ib/slurm_topology_conf.h"
 
 #include <algorithm>
 #include <cctype>

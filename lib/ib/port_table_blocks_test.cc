@@ -1,7 +1,7 @@
 // A port's tables read through the MAD client from the fabric double (the
 // suite's fabric, swept: sw1 LID 2, an 8-port switch; hca2 LID 3, reached
 // on its port 1): the blocks asked for and every entry, typed.
-#include "lib/ib/port_tables.h"
+#include "lib/ib/port_table_blocks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 
 namespace rdma::ib {
 

@@ -2,7 +2,7 @@
 // levels, tests/data/fattree-100.net; three, fattree-3level.net) against
 // golden files in tests/data/golden/slurm (RDMA_WRITE_GOLDEN=1 rewrites
 // them; read them before committing), and the hostlists.
-#include "lib/ib/topology_slurm.h"
+#include "lib/ib/slurm_topology_conf.h"
 
 #include <gtest/gtest.h>
 
