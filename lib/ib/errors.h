@@ -54,6 +54,9 @@ struct SweepOptions {
   // Also the 64-bit error counters of the ports kept (PortCountersExtended
   // in IBA 1.3's layout), where the PMA's CapabilityMask2 says it has them.
   bool wide_errors = false;
+  // Also each node's PortSamplesControl Tick (lib/ib/lost_bandwidth.h),
+  // where the PMA answers it; one that does not is no warning.
+  bool wait_tick = false;
 };
 
 // What one port's PMA answered: the attributes' bytes.
@@ -64,7 +67,7 @@ struct PortCounters {
   std::vector<uint8_t> ext;           // PortCountersExtended; empty: not asked or not supported
   std::vector<uint8_t> rcv_details;   // PortRcvErrorDetails; empty: not asked or not supported
   std::vector<uint8_t> xmit_details;  // PortXmitDiscardDetails; likewise
-  std::vector<uint8_t> wide;  // PortCountersExtended, 1.3 layout; empty: not asked or none
+  std::vector<uint8_t> wide;          // PortCountersExtended, 1.3 layout; empty: not asked or none
   uint64_t get(const mad::FieldDef& f) const;  // a PortCounters field
 };
 
@@ -73,6 +76,7 @@ struct ErrorSweep {
   std::vector<std::string> warnings;
   size_t nodes_checked = 0;  // PMAs that answered ClassPortInfo
   size_t ports_checked = 0;
+  std::map<uint32_t, uint8_t> ticks;  // PortSamplesControl Tick by node (wait_tick)
 };
 
 // True when a checked counter of c is over its threshold.
