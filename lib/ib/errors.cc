@@ -280,7 +280,10 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
         const Node& node = f.nodes[n];
         std::vector<uint8_t> ports = pma_ports(node);
         if (o.nodes.port) ports = {*o.nodes.port};
-        if (o.wait_tick && !ports.empty())
+        // Not the local CA's (node 0): under ibsim an SM sharing that port
+        // receives the Get and dies of it (opensm 3.3, as with perfquery -c
+        // at its LID); its ports take the default tick.
+        if (o.wait_tick && !ports.empty() && !(n == 0 && !node.is_switch()))
           walk.counters(pma.lid, ports[0], mad::kPortSamplesControl, std::nullopt, node.description,
                         [&out, n](const mad::Mad& r) {
                           out.ticks[n] =

@@ -55,7 +55,8 @@ struct SweepOptions {
   // in IBA 1.3's layout), where the PMA's CapabilityMask2 says it has them.
   bool wide_errors = false;
   // Also each node's PortSamplesControl Tick (lib/ib/lost_bandwidth.h),
-  // where the PMA answers it; one that does not is no warning.
+  // where the PMA answers it (the local CA's is not asked: errors.cc);
+  // one that does not answer is no warning.
   bool wait_tick = false;
 };
 
