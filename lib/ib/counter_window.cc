@@ -10,6 +10,7 @@
 #include "lib/mad/bits.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "lib/mad/types.h"
 
 namespace rdma::ib {
 
@@ -39,7 +40,8 @@ std::string cannot_judge(const mad::FieldDef& f, const PortReading& a, const Por
 
 }  // namespace
 
-Reading reading_of(const Fabric& f, const ErrorSweep& sweep, double time) {
+Reading reading_of(const Fabric& f, const ErrorSweep& sweep, double time,
+                   const PortStates* states) {
   Reading out;
   out.time = time;
   const std::vector<const mad::FieldDef*>& counters = error_counters();
@@ -52,6 +54,14 @@ Reading reading_of(const Fabric& f, const ErrorSweep& sweep, double time) {
     r.lid = c.lid;
     r.description = n.description;
     r.wide = !c.wide.empty();
+    const Port* port = n.port(c.port.port);
+    if (port && port->info) r.state = port->info->state;
+    if (states) {
+      auto it = states->find({c.port.node, c.port.port});
+      if (it != states->end()) r.state = it->second;
+    }
+    r.link_bytes_ps = link_bytes_per_second(f, c.port);
+    r.tick = wait_tick(sweep.ticks, c.port.node);
     for (const mad::FieldDef* d : counters) {
       if (r.wide) {
         const mad::FieldDef* w = mad::find_field(mad::kPortCountersExtendedFull, d->name);
@@ -76,6 +86,7 @@ std::string reading_json(const Reading& r) {
     port["lid"] = p.lid;
     port["description"] = p.description;
     port["bits"] = p.wide ? 64 : 32;
+    if (p.state) port["state"] = p.state;
     port["counters"] = std::move(counters);
     doc["ports"].push_back(std::move(port));
   }
@@ -97,6 +108,7 @@ Reading parse_reading(std::string_view text, const std::string& file) {
       r.lid = p.at("lid").get<uint16_t>();
       r.description = p.at("description").get<std::string>();
       r.wide = p.at("bits").get<int>() == 64;
+      r.state = p.value("state", uint8_t{0});  // files saved before it was kept: unknown
       for (const mad::FieldDef* d : error_counters())
         r.values.push_back(p.at("counters").at(d->name).get<uint64_t>());
       out.ports.push_back(std::move(r));
@@ -110,7 +122,7 @@ Reading parse_reading(std::string_view text, const std::string& file) {
 bool PortIncrease::over() const {
   for (const CounterChange& c : counters)
     if (c.over) return true;
-  return link_downs > 0;
+  return flapped() || congested;
 }
 
 bool PortIncrease::cannot_judge() const {
@@ -121,35 +133,46 @@ bool PortIncrease::cannot_judge() const {
 
 WindowJudgement judge_window(const Reading& before, const Reading& after,
                              std::span<const mad::FieldDef* const> counters,
-                             const Thresholds& thresholds, bool every_port) {
+                             const Thresholds& thresholds, bool every_port, double congestion) {
   WindowJudgement out;
   out.seconds = after.time - before.time;
   std::map<std::pair<uint64_t, uint8_t>, const PortReading*> then;
   for (const PortReading& p : before.ports) then[{p.node_guid, p.port}] = &p;
   const std::vector<const mad::FieldDef*>& all = error_counters();
   const mad::FieldDef* link_downed = error_counter("LinkDownedCounter");
+  const mad::FieldDef* xmit_wait = error_counter("PortXmitWait");
   for (const PortReading& now : after.ports) {
     auto it = then.find({now.node_guid, now.port});
     if (it == then.end()) continue;
     const PortReading& was = *it->second;
     ++out.ports_compared;
-    PortIncrease change{&was, &now, {}, {}, 0};
+    PortIncrease change;
+    change.before = &was;
+    change.after = &now;
+    change.left_active =
+        was.state == mad::kPortActive && now.state && now.state != mad::kPortActive;
     for (size_t i = 0; i < all.size(); ++i) {
       const mad::FieldDef& f = *all[i];
       CounterChange c{&f, was.values[i], now.values[i], 0, "", false};
       c.cannot_judge = cannot_judge(f, was, now, c.before, c.after);
       if (c.cannot_judge.empty()) c.increase = c.after - c.before;
       if (&f == link_downed && c.cannot_judge.empty()) change.link_downs = c.increase;
+      if (&f == xmit_wait && c.cannot_judge.empty() && now.link_bytes_ps > 0) {
+        change.wait_known = true;
+        change.wait_share = wait_share(c.increase, out.seconds, now.tick, now.link_bytes_ps);
+        change.congested = congestion >= 0 && change.wait_share >= congestion;
+      }
       bool checked = std::find(counters.begin(), counters.end(), &f) != counters.end();
       if (!checked) continue;
       c.over = c.cannot_judge.empty() && c.increase > thresholds.of(f, Thresholds::Kind::Increase);
       if (c.over || !c.cannot_judge.empty()) change.counters.push_back(c);
       change.every.push_back(std::move(c));
     }
-    if (change.counters.empty() && !change.link_downs && !every_port) continue;
+    if (change.counters.empty() && !change.flapped() && !change.congested && !every_port) continue;
     out.ports_over += change.over();
     out.ports_cannot_judge += change.cannot_judge();
-    out.flaps += change.link_downs > 0;
+    out.flaps += change.flapped();
+    out.ports_congested += change.congested;
     out.ports.push_back(std::move(change));
   }
   return out;

@@ -54,6 +54,10 @@ struct SweepOptions {
   // Also the 64-bit error counters of the ports kept (PortCountersExtended
   // in IBA 1.3's layout), where the PMA's CapabilityMask2 says it has them.
   bool wide_errors = false;
+  // Also each node's PortSamplesControl Tick (lib/ib/lost_bandwidth.h),
+  // where the PMA answers it (the local CA's is not asked: errors.cc);
+  // one that does not answer is no warning.
+  bool wait_tick = false;
 };
 
 // What one port's PMA answered: the attributes' bytes.
@@ -73,6 +77,7 @@ struct ErrorSweep {
   std::vector<std::string> warnings;
   size_t nodes_checked = 0;  // PMAs that answered ClassPortInfo
   size_t ports_checked = 0;
+  std::map<uint32_t, uint8_t> ticks;  // PortSamplesControl Tick by node (wait_tick)
 };
 
 // True when a checked counter of c is over its threshold.

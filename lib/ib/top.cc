@@ -41,6 +41,7 @@ std::vector<TopRow> TopModel::update(const Fabric& f, const ErrorSweep& sweep, d
   static const mad::FieldDef& downed = *mad::find_field(mad::kPortCounters, "LinkDownedCounter");
   std::vector<TopRow> rows;
   std::map<std::pair<uint64_t, uint8_t>, Reading> now;
+  ticks_.insert(sweep.ticks.begin(), sweep.ticks.end());
   for (const PortCounters& c : sweep.ports) {
     Reading r;
     r.xmit = data_bytes(c, "PortXmitData", r.saturated);
@@ -73,12 +74,11 @@ std::vector<TopRow> TopModel::update(const Fabric& f, const ErrorSweep& sweep, d
       row.wait_ps = static_cast<double>(r.wait - p.wait) / seconds;
       row.errors = r.errors - p.errors;
       row.downed = r.downed - p.downed;
-      if (port && port->info) {
-        unsigned tenths = mad::rate_tenths(
-            link_generation(*port->info, speed_caps(node, *port->info)), port->info->width_active);
-        // Tenths of Gb/s to bytes per second.
-        if (tenths) row.util = std::max(row.xmit_bps, row.rcv_bps) / (tenths * 1e8 / 8);
-      }
+      double rate = link_bytes_per_second(f, c.port);
+      if (rate > 0) row.util = std::max(row.xmit_bps, row.rcv_bps) / rate;
+      WaitTick tick = wait_tick(ticks_, c.port.node);
+      row.wait_share = ib::wait_share(r.wait - p.wait, seconds, tick, rate);
+      row.tick_from_pma = tick.from_pma;
     }
     rows.push_back(std::move(row));
   }
@@ -96,7 +96,7 @@ void sort_rows(std::vector<TopRow>& rows, TopSort by) {
       case TopSort::Rcv:
         return r.rcv_bps;
       case TopSort::Wait:
-        return r.wait_ps;
+        return r.wait_share ? r.wait_share : r.wait_ps * 1e-12;  // a port of unknown rate last
       case TopSort::Errors:
         return static_cast<double>(r.errors);
       case TopSort::Downed:

@@ -43,7 +43,10 @@ class OpenMetricsPrinter : public MetricsPrinter {
     bool kept = false;  // labels_ has this record's labels
     for (const Field& f : r) {
       Json v = f.key.empty() ? Json() : value_of(f);
-      if (f.key.empty() || !v.is_number_integer() || is_label(f.key) ||
+      // A fraction only where the command named the key a gauge (a share):
+      // other records' rates and seconds are no metrics.
+      bool number = v.is_number_integer() || (v.is_number() && is_gauge(f.key));
+      if (f.key.empty() || !number || is_label(f.key) ||
           std::find(spec_.ignore.begin(), spec_.ignore.end(), f.key) != spec_.ignore.end())
         continue;
       auto [it, fresh] = index_.try_emplace(f.key, families_.size());

@@ -3,10 +3,13 @@
 // 64-bit counters where the PMA has them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "lib/mad/attrs_pma.h"
 #include "lib/testing/fabric/fabric.h"
 #include "rdma/ib/test_util.h"
 
@@ -148,6 +151,110 @@ TEST_F(ErrorsWindowCmd, WindowReadsTwiceAndBadWordsFailWithTwo) {
     EXPECT_EQ(b.out, "");
     EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
   }
+}
+
+// The saved reading, taken `ago` seconds earlier: the window is then known
+// to the millisecond, and so the wait share the formula gives.
+void backdate(const std::string& file, double ago) {
+  std::FILE* f = std::fopen(file.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  nlohmann::json saved = nlohmann::json::parse(f);
+  std::fclose(f);
+  saved["time"] = saved["time"].get<double>() - ago;
+  f = std::fopen(file.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::string text = saved.dump();
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+}
+
+// The simulator's PMA has no PortSamplesControl, so there the default tick
+// (7) is used; this double's answers it, and one PMA here says tick 31:
+// its port's share counts four times the wait a tick. Every link runs 4X
+// SDR, 10 Gb/s, 1.25e9 bytes/s; a quarter of that lost in 10 s is
+// 1.25e9 x 0.25 x 10 / ((tick + 1) x 8) waits.
+TEST_F(ErrorsWindowCmd, WaitShareByThePmasTickOrTheDefault) {
+  int hca2 = fabric_.node("hca2"), hca3 = fabric_.node("hca3"), sw2 = fabric_.node("sw2");
+  fabric_.set_counter(hca3, 1, "Tick", 31);
+  fabric_.nodes()[hca2].pma_refused.insert(mad::kPortSamplesControl.id);
+  ASSERT_EQ(run({"fabric", "errors", "save", file_}).status, 0);
+  backdate(file_, 10);
+  fabric_.set_counter(hca3, 1, "PortXmitWait", 12207031);  // tick 31: 25%
+  fabric_.set_counter(hca2, 1, "PortXmitWait", 48828125);  // tick 7: 25%
+  fabric_.set_counter(sw2, 3, "PortXmitWait", 48828);      // the double's tick, 0: 0.03%
+  nlohmann::json j = since({"congestion", "20"});
+  EXPECT_EQ(last_.status, 1) << last_.err;
+  EXPECT_EQ(last_.err, "");  // a PMA without PortSamplesControl is no warning
+  double secs = j["summary"]["window_seconds"].get<double>();
+  ASSERT_GE(secs, 10);
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& p : j["ports"])
+    by[p["description"].get<std::string>() + "/" + p["port"].dump()] = p;
+  const nlohmann::json& w3 = by["hca3/1"]["xmit_wait_share"];
+  EXPECT_EQ(w3["tick"], 31);
+  EXPECT_EQ(w3["tick_source"], "pma");
+  EXPECT_NEAR(w3["percent"].get<double>(), 25 * 10 / secs, 0.01) << w3;
+  EXPECT_EQ(w3["congested"], true);
+  const nlohmann::json& w2 = by["hca2/1"]["xmit_wait_share"];
+  EXPECT_EQ(w2["tick"], 7);
+  EXPECT_EQ(w2["tick_source"], "default");
+  EXPECT_NEAR(w2["percent"].get<double>(), 25 * 10 / secs, 0.01) << w2;
+  const nlohmann::json& s3 = by["sw2/3"]["xmit_wait_share"];
+  EXPECT_EQ(s3["tick"], 0);
+  EXPECT_EQ(s3["tick_source"], "pma");
+  EXPECT_NEAR(s3["percent"].get<double>(), 48828.0 * 8 / (secs * 1.25e9) * 100, 1e-4) << s3;
+  EXPECT_EQ(s3["congested"], false);
+  EXPECT_EQ(j["summary"]["ports_congested"], 2);
+  EXPECT_EQ(j["summary"]["congestion_percent"], 20);
+  // Text: the share with its tick, and the summary's count.
+  Result t = run({"fabric", "errors", "since", file_, "congestion", "20"});
+  EXPECT_NE(t.out.find("description \"hca3\" port 1 "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" (tick 31, pma)"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" (tick 7, default)"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(", 2 congested (wait share at or over 20%)\n"), std::string::npos) << t.out;
+  // The metrics: the share as a gauge, a fraction of 1.
+  Result m = run({"--prometheus", "fabric", "errors", "since", file_});
+  EXPECT_NE(m.out.find("# TYPE rdma_ib_port_xmit_wait_ratio gauge\n"), std::string::npos) << m.out;
+  std::istringstream in(m.out);
+  double ratio = -1;
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("rdma_ib_port_xmit_wait_ratio{") &&
+        line.find("local_name=\"hca3\"") != std::string::npos)
+      ratio = std::stod(line.substr(line.rfind(' ') + 1));
+  EXPECT_NEAR(ratio, 0.25 * 10 / secs, 0.001) << m.out;
+  // congestion needs a window; its PERCENT is 1 to 100.
+  for (std::vector<std::string> bad : {std::vector<std::string>{"fabric", "errors", "congestion"},
+                                       {"fabric", "errors", "since", file_, "congestion", "0"},
+                                       {"fabric", "errors", "since", file_, "congestion", "101"}}) {
+    Result b = run(bad);
+    EXPECT_EQ(b.status, 2) << b.err;
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  }
+}
+
+// A link taken down between the readings (ibsim's Unlink; here the
+// double's): both its ends were Active and are not at the second reading,
+// a flap though LinkDownedCounter did not move. The double's PMAs behind
+// the link (sw2's side) are not reached after it, so only sw1's end is
+// judged here (ibsim shows both: tests/ibsim/fabric.sh).
+TEST_F(ErrorsWindowCmd, APortThatLeftActiveIsAFlap) {
+  ASSERT_EQ(run({"fabric", "errors", "save", file_}).status, 0);
+  fabric_.unlink(fabric_.node("sw2"), 3);
+  nlohmann::json j = since();
+  EXPECT_EQ(last_.status, 1) << last_.err;
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& p : j["ports"])
+    by[p["description"].get<std::string>() + "/" + p["port"].dump()] = p;
+  EXPECT_EQ(by.size(), 1u) << j;
+  EXPECT_EQ(by["sw1/3"]["flap"], "left Active: now DOWN") << j;
+  EXPECT_EQ(j["summary"]["ports_flapped"], 1);
+  Result m = run({"--prometheus", "fabric", "errors", "since", file_});
+  EXPECT_EQ(m.status, 1);
+  size_t left = 0;
+  std::istringstream in(m.out);
+  for (std::string line; std::getline(in, line);)
+    left += line.starts_with("rdma_ib_port_left_active{") && line.ends_with(" 1");
+  EXPECT_EQ(left, 1u) << m.out;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "rdma/ib/fabric_errors.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -146,6 +147,17 @@ ErrorsWords errors_words(Args& args) {
       if (!n || *n == 0 || *n > 86400)
         throw UsageError("invalid window \"" + v + "\" (expected SECONDS, 1 to 86400)");
       w.window.seconds = static_cast<int>(*n);
+    } else if (k == "congestion") {
+      // PERCENT is optional: a number next is it, anything else a word.
+      w.window.congestion = kDefaultCongestionPercent;
+      if (!args.empty() && !args.peek().empty() &&
+          std::isdigit(static_cast<unsigned char>(args.peek()[0]))) {
+        std::string v = args.next();
+        std::optional<uint64_t> n = parse_number(v, {});
+        if (!n || *n == 0 || *n > 100)
+          throw UsageError("invalid congestion \"" + v + "\" (expected PERCENT, 1 to 100)");
+        w.window.congestion = static_cast<double>(*n);
+      }
     } else if (k == "save") {
       w.window.save = value("FILE");
     } else if (k == "since") {
@@ -399,6 +411,8 @@ void errors_sweep(Ctx& c, const FabricSource& src) {
     throw UsageError(
         "window, save and since read the error counters only: not with -w, clear, details "
         "or data");
+  if (m.congestion && !m.seconds && !m.since)
+    throw UsageError("congestion judges the wait over a window: with window SECONDS or since FILE");
   if (m.save && c.opt.exposition != Options::Exposition::None)
     throw UsageError("save writes a file of counters: not with --openmetrics or --prometheus");
   load_thresholds(c, w);

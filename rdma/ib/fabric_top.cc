@@ -34,6 +34,11 @@ std::string human(double v) {
   return buf;
 }
 
+// 0.125 -> "13%": a share as the columns show it.
+std::string percent(double share) {
+  return std::to_string(std::lround(share * 100)) + "%";
+}
+
 std::string fit(const std::string& s, size_t w) {
   if (s.size() <= w) return s + std::string(w - s.size(), ' ');
   return w ? s.substr(0, w - 1) + "~" : "";
@@ -118,7 +123,7 @@ std::string top_frame(std::vector<ib::TopRow> rows, const TopView& v, int height
   };
   static const Column kColumns[] = {
       {"XMIT/s", 8, ib::TopSort::Xmit},   {"RCV/s", 8, ib::TopSort::Rcv},
-      {"UTIL", 6, ib::TopSort::Util},     {"WAIT/s", 8, ib::TopSort::Wait},
+      {"UTIL", 6, ib::TopSort::Util},     {"WAIT", 8, ib::TopSort::Wait},
       {"ERRORS", 8, ib::TopSort::Errors}, {"DOWN", 6, ib::TopSort::Downed}};
   for (const Column& col : kColumns)
     head += right((v.sort == col.sort ? "*" : "") + std::string(col.head), col.width);
@@ -130,9 +135,8 @@ std::string top_frame(std::vector<ib::TopRow> rows, const TopView& v, int height
     if (r.unknown) {
       line += right("(counters reset or saturated)", 44);
     } else {
-      line += right(human(r.xmit_bps), 8) + right(human(r.rcv_bps), 8) +
-              right(std::to_string(static_cast<int>(std::lround(r.util * 100))) + "%", 6) +
-              right(human(r.wait_ps), 8) + right(std::to_string(r.errors), 8) +
+      line += right(human(r.xmit_bps), 8) + right(human(r.rcv_bps), 8) + right(percent(r.util), 6) +
+              right(percent(r.wait_share), 8) + right(std::to_string(r.errors), 8) +
               right(std::to_string(r.downed), 6);
     }
     lines.push_back(trim_line(line, w));
@@ -165,6 +169,9 @@ void top_records(view::Printer& out, std::vector<ib::TopRow> rows) {
       rec.pair("rcv_bytes_per_second", human(r.rcv_bps), r.rcv_bps);
       rec.pair("util_percent", std::to_string(std::lround(r.util * 100)), r.util * 100);
       rec.pair("xmit_wait_per_second", human(r.wait_ps), r.wait_ps);
+      rec.pair("xmit_wait_percent", std::to_string(std::lround(r.wait_share * 100)),
+               r.wait_share * 100);
+      rec.pair("tick_source", r.tick_from_pma ? "pma" : "default");
       rec.pair("errors", r.errors);
       rec.pair("link_downed", r.downed);
     }
@@ -182,13 +189,15 @@ void fabric_top(Ctx& c) {
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   ib::SweepOptions o;
   o.every_port = true;
-  o.extended = true;  // the 64-bit data counters: a 32-bit one saturates in seconds
+  o.extended = true;   // the 64-bit data counters: a 32-bit one saturates in seconds
+  o.wait_tick = true;  // the first sweep only: a PMA's tick does not change
   ib::TopModel model;
   using Clock = std::chrono::steady_clock;
   Clock::time_point last = Clock::now();
   auto sweep = [&] {
     Clock::time_point start = Clock::now();
     ib::ErrorSweep sw = ib::sweep_errors(s.engine(), f, o);
+    o.wait_tick = false;
     double secs = std::chrono::duration<double>(start - last).count();
     last = start;
     return model.update(f, sw, secs);
