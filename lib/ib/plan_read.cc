@@ -2,6 +2,8 @@
 // file, a cable-plan CSV; and the CSV written back.
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -34,6 +36,17 @@ std::optional<mad::Generation> generation_named(const std::string& s) {
     if (n && lower(n) == lower(s)) return static_cast<mad::Generation>(g);
   }
   return std::nullopt;
+}
+
+// A number of the file (its digits matched already) up to max: an Error
+// naming the place when larger (std::stoul would throw out_of_range, or a
+// cast cut it to another port).
+uint64_t file_number(const std::string& s, int base, uint64_t max, const std::string& where,
+                     const char* what) {
+  errno = 0;
+  unsigned long long v = std::strtoull(s.c_str(), nullptr, base);
+  if (errno == ERANGE || v > max) throw Error(where + ": " + what + " " + s + " is out of range");
+  return v;
 }
 
 bool valid_lanes(unsigned n) {
@@ -202,7 +215,7 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
     std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
     if (std::regex_match(t, m, kGuid)) {
-      guid = std::stoull(m[2].str(), nullptr, 16);
+      guid = file_number(m[2].str(), 16, UINT64_MAX, where, "GUID");
     } else if (std::regex_match(t, m, kNode)) {
       current = m[3].str();
       std::string rest = m[4].str();
@@ -230,15 +243,15 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
       if (current.empty()) throw Error(where + ": a port line before any node line");
       HalfCable h{current,
                   m[3].str(),
-                  static_cast<unsigned>(std::stoul(m[1].str())),
-                  static_cast<unsigned>(std::stoul(m[4].str())),
+                  static_cast<unsigned>(file_number(m[1].str(), 10, 255, where, "port")),
+                  static_cast<unsigned>(file_number(m[4].str(), 10, 255, where, "port")),
                   0,
                   mad::Generation::Unknown,
                   lineno};
       std::string rest = m[6].str();
       std::smatch r;
       if (std::regex_search(rest, r, kRate)) {
-        h.lanes = static_cast<unsigned>(std::stoul(r[1].str()));
+        h.lanes = static_cast<unsigned>(file_number(r[1].str(), 10, 255, where, "width"));
         h.speed = *generation_named(r[2].str());
       }
       halves.push_back(std::move(h));
