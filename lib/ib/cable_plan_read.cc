@@ -2,6 +2,8 @@
 // file, a cable-plan CSV; and the CSV written back.
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -35,6 +37,16 @@ std::optional<mad::Generation> generation_named(const std::string& s) {
     if (n && lower(n) == lower(s)) return static_cast<mad::Generation>(g);
   }
   return std::nullopt;
+}
+
+// A number of the file (its digits matched already) up to max: an Error
+// naming the place when larger (std::stoul would throw out_of_range, or a
+// cast cut it to another port).
+uint64_t file_number(const std::string& s, bool hex, uint64_t max, const std::string& where,
+                     const char* what) {
+  std::optional<uint64_t> v = view::parse_number(s, {.max = max, .hex = hex});
+  if (!v) throw Error(where + ": " + what + " " + s + " is out of range");
+  return *v;
 }
 
 bool valid_lanes(unsigned n) {
@@ -201,21 +213,16 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
     std::string where = file + ":" + std::to_string(lineno);
     std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
-    // The patterns above took only digits; too many of them is an error.
-    auto number = [&](const std::string& digits, const view::NumberRule& rule) {
-      std::optional<uint64_t> v = view::parse_number(digits, rule);
-      if (!v) throw Error(where + ": number \"" + digits + "\" is too large");
-      return *v;
-    };
     if (std::regex_match(t, m, kGuid)) {
-      guid = number(m[2].str(), {.hex = true});
+      guid = file_number(m[2].str(), true, UINT64_MAX, where, "GUID");
     } else if (std::regex_match(t, m, kNode)) {
       current = m[3].str();
       std::string rest = m[4].str();
       std::smatch d;
       std::string name = std::regex_search(rest, d, kDesc) ? d[1].str() : current;
       std::smatch g;
-      if (!guid && std::regex_match(current, g, kIdGuid)) guid = number(g[1].str(), {.hex = true});
+      if (!guid && std::regex_match(current, g, kIdGuid))
+        guid = file_number(g[1].str(), true, UINT64_MAX, where, "GUID");
       if (guid) name = names.name(guid, name);
       if (!ids.emplace(current, Declared{name, lineno}).second)
         throw Error(where + ": node \"" + current + "\" is declared twice");
@@ -235,15 +242,15 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
       if (current.empty()) throw Error(where + ": a port line before any node line");
       HalfCable h{current,
                   m[3].str(),
-                  static_cast<unsigned>(number(m[1].str(), {.max = UINT32_MAX})),
-                  static_cast<unsigned>(number(m[4].str(), {.max = UINT32_MAX})),
+                  static_cast<unsigned>(file_number(m[1].str(), false, 255, where, "port")),
+                  static_cast<unsigned>(file_number(m[4].str(), false, 255, where, "port")),
                   0,
                   mad::Generation::Unknown,
                   lineno};
       std::string rest = m[6].str();
       std::smatch r;
       if (std::regex_search(rest, r, kRate)) {
-        h.lanes = static_cast<unsigned>(number(r[1].str(), {.max = UINT32_MAX}));
+        h.lanes = static_cast<unsigned>(file_number(r[1].str(), false, 255, where, "width"));
         h.speed = *generation_named(r[2].str());
       }
       halves.push_back(std::move(h));

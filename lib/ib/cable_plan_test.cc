@@ -185,6 +185,17 @@ TEST_F(PlanFile, WhatCannotBeReadIsNamedByFileAndLine) {
             "c.topo:2: \"s\"[1] goes to \"h\"[1], whose line 4 says it goes to \"s\"[2]");
   EXPECT_EQ(error("j.topo", "Switch 4 \"s\"\nnonsense here\n"),
             "j.topo:2: not a node, port or value line: nonsense here");
+  // Numbers too large for their field (fuzz_cable_plan: std::stoul threw
+  // out_of_range, which no caller catches; a cast would have cut 4294967297
+  // to port 1).
+  EXPECT_EQ(error("o.topo", "Switch 4 \"s\"\n[99999999999999999999] \"s\"[1]\n"),
+            "o.topo:2: port 99999999999999999999 is out of range");
+  EXPECT_EQ(error("q.topo", "Switch 4 \"s\"\n[4294967297] \"s\"[2]\n"),
+            "q.topo:2: port 4294967297 is out of range");
+  EXPECT_EQ(error("g.topo", "switchguid=0x10000000000000000\nSwitch 4 \"s\"\n"),
+            "g.topo:1: GUID 0x10000000000000000 is out of range");
+  EXPECT_EQ(error("l.topo", "Switch 4 \"s\"\n[1] \"s\"[2] # 99999999999999999999xEDR\n"),
+            "l.topo:2: width 99999999999999999999 is out of range");
 }
 
 TEST_F(PlanFile, APortCabledTwiceMakesItsNameAmbiguous) {

@@ -42,6 +42,16 @@ std::string EngineStats::dropped_text() const {
   return out;
 }
 
+std::string EngineStats::given_up_text() const {
+  if (gave_up_on.empty()) return "";
+  std::string out = "gave up on " + std::to_string(gave_up_on.size()) +
+                    (gave_up_on.size() == 1 ? " destination (" : " destinations (");
+  for (size_t i = 0; i < gave_up_on.size() && i < 3; ++i) out += (i ? ", " : "") + gave_up_on[i];
+  out += gave_up_on.size() > 3 ? ", ...)" : ")";
+  return out + ": " + std::to_string(given_up) + (given_up == 1 ? " query" : " queries") +
+         " not sent";
+}
+
 uint32_t Engine::new_tid() {
   if (next_tid_ == 0)  // not 0, and unlike the last run's, so stale replies do not match
     next_tid_ = (static_cast<uint32_t>(getpid()) << 16) ^
@@ -106,7 +116,7 @@ Engine::Dest& Engine::dest_of(const Query& q) {
 
 bool Engine::may_start(const Dest& d) const {
   if (d.pending.empty()) return false;
-  if (!d.limited || d.unresponsive || c_.per_node == 0) return true;
+  if (!d.limited || c_.per_node == 0) return true;
   return d.in_flight < std::max<size_t>(c_.per_node, 1);
 }
 
@@ -143,8 +153,12 @@ void Engine::learn(Dest& d, const Mad& reply) {
 void Engine::submit(Query q) {
   q.mad.set(hdr::kTid, new_tid());
   Dest& d = dest_of(q);
-  d.pending.push_back(std::move(q));
   ++pending_;
+  if (d.given_up) {
+    doomed_.emplace_back(std::move(q), &d);
+    return;
+  }
+  d.pending.push_back(std::move(q));
   if (c_.per_node == 0)
     fifo_.push_back(&d);
   else
@@ -192,11 +206,62 @@ void Engine::withdraw(Query q) {
   if (q.done) q.done(nullptr, &failure);
 }
 
+// The tries of a query that ended: a destination whose tries go
+// unanswered, in a row, past its allowance is given up on. An answer at the
+// first try clears the count; one after retries keeps the retries counted
+// (a node that answers each query at its last try costs T a query, k at a
+// time, as much as one that never answers). Not once the deadline ended
+// the run: every query ends then anyway.
+void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
+  if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached)
+    return;
+  if (answered && f.tries == 1) {
+    d.unanswered = 0;
+    return;
+  }
+  d.unanswered += answered ? f.tries - 1 : f.tries;
+  int allowed = c_.give_up * (std::max(c_.retries, 0) + 1) * (d.group ? 2 : 1);
+  if (d.unanswered >= allowed) give_up(d);
+}
+
+// Its waiting queries end unsent, at the top of run()'s next turn (their
+// callbacks may submit more, which end the same way), and those in flight
+// at once (expire()): their replies, if any come, are strays.
+void Engine::give_up(Dest& d) {
+  d.given_up = true;
+  stats_.gave_up_on.push_back(d.text);
+  for (; !d.pending.empty(); d.pending.pop_front())
+    doomed_.emplace_back(std::move(d.pending.front()), &d);
+  for (auto& [key, f] : flights_)
+    if (f.dest == &d) {
+      f.abandoned = true;
+      f.deadline = t_.now();
+      deadlines_.emplace(f.deadline, key);
+    }
+}
+
+Failure Engine::given_up_failure(const Query& q, const Dest& d, bool sent) {
+  ++stats_.given_up;
+  return {Failure::Kind::Timeout, 0, 0,
+          (sent ? "no reply to " : "not sent: ") + q.what + ": gave up on " +
+              (d.group ? "the probes " + d.text : d.text) + " (" + std::to_string(d.unanswered) +
+              " tries in a row unanswered)"};
+}
+
+void Engine::end_given_up(Query q, const Dest& d) {
+  if (q.wanted && !q.wanted()) return withdraw(std::move(q));
+  ++stats_.timeouts;
+  Failure failure = given_up_failure(q, d, false);
+  if (q.done) q.done(nullptr, &failure);
+}
+
 void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
   auto it = flights_.find(key);
   if (it == flights_.end()) return;
   Query q = std::move(it->second.q);
   Dest& d = *it->second.dest;
+  // A status is an answer: the node is there.
+  count_tries(d, it->second, reply || failure->kind == Failure::Kind::Status);
   for (uint32_t tid : it->second.tids) tids_.erase(tid);
   flights_.erase(it);
   --d.in_flight;
@@ -205,11 +270,6 @@ void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
     learn(d, *reply);
   } else if (failure->kind == Failure::Kind::Timeout) {
     ++stats_.timeouts;
-    // A dead node's own queries go on at the window's pace; a probe group
-    // is not one node (a timeout there says one port's peer is dead), and
-    // unlimited its other probes could all go at once into the node that
-    // parallel links lead to.
-    if (!d.group) d.unresponsive = true;
   } else if (failure->kind == Failure::Kind::Status) {
     ++stats_.status_errors;
   } else {
@@ -283,6 +343,12 @@ void Engine::expire(Clock::time_point now) {
     auto it = flights_.find(key);
     if (it == flights_.end() || it->second.deadline != deadline) continue;  // stale
     Flight& f = it->second;
+    if (f.abandoned) {
+      Failure failure = given_up_failure(f.q, *f.dest, true);
+      failure.tries = f.tries;
+      finish(key, nullptr, &failure);
+      continue;
+    }
     if (f.tries <= c_.retries) {
       retry(key, f);
       continue;
@@ -323,6 +389,15 @@ void Engine::drop_stale_deadlines() {
 void Engine::end_at_deadline() {
   stats_.deadline_reached = true;
   while (pending_ || !flights_.empty()) {
+    if (!doomed_.empty()) {
+      Query q = std::move(doomed_.front().first);
+      doomed_.pop_front();
+      --pending_;
+      Failure failure{Failure::Kind::Timeout, 0, 0, "deadline reached: not sent: " + q.what};
+      ++stats_.timeouts;
+      if (q.done) q.done(nullptr, &failure);
+      continue;
+    }
     if (!flights_.empty()) {
       Flight& f = flights_.begin()->second;
       Failure failure{Failure::Kind::Timeout, f.tries, 0,
@@ -361,6 +436,15 @@ void Engine::run(const std::function<bool()>& until) {
       end_at_deadline();
       break;
     }
+    if (!doomed_.empty()) {  // then the loop's test again: the run may be over
+      while (!doomed_.empty()) {
+        auto [q, d] = std::move(doomed_.front());
+        doomed_.pop_front();
+        --pending_;
+        end_given_up(std::move(q), *d);
+      }
+      continue;
+    }
     // One query from each destination in turn: a node's queries do not
     // fill the window while the others' wait behind them.
     while (flights_.size() < window && !(idle_.empty() && ring_.empty() && fifo_.empty())) {
@@ -385,12 +469,16 @@ void Engine::run(const std::function<bool()>& until) {
     if (c_.deadline) next = std::min(next, *c_.deadline);
     auto now = t_.now();
     int wait =
-        next <= now
+        next <= now || !doomed_.empty()
             ? 0
             : static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(next - now).count());
     if (std::optional<Received> r = t_.receive(wait)) on_receive(*r);
     expire(t_.now());
   }
+  // Every query ended: the next ones (a watch's next sweep) try the
+  // destinations given up on again.
+  if (!pending_ && flights_.empty())
+    for (auto& [key, d] : dests_) d.given_up = false, d.unanswered = 0;
   stats_.seconds += std::chrono::duration<double>(t_.now() - began).count();
 }
 

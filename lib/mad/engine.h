@@ -31,20 +31,35 @@ namespace rdma::mad {
 // a time, so a second waiting keeps it busy and more only queue there. Also
 // the probes in flight behind one known node's ports (Query::unknown_end).
 inline constexpr size_t kPerNode = 2;
+// How many queries' worth of tries one node may leave unanswered in a row
+// before the tool gives up on it (EngineConfig::give_up): a node that
+// answers nothing, or nothing but damaged replies, or every query only
+// after its retries, would otherwise hold its queue of queries k at a time
+// for every try of each (a switch's sweep of 39 queries, 4 s each, 80 s).
+inline constexpr int kGiveUp = 2;
 
 struct EngineConfig {
   int timeout_ms = 1000;  // per try, like infiniband-diags
   int retries = 3;        // tries after the first
   size_t window = 8;      // requests in flight
   // Requests in flight to one destination (a directed route's end, a
-  // DLID); the SA, a host's daemon, is not limited. A destination whose
-  // query went unanswered through every try is limited by the window only,
-  // as before, so a dead node's queries end in the time they used to (not
-  // a probe group: its probes go to many nodes).
+  // DLID); the SA, a host's daemon, is not limited. A destination given up
+  // on (give_up) stays limited: its queries end without being sent.
   // 0: no limit, queries started in the order submitted (the engine before
   // per-destination scheduling, and bench/'s model of other tools). The
   // tool's sessions use kPerNode (rdma/ib/session.cc).
   size_t per_node = 0;
+  // With per_node: a destination whose tries went unanswered give_up x
+  // (retries+1) times in a row (no query answered at its first try in
+  // between: timeouts, damaged replies, answers only after retries) is
+  // given up on: its queries waiting, and those submitted to it later, end
+  // at once unsent (Failure::Kind::Timeout, tries 0, the message naming
+  // it), those in flight at once too. A probe group (Query::unknown_end) is many nodes, so it takes
+  // twice as many. Until every query has ended (the end of a run() that
+  // leaves nothing behind: a watch's next sweep tries it again).
+  // 0: never (the engine before, bench/'s model of other tools); the
+  // tool's sessions use kGiveUp.
+  int give_up = 0;
   // What a node says of its response time (PortInfo SubnetTimeOut and
   // RespTimeValue of its port 0, or of the port asked with modifier 0; a
   // ClassPortInfo's RespTimeValue) sets the timeout of the queries to it
@@ -72,6 +87,11 @@ struct EngineStats {
   uint64_t status_errors = 0;
   uint64_t malformed = 0;
   uint64_t withdrawn = 0;  // queries not sent (Query::wanted)
+  // Queries ended unsent as their destination was given up on
+  // (EngineConfig::give_up; counted in timeouts too), or ended in flight,
+  // and the destinations.
+  uint64_t given_up = 0;
+  std::vector<std::string> gave_up_on;  // "dr 0,1,3", "behind 0x...", "lid 4"
   uint64_t dropped = 0;
   uint64_t stray = 0;
   std::map<std::string, uint64_t> dropped_by;  // "attribute" -> 3
@@ -84,6 +104,9 @@ struct EngineStats {
   // "dropped 4 replies not matching their request (attribute 3, path 1),
   // 2 stray"; "" when none.
   std::string dropped_text() const;
+  // "gave up on 2 nodes (dr 0,1,3, lid 4): 37 queries not sent"; "" when
+  // none.
+  std::string given_up_text() const;
 };
 
 struct Query {
@@ -139,12 +162,13 @@ class Engine {
     // a discovery meets (bench/fabric_results.md, peak memory).
     std::list<Query> pending;
     size_t in_flight = 0;
-    bool in_ring = false;       // in ring_
-    bool in_idle = false;       // in idle_
-    bool unresponsive = false;  // a query ran out of tries unanswered
-    bool limited = true;        // not the SA
-    bool group = false;         // probes behind a known node's ports, not one node
-    int timeout_ms = 0;         // 0: nothing learned, the configured one
+    bool in_ring = false;   // in ring_
+    bool in_idle = false;   // in idle_
+    int unanswered = 0;     // tries unanswered in a row (EngineConfig::give_up)
+    bool given_up = false;  // its queries end unsent
+    bool limited = true;    // not the SA
+    bool group = false;     // probes behind a known node's ports, not one node
+    int timeout_ms = 0;     // 0: nothing learned, the configured one
     uint64_t sent = 0;
     std::string text;
   };
@@ -163,6 +187,7 @@ class Engine {
     // their wait, and the last report's status.
     int returned = 0;
     int return_status = 0;
+    bool abandoned = false;  // its destination was given up on: ends now
   };
   uint32_t new_tid();
   Dest& dest_of(const Query& q);
@@ -179,6 +204,10 @@ class Engine {
   void end_at_deadline();
   void finish(uint32_t key, const Mad* reply, const Failure* failure);
   void withdraw(Query q);
+  void count_tries(Dest& d, const Flight& f, bool answered);
+  void give_up(Dest& d);
+  Failure given_up_failure(const Query& q, const Dest& d, bool sent);
+  void end_given_up(Query q, const Dest& d);
 
   Transport& t_;
   EngineConfig c_;
@@ -192,6 +221,8 @@ class Engine {
   std::deque<Dest*> idle_;
   std::deque<Dest*> ring_;  // the others (one in flight, or not limited)
   std::deque<Dest*> fifo_;  // per_node 0: the destinations of the queries in submit order
+  // Queries of destinations given up on, to end unsent (counted in pending_).
+  std::deque<std::pair<Query, const Dest*>> doomed_;
   // Each try has its own TID (low 32 bits; the kernel owns the high ones), so
   // a failure report for an old try cannot cut the current one short, while
   // a late reply to any try still answers the query.

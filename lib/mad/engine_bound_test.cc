@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -109,6 +110,32 @@ TEST(EngineBound, ManyNodesThatAnswerLastAreBoundByTheWindow) {
   const double Q = 60, W = 4, C = 6, k = kPerNode, L = 1;
   EXPECT_LE(tr.seconds(), (Q / W + C / k + L) * T);
   EXPECT_GE(tr.seconds(), (Q / W) * T * 0.9);  // the window is the limit here
+}
+
+// With give_up (the tool's sessions), a node that answers each query only
+// at its last try is given up on once its unanswered tries make two
+// queries' worth: the C/k term of the bound is gone, what is left of that
+// node costs T twice at most (two queries in flight, each at its last try).
+TEST(EngineBound, ANodeThatAnswersOnlyAtItsLastTryIsGivenUpOn) {
+  const int t_ms = 1000, retries = 3;
+  const double T = (retries + 1) * t_ms / 1000.0;
+  LastTryTransport tr(retries + 1);
+  Engine e(tr, {.timeout_ms = t_ms,
+                .retries = retries,
+                .window = 8,
+                .per_node = kPerNode,
+                .give_up = kGiveUp});
+  std::map<uint16_t, int> per_lid{{1, 40}};
+  for (uint16_t lid = 2; lid <= 61; ++lid) per_lid[lid] = 1;
+  size_t answered = ask_bound_lids(e, per_lid);
+  // The 60 others at their last try, 8 at a time: 8 rounds of T. Node 1's
+  // first 3 queries (9 tries unanswered); the 4th, in flight, ended with
+  // them, and its other 36 unsent, in the first 2 T.
+  EXPECT_EQ(answered, 60u + 3u);
+  EXPECT_EQ(e.stats().given_up, 37u);
+  EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 1"});
+  EXPECT_LE(tr.seconds(), (60 / 8.0 + 1 + 2) * T);
+  EXPECT_EQ(tr.max_in_flight[1], static_cast<int>(kPerNode));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <memory>
 #include <queue>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/engine.h"
@@ -19,15 +21,20 @@ namespace {
 
 // Every LID answers after `service` of virtual time, one MAD at a time,
 // except the dead ones, whose requests are reported as timed out after the
-// sender's timeout. Records what is in flight to each LID. A MAD goes to
-// the node `node` names (default: its DLID).
+// sender's timeout, and the damaged ones, whose replies carry another
+// attribute (dropped as not answering the request). Records what is in
+// flight to each LID. A MAD goes to the node `node` names (default: its
+// DLID).
 class ScheduleTransport : public Transport {
  public:
   using Ns = std::chrono::nanoseconds;
   std::map<uint16_t, int> in_flight, max_in_flight;
   std::vector<uint16_t> sent_to;
   std::vector<int> timeouts;  // as sent
-  std::set<uint16_t> dead;
+  std::set<uint16_t> dead, damaged;
+  // Whether the MAD sent to node id is lost on its way (then nothing comes
+  // back: the sender's own timeout ends the try).
+  std::function<bool(uint16_t id)> lose;
   Ns service = std::chrono::microseconds(100);
   // The attribute bytes a LID answers with (default: zeros).
   std::function<std::vector<uint8_t>(const Mad&)> attr = [](const Mad&) {
@@ -44,6 +51,10 @@ class ScheduleTransport : public Transport {
     int& n = in_flight[id];
     max_in_flight[id] = std::max(max_in_flight[id], ++n);
     Event ev{now_, seq_++, id, {}};
+    if (lose && lose(id)) {
+      --n;
+      return;
+    }
     if (dead.count(id)) {
       ev.at += std::chrono::milliseconds(timeout_ms);
       ev.r.bytes.assign(m.bytes.begin(), m.bytes.end());
@@ -54,6 +65,7 @@ class ScheduleTransport : public Transport {
       ev.at = busy;
       ev.r.bytes = reply_to(m, attr(m));
       ev.r.slid = to.lid;
+      if (damaged.count(id)) ev.r.bytes[17] ^= 0x01;  // AttributeID's low byte
     }
     events_.push(std::move(ev));
   }
@@ -298,16 +310,125 @@ TEST(EngineSchedule, ATimedOutProbeLeavesItsGroupLimited) {
 TEST(EngineSchedule, ADeadNodeDoesNotHoldTheOthersBack) {
   ScheduleTransport t;
   t.dead = {1};
-  Engine e(t, {.timeout_ms = 1000, .retries = 3, .window = 4, .per_node = 2});
+  Engine e(t, {.timeout_ms = 1000, .retries = 3, .window = 4, .per_node = 2, .give_up = kGiveUp});
   std::vector<uint16_t> done = ask_lids(e, {1, 2, 3}, 10);
   ASSERT_EQ(done.size(), 30u);
   // The live nodes' 20 queries end before the dead node's first timeout.
   EXPECT_TRUE(std::all_of(done.begin(), done.begin() + 20, [](uint16_t l) { return l != 1; }));
   EXPECT_EQ(e.stats().timeouts, 10u);
-  // Once a query to it ran out of tries, its others share the window as
-  // before: the whole run within today's bound (10 queries, 4 at a time,
-  // 4 tries of 1 s each), not 10 x 4 s one after another.
-  EXPECT_LE(t.elapsed(), std::chrono::seconds(4 * 4));
+  // Its first two queries, in flight together, run out of their 4 tries:
+  // 8 tries unanswered, two queries' worth, and the other 8 end unsent.
+  // One query's time (4 tries of 1 s), not 10 x 4 s two at a time.
+  EXPECT_LE(t.elapsed(), std::chrono::milliseconds(4 * 1000 + 1));
+  EXPECT_EQ(std::count(t.sent_to.begin(), t.sent_to.end(), 1), 8);
+  EXPECT_EQ(e.stats().given_up, 8u);
+  EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 1"});
+  EXPECT_EQ(e.stats().given_up_text(), "gave up on 1 destination (lid 1): 8 queries not sent");
+}
+
+// The failures of the queries given up on: their kind, tries and message.
+std::vector<Failure> fail_lid(Engine& e, uint16_t lid, int n) {
+  auto failed = std::make_shared<std::vector<Failure>>();
+  for (int i = 0; i < n; ++i) {
+    Route r{false, lid, {}};
+    e.submit({make_smp(r, kGet, kPortInfo, static_cast<uint32_t>(i)), smp_address(r),
+              "PortInfo port " + std::to_string(i) + " from lid " + std::to_string(lid),
+              [failed](const Mad*, const Failure* f) {
+                if (f) failed->push_back(*f);
+              }});
+  }
+  e.run();
+  return *failed;
+}
+
+// Replies that never answer the request (damaged: dropped, the query waits
+// for its own) cost the same tries as silence, and end the same way.
+TEST(EngineSchedule, ANodeWhoseRepliesAreAllDamagedIsGivenUpOn) {
+  ScheduleTransport t;
+  t.damaged = {5};
+  Engine e(t, {.timeout_ms = 1000, .retries = 3, .window = 256, .per_node = 2, .give_up = kGiveUp});
+  std::vector<Failure> failed = fail_lid(e, 5, 39);  // a 36-port switch's sweep
+  ASSERT_EQ(failed.size(), 39u);
+  // The two in flight end as refused (the last damaged reply names why),
+  // after every try; the rest unsent, at once.
+  EXPECT_EQ(failed[0].kind, Failure::Kind::Malformed);
+  EXPECT_EQ(failed[1].kind, Failure::Kind::Malformed);
+  EXPECT_EQ(failed[2].kind, Failure::Kind::Timeout);
+  EXPECT_EQ(failed[2].tries, 0);
+  EXPECT_EQ(failed[38].message,
+            "not sent: PortInfo port 38 from lid 5: gave up on lid 5 (8 tries in a row "
+            "unanswered)");
+  EXPECT_EQ(e.stats().dropped, 8u);
+  EXPECT_LE(t.elapsed(), std::chrono::milliseconds(4 * 1000 + 1));  // not 20 x 4 s
+}
+
+// A node that loses a try now and then keeps its queries: one answered at
+// its first try clears the count.
+TEST(EngineSchedule, ANodeThatLosesSomeTriesIsNotGivenUpOn) {
+  ScheduleTransport t;
+  int sends = 0;
+  t.lose = [&sends](uint16_t) { return ++sends % 4 == 0; };  // a quarter of the MADs
+  Engine e(t, {.timeout_ms = 100, .retries = 3, .window = 256, .per_node = 2, .give_up = kGiveUp});
+  EXPECT_TRUE(fail_lid(e, 5, 100).empty());
+  EXPECT_EQ(e.stats().answered, 100u);
+  EXPECT_GT(e.stats().retried, 20u);
+  EXPECT_TRUE(e.stats().gave_up_on.empty());
+}
+
+// Probes behind one switch's ports (a probe group) may reach many nodes, so
+// a group takes twice a node's allowance; meanwhile, and after, never more
+// than per_node of them at the node that parallel links lead to.
+TEST(EngineSchedule, AProbeGroupIsGivenUpOnAfterTwiceANodesTries) {
+  ScheduleTransport t;
+  // One spine behind every port, its replies all damaged (dropped as not
+  // answering: it still serves each request, so what it holds shows).
+  t.node = [](const Mad&, const Address&) { return uint16_t{100}; };
+  t.damaged = {100};
+  Engine e(t, {.timeout_ms = 1000, .retries = 3, .window = 256, .per_node = 2, .give_up = kGiveUp});
+  auto failed = std::make_shared<std::vector<Failure>>();
+  for (uint8_t port = 1; port <= 18; ++port) {
+    Route r{true, 0, {1, port}};
+    Query q{make_smp(r, kGet, kNodeInfo, 0), smp_address(r),
+            "NodeInfo from dr 0,1," + std::to_string(port),
+            [failed](const Mad*, const Failure* f) { failed->push_back(*f); }};
+    q.unknown_end = true;
+    q.behind = 0x1234;
+    e.submit(std::move(q));
+  }
+  e.run();
+  ASSERT_EQ(failed->size(), 18u);
+  EXPECT_EQ(t.max_in_flight[100], 2);
+  // Two rounds of two probes, 16 tries, then the other 14 unsent: 8 s, not
+  // 9 x 4 s.
+  EXPECT_EQ(t.sent_to.size(), 16u);
+  EXPECT_LE(t.elapsed(), std::chrono::milliseconds(2 * 4 * 1000 + 10));
+  EXPECT_EQ(failed->back().message,
+            "not sent: NodeInfo from dr 0,1,18: gave up on the probes behind "
+            "0x0000000000001234 (16 tries in a row unanswered)");
+}
+
+// Given up on for the rest of a run, not for good: once every query has
+// ended, the next run (a watch's next sweep) sends to it again.
+TEST(EngineSchedule, AGivenUpNodeIsAskedAgainByTheNextRun) {
+  ScheduleTransport t;
+  t.dead = {7};
+  Engine e(t, {.timeout_ms = 10, .retries = 0, .window = 8, .per_node = 2, .give_up = kGiveUp});
+  EXPECT_EQ(fail_lid(e, 7, 5).size(), 5u);
+  EXPECT_EQ(t.sent_to.size(), 2u);  // 2 tries unanswered, 3 unsent
+  t.dead.clear();
+  EXPECT_TRUE(fail_lid(e, 7, 5).empty());
+  EXPECT_EQ(t.sent_to.size(), 7u);
+}
+
+// Without give_up (bench's model of other tools) a dead node keeps its
+// queries: per_node at a time, every try of each.
+TEST(EngineSchedule, WithoutGiveUpEveryQueryIsSent) {
+  ScheduleTransport t;
+  t.dead = {7};
+  Engine e(t, {.timeout_ms = 10, .retries = 1, .window = 8, .per_node = 2});
+  EXPECT_EQ(fail_lid(e, 7, 6).size(), 6u);
+  EXPECT_EQ(t.sent_to.size(), 12u);
+  EXPECT_GE(t.elapsed(), std::chrono::milliseconds(3 * 2 * 10));  // 3 rounds of 2 tries
 }
 
 TEST(EngineSchedule, TheTimeoutIsWhatClassPortInfoSays) {

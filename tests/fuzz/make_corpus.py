@@ -13,6 +13,7 @@ the seeds it wrote before (files named seed-*).
 """
 import glob
 import hashlib
+import json
 import os
 import re
 import struct
@@ -129,6 +130,31 @@ def files():
     ]
     for m in maps:
         write("node_name_map", m.encode())
+    # Cable plans: NDT's CSV (the columns in any order, quotes, skipped
+    # link types), and the topology files plan.sh reads.
+    clear("cable_plan")
+    for c in ("StartDevice,StartPort,EndDevice,EndPort,LinkType,Width,Speed\n"
+              "leaf1,1,spine1,1,Data,4X,EDR\nleaf1,Port 2,spine2,1,Data,4x,HDR\n"
+              "leaf1,3,mgmt,1,Management,,\n",
+              "# site plan\n\"End Port\",end_device,start-port,\"Start Device\"\n"
+              "1,\"h\"\"1\",7,leaf 2\n2,h2,8,leaf 2\n"):
+        write("cable_plan", c.encode())
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "ibsim", "plan*.net"))):
+        write("cable_plan", open(path, "rb").read())
+    # Counter snapshots (`fabric errors save`): one port of each width.
+    clear("counter_snapshot")
+    # lib/ib/errors.cc error_counters(): PortCounters' first 12, then two.
+    src = open(os.path.join(ROOT, "lib", "mad", "attrs_perf.cc")).read()
+    table = src.split("kCounterSelectNames[] = {", 1)[1].split("};", 1)[0]
+    counters = re.findall(r'"(\w+)"', table)[:12] + ["PortXmitWait", "QP1Dropped"]
+    for bits in (32, 64):
+        port = {"node_guid": "0x0002c90300001234", "port": 1, "lid": 4,
+                "description": "leaf 1", "bits": bits,
+                "counters": {n: i for i, n in enumerate(counters)}}
+        if bits == 64:
+            port["port_guid"] = "0x0002c90300001235"
+        doc = {"rdma_error_counters": 1, "time": 1764000000.5, "ports": [port]}
+        write("counter_snapshot", (json.dumps(doc) + "\n").encode())
     for t in ("# ibqueryerrors thresholds\nSymbolErrorCounter=10\nLinkDownedCounter=1\n",
               "PortRcvErrors = 5 # spaces\nPortXmitDiscards=0x10\nNoSuchCounter=3\n"):
         write("thresholds", t.encode())

@@ -38,6 +38,9 @@
  *   MADFAULT_ROUTES="1,3 1,4"  only the replies of directed routes that
  *                        begin with one of these (a node and what is behind
  *                        it) are damaged; other replies pass untouched.
+ *   MADFAULT_AFTER=N     the first N replies pass untouched, the rates
+ *                        apply from the next: a fabric that falls sick
+ *                        part way through (fault.sh, the 30 s bound).
  * Only replies (the response bit set, umad status 0) are damaged; requests
  * pass untouched. Build: gcc -shared -fPIC -O2 -o madfault.so madfault.c -ldl
  */
@@ -90,6 +93,7 @@ static struct {
     int hops;
 } routes[MAX_ROUTES];
 static int n_routes;
+static unsigned long after, replies;
 
 /* An exit that is not a crash: the requests sent, for the time bound.
  * Appended: `timeout`, run under the same preload, adds nothing. */
@@ -108,6 +112,8 @@ static void setup(void) {
     state = 0x9e3779b97f4a7c15ull ^ (s ? strtoull(s, NULL, 0) : 1);
     const char *l = getenv("MADFAULT_LOG");
     if (l) logf = fopen(l, "a");
+    const char *a = getenv("MADFAULT_AFTER");
+    if (a) after = strtoul(a, NULL, 10);
     const char *routes_env = getenv("MADFAULT_ROUTES");
     for (const char *c = routes_env; c && *c && n_routes < MAX_ROUTES;) {
         char *end;
@@ -350,7 +356,7 @@ ssize_t read(int fd, void *buf, size_t count) {
         size_t len = (size_t)n - UMAD_HDR;
         uint32_t tid = tid_of(m);
         forget(tid);
-        if (!chosen(m, len)) return n;
+        if (!chosen(m, len) || replies++ < after) return n;
         if (chance(DROP)) {
             note("dropped tid %08x", tid);
             continue; /* the next one, or nothing (umad2sim: -EWOULDBLOCK) */
