@@ -99,8 +99,8 @@ TEST_F(Findings, ACheckNamedTwiceIsBadInput) {
   EXPECT_EQ(typo.status, 2);
   EXPECT_EQ(
       typo.err,
-      "unknown fabric check \"lnks\" (ids, links, sm, routes, credit, balance, errors, fattree or "
-      "nodes); did you mean \"links\"?\n");
+      "unknown fabric check \"lnks\" (ids, links, sm, routes, credit, balance, errors, fattree, "
+      "nodes or pkeys); did you mean \"links\"?\n");
 }
 
 TEST_F(Findings, CheckAndDiffSayWhatTheyFound) {
