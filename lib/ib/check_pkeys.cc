@@ -1,17 +1,10 @@
 #include "lib/ib/check_pkeys.h"
 
-#include <cstdio>
 #include <string>
 
 namespace rdma::ib {
 
 namespace {
-
-std::string pkey_text(uint16_t k) {
-  char s[8];
-  std::snprintf(s, sizeof s, "0x%04x", k);
-  return s;
-}
 
 // The key as a table holds it: the base with its membership bit.
 std::string key_text(uint16_t base, bool full) {

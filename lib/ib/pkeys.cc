@@ -1,5 +1,6 @@
 #include "lib/ib/pkeys.h"
 
+#include <cstdio>
 #include <optional>
 
 #include "lib/mad/attrs.h"
@@ -7,6 +8,12 @@
 #include "lib/mad/target.h"
 
 namespace rdma::ib {
+
+std::string pkey_text(uint16_t key) {
+  char s[8];
+  std::snprintf(s, sizeof s, "0x%04x", key);
+  return s;
+}
 
 Memberships memberships(const std::vector<uint16_t>& table) {
   Memberships m;

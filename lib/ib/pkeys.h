@@ -20,6 +20,9 @@ inline constexpr uint16_t kPKeyBase = 0x7fff;     // the partition bits
 inline constexpr uint16_t kPKeyFull = 0x8000;     // the membership bit
 inline constexpr uint16_t kDefaultPKey = 0x7fff;  // the default partition
 
+// "0x8002": a key as smpquery pkeys prints it.
+std::string pkey_text(uint16_t key);
+
 // A table's partitions: base -> full (true) or limited; a key 0 (an empty
 // entry) is none, a base given full and limited counts as full.
 using Memberships = std::map<uint16_t, bool>;

@@ -1,7 +1,5 @@
 #include "rdma/ib/fabric_pkeys.h"
 
-#include <cstdio>
-
 #include "lib/ib/check.h"
 #include "lib/ib/finding_places.h"
 #include "lib/ib/pkeys.h"
@@ -34,10 +32,8 @@ void fabric_show_pkeys(Ctx& c, const FabricSource& src) {
       j["membership"] = membership;
       members.push_back(std::move(j));
     }
-    char base[8];
-    std::snprintf(base, sizeof base, "0x%04x", p.base);
     rec.clear();
-    rec.pair("pkey", base);
+    rec.pair("pkey", ib::pkey_text(p.base));
     rec.pair("full", full);
     rec.pair("limited", p.members.size() - full);
     rec.add("members", text, std::move(members));
