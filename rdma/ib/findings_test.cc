@@ -141,8 +141,9 @@ TEST_F(Findings, BatchGoesOnPastFindingsAndStopsAtAFailure) {
   // A failure of a command that is no findings command: 1, as iproute2.
   Result plain = run({"-b", "-"}, "fabric show bogus\nfabric show\n");
   EXPECT_EQ(plain.status, 1);
-  EXPECT_EQ(plain.err,
-            "-:1: unknown fabric show argument \"bogus\" (switches, cas, hosts or routers)\n");
+  EXPECT_EQ(
+      plain.err,
+      "-:1: unknown fabric show argument \"bogus\" (switches, cas, hosts, routers or pkeys)\n");
 }
 
 }  // namespace

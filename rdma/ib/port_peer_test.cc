@@ -43,21 +43,19 @@ TEST_F(PortPeerCmd, AWordThatNamesNoLocalPortIsRefusedWithTheChoices) {
   EXPECT_EQ(run({"port", "peer", "fabric0/1", "extra"}).status, 1);
 }
 
-class PortPeerDown : public madtest::MadCmd {
- protected:
-  PortPeerDown() : MadCmd("net", {.attach_node = "hca1", .attach_port = 2}) {}
-};
-
-// hca1 port 2 has no cable: a record with its state, no peer, exit 0.
-TEST_F(PortPeerDown, ADownPortIsARecordWithoutAPeer) {
+// A port whose link is down (here hca1 port 1 as the double reports it):
+// a record with its state, no peer, exit 0; nothing sent past the port.
+TEST_F(PortPeerCmd, ADownPortIsARecordWithoutAPeer) {
+  node("hca1").ports[1].state = ibtest::kDown;
   test::Result r = run({"-j", "port", "peer"});
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
-  EXPECT_EQ(j[0]["port"], 2);
+  EXPECT_EQ(j[0]["port"], 1);
   EXPECT_EQ(j[0]["state"], "DOWN");
   EXPECT_FALSE(j[0].contains("peer_node_guid"));
   EXPECT_FALSE(j[0].contains("width"));
+  for (const mad::Mad& m : sent_) EXPECT_EQ(m.get(mad::hdr::kHopCount), 0u) << "hop count";
 }
 
 }  // namespace
