@@ -125,7 +125,7 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   while (std::getline(in, line)) {
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
     if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"].size(), 25u);
+      ASSERT_EQ(j["port_info"].size(), 27u);
       ASSERT_EQ(j["port_info"][19], "LinkSpeedExtActive2");
       while (j["port_info"].size() > 19) j["port_info"].erase(19);
     } else if (j.contains("node")) {

@@ -4,6 +4,7 @@
 
 #include "lib/ib/check_fattree.h"
 #include "lib/ib/check_nodes.h"
+#include "lib/ib/check_pkeys.h"
 #include "lib/ib/lfts.h"
 #include "lib/ib/mfts.h"
 
@@ -11,7 +12,7 @@ namespace rdma::ib {
 
 const std::vector<std::string_view>& check_names() {
   static const std::vector<std::string_view> kNames = {
-      "ids", "links", "sm", "routes", "credit", "balance", "errors", "fattree", "nodes"};
+      "ids", "links", "sm", "routes", "credit", "balance", "errors", "fattree", "nodes", "pkeys"};
   return kNames;
 }
 
@@ -57,6 +58,7 @@ CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::stri
     if (balance) take(check_balance(f, lfts));
     if (fattree) take(check_fattree(f, lfts));
   }
+  if (want("pkeys")) take(check_pkeys(f, read_pkey_tables(*e, f, true, run.warnings)));
   if (want("errors")) {
     // As `fabric errors` sweeps: its counters and thresholds.
     run.sweep = sweep_errors(*e, f, sweep);

@@ -36,6 +36,7 @@ struct PortInfo {
   uint16_t lid = 0;
   uint16_t sm_lid = 0;
   uint32_t caps = 0;
+  uint16_t caps2 = 0;  // CapabilityMask2 (here, not in field order: Port packs in 72 bytes)
   uint8_t local_port = 0;
   uint8_t width_enabled = 0;
   uint8_t width_supported = 0;
@@ -55,11 +56,14 @@ struct PortInfo {
   // Not PortInfo's: the vendor's MlnxExtPortInfo LinkSpeedActive (bit 0
   // FDR10), where discovery asks it (lib/ib/fdr10.h); 0 elsewhere.
   uint8_t mlnx_speed_active = 0;
-  uint16_t caps2 = 0;  // CapabilityMask2
   // MlnxExtPortInfo's LinkSpeedSupported, where discovery asks it.
   uint8_t mlnx_speed_supported = 0;
   uint8_t vl_cap = 0;    // VLCap: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14
   uint8_t oper_vls = 0;  // OperationalVLs, in VLCap's codes (0: not set, or a file without it)
+  // PartitionEnforcementInbound/Outbound: a switch's external port checks
+  // packets' P_Keys against its own table (0 in a file saved before them).
+  uint8_t pkey_enforce_in = 0;
+  uint8_t pkey_enforce_out = 0;
 
   // The link trained: a neighbour answers behind it (state INIT or more).
   bool link_up() const { return state >= kPortInit; }
@@ -126,6 +130,8 @@ void port_info_fields(S& v, F&& f) {
   f("MlnxExtPortInfo.LinkSpeedSupported", v.mlnx_speed_supported);
   f("VLCap", v.vl_cap);
   f("OperationalVLs", v.oper_vls);
+  f("PartitionEnforcementInbound", v.pkey_enforce_in);
+  f("PartitionEnforcementOutbound", v.pkey_enforce_out);
 }
 
 template <typename S, typename F>

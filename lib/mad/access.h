@@ -16,9 +16,12 @@ namespace rdma::mad {
 struct Access {
   std::function<LocalPort(const std::string& via)> find_port;
   std::function<std::unique_ptr<Transport>(const LocalPort&)> open;
+  // The machine's devices and their ports (libibumad's umad_get_cas_names
+  // and umad_get_ca), for the commands that go over every local port.
+  std::function<Devices()> devices = {};
 };
 
-// libibumad: find_local_port and UmadTransport.
+// libibumad: find_local_port, UmadTransport and read_devices.
 Access umad_access();
 
 }  // namespace rdma::mad

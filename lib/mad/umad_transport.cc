@@ -132,9 +132,11 @@ std::optional<Received> UmadTransport::receive(int timeout_ms) {
 namespace rdma::mad {
 
 Access umad_access() {
-  return {find_local_port, [](const LocalPort& l) -> std::unique_ptr<Transport> {
+  return {find_local_port,
+          [](const LocalPort& l) -> std::unique_ptr<Transport> {
             return std::make_unique<UmadTransport>(l.ca, l.port);
-          }};
+          },
+          read_devices};
 }
 
 }  // namespace rdma::mad

@@ -33,6 +33,7 @@
 #include "lib/mad/target.h"
 #include "rdma/ib/fabric_check.h"
 #include "rdma/ib/fabric_errors.h"
+#include "rdma/ib/fabric_pkeys.h"
 #include "rdma/ib/fabric_report.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/fabric_top.h"
@@ -49,7 +50,7 @@ namespace {
 
 void fabric_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma fabric show [ switches | cas | hosts | routers ] [ from FILE ]\n"
+      "Usage: rdma fabric show [ switches | cas | hosts | routers | pkeys ] [ from FILE ]\n"
       "                        [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ switches | cas ] [ from FILE ]\n"
       "                         [via DEV/PORT]\n"
@@ -75,7 +76,7 @@ void fabric_help(Ctx& c) {
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance | errors |\n"
-      "                           fattree | nodes ]... [ since FILE ]\n"
+      "                           fattree | nodes | pkeys ]... [ since FILE ]\n"
       "                         [ severity error | warning | info ]\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric plan check PLAN [ from FILE ] [via DEV/PORT]\n"
@@ -108,6 +109,7 @@ void fabric_show(Ctx& c) {
   int type = 0;  // all
   if (!c.args.empty()) {
     const std::string k = c.args.next();
+    if (matches(k, "pkeys")) return fabric_show_pkeys(c, src);
     if (matches(k, "switches"))
       type = static_cast<int>(ib::NodeType::Switch);
     else if (matches(k, "cas") || matches(k, "hosts"))  // hosts: ibhosts' word
@@ -115,8 +117,8 @@ void fabric_show(Ctx& c) {
     else if (matches(k, "routers"))
       type = static_cast<int>(ib::NodeType::Router);
     else
-      throw UsageError(
-          unknown_word("fabric show argument", k, {"switches", "cas", "hosts", "routers"}));
+      throw UsageError(unknown_word("fabric show argument", k,
+                                    {"switches", "cas", "hosts", "routers", "pkeys"}));
   }
   c.args.done();
   ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));

@@ -25,8 +25,9 @@ TEST_F(FabricCheckCmd, AHealthyFabricGivesTheSmAndTheSummary) {
   EXPECT_EQ(r.out.find("severity error"), std::string::npos) << r.out;
   std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
   EXPECT_EQ(
-      last.rfind("summary: 6 nodes checked (ids,links,sm,routes,credit,balance,errors), 0 errors, ",
-                 0),
+      last.rfind(
+          "summary: 6 nodes checked (ids,links,sm,routes,credit,balance,errors,pkeys), 0 errors, ",
+          0),
       0u)
       << last;
   nlohmann::json j = json({"fabric", "check", "sm"});
@@ -188,7 +189,7 @@ TEST_F(FabricCheckCmd, RefusesAnUnknownCheck) {
   EXPECT_EQ(r.status, 2);  // bad input to a findings command
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("unknown fabric check \"speed\" (ids, links, sm, routes, credit, balance, "
-                       "errors, fattree or nodes)"),
+                       "errors, fattree, nodes or pkeys)"),
             std::string::npos)
       << r.err;
   // A check named twice (even abbreviated) is a mistake, not a wish to run it twice.

@@ -244,7 +244,7 @@ TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
     std::string err;
   } cases[] = {
       {{"fabric", "show", "bogus"},
-       "unknown fabric show argument \"bogus\" (switches, cas, hosts or routers)\n"},
+       "unknown fabric show argument \"bogus\" (switches, cas, hosts, routers or pkeys)\n"},
       {{"fabric", "links", "x"}, "unknown fabric links argument \"x\" (all, degraded or down)\n"},
       {{"fabric", "save"}, "missing FILE to save the fabric to\n"},
       {{"fabric", "show", "from"}, "missing FILE after \"from\"\n"},

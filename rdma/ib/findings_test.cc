@@ -101,8 +101,8 @@ TEST_F(Findings, ACheckNamedTwiceIsBadInput) {
   EXPECT_EQ(typo.status, 2);
   EXPECT_EQ(
       typo.err,
-      "unknown fabric check \"lnks\" (ids, links, sm, routes, credit, balance, errors, fattree or "
-      "nodes); did you mean \"links\"?\n");
+      "unknown fabric check \"lnks\" (ids, links, sm, routes, credit, balance, errors, fattree, "
+      "nodes or pkeys); did you mean \"links\"?\n");
 }
 
 TEST_F(Findings, CheckAndDiffSayWhatTheyFound) {
@@ -143,8 +143,9 @@ TEST_F(Findings, BatchGoesOnPastFindingsAndStopsAtAFailure) {
   // A failure of a command that is no findings command: 1, as iproute2.
   Result plain = run({"-b", "-"}, "fabric show bogus\nfabric show\n");
   EXPECT_EQ(plain.status, 1);
-  EXPECT_EQ(plain.err,
-            "-:1: unknown fabric show argument \"bogus\" (switches, cas, hosts or routers)\n");
+  EXPECT_EQ(
+      plain.err,
+      "-:1: unknown fabric show argument \"bogus\" (switches, cas, hosts, routers or pkeys)\n");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/speed.h"
+#include "rdma/ib/port_peer.h"
 #include "rdma/ib/port_set.h"
 #include "rdma/ib/port_tables.h"
 #include "rdma/ib/session.h"
@@ -25,6 +26,7 @@ void port_help(Ctx& c) {
       "       rdma [-f] [--mkey KEY] port set TARGET port N [ STATE ] [ OP VALUE ]... [via "
       "DEV/PORT]\n"
       "       rdma --yes port set all init [via DEV/PORT]\n"
+      "       rdma port peer [ DEV[/PORT] ]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
@@ -166,7 +168,7 @@ void port_show(Ctx& c) {
 void cmd_port(Ctx& c) {
   static constexpr Cmd kTable[] = {
       {nullptr, port_help}, {"show", port_show}, {"list", port_show},
-      {"set", port_set},    {"help", port_help},
+      {"set", port_set},    {"peer", port_peer}, {"help", port_help},
   };
   dispatch(c, kTable, "port command");
 }

@@ -79,6 +79,12 @@ class MadCmd : public ::testing::Test {
             },
             [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
               return std::make_unique<SpoilingTransport>(fabric_, sent_, spoil_);
+            },
+            // The double is seen through one port: the machine's only one.
+            [this] {
+              mad::Devices d;
+              d.umad.push_back({"fabric0", 1, {{fabric_.local_port(), true}}});
+              return d;
             }};
   }
 

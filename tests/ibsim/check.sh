@@ -23,7 +23,7 @@ compare() { compare_json check_compare.py "$@"; }
 start_opensm
 
 # The healthy fabric: the master SM, no error, exit 0.
-expect "fabric check: exit 0" 0 '^summary: 8 nodes checked \(ids,links,sm,routes,credit,balance,errors\), 0 errors' \
+expect "fabric check: exit 0" 0 '^summary: 8 nodes checked \(ids,links,sm,routes,credit,balance,errors,pkeys\), 0 errors' \
   fabric check
 expect "fabric check sm: opensm is the master" 0 '^check sm severity info what "SM master' \
   fabric check sm

@@ -179,6 +179,91 @@ refused "pkeys of CA port 2 reached on port 1 (smpquery shows port 1's)" "smpque
 expect "guids of a switch external port: none" 1 "^lid $SW2 is a switch: only its port 0 has GUIDs" \
   port show lid "$SW2" port 4 guids
 
+# Partitions (partitions.conf, programmed by opensm): fabric show pkeys
+# against every CA's table as smpquery pkeys prints it; fabric check pkeys
+# clean, then with tables set by hand (mad set P_KeyTable; opensm, which
+# does not sweep again, leaves them): hca4 without the default key (an
+# error), hca3 a limited member of 0x0002 like hca4 (a partition of
+# limited members only: a warning). ibsim keeps no PortInfo partition
+# enforcement bits, so the switch-port comparisons are the double's
+# (lib/ib/check_pkeys_test.cc).
+{ for l in "$HCA1" "$HCA2" "$HCA3" "$HCA4"; do
+    d=$(run smpquery nodedesc "$l" 2>/dev/null | sed 's/^Node Description:\.*//')
+    run smpquery pkeys "$l" 2>/dev/null | sed -n "s/^ *[0-9]*: //p" | tr ' ' '\n' | sed "s/^/$d /"
+  done; } | grep -v ' 0x0000$' | sort >pk.diags
+run "$RDMA" -j fabric show pkeys >pk.json 2>pk.err
+python3 -c '
+import json, sys
+for p in json.load(open("pk.json")):
+    for m in p["members"]:
+        print(m["description"], "0x%04x" % (int(p["pkey"], 16) | (0x8000 if m["membership"] == "full" else 0)))
+' 2>&1 | sort >pk.ours
+if [ -s pk.diags ] && diff pk.diags pk.ours >pk.diff; then
+  ok "fabric show pkeys = smpquery pkeys of each CA ($(wc -l <pk.ours) keys)"
+else
+  bad "fabric show pkeys: $(cat pk.diff pk.err)"
+fi
+expect "fabric show pkeys: 0x0002 with hca3 full and hca4 limited" 0 \
+  '^pkey 0x0002 full 1 limited 1 ' fabric show pkeys
+expect "fabric check pkeys: partitions.conf as opensm programs it, clean" 0 \
+  '^summary: 6 nodes checked \(pkeys\), 0 errors, 0 warnings, 0 notes$' fabric check pkeys
+# The index of key $2 in the table of LID $1.
+pkey_index() {
+  run smpquery pkeys "$1" 2>/dev/null | sed -n "s/^ *[0-9]*: //p" | tr ' ' '\n' | grep -n "^$2$" | cut -d: -f1 | head -1
+}
+i4=$(($(pkey_index "$HCA4" 0xffff) - 1))
+i3=$(($(pkey_index "$HCA3" 0x8002) - 1))
+run "$RDMA" mad set P_KeyTable lid "$HCA4" "P_KeyTableBlock[$i4]=0" >/dev/null 2>&1
+run "$RDMA" mad set P_KeyTable lid "$HCA3" "P_KeyTableBlock[$i3]=0x0002" >/dev/null 2>&1
+if run smpquery pkeys "$HCA4" 2>/dev/null | grep -q 0xffff; then
+  bad "smpquery pkeys $HCA4: 0xffff still there after mad set"
+else
+  ok "mad set P_KeyTable: hca4 without 0xffff, as smpquery pkeys reads it"
+fi
+out=$(run "$RDMA" -d fabric check pkeys 2>&1)
+rc=$?
+if [ $rc = 1 ] &&
+  grep -qE '^check pkeys severity error what "CA port without the default P_Key \(0x7fff or 0xffff\): no way to the SA" where "hca4" 0x[0-9a-f]+ port 1 lid '"$HCA4 " <<<"$out" &&
+  grep -qE '^check pkeys severity warning what "partition whose member ports are all limited: no two of them can talk" detail "pkey 0x0002 members 2" where "hca3" .*; "hca4" ' <<<"$out" &&
+  grep -q ', 1 error, 1 warning, 0 notes$' <<<"$out"; then
+  ok "fabric check pkeys: the default key missing (error), 0x0002 of limited members (warning)"
+else
+  bad "fabric check pkeys after mad set ($rc): $out"
+fi
+run "$RDMA" mad set P_KeyTable lid "$HCA4" "P_KeyTableBlock[$i4]=0xffff" >/dev/null 2>&1
+run "$RDMA" mad set P_KeyTable lid "$HCA3" "P_KeyTableBlock[$i3]=0x8002" >/dev/null 2>&1
+expect "fabric check pkeys: clean again once the tables are restored" 0 ', 0 errors, 0 warnings' \
+  fabric check pkeys
+
+# port peer: each local port and the node behind its cable, against
+# smpquery -D through that port (0,1). umad2sim shows hca1 with port 1
+# only, so a port without a cable (a record with its state, no peer) is
+# the double's (rdma/ib/port_peer_test.cc).
+run "$RDMA" -j port peer >peer.json 2>peer.err
+prc=$?
+pg=$(run smpquery -D nodeinfo 0,1 2>/dev/null | sed -n 's/^Guid:\.*//p')
+pp=$(run smpquery -D nodeinfo 0,1 2>/dev/null | sed -n 's/^LocalPort:\.*//p')
+pd=$(run smpquery -D nodedesc 0,1 2>/dev/null | sed -n 's/^Node Description:\.*//p')
+pl=$(run smpquery -D portinfo 0,1 0 2>/dev/null | sed -n 's/^Lid:\.*//p')
+if [ $prc = 0 ] && python3 -c '
+import json, sys
+j = json.load(open("peer.json"))
+g, p, d, l = sys.argv[1:5]
+assert len(j) == 1, j
+up = j[0]
+assert up["peer_node_guid"] == g and up["peer_port"] == int(p), up
+assert up["peer_description"] == d and up["peer_lid"] == int(l), up
+assert up["peer_type"] == "switch" and up["state"] == "ACTIVE", up
+' "$pg" "$pp" "$pd" "$pl" 2>peer.py; then
+  ok "port peer = smpquery -D nodeinfo/nodedesc/portinfo 0,1 ($pd port $pp lid $pl)"
+else
+  bad "port peer ($prc): $(cat peer.json peer.err peer.py) smpquery: $pg $pp $pd $pl"
+fi
+expect "port peer ibsim0/1: the switch, text" 0 "^dev ibsim0 type ca .* port 1 .*peer_type switch .*peer_port $pp peer_lid $pl peer_description \"$pd\" width 4X " \
+  port peer ibsim0/1
+expect "port peer of no such port: refused with the choices" 1 \
+  '^unknown local InfiniBand port "ibsim0/7" \(ibsim0/1\)' port peer ibsim0/7
+
 # sm show = sminfo.
 compare "sm show = sminfo" sminfo "sminfo" "sm show"
 compare "sm show lid $HCA1 = sminfo $HCA1" sminfo "sminfo $HCA1" "sm show lid $HCA1"

@@ -96,6 +96,9 @@ struct FabricPort {
   // alias_guids, up to guid_cap (PortInfo GUIDCap: CAs 32, switch port 0 1,
   // external ports 0); VLArbitrationTable entries up to PortInfo's caps.
   std::vector<uint16_t> pkeys{0xffff};  // the default full-member key
+  // PortInfo PartitionEnforcementInbound and Outbound (a switch's external
+  // port checks P_Keys); ibsim keeps neither, whatever the SM sets.
+  bool pkey_enforce = false;
   uint8_t guid_cap = 32;
   std::vector<uint64_t> alias_guids;
   uint8_t vlarb_low_cap = 8, vlarb_high_cap = 8;

@@ -140,6 +140,8 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("VLArbitrationHighCap", fp.vlarb_high_cap);
   set("VLArbitrationLowCap", fp.vlarb_low_cap);
   set("OperationalVLs", fp.oper_vls ? fp.oper_vls : fp.state >= kInit ? 4 : 1);
+  set("PartitionEnforcementInbound", fp.pkey_enforce);
+  set("PartitionEnforcementOutbound", fp.pkey_enforce);
   std::copy_n(tmp.data().begin(), mad::kPortInfo.bytes, d.begin());
 }
 
