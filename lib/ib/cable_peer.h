@@ -4,7 +4,7 @@
 #pragma once
 
 #include "lib/ib/client.h"
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 
 namespace rdma::ib {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "lib/ib/fabric.h"
+#include "lib/ib/fabric_model.h"
 #include "lib/mad/engine.h"
 
 namespace rdma::ib {

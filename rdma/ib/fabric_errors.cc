@@ -153,7 +153,7 @@ ErrorsWords errors_words(Args& args) {
       if (!args.empty() && !args.peek().empty() &&
           std::isdigit(static_cast<unsigned char>(args.peek()[0]))) {
         std::string v = args.next();
-        std::optional<uint64_t> n = parse_number(v, {});
+        std::optional<uint64_t> n = view::parse_number(v, {});
         if (!n || *n == 0 || *n > 100)
           throw UsageError("invalid congestion \"" + v + "\" (expected PERCENT, 1 to 100)");
         w.window.congestion = static_cast<double>(*n);

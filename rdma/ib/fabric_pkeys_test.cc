@@ -16,14 +16,14 @@ TEST_F(FabricPKeysCmd, ShowPKeysListsEachPartitionWithItsMembers) {
   node("hca4").ports[1].pkeys = {0xffff, 0x0002};
   test::Result r = run({"fabric", "show", "pkeys"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "pkey 0x0002 full 1 limited 1 ");
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "pkey 0x0002 full 1 limited 1");
   EXPECT_NE(r.out.find("\t\"hca3\" " + guid(node("hca3").node_guid) + " port 1 lid 5 full\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\t\"hca4\" " + guid(node("hca4").node_guid) + " port 1 lid 6 limited\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("pkey 0x7fff full 4 limited 0 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pkey 0x7fff full 4 limited 0\n"), std::string::npos) << r.out;
   nlohmann::json j = json({"fabric", "show", "pkeys"});
   ASSERT_EQ(j.size(), 2u);
   EXPECT_EQ(j[0]["pkey"], "0x0002");
@@ -53,7 +53,7 @@ TEST_F(FabricPKeysCmd, CheckPKeysFindsAMissingDefaultKeyAndRunsByDefault) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("check pkeys severity error what \"CA port without the default P_Key "
                        "(0x7fff or 0xffff): no way to the SA\" where \"hca2\" " +
-                       guid(node("hca2").node_guid) + " port 1 lid 3 \n"),
+                       guid(node("hca2").node_guid) + " port 1 lid 3\n"),
             std::string::npos)
       << r.out;
   nlohmann::json j = json({"fabric", "check", "pkeys"}, 1);

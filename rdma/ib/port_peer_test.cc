@@ -18,7 +18,7 @@ TEST_F(PortPeerCmd, TheSwitchAtTheOtherEndOfTheCable) {
                        " lid 1 description \"hca1\" peer_type switch peer_node_guid " +
                        guid(node("sw1").node_guid) +
                        " peer_port 1 peer_lid 2 peer_description \"sw1\" width 4X speed 2.5 rate "
-                       "10 generation SDR state ACTIVE physical_state LINK_UP \n");
+                       "10 generation SDR state ACTIVE physical_state LINK_UP\n");
   EXPECT_EQ(run({"port", "peer", "fabric0/1"}).out, r.out);
   EXPECT_EQ(run({"port", "peer", "fabric0"}).out, r.out);
   // The MADs: directed routes "0" and "0,1", nothing by LID.
