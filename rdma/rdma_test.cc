@@ -208,10 +208,12 @@ TEST_F(RdmaTest, UnknownWordsAreErrors) {
   EXPECT_EQ(r.err,
             "unknown object \"foo\" (help, dev, link, resource, system, statistic, monitor, node, "
             "port, perf, sm, mad, fabric, route, sa, gid or cc)\n");
-  EXPECT_EQ(run({"dev", "bar"}).err,
-            "unknown dev command \"bar\" (show, list, set, add, delete, help, limits or chardev)\n");
+  EXPECT_EQ(
+      run({"dev", "bar"}).err,
+      "unknown dev command \"bar\" (show, list, set, add, delete, help, limits or chardev)\n");
   EXPECT_EQ(run({"dev", "lmits"}).err,
-            "unknown dev command \"lmits\" (show, list, set, add, delete, help, limits or chardev); did you "
+            "unknown dev command \"lmits\" (show, list, set, add, delete, help, limits or "
+            "chardev); did you "
             "mean \"limits\"?\n");
   EXPECT_EQ(run({"dev", "show", "rxe0", "extra"}).status, 1);
   EXPECT_EQ(run({"-y", "dev"}).err, "unknown option \"-y\"\n");  // -q is --quiet

@@ -31,9 +31,8 @@ TEST_F(MadCmd, DdTracesEveryRequestAndReplyDecoded) {
   EXPECT_NE(r.err.find("> base_version 1 class 0x01 class_version 1 response 0 method 0x01 "
                        "status 0x0000"),
             std::string::npos);
-  EXPECT_NE(
-      r.err.find("attribute NodeInfo\n< base_version 1 class_version 1 type switch ports 8 "),
-      std::string::npos)
+  EXPECT_NE(r.err.find("attribute NodeInfo\n< base_version 1 class_version 1 type switch ports 8 "),
+            std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("attribute NodeDescription\n< description \"sw1\""), std::string::npos);
   EXPECT_EQ(count(r.err, "\n"), 6u * 18u);

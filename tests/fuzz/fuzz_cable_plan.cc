@@ -4,8 +4,8 @@
 // the file and line; anything else is a bug. What loads is written back as
 // the CSV, and that CSV read again (the writer's output is a plan the
 // reader takes).
-#include "lib/ib/node_name_map.h"
 #include "lib/ib/cable_plan.h"
+#include "lib/ib/node_name_map.h"
 #include "tests/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
