@@ -204,7 +204,7 @@ else
   bad "fabric show pkeys: $(cat pk.diff pk.err)"
 fi
 expect "fabric show pkeys: 0x0002 with hca3 full and hca4 limited" 0 \
-  '^pkey 0x0002 full 1 limited 1 ' fabric show pkeys
+  '^pkey 0x0002 full 1 limited 1$' fabric show pkeys
 expect "fabric check pkeys: partitions.conf as opensm programs it, clean" 0 \
   '^summary: 6 nodes checked \(pkeys\), 0 errors, 0 warnings, 0 notes$' fabric check pkeys
 # The index of key $2 in the table of LID $1.
@@ -223,7 +223,7 @@ fi
 out=$(run "$RDMA" -d fabric check pkeys 2>&1)
 rc=$?
 if [ $rc = 1 ] &&
-  grep -qE '^check pkeys severity error what "CA port without the default P_Key \(0x7fff or 0xffff\): no way to the SA" where "hca4" 0x[0-9a-f]+ port 1 lid '"$HCA4 " <<<"$out" &&
+  grep -qE '^check pkeys severity error what "CA port without the default P_Key \(0x7fff or 0xffff\): no way to the SA" where "hca4" 0x[0-9a-f]+ port 1 lid '"$HCA4\$" <<<"$out" &&
   grep -qE '^check pkeys severity warning what "partition whose member ports are all limited: no two of them can talk" detail "pkey 0x0002 members 2" where "hca3" .*; "hca4" ' <<<"$out" &&
   grep -q ', 1 error, 1 warning, 0 notes$' <<<"$out"; then
   ok "fabric check pkeys: the default key missing (error), 0x0002 of limited members (warning)"
