@@ -110,6 +110,11 @@ int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine&
       line_opt.details = std::max(line_opt.details, opt.details);
       line_opt.raw |= opt.raw;
       line_opt.force = opt.force;
+      // The MAD settings of the whole run (ibdiag.conf's, or the options
+      // before -b) unless the line gives its own.
+      line_opt.default_via = opt.default_via;
+      if (!line_opt.mad_timeout_given) line_opt.mad_timeout_ms = opt.mad_timeout_ms;
+      if (!line_opt.mkey) line_opt.mkey = opt.mkey;
       LineStatus r = run_line(std::move(line.words), line_opt);
       if (r.status == 0) continue;
       std::fflush(env.out);

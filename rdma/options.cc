@@ -57,6 +57,8 @@ constexpr OptionSpec kOptions[] = {
     {'\24', "cckey", true},
     {'\25', "deadline", true, 3},
     {'q', "quiet", false},
+    // "--co" stays --count, as before the option.
+    {'\26', "config", true, 4},
 };
 
 const OptionSpec* by_short(char c) {
@@ -139,6 +141,7 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\2':
       opt.mad_timeout_ms = parse_count(*arg, "timeout", 1);
+      opt.mad_timeout_given = true;
       break;
     case '\3':
       opt.kernel_timeout_ms = parse_count(*arg, "kernel-timeout", 1);
@@ -201,6 +204,9 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
     case 'q':
       opt.quiet = true;
       break;
+    case '\26':
+      opt.config = *arg;
+      break;
   }
 }
 
@@ -258,6 +264,13 @@ Options parse_options(std::vector<std::string>& args) {
   }
   args = std::move(rest);
   return opt;
+}
+
+void apply_ibdiag_conf(Options& opt, const ib::IbdiagConf& conf) {
+  if (conf.ca) opt.default_via = *conf.ca + (conf.port ? "/" + std::to_string(*conf.port) : "");
+  if (conf.timeout_ms && !opt.mad_timeout_given)
+    opt.mad_timeout_ms = static_cast<int>(*conf.timeout_ms);
+  if (conf.mkey && !opt.mkey) opt.mkey = conf.mkey;
 }
 
 }  // namespace rdma

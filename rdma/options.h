@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/ib/ibdiag_conf.h"
+
 namespace rdma {
 
 struct Options {
@@ -27,6 +29,7 @@ struct Options {
   // MADs (node, port, perf, sm, mad): per-MAD timeout and retries, as in
   // infiniband-diags.
   int mad_timeout_ms = 1000;
+  bool mad_timeout_given = false;  // --timeout was on the line (ibdiag.conf's yields)
   int mad_retries = 3;
   // MADs in flight at once (fabric commands send many): enough to keep a
   // fabric's switches busy together (bench/latency_results.md), fewer than
@@ -69,10 +72,21 @@ struct Options {
   std::string deadline_text;
   // -q, --quiet: no progress line on stderr during long sweeps.
   bool quiet = false;
+  // --config FILE: the ibdiag.conf to read instead of the site's
+  // (infiniband-diags' -z). Its settings are defaults; the line wins.
+  std::optional<std::string> config;
+  // The local port MADs leave from when a command names none with `via`:
+  // ibdiag.conf's CA (and Port); empty: the first active port.
+  std::string default_via;
 };
 
 // Takes the options out of args, leaving the object and its arguments.
 // Throws Error for an unknown option or a missing option argument.
 Options parse_options(std::vector<std::string>& args);
+
+// ibdiag.conf's settings as defaults of opt: CA (with Port) for `via`,
+// timeout unless --timeout was given, m_key unless --mkey was. A Port
+// without a CA is not used (a port number names no device).
+void apply_ibdiag_conf(Options& opt, const ib::IbdiagConf& conf);
 
 }  // namespace rdma

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "lib/error.h"
+#include "lib/ib/ibdiag_conf.h"
 #include "lib/nl/socket.h"
 #include "rdma/batch.h"
 #include "rdma/help.h"
@@ -174,6 +175,27 @@ int run(std::vector<std::string> args, Env& env) {
       return 1;
     }
     return 0;
+  }
+  // infiniband-diags' site settings, as every diags tool reads them before
+  // its options (which win here too).
+  try {
+    std::string path = opt.config ? *opt.config : env.ibdiag_conf;
+    if (!path.empty()) {
+      ib::IbdiagConf conf = ib::read_ibdiag_conf(path, opt.config.has_value());
+      for (const std::string& w : conf.warnings) std::fprintf(env.err, "%s\n", w.c_str());
+      // -d says what was taken from it (the options on the line win).
+      std::string took;
+      if (conf.ca) took += " via " + *conf.ca + (conf.port ? "/" + std::to_string(*conf.port) : "");
+      if (conf.timeout_ms && !opt.mad_timeout_given)
+        took += " timeout " + std::to_string(*conf.timeout_ms) + " ms";
+      if (conf.mkey && !opt.mkey) took += " m_key";
+      apply_ibdiag_conf(opt, conf);
+      if (opt.details && !took.empty())
+        std::fprintf(env.err, "ibdiag.conf: %s:%s\n", path.c_str(), took.c_str());
+    }
+  } catch (const Error& e) {
+    std::fprintf(env.err, "%s\n", e.what());
+    return 1;
   }
   // One document per run: OpenMetrics is not JSON, and a batch's lines would
   // each write their own.

@@ -22,6 +22,9 @@ struct Env {
   VerbsFactory verbs;            // verbs views; unset: libibverbs (dlopen)
   // Whether err is a terminal (progress lines); unset: isatty. A test seam.
   std::function<bool(std::FILE*)> is_terminal = {};
+  // infiniband-diags' site settings, read unless --config names another
+  // file; empty: none (main sets ib::kSiteIbdiagConf; tests leave it).
+  std::string ibdiag_conf;
 };
 
 // args excludes argv[0]. Returns the exit status.

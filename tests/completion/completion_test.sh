@@ -363,6 +363,7 @@ check "cc show attributes" "rdma cc show lid 3 Congestion" \
 check "cc set keywords" "rdma cc set lid 3 SwitchPortCongestionSetting " "block port via"
 check "cc show after SwitchCongestionSetting" "rdma cc show lid 3 SwitchCongestionSetting " "block port via"
 check "--cckey" "rdma --cc" "--cckey"
+check "--config FILE" "rdma --con" "--config"
 check "after --, no options" "rdma -- -" ""
 
 # The completion knows what the program knows: its objects and options in

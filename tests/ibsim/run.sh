@@ -430,6 +430,21 @@ expect "bad LID" 1 '^invalid LID "0x" ' node show lid 0x
 expect "bad route" 1 '^invalid directed route "0,x" ' node show dr 0,x
 expect "unknown device in via" 1 '^no RDMA device "mlx9" with a umad port$' node show lid 1 via mlx9/1
 expect "via the simulated device" 0 "^lid $HCA3: " node show lid "$HCA3" via ibsim0/1
+# ibdiag.conf (--config FILE; the site's file by default): CA and Port
+# choose the local port, as for the diags (ibaddr -z FILE); the line's via
+# wins.
+printf 'CA=mlx9\nPort=1\ntimeout=0x1f4\n' >diag-bad.conf
+printf '#CA=mlx4_0\nCA=ibsim0\nPort=1\n' >diag-good.conf
+expect "ibdiag.conf: its CA is the local port" 1 '^no RDMA device "mlx9" with a umad port$' \
+  --config diag-bad.conf node show lid 1
+expect "ibdiag.conf: the line's via wins" 0 "^lid $HCA3: " --config diag-bad.conf node show lid "$HCA3" via ibsim0/1
+expect "ibdiag.conf: -d says what it took" 0 '^ibdiag.conf: diag-good.conf: via ibsim0/1$' \
+  -d --config diag-good.conf node show lid "$HCA3"
+if run ibaddr -z diag-good.conf "$HCA3" >/dev/null 2>&1 && ! run ibaddr -z diag-bad.conf "$HCA3" >/dev/null 2>&1; then
+  ok "ibdiag.conf: ibaddr -z takes and refuses the same two files"
+else
+  bad "ibdiag.conf: ibaddr -z does not agree on the two files"
+fi
 
 # port set: a port disabled is seen down by smpquery and ibportstate.
 run "$RDMA" port set lid "$SW2" port 2 disable >/dev/null 2>&1
