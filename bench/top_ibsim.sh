@@ -33,6 +33,7 @@ echo "$n nodes ($hcas HCAs, $switches switches): $settled"
 start=$(date +%s.%N)
 LD_PRELOAD=$UMAD2SIM "$RDMA" -j -w 1 -c "$COUNT" fabric top 2>top.err |
   while IFS= read -r line; do echo "$(date +%s.%N) ${#line}"; done >arrivals.txt &
+pipe=$!
 sleep 1
 pid=$(pgrep -n -f "$RDMA -j -w 1 -c $COUNT fabric top")
 : >rss.txt
@@ -40,7 +41,8 @@ while kill -0 "$pid" 2>/dev/null; do
   grep VmRSS "/proc/$pid/status" 2>/dev/null | awk -v t="$(date +%s)" '{print t, $2}' >>rss.txt
   sleep 5
 done
-wait
+# The pipeline only: a bare wait would also wait for ibsim and opensm.
+wait "$pipe"
 end=$(date +%s.%N)
 python3 - "$start" "$end" "$COUNT" arrivals.txt rss.txt <<'PY'
 import sys

@@ -1,0 +1,59 @@
+#!/bin/bash
+# `rdma fabric errors window W` against `rdma fabric errors`, side by side
+# on one simulated fat tree (issue 37's goal: a window costs at most 2x one
+# sweep plus the wait). A window is discovery, two sweeps, the PortInfo
+# re-read of every Active port (flaps by state) and the PortSamplesControl
+# ticks; the rounds take turns. Prints each tool's wall time (median,
+# min-max) and peak RSS, and the ratio (window - W) / errors. Both read the
+# live fabric (discovery included) and `from FILE` (a saved fabric: the
+# sweeps alone).
+#
+#   bench/window_ibsim.sh [--rdma PATH] [--runs N] [--wait W] [SIZE]   # default 1000 nodes, 3 runs, W 2
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/ibsim_lib.sh
+. "$HERE/ibsim_lib.sh"
+RUNS=3
+W=2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rdma) RDMA=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --wait) W=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+RDMA=$(abs_path "$RDMA")
+need ibsim opensm sminfo python3 /usr/bin/time "$RDMA"
+bench_dir window 0
+n=${1:-1000}
+fattree "$n"
+start_ibsim "$n"
+t0=$SECONDS
+start_opensm "$n" 600
+first_sweep "$n" "$t0" 900
+sim "$RDMA" fabric save "saved$n.json" 2>/dev/null
+echo "# $n nodes ($hcas HCAs, $switches switches): $settled; load before: $(load)"
+timed() {  # NAME ARGS...: "wall rss" appended to NAME.times
+  local out=$1
+  shift
+  sim /usr/bin/time -f "%e %M" -o "$out.t" "$RDMA" "$@" >"$out.out" 2>"$out.err"
+  tail -n 1 "$out.t" >>"$out.times"
+}
+for _ in $(seq "$RUNS"); do
+  timed errors fabric errors
+  timed window fabric errors window "$W"
+  timed errors_from fabric errors from "saved$n.json"
+  timed window_from fabric errors window "$W" from "saved$n.json"
+done
+printf '%-34s %8s %13s %9s %8s\n' tool wall_s min-max rss_kib ratio
+for pair in errors:window errors_from:window_from; do
+  a=${pair%%:*} b=${pair#*:}
+  read -r am amin amax <<<"$(stats "$a.times" 1)"
+  read -r bm bmin bmax <<<"$(stats "$b.times" 1)"
+  ar=$(stats "$a.times" 2 | cut -d' ' -f1) br=$(stats "$b.times" 2 | cut -d' ' -f1)
+  printf '%-34s %8s %13s %9s %8s\n' "$a" "$am" "$amin-$amax" "$ar" ""
+  printf '%-34s %8s %13s %9s %8s\n' "$b (window $W)" "$bm" "$bmin-$bmax" "$br" \
+    "$(python3 -c "import sys; a, b, w = map(float, sys.argv[1:]); print(f'{(b - w) / a:.2f}x')" "$am" "$bm" "$W")"
+done
+echo "load after: $(load)"
