@@ -120,6 +120,17 @@ first_sweep() {
   settled="opensm $(grep -q "SUBNET UP" "opensm$1.out" && echo "SUBNET UP" || echo "idle") after $((SECONDS - $2)) s"
 }
 
+# simulated_tree N: the generated fat tree of N nodes in ibsim, swept by
+# opensm (600 s to start, 900 s for the first sweep).
+simulated_tree() {
+  local t0
+  fattree "$1"
+  start_ibsim "$1"
+  t0=$SECONDS
+  start_opensm "$1" 600
+  first_sweep "$1" "$t0" 900
+}
+
 # cpu_ticks PID: its user+system time so far, in ticks (1/100 s).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }

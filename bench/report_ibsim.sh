@@ -46,11 +46,7 @@ timed() {
 }
 
 for n in "$@"; do
-  fattree "$n"
-  start_ibsim "$n"
-  t0=$SECONDS
-  start_opensm "$n" 600
-  first_sweep "$n" "$t0" 900
+  simulated_tree "$n"
   echo "$n nodes ($hcas HCAs, $switches switches): $settled"
   : >runs.txt
   for r in $(seq "$RUNS"); do

@@ -24,11 +24,7 @@ RDMA=$(abs_path "$RDMA")
 need ibsim opensm sminfo python3 "$RDMA"
 bench_dir top 0
 n=${1:-1000}
-fattree "$n"
-start_ibsim "$n"
-t0=$SECONDS
-start_opensm "$n" 600
-first_sweep "$n" "$t0" 900
+simulated_tree "$n"
 echo "$n nodes ($hcas HCAs, $switches switches): $settled"
 start=$(date +%s.%N)
 LD_PRELOAD=$UMAD2SIM "$RDMA" -j -w 1 -c "$COUNT" fabric top 2>top.err |

@@ -27,11 +27,7 @@ RDMA=$(abs_path "$RDMA")
 need ibsim opensm sminfo python3 /usr/bin/time "$RDMA"
 bench_dir window 0
 n=${1:-1000}
-fattree "$n"
-start_ibsim "$n"
-t0=$SECONDS
-start_opensm "$n" 600
-first_sweep "$n" "$t0" 900
+simulated_tree "$n"
 sim "$RDMA" fabric save "saved$n.json" 2>/dev/null
 echo "# $n nodes ($hcas HCAs, $switches switches): $settled; load before: $(load)"
 timed() {  # NAME ARGS...: "wall rss" appended to NAME.times
