@@ -39,12 +39,13 @@ std::optional<mad::Generation> generation_named(const std::string& s) {
   return std::nullopt;
 }
 
-// A number of the file (its digits matched already) up to max: an Error
-// naming the place when larger (std::stoul would throw out_of_range, or a
-// cast cut it to another port).
+// A number of the file (its digits matched already) from min to max: an
+// Error naming the place otherwise (std::stoul would throw out_of_range, or
+// a cast cut it to another port). A cable's port is 1-254, as a CSV plan's:
+// port 0 is a switch's management port, with no cable.
 uint64_t file_number(const std::string& s, bool hex, uint64_t max, const std::string& where,
-                     const char* what) {
-  std::optional<uint64_t> v = view::parse_number(s, {.max = max, .hex = hex});
+                     const char* what, uint64_t min = 0) {
+  std::optional<uint64_t> v = view::parse_number(s, {.min = min, .max = max, .hex = hex});
   if (!v) throw Error(where + ": " + what + " " + s + " is out of range");
   return *v;
 }
@@ -242,8 +243,8 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
       if (current.empty()) throw Error(where + ": a port line before any node line");
       HalfCable h{current,
                   m[3].str(),
-                  static_cast<unsigned>(file_number(m[1].str(), false, 255, where, "port")),
-                  static_cast<unsigned>(file_number(m[4].str(), false, 255, where, "port")),
+                  static_cast<unsigned>(file_number(m[1].str(), false, 254, where, "port", 1)),
+                  static_cast<unsigned>(file_number(m[4].str(), false, 254, where, "port", 1)),
                   0,
                   mad::Generation::Unknown,
                   lineno};
@@ -289,6 +290,23 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
   return p;
 }
 
+namespace {
+
+// A name with a control character (a NUL, a line break) matches no node's
+// description and cannot be written back as one CSV field: the plan is
+// refused, naming where (fuzz_cable_plan: a NUL cut the name written back).
+Plan names_checked(Plan p, const std::string& path) {
+  for (const PlanLink& l : p.links)
+    for (const std::string* name : {&l.a.node, &l.b.node})
+      for (unsigned char c : *name)
+        if (c < 0x20 || c == 0x7f)
+          throw Error((l.where.empty() ? path : l.where) +
+                      ": a device name has a control character (" + view::hex_text(c, 2) + ")");
+  return p;
+}
+
+}  // namespace
+
 Plan load_plan(const std::string& path, const NodeNameMap& names) {
   std::ifstream in(path);
   if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
@@ -299,11 +317,12 @@ Plan load_plan(const std::string& path, const NodeNameMap& names) {
   if (first != std::string::npos && text[first] == '{') {
     Fabric f = load_fabric(path);
     rename_nodes(names, f);
-    return plan_of(f);
+    return names_checked(plan_of(f), path);
   }
   static const std::regex kTopo(R"re((^|\n)\s*(Switch|Hca|Ca|Rt)\s+\d+\s+")re");
-  if (std::regex_search(text, kTopo)) return parse_plan_topology(text, path, names);
-  return parse_plan_csv(text, path);
+  if (std::regex_search(text, kTopo))
+    return names_checked(parse_plan_topology(text, path, names), path);
+  return names_checked(parse_plan_csv(text, path), path);
 }
 
 namespace {
