@@ -16,19 +16,17 @@
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/types.h"
 #include "lib/view/number.h"
+#include "lib/view/trim.h"
 
 namespace rdma::ib {
+
+using view::trim;
 
 namespace {
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
 std::optional<mad::Generation> generation_named(const std::string& s) {

@@ -9,19 +9,11 @@
 
 #include "lib/error.h"
 #include "lib/view/number.h"
+#include "lib/view/trim.h"
 
 namespace rdma::ib {
 
-namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
-}  // namespace
+using view::trim;
 
 IbdiagConf parse_ibdiag_conf(const std::string& text, const std::string& path) {
   IbdiagConf c;
