@@ -299,7 +299,12 @@ total_pass=0
 total_fail=0
 for s in "plan.net designed" "plan-built.net built" "../data/fattree-3level.net fattree"; do
   read -r net body <<<"$s"
-  result=$(BODY=$body session "$net" | tee /dev/stderr | tail -n 1)
+  # Each session's lines reach the log through a file: a tee to
+  # /dev/stderr reopens a log file at offset 0 and wrote over the lines
+  # before it (CI's summary read "4 passed" where there were 22).
+  (BODY=$body session "$net") >"$PLANS/session.out" 2>&1
+  cat "$PLANS/session.out"
+  result=$(tail -n 1 "$PLANS/session.out")
   p=${result%% passed*}
   f=${result##*passed, }
   f=${f%% failed}
