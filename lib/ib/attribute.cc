@@ -5,6 +5,7 @@
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_ext.h"
+#include "lib/mad/format.h"
 
 namespace rdma::ib {
 
@@ -66,6 +67,25 @@ mad::Mad write_attribute(MadClient& c, const mad::Route& r, const AttrAccess& at
   for (const mad::Assignment& change : changes) mad::store(change, body.data());
   std::copy(raw.begin(), raw.end(), body.data().begin());
   return exchange(c, r, at, mad::kSet, &body);
+}
+
+std::vector<std::string> not_taken(const mad::AttrDef& a, std::span<const mad::Assignment> changes,
+                                   std::span<const uint8_t> answer) {
+  std::vector<std::string> out;
+  for (const mad::Assignment& s : changes) {
+    if (!mad::reads_back(a, s)) continue;
+    uint64_t has = mad::load(s, answer);
+    if (has == s.value) continue;
+    std::string name = s.field->name;
+    if (s.field->count > 1) name += "[" + std::to_string(s.index) + "]";
+    const mad::FieldDef& f = *s.field;
+    if (f.fmt == mad::Fmt::Key)  // a key is not shown without -K
+      out.push_back(name + " (it has another)");
+    else
+      out.push_back(name + "=" + mad::value_text(f.fmt, s.value, f.width) + " (it has " +
+                    mad::value_text(f.fmt, has, f.width) + ")");
+  }
+  return out;
 }
 
 }  // namespace rdma::ib

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "lib/ib/client.h"
 #include "lib/mad/assign.h"
@@ -38,5 +40,13 @@ mad::Mad read_attribute(MadClient& c, const mad::Route& r, const AttrAccess& at)
 // without a decoder) at its start, written; the answer. Throws MadError.
 mad::Mad write_attribute(MadClient& c, const mad::Route& r, const AttrAccess& at,
                          std::span<const mad::Assignment> changes, std::span<const uint8_t> raw);
+
+// What the answer to a Set (the attribute as the node now has it) says the
+// node did not take: each change whose field reads back (mad::reads_back)
+// and holds another value, as "Field=asked (it has value)" in the field's
+// format ("OperationalVLs=VL0-7 (it has VL0-3)"); a key as
+// "M_Key (it has another)", since keys are shown only with -K.
+std::vector<std::string> not_taken(const mad::AttrDef& a, std::span<const mad::Assignment> changes,
+                                   std::span<const uint8_t> answer);
 
 }  // namespace rdma::ib

@@ -126,6 +126,32 @@ void store(const Assignment& s, std::span<uint8_t> attr) {
   set_bits(attr, bit, f.width, s.value);
 }
 
+uint64_t load(const Assignment& s, std::span<const uint8_t> attr) {
+  const FieldDef& f = *s.field;
+  unsigned bit = f.bit + s.index * (f.stride ? f.stride : f.width);
+  if (size_t{bit} + f.width > attr.size() * 8)
+    throw Error(std::string("internal: no room for ") + f.name);
+  return get_bits(attr, bit, f.width);
+}
+
+bool reads_back(const AttrDef& a, const Assignment& s) {
+  if (a.mgmt_class != kClassSmiLid || &a == &kSmInfo) return false;
+  if (&a != &kPortInfo) return true;
+  std::string_view n = s.field->name;
+  if (n == "PortState" || n == "PortPhysicalState" || n == "ClientReregister") return false;
+  // IBA 14.2.5.6, PortInfo: 0 changes nothing in these; the masks' all-ones
+  // value (255 for the width, 15 and 30 or 31 for the speeds) enables
+  // every supported one.
+  bool no_change = n == "LinkWidthEnabled" || n == "LinkSpeedEnabled" ||
+                   n == "LinkSpeedExtEnabled" || n == "OperationalVLs" ||
+                   n == "LinkDownDefaultState";
+  if (no_change && s.value == 0) return false;
+  if (n == "LinkWidthEnabled" && s.value == 255) return false;
+  if (n == "LinkSpeedEnabled" && s.value == 15) return false;
+  if (n == "LinkSpeedExtEnabled" && s.value >= 30) return false;
+  return true;
+}
+
 void prepare_set(const AttrDef& a, std::span<uint8_t> attr) {
   if (&a == &kPortInfo) {
     set_field(a, attr, "PortState", 0);

@@ -34,6 +34,18 @@ void add_assignment(std::vector<Assignment>& changes, const Assignment& s);
 // Stores the value in attr (a's bytes).
 void store(const Assignment& s, std::span<uint8_t> attr);
 
+// The value s's field (and element) holds in attr.
+uint64_t load(const Assignment& s, std::span<const uint8_t> attr);
+
+// Whether the reply to a Set shows the value s wrote when the node took
+// it, so that a differing value there is a write the node did not take.
+// Not so where a value written asks an action or "no change" rather than
+// naming a state: PortInfo's PortState, PortPhysicalState and
+// ClientReregister, 0 in its enable masks, OperationalVLs and
+// LinkDownDefaultState, the masks' "every supported one"; SMInfo (its
+// modifier is the action); a PMA's attributes (a Set clears or starts).
+bool reads_back(const AttrDef& a, const Assignment& s);
+
 // An attribute as read made the base of a Set, before the fields named are
 // stored: where a value read means something else written, the value that
 // changes nothing. PortInfo's PortState and PortPhysicalState read the

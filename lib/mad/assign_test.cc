@@ -117,5 +117,32 @@ TEST(Assign, PrepareSetOfPortInfoChangesNoState) {
   EXPECT_EQ(get_field(kPortInfo, pi, "LID"), 0xffffu);
 }
 
+TEST(Assign, LoadReadsTheElementStored) {
+  std::vector<uint8_t> pk(kPKeyTable.bytes, 0);
+  Assignment a = parse_assignment(kPKeyTable, "P_KeyTableBlock[3]=0x8001");
+  store(a, pk);
+  EXPECT_EQ(load(a, pk), 0x8001u);
+  EXPECT_EQ(load(parse_assignment(kPKeyTable, "P_KeyTableBlock[2]=1"), pk), 0u);
+}
+
+// A value that asks an action or "no change" reads otherwise after the Set.
+TEST(Assign, ReadsBackOnlyWhatNamesAState) {
+  auto back = [](const AttrDef& a, const char* w) { return reads_back(a, parse_assignment(a, w)); };
+  EXPECT_TRUE(back(kPortInfo, "LID=5"));
+  EXPECT_TRUE(back(kPortInfo, "LinkWidthEnabled=1X"));
+  EXPECT_TRUE(back(kPortInfo, "OperationalVLs=2"));
+  EXPECT_FALSE(back(kPortInfo, "LinkWidthEnabled=0"));
+  EXPECT_FALSE(back(kPortInfo, "LinkWidthEnabled=255"));
+  EXPECT_FALSE(back(kPortInfo, "LinkSpeedEnabled=15"));
+  EXPECT_FALSE(back(kPortInfo, "LinkSpeedExtEnabled=30"));
+  EXPECT_FALSE(back(kPortInfo, "OperationalVLs=0"));
+  EXPECT_FALSE(back(kPortInfo, "PortState=DOWN"));
+  EXPECT_FALSE(back(kPortInfo, "PortPhysicalState=DISABLED"));
+  EXPECT_FALSE(back(kPortInfo, "ClientReregister=1"));
+  EXPECT_TRUE(back(kPKeyTable, "P_KeyTableBlock[0]=0xffff"));
+  EXPECT_FALSE(back(kSmInfo, "Priority=3"));
+  EXPECT_FALSE(back(kPortCounters, "CounterSelect=1"));
+}
+
 }  // namespace
 }  // namespace rdma::mad

@@ -163,7 +163,14 @@ void mad_set(Ctx& c) {
   if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   std::span<const uint8_t> raw;
   if (w.raw_data) raw = *w.raw_data;
-  show(c, w, r, ib::write_attribute(s, r, access(w), w.changes, raw));
+  mad::Mad answer = ib::write_attribute(s, r, access(w), w.changes, raw);
+  show(c, w, r, answer);
+  // A write is read back: the answer to a Set is the attribute as the node
+  // now has it, so a value it kept is said, and the exit status is 1.
+  for (const std::string& v : ib::not_taken(*w.def, w.changes, answer.data())) {
+    std::fprintf(c.err, "warning: %s did not take %s\n", w.def->name, v.c_str());
+    c.status = 1;
+  }
 }
 
 void mad_decode(Ctx& c) {

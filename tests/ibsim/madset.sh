@@ -66,6 +66,15 @@ s=$(smp_field "$SW2" 3 LinkSpeedEnabled)
 [[ $w == 4X* && $s == 2.5* ]] && ok "mad set PortInfo back to 4X, 2.5 ($w, $s)" ||
   bad "mad set PortInfo back: '$w' '$s'"
 
+# A write is read back: ibsim's SMA keeps no partition enforcement bits, so
+# its answer to the Set still has 0; rdma says so and exits 1, and
+# smpquery reads the same 0.
+expect "mad set PortInfo: the field the port did not take is said" 1 \
+  '^warning: PortInfo did not take PartitionEnforcementInbound=1 \(it has 0\)$' \
+  mad set PortInfo lid "$SW2" mod 3 PartitionEnforcementInbound=1
+e=$(smp_field "$SW2" 3 PartEnforceInb)
+[ "$e" = 0 ] && ok "smpquery: PartEnforceInb still 0" || bad "smpquery PartEnforceInb: '$e'"
+
 # Wrong words: nothing is sent (smpquery sees the same value).
 # port N is PortInfo's modifier (its port), as smpquery portinfo LID PORT.
 a=$(run "$RDMA" mad get PortInfo lid "$SW2" port 3 2>&1)

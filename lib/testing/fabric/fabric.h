@@ -114,6 +114,7 @@ struct FabricPort {
   uint8_t oper_vls = 0;
   uint8_t neighbor_mtu = 4;  // 2048
   uint64_t mkey = 0;
+  uint16_t mkey_lease = 0x0ff9;  // M_KeyLeasePeriod (ibsim's template's)
 };
 
 // A node's congestion control agent (class 0x21, lib/testing/fabric/

@@ -100,7 +100,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   if (!n.ext_speeds_cap) caps &= ~mad::kCapExtendedSpeeds;
   set("CapabilityMask", sw_ext ? 0 : caps);
   set("M_Key", sw_ext ? 0 : base.mkey);
-  set("M_KeyLeasePeriod", sw_ext ? 0 : 0x0ff9);
+  set("M_KeyLeasePeriod", sw_ext ? 0 : base.mkey_lease);
   set("GUIDCap", sw_ext ? 0 : base.guid_cap);
   set("SubnetTimeOut", sw_ext ? 0 : 31);
   set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
