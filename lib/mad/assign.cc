@@ -135,7 +135,7 @@ uint64_t load(const Assignment& s, std::span<const uint8_t> attr) {
 }
 
 bool reads_back(const AttrDef& a, const Assignment& s) {
-  if (a.mgmt_class != kClassSmiLid || &a == &kSmInfo) return false;
+  if (a.mgmt_class == kClassPerf || a.mgmt_class == kClassSa || &a == &kSmInfo) return false;
   if (&a != &kPortInfo) return true;
   std::string_view n = s.field->name;
   if (n == "PortState" || n == "PortPhysicalState" || n == "ClientReregister") return false;

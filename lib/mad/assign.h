@@ -43,7 +43,8 @@ uint64_t load(const Assignment& s, std::span<const uint8_t> attr);
 // naming a state: PortInfo's PortState, PortPhysicalState and
 // ClientReregister, 0 in its enable masks, OperationalVLs and
 // LinkDownDefaultState, the masks' "every supported one"; SMInfo (its
-// modifier is the action); a PMA's attributes (a Set clears or starts).
+// modifier is the action); a PMA's attributes (a Set clears or starts);
+// SA records (a Set adds a record).
 bool reads_back(const AttrDef& a, const Assignment& s);
 
 // An attribute as read made the base of a Set, before the fields named are

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "lib/error.h"
+#include "lib/ib/attribute.h"
 #include "lib/ib/client.h"
 #include "lib/ib/congestion_control.h"
 #include "lib/mad/assign.h"
@@ -139,7 +140,13 @@ void cc_set(Ctx& c) {
   MadSession s(c, w.via);
   uint16_t lid = s.route(w.target).lid;
   if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
-  cc_print(c, w, lid, ib::cc_change(s, lid, *w.attr, w.block, c.opt.cc_key, w.changes));
+  std::vector<uint8_t> answer = ib::cc_change(s, lid, *w.attr, w.block, c.opt.cc_key, w.changes);
+  cc_print(c, w, lid, answer);
+  // A write is read back, as mad set's: what the agent kept is said.
+  for (const std::string& v : ib::not_taken(*w.attr, w.changes, answer)) {
+    std::fprintf(c.err, "warning: %s did not take %s\n", w.attr->name, v.c_str());
+    c.status = 1;
+  }
 }
 
 }  // namespace

@@ -84,6 +84,15 @@ TEST_F(MadCmd, CcKeyGuardsTheAgent) {
   EXPECT_EQ(j[0]["cc_key_violations"], 2);
 }
 
+// A write is read back: the double's agent keeps its own count of key
+// violations, so a Set of it comes back as it was, which is said (status 1).
+TEST_F(MadCmd, CcSetSaysWhatTheAgentDidNotTake) {
+  Result r = run({"cc", "set", "lid", "3", "CK", "CC_KeyViolations=5", "CC_KeyLeasePeriod=30"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "warning: CongestionKeyInfo did not take CC_KeyViolations=5 (it has 0)\n");
+  EXPECT_EQ(node("hca2").cc.key_lease, 30u);  // the rest was taken
+}
+
 TEST_F(MadCmd, CcRefusalsAndWrongWords) {
   Result r = run({"cc", "set", "lid", "3", "SS", "Marking_Rate=1"});  // a CA has no switch setting
   EXPECT_EQ(r.status, 1);
