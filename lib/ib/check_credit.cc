@@ -4,8 +4,9 @@
 // (a packet holding credits on one waits for credits on the next). A cycle
 // of dependencies can deadlock. The VL out of a switch depends on the port
 // the packet came in by and its SL (SL2VL), so the walk is over (switch,
-// input port) per LID and SL: from the ports where traffic enters (end
-// nodes other than the LID's owner) down the tables, each state once.
+// input port) per LID: from the ports where traffic enters (end nodes
+// other than the LID's owner) down the tables, each state once; each SL
+// maps the hops taken to channels.
 #include <algorithm>
 
 #include "lib/ib/check.h"
@@ -150,6 +151,61 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
   return out;
 }
 
+// A hop of the routes from one switch into the next where it leads on:
+// channel c (a switch's port into a link to another switch), the port the
+// route came into c's switch by (0 where the VLs do not depend on it), and
+// the next switch's port d the route leaves by, into a switch or to the
+// LID's owner. The channel c, on its VL, then waits for d on its own.
+struct RouteHop {
+  PortRef c;
+  uint8_t in = 0;
+  uint8_t d = 0;
+};
+
+// Every hop the routes to every CA and router LID take, from the ports
+// where traffic enters (end nodes other than the LID's owner) down the
+// tables, each state (a switch, or with by_port a switch and its input
+// port) once a LID; each hop once, in the order first taken. first: a
+// slot per port of each switch from first[node] (Cdg's).
+std::vector<RouteHop> route_hops(const Fabric& f, const Lfts& lfts,
+                                 const std::vector<bool>& by_port,
+                                 const std::vector<size_t>& first) {
+  std::vector<RouteHop> hops;
+  // Per channel c's slot, the (in, d) pairs taken: few, a linear scan.
+  std::vector<std::vector<std::pair<uint8_t, uint8_t>>> taken(first.back());
+  std::vector<uint32_t> seen(first.back(), 0);  // by state: the round
+  auto state = [&](PortRef at) { return first[at.node] + (by_port[at.node] ? at.port : 0); };
+  std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
+  uint32_t round = 0;
+  for (const auto& [lid, owner] : lid_owners(f)) {
+    if (f.nodes[owner.node].is_switch()) continue;
+    ++round;
+    for (const auto& [entry, end] : entries) {
+      if (end == owner) continue;
+      // Down the tables until a state already walked.
+      PortRef at = entry;
+      while (seen[state(at)] != round) {
+        seen[state(at)] = round;
+        std::optional<PortRef> c = channel(f, lfts, at.node, lid);
+        if (!c) break;
+        PortRef peer = *f.at(*c).peer;
+        if (!f.nodes[peer.node].is_switch()) break;
+        std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
+        if (!d) break;
+        if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
+        std::pair<uint8_t, uint8_t> key{by_port[at.node] ? at.port : uint8_t{0}, d->port};
+        auto& t = taken[first[c->node] + c->port];
+        if (std::find(t.begin(), t.end(), key) == t.end()) {
+          t.push_back(key);
+          hops.push_back({*c, key.first, key.second});
+        }
+        at = peer;
+      }
+    }
+  }
+  return hops;
+}
+
 }  // namespace
 
 std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts) {
@@ -196,41 +252,31 @@ std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts
 }
 
 std::vector<Finding> check_credit(const Fabric& f, const Lfts& lfts, const VlMaps* vls) {
-  std::map<uint16_t, PortRef> owners = lid_owners(f);
-  std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
   Cdg g(f);
-  std::vector<uint32_t> seen(g.first.back(), 0);  // (switch, input port) by slot: the round
-  uint32_t round = 0;
-  for (uint8_t sl : distinct_sls(vls)) {
-    // A switch that maps this SL to one VL whatever the input port is one
-    // state, not one per port: far fewer walks on a large fabric.
-    std::vector<uint8_t> one = vl_per_switch(f, vls, sl);
-    auto state = [&](PortRef at) {
-      return g.first[at.node] + (one[at.node] == kVaries ? at.port : 0);
-    };
+  std::vector<uint8_t> sls = distinct_sls(vls);
+  // Per SL, the one VL of each switch whatever the input port, or kVaries;
+  // a switch varied for any SL is walked a state per input port.
+  std::vector<std::vector<uint8_t>> one;
+  std::vector<bool> by_port(f.nodes.size(), false);
+  for (uint8_t sl : sls) {
+    one.push_back(vl_per_switch(f, vls, sl));
+    for (uint32_t n = 0; n < f.nodes.size(); ++n)
+      by_port[n] = by_port[n] || one.back()[n] == kVaries;
+  }
+  // The routes walked once for every SL (they do not depend on it: the
+  // tables route by LID; 15 walks of ibsim's SL i -> VL i on the 4,768-node
+  // tree were most of the check's CPU), then each SL's dependencies from
+  // the hops the walk took.
+  std::vector<RouteHop> hops = route_hops(f, lfts, by_port, g.first);
+  for (size_t i = 0; i < sls.size(); ++i) {
+    const std::vector<uint8_t>& vl_of = one[i];
     auto vl = [&](uint32_t n, uint8_t in, uint8_t out) -> uint8_t {
-      return one[n] != kVaries ? one[n] : vls->vl(n, in, out, sl);
+      return vl_of[n] != kVaries ? vl_of[n] : vls->vl(n, in, out, sls[i]);
     };
-    for (const auto& [lid, owner] : owners) {
-      if (f.nodes[owner.node].is_switch()) continue;
-      ++round;
-      for (const auto& [entry, end] : entries) {
-        if (end == owner) continue;
-        // Down the tables until a (switch, input port) already walked.
-        PortRef at = entry;
-        while (seen[state(at)] != round) {
-          seen[state(at)] = round;
-          std::optional<PortRef> c = channel(f, lfts, at.node, lid);
-          if (!c) break;
-          PortRef peer = *f.at(*c).peer;
-          if (!f.nodes[peer.node].is_switch()) break;
-          std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
-          if (!d) break;
-          if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
-          g.depend(*c, vl(at.node, at.port, c->port), *d, vl(peer.node, peer.port, d->port));
-          at = peer;
-        }
-      }
+    for (const RouteHop& h : hops) {
+      PortRef peer = *f.at(h.c).peer;
+      PortRef d{peer.node, h.d};
+      g.depend(h.c, vl(h.c.node, h.in, h.c.port), d, vl(peer.node, peer.port, h.d));
     }
   }
   std::vector<Finding> out;

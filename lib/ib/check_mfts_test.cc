@@ -8,6 +8,7 @@
 #include <set>
 
 #include "lib/ib/check.h"
+#include "lib/ib/check_run.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/mfts.h"
 #include "lib/testing/fabric/fabric.h"
@@ -46,8 +47,14 @@ class MftChecks : public ::testing::Test {
  protected:
   explicit MftChecks(ibtest::Topology t = ibtest::load_topology(rdma::testdata::dir() +
                                                                 "/../ibsim/net"))
-      : fake_(t) {
+      : fake_(t, reassembled()) {
     fake_.assign_lids();  // the broadcast group, every CA port in it
+  }
+  // The SA's tables as the kernel hands an RMPP transfer over.
+  static ibtest::FabricOptions reassembled() {
+    ibtest::FabricOptions o;
+    o.rmpp = ibtest::RmppMode::Reassembled;
+    return o;
   }
   ibtest::FabricNode& node(const char* id) { return fake_.nodes()[fake_.node(id)]; }
   uint32_t index(const char* id) { return f_.by_guid.at(node(id).node_guid); }
@@ -215,6 +222,69 @@ TEST_F(MftChecks, TheTopDiscoveryReadBoundsTheBlocks) {
   node("sw2").mft[0xc020] = 1u << 1;
   mfts_ = read_mfts(engine_, f_, warnings_);
   EXPECT_EQ(mfts_[index("sw2")]->count(0xc020), 1u);
+}
+
+// The SA's groups bound the blocks read: only block 0 (0xc000, the
+// broadcast group), one SMP a switch per 16 ports, though the switches
+// keep no MulticastFDBTop (the capacity otherwise: 1024 MLIDs, 32 blocks);
+// an entry in another block comes once a group's MLID is in that block.
+TEST_F(MftChecks, OnlyTheBlocksOfTheSasGroupsAreRead) {
+  f_ = discover(engine_).fabric;
+  node("sw2").mft[0xc020] = 1u << 1;
+  SaMlids in_use = sa_mlids(engine_, f_);
+  ASSERT_TRUE(in_use.mlids) << in_use.why;
+  EXPECT_EQ(*in_use.mlids, std::vector<uint16_t>{kBroadcast});
+  auto smps = [this] { return fake_.stats().received[0x81]; };
+  uint64_t before = smps();
+  mfts_ = read_mfts(engine_, f_, warnings_, &*in_use.mlids);
+  EXPECT_TRUE(warnings_.empty()) << warnings_[0];
+  EXPECT_EQ(smps() - before, 2u);  // two switches of 8 ports, block 0
+  ASSERT_TRUE(mfts_[index("sw1")]);
+  EXPECT_EQ(mfts_[index("sw1")]->at(kBroadcast).count(), 3u);
+  EXPECT_EQ(mfts_[index("sw2")]->count(0xc020), 0u);
+  before = smps();
+  Mfts whole = read_mfts(engine_, f_, warnings_);
+  EXPECT_EQ(smps() - before, 2u * 32);
+  EXPECT_EQ(whole[index("sw2")]->count(0xc020), 1u);
+  // A group at 0xc021: its block, the entry beside it with it.
+  ibtest::McGroup g = fake_.mcast_groups().at(0);
+  g.mlid = 0xc021;
+  g.mgid[15] ^= 1;
+  fake_.mcast_groups().push_back(g);
+  in_use = sa_mlids(engine_, f_);
+  ASSERT_TRUE(in_use.mlids) << in_use.why;
+  EXPECT_EQ(*in_use.mlids, (std::vector<uint16_t>{kBroadcast, 0xc021}));
+  before = smps();
+  mfts_ = read_mfts(engine_, f_, warnings_, &*in_use.mlids);
+  EXPECT_EQ(smps() - before, 4u);
+  EXPECT_EQ(mfts_, whole);
+  // No group: no table read, nothing in use.
+  std::vector<uint16_t> none;
+  before = smps();
+  mfts_ = read_mfts(engine_, f_, warnings_, &none);
+  EXPECT_EQ(smps() - before, 0u);
+  ASSERT_TRUE(mfts_[index("sw1")]);
+  EXPECT_TRUE(mfts_[index("sw1")]->empty());
+}
+
+// An SA that does not answer: every block read as before, and the routes
+// check says so in a note; the same findings otherwise.
+TEST_F(MftChecks, WithoutTheSasGroupsEveryBlockIsReadAndANoteSaysWhy) {
+  f_ = discover(engine_).fabric;
+  node("sw2").mft[0xc020] = 1u << 1;  // no group's, outside the groups' block
+  CheckRun asked = run_checks(&engine_, f_, {"routes"});
+  EXPECT_EQ(whats(asked.found), "multicast: 1 MLID in use (0xc000 on 2 switches)\n");
+  fake_.drop({{-1, mad::kClassSa, 0x0038}});
+  CheckRun whole = run_checks(&engine_, f_, {"routes"});
+  EXPECT_EQ(whats(whole.found),
+            "multicast: 2 MLIDs in use (0xc000 on 2 switches, 0xc020 on 1 switch)\n"
+            "multicast tables read to their capacity: the SA's groups could not be asked (no "
+            "reply to MCMemberRecord table from the SA at lid 1 (2 tries, each given back at "
+            "once by the local port: Connection timed out))\n");
+  EXPECT_EQ(whole.found.back().severity, Severity::Info);
+  SaMlids none = sa_mlids(engine_, f_);
+  EXPECT_FALSE(none.mlids);
+  EXPECT_FALSE(none.why.empty());
 }
 
 class MftChecksRing : public MftChecks {

@@ -48,8 +48,18 @@ CheckRun run_checks(mad::Engine* e, const Fabric& f, const std::vector<std::stri
     Lfts lfts = read_lfts(*e, f, run.warnings);
     if (routes) {
       take(check_routes(f, lfts));
-      // The multicast tables too: the groups' trees.
-      take(check_mfts(f, read_mfts(*e, f, run.warnings)));
+      // The multicast tables too: the groups' trees, the blocks of the
+      // MLIDs the SA hands out (a switch without MulticastFDBTop is
+      // otherwise read to its capacity), or every block when it cannot say.
+      SaMlids in_use = sa_mlids(*e, f);
+      take(check_mfts(f, read_mfts(*e, f, run.warnings, in_use.mlids ? &*in_use.mlids : nullptr)));
+      if (!in_use.mlids)
+        run.found.push_back({"routes",
+                             Severity::Info,
+                             "multicast tables read to their capacity: the SA's groups could "
+                             "not be asked (" +
+                                 in_use.why + ")",
+                             {}});
     }
     if (credit) {
       VlMaps vls = read_sl2vls(*e, f, credit_hops(f, lfts));
