@@ -52,16 +52,13 @@ MadSession::~MadSession() {
           " s reached: stopped sending, the result is partial");
 }
 
-std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,
-                                                         const mad::AttrDef& rec,
-                                                         std::optional<uint8_t> port) {
+void MadSession::check_sa(const mad::Target& t) const {
   if (!local().sm_lid)
     throw Error("no subnet manager: local port " + local().ca + "/" + std::to_string(local().port) +
                 " has no SM LID to ask (--sa)");
   if (t.kind == mad::Target::Kind::Dr)
     throw UsageError("--sa asks the SA, which knows LIDs and GUIDs, not directed routes (" +
                      t.text + ")");
-  return ib::MadClient::sa_records(t, rec, port);
 }
 
 view::Record one_field_a_line(const Ctx& c, const view::Record& r) {
