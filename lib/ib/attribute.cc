@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "lib/mad/attr_class.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_ext.h"
 #include "lib/mad/format.h"
@@ -16,12 +17,8 @@ namespace {
 constexpr unsigned kPKeyPortShift = 16;
 constexpr unsigned kVlArbBlockShift = 16;
 
-bool is_smp(const mad::AttrDef& a) {
-  return a.mgmt_class == mad::kClassSmiLid;
-}
-
 uint32_t modifier(const AttrAccess& at) {
-  if (is_smp(*at.def) && at.port)
+  if (mad::is_smp(*at.def) && at.port)
     if (std::optional<uint32_t> m = smp_port_modifier(*at.def, *at.port, at.mod)) return *m;
   return at.mod;
 }
@@ -31,7 +28,7 @@ mad::Mad exchange(MadClient& c, const mad::Route& r, const AttrAccess& at, uint8
                   const mad::Mad* body) {
   const mad::AttrDef& a = *at.def;
   std::string what = std::string(a.name) + (method == mad::kSet ? " Set to " : " from ");
-  if (is_smp(a)) {
+  if (mad::is_smp(a)) {
     mad::Mad m = mad::make_smp(r, method, a, modifier(at));
     if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
     return c.engine().call(m, mad::smp_address(r), what + mad::route_text(r));

@@ -36,6 +36,14 @@ unsigned cc_port_element(unsigned port) {
   return port % kPortsPerBlock;
 }
 
+const mad::AttrDef& cc_default_attr() {
+  return mad::kCongestionInfo;
+}
+
+bool cc_has_ports(const mad::AttrDef& a) {
+  return &a == &mad::kSwitchPortCongestionSetting;
+}
+
 bool cc_has_blocks(const mad::AttrDef& a) {
   return &a == &mad::kSwitchPortCongestionSetting || &a == &mad::kCongestionControlTable;
 }

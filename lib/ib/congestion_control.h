@@ -19,6 +19,13 @@ namespace rdma::ib {
 uint32_t cc_port_block(unsigned port);
 unsigned cc_port_element(unsigned port);
 
+// The attribute cc show reads when none is named: CongestionInfo.
+const mad::AttrDef& cc_default_attr();
+
+// Whether the attribute's blocks hold one element a port, which `port N`
+// names: SwitchPortCongestionSetting.
+bool cc_has_ports(const mad::AttrDef& a);
+
 // Whether the attribute is read and written in blocks (AttributeModifier
 // = block): SwitchPortCongestionSetting and CongestionControlTable.
 bool cc_has_blocks(const mad::AttrDef& a);

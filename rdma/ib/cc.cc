@@ -40,7 +40,7 @@ void cc_help(Ctx& c) {
 struct CcWords {
   mad::Target target;
   std::string via;
-  const mad::AttrDef* attr = &mad::kCongestionInfo;
+  const mad::AttrDef* attr = &ib::cc_default_attr();
   uint32_t block = 0;
   std::optional<int> port;  // SwitchPortCongestionSetting: one port's element
   std::vector<mad::Assignment> changes;
@@ -80,10 +80,10 @@ CcWords read_cc_words(Ctx& c, bool set) {
   }
   const mad::AttrDef& a = *w.attr;
   if (w.port) {
-    if (&a != &mad::kSwitchPortCongestionSetting)
-      throw UsageError(
-          "\"port\" is for SwitchPortCongestionSetting; " + std::string(a.name) +
-          (&a == &mad::kCongestionControlTable ? " takes \"block N\"" : " takes neither"));
+    // A table in blocks but not of ports: CongestionControlTable.
+    if (!ib::cc_has_ports(a))
+      throw UsageError("\"port\" is for SwitchPortCongestionSetting; " + std::string(a.name) +
+                       (ib::cc_has_blocks(a) ? " takes \"block N\"" : " takes neither"));
     if (have_block) throw UsageError("\"port\" and \"block\" together: give one");
     w.block = ib::cc_port_block(static_cast<unsigned>(*w.port));
   } else if (have_block && !ib::cc_has_blocks(a)) {

@@ -12,6 +12,7 @@
 #include "lib/error.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
+#include "lib/ib/port_counters_view.h"
 #include "lib/ib/port_labels.h"
 #include "lib/ib/rates.h"
 #include "lib/ib/records.h"
@@ -197,14 +198,8 @@ void errors_counters(const ib::PortCounters& c, const ib::SweepOptions& o, bool 
   if (o.extended && c.ext.empty())
     for (const mad::FieldDef* d : ib::data_counters()) fields.push_back(*d);
   mad::decode_fields(fields, c.pc, 0, rec);
-  if (o.extended && !c.ext.empty()) {
-    std::vector<mad::FieldDef> ext;
-    for (const mad::FieldDef& d : mad::kPortCountersExtended.fields)
-      if (d.level == mad::kShow) ext.push_back(d);
-    mad::decode_fields(ext, c.ext, 0, rec);
-  }
-  if (!c.rcv_details.empty()) mad::decode(mad::kPortRcvErrorDetails, c.rcv_details, 0, rec);
-  if (!c.xmit_details.empty()) mad::decode(mad::kPortXmitDiscardDetails, c.xmit_details, 0, rec);
+  if (o.extended) ib::add_extended_counters(c, rec);
+  ib::add_error_details(c, rec);
 }
 
 // The thresholds of a sweep: the file `thresholds FILE` names, else the

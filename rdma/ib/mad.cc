@@ -8,6 +8,7 @@
 #include "lib/error.h"
 #include "lib/ib/attribute.h"
 #include "lib/mad/assign.h"
+#include "lib/mad/attr_class.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_ext.h"
 #include "lib/mad/describe.h"
@@ -22,7 +23,7 @@ namespace {
 void mad_help(Ctx& c) {
   std::string names;
   for (const mad::AttrDef* a : mad::all_attrs())
-    if (a->mgmt_class != mad::kClassSa) names += std::string(names.empty() ? "" : " | ") + a->name;
+    if (!mad::is_sa_record(*a)) names += std::string(names.empty() ? "" : " | ") + a->name;
   std::fprintf(c.help_out,
                "Usage: rdma mad get ATTR TARGET [ mod N ] [ port N ] [via DEV/PORT]\n"
                "       rdma mad set ATTR TARGET [ mod N ] [ port N ] FIELD=VALUE...\n"
@@ -60,7 +61,7 @@ struct MadWords {
   std::vector<mad::Assignment> changes;
   std::optional<std::vector<uint8_t>> raw_data;  // data=HEX of a raw attribute
   bool is_raw() const { return def == &raw; }
-  bool smp() const { return def->mgmt_class == mad::kClassSmiLid; }
+  bool smp() const { return mad::is_smp(*def); }
 };
 
 void read_words(Ctx& c, MadWords& w, bool set) {
@@ -73,7 +74,7 @@ void read_words(Ctx& c, MadWords& w, bool set) {
     w.def = &w.raw;
   }
   const mad::AttrDef& a = *w.def;
-  if (a.mgmt_class == mad::kClassSa)
+  if (mad::is_sa_record(a))
     throw UsageError(std::string(a.name) + " is an SA record; rdma mad " + (set ? "set" : "get") +
                      " reads SMP and PMA attributes");
   w.target = c.args.target();

@@ -2,10 +2,7 @@
 // switches.
 #include "lib/error.h"
 #include "lib/ib/node_name_map.h"
-#include "lib/ib/sa_records.h"
-#include "lib/ib/smp.h"
-#include "lib/mad/attrs.h"
-#include "lib/mad/format.h"
+#include "lib/ib/node_view.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -22,48 +19,25 @@ void node_help(Ctx& c) {
       c.help_out);
 }
 
-// --sa: the NodeRecord (and SwitchInfoRecord) of the target's LID.
-void node_show_sa(Ctx& c, MadSession& s, const mad::Target& t) {
-  std::vector<uint8_t> node = s.sa_records(t, mad::kNodeRecord).front();
-  uint16_t lid = static_cast<uint16_t>(mad::get_field(mad::kNodeRecord, node, "LID"));
-  std::span<const uint8_t> info = ib::sa_carried(mad::kNodeRecord, mad::kNodeInfo, node);
-  view::Record rec;
-  add_target(rec, {false, lid, {}});
-  mad::decode(mad::kNodeInfo, info, c.opt.details, rec);
-  if (ib::NodeInfo::from(info).is_switch()) {
-    mad::Target at;
-    at.lid = lid;
-    std::vector<uint8_t> sw = s.sa_records(at, mad::kSwitchInfoRecord).front();
-    mad::decode(mad::kSwitchInfo, ib::sa_carried(mad::kSwitchInfoRecord, mad::kSwitchInfo, sw),
-                c.opt.details, rec);
-  }
-  mad::decode(mad::kNodeDescription, ib::sa_carried(mad::kNodeRecord, mad::kNodeDescription, node),
-              c.opt.details, rec);
-  ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
-                         ib::NodeInfo::from(info).node_guid, rec);
-  c.out.record(one_field_a_line(c, rec));
-}
-
 void node_show(Ctx& c) {
   std::optional<mad::Target> target = c.args.target_or_name({});
   std::string via = c.args.take_via();
   c.args.done();
   if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   MadSession s(c, via);
-  if (c.opt.sa) return node_show_sa(c, s, *target);
-  mad::Route r = s.route(target);
-  mad::Mad info = s.smp(r, mad::kGet, mad::kNodeInfo, 0);
-  mad::Mad desc = s.smp(r, mad::kGet, mad::kNodeDescription, 0);
   view::Record rec;
-  add_target(rec, r);
-  mad::decode(mad::kNodeInfo, info.data(), c.opt.details, rec);
-  if (ib::NodeInfo::from(info.data()).is_switch()) {
-    mad::Mad sw = s.smp(r, mad::kGet, mad::kSwitchInfo, 0);
-    mad::decode(mad::kSwitchInfo, sw.data(), c.opt.details, rec);
+  ib::NodeAttrs a;
+  if (c.opt.sa) {
+    // --sa: the NodeRecord (and SwitchInfoRecord) of the target's LID.
+    s.check_sa(*target);
+    a = ib::read_node_attrs_sa(s, *target);
+    add_target(rec, {false, a.lid, {}});
+  } else {
+    mad::Route r = s.route(target);
+    a = ib::read_node_attrs(s, r);
+    add_target(rec, r);
   }
-  mad::decode(mad::kNodeDescription, desc.data(), c.opt.details, rec);
-  ib::rename_description(ib::load_node_name_map(c.opt.node_name_map),
-                         ib::NodeInfo::from(info.data()).node_guid, rec);
+  ib::add_node_attrs(a, c.opt.details, ib::load_node_name_map(c.opt.node_name_map), rec);
   c.out.record(one_field_a_line(c, rec));
 }
 

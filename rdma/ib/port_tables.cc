@@ -1,18 +1,10 @@
 #include "rdma/ib/port_tables.h"
 
-#include "lib/mad/attrs.h"
-#include "lib/mad/format.h"
+#include "lib/ib/port_table_view.h"
 
 namespace rdma {
 
 namespace {
-
-// A table's values as the field of attribute a called field prints them.
-template <typename T>
-void add_table(view::Record& rec, const mad::AttrDef& a, const char* field, const T& values) {
-  std::vector<uint64_t> v(values.begin(), values.end());
-  mad::add_values(*mad::find_field(a, field), v, rec);
-}
 
 view::Record base_record(const PortTarget& p) {
   view::Record rec;
@@ -29,7 +21,7 @@ void show_pkeys(Ctx& c, MadSession& s, const PortTarget& p) {
   ib::PKeyTable t = ib::read_pkeys(s, p);
   view::Record rec = base_record(p);
   add_capacity(rec, t.capacity);
-  add_table(rec, mad::kPKeyTable, "P_KeyTableBlock", t.pkeys);
+  ib::add_pkey_values(t, rec);
   c.out.record(rec);
 }
 
@@ -37,7 +29,7 @@ void show_guids(Ctx& c, MadSession& s, const PortTarget& p) {
   ib::GuidTable t = ib::read_guids(s, p);
   view::Record rec = base_record(p);
   add_capacity(rec, t.capacity);
-  add_table(rec, mad::kGuidInfo, "GUIDBlock", t.guids);
+  ib::add_guid_values(t, rec);
   c.out.record(rec);
 }
 
@@ -45,7 +37,7 @@ void show_sl2vl(Ctx& c, MadSession& s, const PortTarget& p) {
   ib::read_sl2vl(s, p, [&](const ib::Sl2VlTable& t) {
     view::Record rec = base_record(p);
     if (t.in_port) rec.add("in", "in " + std::to_string(*t.in_port) + " ", unsigned{*t.in_port});
-    add_table(rec, mad::kSl2VlTable, "SLtoVL", t.vl);
+    ib::add_sl2vl_values(t, rec);
     c.out.record(rec);
   });
 }
@@ -56,13 +48,7 @@ void show_vlarb(Ctx& c, MadSession& s, const PortTarget& p) {
     rec.add("priority", std::string("priority ") + (t.high ? "high" : "low") + " ",
             t.high ? "high" : "low");
     add_capacity(rec, t.capacity);
-    std::vector<uint64_t> vl, weight;
-    for (const ib::VlArbTable::Entry& e : t.entries) {
-      vl.push_back(e.vl);
-      weight.push_back(e.weight);
-    }
-    add_table(rec, mad::kVlArbTable, "VL", vl);
-    add_table(rec, mad::kVlArbTable, "Weight", weight);
+    ib::add_vlarb_values(t, rec);
     c.out.record(rec);
   });
 }

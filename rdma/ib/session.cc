@@ -1,11 +1,11 @@
 #include "rdma/ib/session.h"
 
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <span>
 
 #include "lib/error.h"
+#include "lib/ib/engine_config.h"
 #include "rdma/words.h"
 
 namespace rdma {
@@ -15,20 +15,6 @@ namespace {
 const mad::Access& access_of(const Ctx& c) {
   if (!c.mad || !c.mad->find_port) throw Error("InfiniBand management is not available here");
   return *c.mad;
-}
-
-mad::EngineConfig engine_config(const Ctx& c) {
-  mad::EngineConfig cfg;
-  cfg.timeout_ms = c.opt.mad_timeout_ms;
-  cfg.retries = c.opt.mad_retries;
-  cfg.window = static_cast<size_t>(c.opt.mad_window);
-  cfg.per_node = mad::kPerNode;
-  cfg.give_up = mad::kGiveUp;
-  if (c.opt.deadline_s > 0)
-    cfg.deadline = std::chrono::steady_clock::now() +
-                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                       std::chrono::duration<double>(c.opt.deadline_s));
-  return cfg;
 }
 
 // -dd's trace (-d's for the commands that write), and the progress line
@@ -45,9 +31,12 @@ ib::MadTrace session_trace(Ctx& c, int trace_level, const std::function<void()>&
 }  // namespace
 
 MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
-    : ib::MadClient(access_of(c), via.empty() ? c.opt.default_via : via, engine_config(c),
-                    session_trace(c, trace_level,
-                                  [this] { progress_.update(engine().stats(), nodes_found); })),
+    : ib::MadClient(
+          access_of(c), via.empty() ? c.opt.default_via : via,
+          ib::session_engine_config(c.opt.mad_timeout_ms, c.opt.mad_retries,
+                                    static_cast<size_t>(c.opt.mad_window), c.opt.deadline_s),
+          session_trace(c, trace_level,
+                        [this] { progress_.update(engine().stats(), nodes_found); })),
       c_(c),
       progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
                                        c.is_terminal)) {
@@ -63,16 +52,13 @@ MadSession::~MadSession() {
           " s reached: stopped sending, the result is partial");
 }
 
-std::vector<std::vector<uint8_t>> MadSession::sa_records(const mad::Target& t,
-                                                         const mad::AttrDef& rec,
-                                                         std::optional<uint8_t> port) {
+void MadSession::check_sa(const mad::Target& t) const {
   if (!local().sm_lid)
     throw Error("no subnet manager: local port " + local().ca + "/" + std::to_string(local().port) +
                 " has no SM LID to ask (--sa)");
   if (t.kind == mad::Target::Kind::Dr)
     throw UsageError("--sa asks the SA, which knows LIDs and GUIDs, not directed routes (" +
                      t.text + ")");
-  return ib::MadClient::sa_records(t, rec, port);
 }
 
 view::Record one_field_a_line(const Ctx& c, const view::Record& r) {

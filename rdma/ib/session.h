@@ -38,11 +38,10 @@ class MadSession : public ib::MadClient {
   size_t nodes_found = 0;
   // Blanks the progress line (before printing a result or warnings).
   void end_progress() { progress_.clear(); }
-  // --sa: the records of type rec whose LID (and port, when given) match,
-  // from the SA (a GetTable). The target is a LID, or a GUID or GID found
-  // in the NodeRecords; a directed route is a UsageError.
-  std::vector<std::vector<uint8_t>> sa_records(const mad::Target& t, const mad::AttrDef& rec,
-                                               std::optional<uint8_t> port = std::nullopt);
+  // --sa: throws when the SA cannot be asked about t: an Error when the
+  // local port has no SM LID, a UsageError for a directed route (the SA
+  // knows LIDs, GUIDs and GIDs, found in its NodeRecords).
+  void check_sa(const mad::Target& t) const;
 
  private:
   Ctx& c_;

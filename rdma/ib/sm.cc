@@ -4,9 +4,7 @@
 #include <span>
 
 #include "lib/error.h"
-#include "lib/ib/sa_records.h"
 #include "lib/ib/sm_info.h"
-#include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -30,29 +28,26 @@ void sm_help(Ctx& c) {
       c.help_out);
 }
 
-// --sa: the SMInfoRecord of the SM's LID (or the target's).
-void sm_show_sa(Ctx& c, MadSession& s, const std::optional<mad::Target>& t) {
-  mad::Target at;
-  at.lid = s.local().sm_lid;
-  std::vector<uint8_t> r = s.sa_records(t ? *t : at, mad::kSmInfoRecord).front();
-  view::Record rec;
-  add_target(rec, {false, static_cast<uint16_t>(mad::get_field(mad::kSmInfoRecord, r, "LID")), {}});
-  mad::decode(mad::kSmInfo, ib::sa_carried(mad::kSmInfoRecord, mad::kSmInfo, r), c.opt.details, rec,
-              {.show_keys = c.opt.show_keys});
-  c.out.record(rec);
-}
-
 void sm_show(Ctx& c) {
   std::optional<mad::Target> target = c.args.target();
   std::string via = c.args.take_via();
   c.args.done();
   MadSession s(c, via);
-  if (c.opt.sa) return sm_show_sa(c, s, target);
-  mad::Route r = s.route(target);
-  mad::Mad info = s.smp(r, mad::kGet, mad::kSmInfo, 0);
   view::Record rec;
-  add_target(rec, r);
-  mad::decode(mad::kSmInfo, info.data(), c.opt.details, rec, {.show_keys = c.opt.show_keys});
+  if (c.opt.sa) {
+    // --sa: the SMInfoRecord of the SM's LID (or the target's).
+    mad::Target at;
+    at.lid = s.local().sm_lid;
+    s.check_sa(target ? *target : at);
+    ib::SaSmInfo r = ib::read_sm_info_sa(s, target ? *target : at);
+    add_target(rec, {false, r.lid, {}});
+    ib::add_sm_info(r.info, c.opt.details, c.opt.show_keys, rec);
+  } else {
+    mad::Route r = s.route(target);
+    mad::Mad info = ib::read_sm_info(s, r);
+    add_target(rec, r);
+    ib::add_sm_info(info.data(), c.opt.details, c.opt.show_keys, rec);
+  }
   c.out.record(rec);
 }
 
@@ -100,7 +95,7 @@ void sm_set(Ctx& c) {
       mad::route_text(r));
   view::Record rec;
   add_target(rec, r);
-  mad::decode(mad::kSmInfo, reply.data(), c.opt.details, rec, {.show_keys = c.opt.show_keys});
+  ib::add_sm_info(reply.data(), c.opt.details, c.opt.show_keys, rec);
   c.out.record(rec);
 }
 

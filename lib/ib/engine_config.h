@@ -1,0 +1,18 @@
+// The engine of the tool's sessions: what the user asked (--timeout,
+// --retries, --window, --deadline) over lib/mad's per-node limits, so the
+// front end sets no engine constant of its own.
+#pragma once
+
+#include <cstddef>
+
+#include "lib/mad/engine.h"
+
+namespace rdma::ib {
+
+// timeout_ms, retries and window as given; kPerNode MADs in flight to one
+// node, a node given up on after kGiveUp unanswered queries' worth of
+// tries; the deadline deadline_s seconds from now (0: none).
+mad::EngineConfig session_engine_config(int timeout_ms, int retries, size_t window,
+                                        double deadline_s);
+
+}  // namespace rdma::ib
