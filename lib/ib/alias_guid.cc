@@ -5,6 +5,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
+#include "lib/mad/sa.h"
 
 namespace rdma::ib {
 
@@ -33,6 +34,15 @@ std::vector<uint8_t> alias_guid_record(const AliasGuid& g, uint64_t& mask) {
 uint64_t alias_guid_in(const std::vector<uint8_t>& record, unsigned index) {
   if (record.size() < mad::kGuidInfoRecord.bytes) throw Error("truncated GuidInfoRecord");
   return mad::get_bits(record, entry_bit(index), 64);
+}
+
+std::vector<uint8_t> change_alias_guid(MadClient& c, GuidChange how, const AliasGuid& g,
+                                       uint64_t sm_key) {
+  uint64_t mask = 0;
+  std::vector<uint8_t> rec = alias_guid_record(g, mask);
+  return mad::modify_record(c.engine(), c.sm_lid(),
+                            how == GuidChange::Set ? uint8_t{mad::kSet} : mad::kSaDelete,
+                            mad::kGuidInfoRecord, mask, rec, sm_key);
 }
 
 }  // namespace rdma::ib

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "lib/ib/client.h"
+
 namespace rdma::ib {
 
 // Entries per GUIDInfo block.
@@ -23,5 +25,14 @@ std::vector<uint8_t> alias_guid_record(const AliasGuid& g, uint64_t& mask);
 
 // The GUID at g.index in a record the SA answered with.
 uint64_t alias_guid_in(const std::vector<uint8_t>& record, unsigned index);
+
+// What a change does to the GUID at g.index: SubnAdmSet puts g.guid there,
+// SubnAdmDelete removes it.
+enum class GuidChange { Set, Delete };
+
+// The change sent to the SA (the local port's SM LID) with sm_key (0:
+// none); the record it answers with. Throws MadError.
+std::vector<uint8_t> change_alias_guid(MadClient& c, GuidChange how, const AliasGuid& g,
+                                       uint64_t sm_key);
 
 }  // namespace rdma::ib

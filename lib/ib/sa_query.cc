@@ -5,6 +5,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/mad/mad.h"
 
 namespace rdma::ib {
 
@@ -166,6 +167,11 @@ bool SaQuery::answers(std::span<const uint8_t> rec,
   if (lids && !lids->count(l)) return false;
   return std::all_of(filters.begin(), filters.end(),
                      [&](const SaFilter* f) { return sa_filter_matches(*kind, *f, rec, example); });
+}
+
+bool sa_needs_sm_key(const mad::AttrDef& rec, uint64_t sm_key, const mad::Failure& f) {
+  return &rec == &mad::kPKeyTableRecord && !sm_key && f.kind == mad::Failure::Kind::Status &&
+         f.status == mad::kSaStatusReqInvalid;
 }
 
 }  // namespace rdma::ib

@@ -17,6 +17,7 @@
 #include "lib/ib/sa_records.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/local_port.h"
+#include "lib/mad/result.h"
 #include "lib/mad/target.h"
 
 namespace rdma::ib {
@@ -105,5 +106,11 @@ struct SaQuery {
 // the local subnet); not a directed route (Error).
 void path_example(const mad::LocalPort& local, std::span<const mad::Target> ends,
                   const PathFilter& pf, std::vector<uint8_t>& example, uint64_t& mask);
+
+// Whether a GetTable of records of type rec, asked without an SM_Key
+// (sm_key 0), failed as f because the SA answers that table only to a
+// trusted requester, one that gives it: opensm's P_Key tables (IBA
+// 15.4.1), refused with status ERR_REQ_INVALID.
+bool sa_needs_sm_key(const mad::AttrDef& rec, uint64_t sm_key, const mad::Failure& f);
 
 }  // namespace rdma::ib

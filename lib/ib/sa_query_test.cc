@@ -216,5 +216,32 @@ TEST(PathExample, TheDoublesSaAnswersIt) {
   EXPECT_EQ(mad::get_field(mad::kPathRecord, t.records[0], "DLID"), 5u);
 }
 
+// opensm's P_Key tables are for trusted requesters: ERR_REQ_INVALID to
+// one without an SM_Key; the fabric double's SA says the same.
+TEST(SaNeedsSmKey, OnlyAPKeyTableRefusedWithoutAKey) {
+  mad::Failure refused;
+  refused.kind = mad::Failure::Kind::Status;
+  refused.status = mad::kSaStatusReqInvalid;
+  EXPECT_TRUE(sa_needs_sm_key(mad::kPKeyTableRecord, 0, refused));
+  EXPECT_FALSE(sa_needs_sm_key(mad::kPKeyTableRecord, 1, refused));  // a key given: wrong key
+  EXPECT_FALSE(sa_needs_sm_key(mad::kNodeRecord, 0, refused));
+  mad::Failure other = refused;
+  other.status = mad::kSaStatusReqInvalid + 1;
+  EXPECT_FALSE(sa_needs_sm_key(mad::kPKeyTableRecord, 0, other));
+  mad::Failure timeout;
+  EXPECT_FALSE(sa_needs_sm_key(mad::kPKeyTableRecord, 0, timeout));
+
+  ibtest::FakeFabric f(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"));
+  f.assign_lids();
+  mad::Engine e(f, {100, 1, 4});
+  std::vector<uint8_t> none(mad::kPKeyTableRecord.bytes);
+  try {
+    mad::get_table(e, 1, mad::kPKeyTableRecord, 0, none);
+    FAIL();
+  } catch (const mad::MadError& err) {
+    EXPECT_TRUE(sa_needs_sm_key(mad::kPKeyTableRecord, 0, err.failure));
+  }
+}
+
 }  // namespace
 }  // namespace rdma::ib

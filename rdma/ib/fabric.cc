@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "lib/error.h"
+#include "lib/ib/bounds.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/degraded.h"
 #include "lib/ib/diff.h"
@@ -197,7 +198,7 @@ LinksScope take_links_scope(Ctx& c) {
     } else if (w[j] == "hops") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
       scope.hops = static_cast<unsigned>(
-          need_number(w[++j], "hops", view::NumberRule{.max = mad::kMaxHops}));
+          need_number(w[++j], "hops", view::NumberRule{.max = ib::max_dr_hops()}));
     } else {
       kept.push_back(w[j]);
       // `from FILE`: the file's name is never a keyword of ours.

@@ -8,11 +8,13 @@
 #include <map>
 
 #include "lib/error.h"
+#include "lib/ib/bounds.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/find.h"
 #include "lib/ib/lfts.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/node_view.h"
 #include "lib/ib/unicast_route.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -41,15 +43,14 @@ void route_help(Ctx& c) {
 // A multicast LID, 0xc000-0xfffe.
 // Leading blanks and a sign after them as strtoul took them, but no '-' first.
 uint16_t parse_mlid(const std::string& s) {
-  std::optional<uint64_t> v = view::parse_number(s, {.min = mad::kFirstMlid,
-                                                     .max = mad::kLastMlid,
-                                                     .c_bases = true,
-                                                     .blanks_and_sign = true,
-                                                     .not_first = "-"});
+  constexpr ib::LidBounds b = ib::mcast_lid_bounds();
+  std::optional<uint64_t> v = view::parse_number(
+      s,
+      {.min = b.first, .max = b.last, .c_bases = true, .blanks_and_sign = true, .not_first = "-"});
   if (!v)
     throw UsageError("invalid multicast LID \"" + s + "\" (expected " +
-                     mad::value_text(mad::Fmt::Hex, mad::kFirstMlid, 16) + "-" +
-                     mad::value_text(mad::Fmt::Hex, mad::kLastMlid, 16) + ")");
+                     mad::value_text(mad::Fmt::Hex, b.first, 16) + "-" +
+                     mad::value_text(mad::Fmt::Hex, b.last, 16) + ")");
   return static_cast<uint16_t>(*v);
 }
 
@@ -76,7 +77,8 @@ LidRange lid_range(Args& args, bool& mcast) {
       throw UsageError(unknown_word("route show argument", k, {"lid", "lids", "mcast"}));
     }
   }
-  LidRange r{mcast ? mad::kFirstMlid : uint16_t{0}, mcast ? mad::kLastMlid : mad::kMaxUnicastLid};
+  ib::LidBounds all = mcast ? ib::mcast_lid_bounds() : ib::unicast_lid_bounds();
+  LidRange r{all.first, all.last};
   if (!range) return r;
   auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
   const std::string& v = range->second;
@@ -209,7 +211,7 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
       return *found;
     case mad::Target::Kind::Dr: {
       mad::Route r{true, 0, t.path};
-      ib::NodeInfo ni = ib::NodeInfo::from(s.smp(r, mad::kGet, mad::kNodeInfo, 0).data());
+      ib::NodeInfo ni = ib::read_node_info(s, r);
       if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid))
         found = ib::PortRef{*n, f.nodes[*n].is_switch() ? uint8_t{0} : ni.local_port};
       break;
@@ -308,7 +310,7 @@ void route_users(Ctx& c) {
   auto list = [&](const char* direction, uint32_t node, uint8_t through) {
     if (f.nodes[node].is_switch()) {
       ib::Lft table =
-          ib::read_lft(s.engine(), {true, 0, f.nodes[node].path}, 0, mad::kMaxUnicastLid);
+          ib::read_lft(s.engine(), {true, 0, f.nodes[node].path}, 0, ib::unicast_lid_bounds().last);
       for (size_t i = 0; i < table.ports.size(); ++i) {
         uint16_t l = static_cast<uint16_t>(table.first + i);
         const ib::PortRef* o = end_node(l);

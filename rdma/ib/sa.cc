@@ -160,8 +160,7 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
     t = mad::get_table(s.engine(), s.sm_lid(), rec, mask, example, sm_key);
   } catch (const mad::MadError& e) {
     // opensm gives P_Key tables to trusted requesters only (IBA 15.4.1).
-    if (&rec == &mad::kPKeyTableRecord && !sm_key && e.failure.kind == mad::Failure::Kind::Status &&
-        e.failure.status == mad::kSaStatusReqInvalid)
+    if (ib::sa_needs_sm_key(rec, sm_key, e.failure))
       throw Error(std::string(e.what()) + "; the SA may answer P_Key tables only to a trusted " +
                   "requester: give its SM_Key with smkey KEY");
     throw;
@@ -178,7 +177,7 @@ void show_paths(Ctx& c, MadSession& s, const ib::SaQuery& q) {
   uint64_t mask = 0;
   ib::path_example(s.local(), q.ends, q.path, example, mask);
   std::set<const mad::AttrDef*> warned;
-  auto recs = table(c, s, mad::kPathRecord, mask, example, q.sm_key, warned);
+  auto recs = table(c, s, *q.kind->record, mask, example, q.sm_key, warned);
   view::Record out;
   for (const auto& r : recs) {
     out.clear();
@@ -202,14 +201,15 @@ void sa_show(Ctx& c) {
   // guid and name select nodes: their LIDs, from the NodeRecords.
   std::optional<std::set<uint16_t>> lids;
   std::set<const mad::AttrDef*> warned;
+  const ib::SaKind* nodes = ib::find_sa_kind("nodes");
   if (q.guid || q.name) {
-    std::vector<uint8_t> none(mad::kNodeRecord.bytes);
-    lids = ib::node_record_lids(table(c, s, mad::kNodeRecord, 0, none, q.sm_key, warned), q.guid,
+    std::vector<uint8_t> none(nodes->record->bytes);
+    lids = ib::node_record_lids(table(c, s, *nodes->record, 0, none, q.sm_key, warned), q.guid,
                                 q.name);
   }
   q.complete(s.local().gid_prefix);
   ib::NodeNameMap names;
-  if (q.kind->record == &mad::kNodeRecord) names = ib::load_node_name_map(c.opt.node_name_map);
+  if (q.kind == nodes) names = ib::load_node_name_map(c.opt.node_name_map);
   for (auto& r : table(c, s, *q.kind->record, q.mask, q.example, q.sm_key, warned)) {
     ib::sa_fix_record(*q.kind, r);
     if (!q.answers(r, lids)) continue;
@@ -224,8 +224,9 @@ void sa_show(Ctx& c) {
 // sa set guid / sa delete guid: an alias GUID of the target's port, by
 // SubnAdmSet / SubnAdmDelete of its GUIDInfoRecord; the record the SA
 // answers with, as `sa show guids` prints it.
-void sa_modify_guid(Ctx& c, uint8_t method) {
-  const char* verb = method == mad::kSet ? "set" : "delete";
+void sa_modify_guid(Ctx& c, ib::GuidChange how) {
+  const bool set = how == ib::GuidChange::Set;
+  const char* verb = set ? "set" : "delete";
   std::string kind = c.args.need("record type");
   if (!matches(kind, "guid") && !matches(kind, "guids"))
     throw UsageError(unknown_word("sa " + std::string(verb) + " record", kind, {"guid"}));
@@ -255,32 +256,29 @@ void sa_modify_guid(Ctx& c, uint8_t method) {
     }
   }
   if (!index) throw UsageError("missing \"index N\" (the GUID's place in the port's table)");
-  if (method == mad::kSet && !guid) throw UsageError("missing GUID to set");
+  if (set && !guid) throw UsageError("missing GUID to set");
   g.guid = guid.value_or(0);
   MadSession s(c, via);
   g.lid = s.sa_lid(*target);
   // -d: the SubnAdmSet/Delete as sent and received (-dd shows every MAD).
   if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
-  uint64_t mask = 0;
-  std::vector<uint8_t> rec = ib::alias_guid_record(g, mask);
-  std::vector<uint8_t> answer =
-      mad::modify_record(s.engine(), s.sm_lid(), method, mad::kGuidInfoRecord, mask, rec, sm_key);
+  std::vector<uint8_t> answer = ib::change_alias_guid(s, how, g, sm_key);
   view::Record out;
   ib::sa_record(*ib::find_sa_kind("guids"), answer, c.opt.details, out, c.opt.show_keys);
   c.out.record(out);
   // opensm clears an entry it refuses (a GUID another port has) in its answer.
-  if (method == mad::kSet && ib::alias_guid_in(answer, g.index) != g.guid)
+  if (set && ib::alias_guid_in(answer, g.index) != g.guid)
     throw Error("the SA did not set GUID " + mad::guid_hex(g.guid) + " at index " +
                 std::to_string(g.index) + " (it answers " +
                 mad::guid_hex(ib::alias_guid_in(answer, g.index)) + "; a GUID another port has?)");
 }
 
 void sa_set(Ctx& c) {
-  sa_modify_guid(c, mad::kSet);
+  sa_modify_guid(c, ib::GuidChange::Set);
 }
 
 void sa_delete(Ctx& c) {
-  sa_modify_guid(c, mad::kSaDelete);
+  sa_modify_guid(c, ib::GuidChange::Delete);
 }
 
 }  // namespace
