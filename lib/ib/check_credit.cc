@@ -151,30 +151,14 @@ std::vector<uint8_t> vl_per_switch(const Fabric& f, const VlMaps* vls, uint8_t s
   return out;
 }
 
-// A hop of the routes from one switch into the next where it leads on:
-// channel c (a switch's port into a link to another switch), the port the
-// route came into c's switch by (0 where the VLs do not depend on it), and
-// the next switch's port d the route leaves by, into a switch or to the
-// LID's owner. The channel c, on its VL, then waits for d on its own.
-struct RouteHop {
-  PortRef c;
-  uint8_t in = 0;
-  uint8_t d = 0;
-};
-
-// Every hop the routes to every CA and router LID take, from the ports
-// where traffic enters (end nodes other than the LID's owner) down the
-// tables, each state (a switch, or with by_port a switch and its input
-// port) once a LID; each hop once, in the order first taken. first: a
-// slot per port of each switch from first[node] (Cdg's).
-std::vector<RouteHop> route_hops(const Fabric& f, const Lfts& lfts,
-                                 const std::vector<bool>& by_port,
-                                 const std::vector<size_t>& first) {
-  std::vector<RouteHop> hops;
-  // Per channel c's slot, the (in, d) pairs taken: few, a linear scan.
-  std::vector<std::vector<std::pair<uint8_t, uint8_t>>> taken(first.back());
-  std::vector<uint32_t> seen(first.back(), 0);  // by state: the round
-  auto state = [&](PortRef at) { return first[at.node] + (by_port[at.node] ? at.port : 0); };
+// Every CA and router LID's routes, from the ports where traffic enters
+// (end nodes other than the LID's owner) down the tables, each state
+// (state(at), below states: a switch, or a switch and its input port) once
+// a LID: hop(lid, owner, at, c, peer) for each hop out of switch at.node by
+// channel c into the switch at peer; false ends the walk there.
+template <typename State, typename Hop>
+void walk_routes(const Fabric& f, const Lfts& lfts, size_t states, State state, Hop hop) {
+  std::vector<uint32_t> seen(states, 0);  // by state: the round
   std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
   uint32_t round = 0;
   for (const auto& [lid, owner] : lid_owners(f)) {
@@ -189,20 +173,48 @@ std::vector<RouteHop> route_hops(const Fabric& f, const Lfts& lfts,
         std::optional<PortRef> c = channel(f, lfts, at.node, lid);
         if (!c) break;
         PortRef peer = *f.at(*c).peer;
-        if (!f.nodes[peer.node].is_switch()) break;
-        std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
-        if (!d) break;
-        if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) break;
-        std::pair<uint8_t, uint8_t> key{by_port[at.node] ? at.port : uint8_t{0}, d->port};
-        auto& t = taken[first[c->node] + c->port];
-        if (std::find(t.begin(), t.end(), key) == t.end()) {
-          t.push_back(key);
-          hops.push_back({*c, key.first, key.second});
-        }
+        if (!f.nodes[peer.node].is_switch() || !hop(lid, owner, at, *c, peer)) break;
         at = peer;
       }
     }
   }
+}
+
+// A hop of the routes from one switch into the next where it leads on:
+// channel c (a switch's port into a link to another switch), the port the
+// route came into c's switch by (0 where the VLs do not depend on it), and
+// the next switch's port d the route leaves by, into a switch or to the
+// LID's owner. The channel c, on its VL, then waits for d on its own.
+struct RouteHop {
+  PortRef c;
+  uint8_t in = 0;
+  uint8_t d = 0;
+};
+
+// The hops walk_routes takes that lead on (a state per switch, or with
+// by_port per switch and input port), each once, in the order first
+// taken. first: a slot per port of each switch from first[node] (Cdg's).
+std::vector<RouteHop> route_hops(const Fabric& f, const Lfts& lfts,
+                                 const std::vector<bool>& by_port,
+                                 const std::vector<size_t>& first) {
+  std::vector<RouteHop> hops;
+  // Per channel c's slot, the (in, d) pairs taken: few, a linear scan.
+  std::vector<std::vector<std::pair<uint8_t, uint8_t>>> taken(first.back());
+  walk_routes(
+      f, lfts, first.back(),
+      [&](PortRef at) { return first[at.node] + (by_port[at.node] ? at.port : 0); },
+      [&](uint16_t lid, PortRef owner, PortRef at, PortRef c, PortRef peer) {
+        std::optional<PortRef> d = channel(f, lfts, peer.node, lid);
+        if (!d) return false;
+        if (!f.nodes[f.at(*d).peer->node].is_switch() && !(*f.at(*d).peer == owner)) return false;
+        std::pair<uint8_t, uint8_t> key{by_port[at.node] ? at.port : uint8_t{0}, d->port};
+        auto& t = taken[first[c.node] + c.port];
+        if (std::find(t.begin(), t.end(), key) == t.end()) {
+          t.push_back(key);
+          hops.push_back({c, key.first, key.second});
+        }
+        return true;
+      });
   return hops;
 }
 
@@ -220,27 +232,13 @@ std::vector<std::vector<uint16_t>> credit_hops(const Fabric& f, const Lfts& lfts
     first[n + 1] = first[n] + ports;
     hop0[n + 1] = hop0[n] + ports * ports;
   }
-  std::vector<uint32_t> seen(first.back(), 0);
   std::vector<bool> taken(hop0.back(), false);
-  std::vector<std::pair<PortRef, PortRef>> entries = entries_of(f);
-  uint32_t round = 0;
-  for (const auto& [lid, owner] : lid_owners(f)) {
-    if (f.nodes[owner.node].is_switch()) continue;
-    ++round;
-    for (const auto& [entry, end] : entries) {
-      if (end == owner) continue;
-      PortRef at = entry;
-      while (seen[first[at.node] + at.port] != round) {
-        seen[first[at.node] + at.port] = round;
-        std::optional<PortRef> c = channel(f, lfts, at.node, lid);
-        if (!c) break;
-        PortRef peer = *f.at(*c).peer;
-        if (!f.nodes[peer.node].is_switch()) break;
-        taken[hop0[at.node] + at.port * f.nodes[at.node].ports.size() + c->port] = true;
-        at = peer;
-      }
-    }
-  }
+  walk_routes(
+      f, lfts, first.back(), [&](PortRef at) { return first[at.node] + at.port; },
+      [&](uint16_t, PortRef, PortRef at, PortRef c, PortRef) {
+        taken[hop0[at.node] + at.port * f.nodes[at.node].ports.size() + c.port] = true;
+        return true;
+      });
   std::vector<std::vector<uint16_t>> out(f.nodes.size());
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     size_t ports = f.nodes[n].is_switch() ? f.nodes[n].ports.size() : 0;
