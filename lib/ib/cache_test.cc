@@ -117,7 +117,11 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   fabric_.nodes[1].ports[1].info->speed_ext2_active = 0;
   for (Node& n : fabric_.nodes)
     for (Port& p : n.ports)
-      if (p.info) p.info->caps2 = p.info->vl_cap = p.info->oper_vls = 0;
+      if (p.info) {
+        p.info->caps2 = p.info->vl_cap = p.info->oper_vls = 0;
+        p.info->hoq_life.reset();
+        p.info->vl_stall_count.reset();
+      }
   std::string now = text_of(fabric_);
   std::istringstream in(saved);
   std::string line, old;
@@ -125,7 +129,7 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   while (std::getline(in, line)) {
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
     if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"].size(), 27u);
+      ASSERT_EQ(j["port_info"].size(), 29u);
       ASSERT_EQ(j["port_info"][19], "LinkSpeedExtActive2");
       while (j["port_info"].size() > 19) j["port_info"].erase(19);
     } else if (j.contains("node")) {
@@ -179,6 +183,43 @@ TEST_F(Cache, AFileSavedBeforeTheVlColumnsLoads) {
   EXPECT_EQ(back.nodes[1].ports[1].info->vl_cap, 0);
   EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, 0);
   EXPECT_EQ(back.nodes.size(), fabric_.nodes.size());
+}
+
+// A file saved before HOQLife and VLStallCount (iblinkinfo -p's): 27
+// PortInfo columns; it loads with both unknown (0 is a setting), and saved
+// again they are null, which loads as unknown. A file with them keeps them.
+TEST_F(Cache, AFileSavedBeforeTheHoqColumnsLoadsWithThemUnknown) {
+  fabric_.nodes[1].ports[1].info->hoq_life = 18;
+  fabric_.nodes[1].ports[1].info->vl_stall_count = 7;
+  Fabric now = load(text_of(fabric_));
+  EXPECT_EQ(now.nodes[1].ports[1].info->hoq_life, uint8_t{18});
+  EXPECT_EQ(now.nodes[1].ports[1].info->vl_stall_count, uint8_t{7});
+  std::istringstream in(text_of(fabric_));
+  std::string line, old;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    if (j.contains("format")) {
+      ASSERT_EQ(j["port_info"].size(), 29u);
+      ASSERT_EQ(j["port_info"][27], "HOQLife");
+      while (j["port_info"].size() > 27) j["port_info"].erase(27);
+    } else if (j.contains("node")) {
+      for (auto& p : j["node"]["ports"])
+        if (!p[2].is_null()) {
+          while (p[2].size() > 27) p[2].erase(27);
+          ++rows;
+        }
+    }
+    old += j.dump() + "\n";
+  }
+  ASSERT_GT(rows, 0u);
+  Fabric back = load(old);
+  EXPECT_FALSE(back.nodes[1].ports[1].info->hoq_life);
+  EXPECT_FALSE(back.nodes[1].ports[1].info->vl_stall_count);
+  EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, fabric_.nodes[1].ports[1].info->oper_vls);
+  Fabric again = load(text_of(back));
+  EXPECT_FALSE(again.nodes[1].ports[1].info->hoq_life);
+  EXPECT_EQ(text_of(again), text_of(back));
 }
 
 // A file saved before SwitchInfo's MulticastFDBTop: 5 SwitchInfo columns.

@@ -193,9 +193,9 @@ revive_sm() {
 
 # save, from FILE, diff.
 run "$RDMA" fabric save saved.json 2>/dev/null
-live=$(run "$RDMA" fabric links all 2>/dev/null)
-cached=$(run "$RDMA" fabric links all from saved.json 2>/dev/null)
-if [ -n "$live" ] && [ "$live" = "$cached" ]; then ok "from FILE gives what the live fabric gives"; else bad "from FILE differs"; fi
+live=$(run "$RDMA" -d fabric links all 2>/dev/null)
+cached=$(run "$RDMA" -d fabric links all from saved.json 2>/dev/null)
+if [ -n "$live" ] && [ "$live" = "$cached" ] && grep -q ' hoq_life ' <<<"$live"; then ok "from FILE gives what the live fabric gives (-d, hoq_life too)"; else bad "from FILE differs"; fi
 expect "diff of an unchanged fabric: nothing, exit 0" 0 '^$' fabric diff saved.json
 # A flap by state: s2 port 4 unlinked between two readings (save, then
 # since; the port states are kept in the file); both ends were Active at
@@ -681,6 +681,40 @@ kind_links "fabric links switches = iblinkinfo --switches-only" --switches-only 
 kind_links "fabric links cas = iblinkinfo --cas-only" --cas-only cas
 expect "fabric links: switches and cas exclude each other" 1 \
   '^"switches" and "cas" exclude each other' fabric links switches cas
+
+# iblinkinfo -p: each end's HOQLife and VLStallCount, in -d fabric links
+# as hoq_life and vl_stall_count (peer_ for the other end). opensm sets a
+# switch port's HOQLife apart from its host's, so each end must be its own.
+run iblinkinfo -p >iblp.txt 2>/dev/null
+run "$RDMA" -j -d fabric links >iblp.json 2>iblp.err
+rc=$?
+if out=$(python3 - iblp.txt iblp.json <<'PY' 2>&1
+import json, re, sys
+diags, head = {}, None
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        continue
+    m = re.search(r"\d+\s+(\d+)\[..\] ==\(.*\) \(HOQ:(\d+) VL_Stall:(\d+)\)==>", line)
+    if m:
+        diags[(head, int(m[1]))] = (int(m[2]), int(m[3]))
+ours = {}
+for l in json.load(open(sys.argv[2], encoding="utf-8")):
+    ours[(l["description"], l["port"])] = (l.get("hoq_life"), l.get("vl_stall_count"))
+    ours[(l["peer_description"], l["peer_port"])] = (l.get("peer_hoq_life"),
+                                                     l.get("peer_vl_stall_count"))
+hoqs = {h for h, _ in diags.values()}
+if not diags or diags != ours or len(hoqs) < 2:
+    sys.exit(f"only iblinkinfo {sorted(set(diags.items()) - set(ours.items()))}, "
+             f"only rdma {sorted(set(ours.items()) - set(diags.items()))}, HOQs {hoqs}")
+print(f"{len(ours)} ports, HOQLife {sorted(hoqs)}")
+PY
+) && [ "$rc" -eq 0 ]; then
+  ok "-d fabric links: hoq_life, vl_stall_count = iblinkinfo -p ($out)"
+else
+  bad "-d fabric links vs iblinkinfo -p: exit $rc: $out $(cat iblp.err)"
+fi
 
 # ibqueryerrors --counters (ibtool's ibdatacounters): every port's data
 # counters, judged against nothing. The same ports (by node GUID and
