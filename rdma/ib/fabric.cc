@@ -74,7 +74,9 @@ void fabric_help(Ctx& c) {
       "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
-      "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
+      "       rdma fabric diff FILE [ switches | cas | routers ]...\n"
+      "                        [ links | lids | descriptions | ports ]...\n"
+      "                        [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance | errors |\n"
       "                           fattree | nodes | pkeys ]... [ since FILE ]\n"
       "                         [ severity error | warning | info ]\n"
@@ -365,14 +367,47 @@ void fabric_save(Ctx& c) {
   ib::save_fabric(f, file);
 }
 
+// The words after `fabric diff FILE` (ibnetdiscover --diffcheck): the
+// kinds of node (switches, cas, routers; all when none is named) and what
+// of them is compared (links, lids, descriptions, ports; all when none is).
+ib::DiffChecks diff_checks(Ctx& c) {
+  if (c.args.empty()) return {};
+  ib::DiffChecks k;
+  k.switches = k.cas = k.routers = k.links = k.lids = k.descriptions = k.ports = false;
+  bool kinds = false, what = false;
+  while (!c.args.empty()) {
+    const std::string w = c.args.next();
+    bool* kind = w == "switches"  ? &k.switches
+                 : w == "cas"     ? &k.cas
+                 : w == "routers" ? &k.routers
+                                  : nullptr;
+    bool* part = w == "links"          ? &k.links
+                 : w == "lids"         ? &k.lids
+                 : w == "descriptions" ? &k.descriptions
+                 : w == "ports"        ? &k.ports
+                                       : nullptr;
+    if (!kind && !part)
+      throw UsageError(
+          unknown_word("fabric diff check", w,
+                       {"switches", "cas", "routers", "links", "lids", "descriptions", "ports"}));
+    if (*(kind ? kind : part)) throw UsageError("fabric diff \"" + w + "\" given twice");
+    *(kind ? kind : part) = true;
+    (kind ? kinds : what) = true;
+  }
+  if (!kinds) k.switches = k.cas = k.routers = true;
+  if (!what) k.links = k.lids = k.descriptions = k.ports = true;
+  return k;
+}
+
 // Exit status as diff(1) (Takes::Findings): 0 the same, 1 different, 2 trouble.
 void fabric_diff(Ctx& c) {
   FabricSource src = source(c);
   std::string file = c.args.need_word("FILE to compare the fabric with");
+  ib::DiffChecks checks = diff_checks(c);
   c.args.done();
   ib::Fabric before = fabric_of(c, {.from = file, .via = ""}, nullptr, fabric_options(c));
   ib::Fabric now = fabric_of(c, src, nullptr, fabric_options(c));
-  std::vector<ib::Change> changes = ib::diff(before, now);
+  std::vector<ib::Change> changes = ib::diff(before, now, checks);
   view::Record rec;
   for (const ib::Change& ch : changes) {
     rec.clear();

@@ -193,6 +193,7 @@ revive_sm() {
 
 # save, from FILE, diff.
 run "$RDMA" fabric save saved.json 2>/dev/null
+run ibnetdiscover --cache saved.cache >/dev/null 2>&1
 live=$(run "$RDMA" -d fabric links all 2>/dev/null)
 cached=$(run "$RDMA" -d fabric links all from saved.json 2>/dev/null)
 if [ -n "$live" ] && [ "$live" = "$cached" ] && grep -q ' hoq_life ' <<<"$live"; then ok "from FILE gives what the live fabric gives (-d, hoq_life too)"; else bad "from FILE differs"; fi
@@ -235,6 +236,52 @@ if python3 -c 'import json,sys; d=json.load(open("diff.json")); sys.exit(not any
 else
   bad "diff -j: $(cat diff.json)"
 fi
+# ibnetdiscover --diff --diffcheck: the kinds of node looked at and what
+# of them. The same links gone or added as ibnetdiscover lists under each
+# node ("<" gone, ">" added), none where it lists none (the Unlink is
+# between two switches, and changed no LID or description, though the
+# ports' states changed); exit 1 with a change, 0 without.
+diffcheck() { # --diffcheck KEYS, then our words
+  local keys=$1 out rc
+  shift
+  run ibnetdiscover --diff saved.cache --diffcheck "$keys" >dc.txt 2>/dev/null
+  run "$RDMA" -j fabric diff saved.json "$@" >dc.json 2>dc.err
+  rc=$?
+  if out=$(python3 - dc.txt dc.json <<'PY' 2>&1
+import json, re, sys
+diags, head = set(), None
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r'^(?:Switch|Ca|Rt)\s+\d+ ".*?"\s+# "(.*?)"', line)
+    if m:
+        head = m[1]
+        continue
+    m = re.match(r'^([<>]) \[(\d+)\].*?"[^"]*"\[(\d+)\].*# "(.*?)"', line)
+    if m:
+        diags.add((m[1], frozenset(((head, int(m[2])), (m[4], int(m[3]))))))
+ours = set()
+for c in json.load(open(sys.argv[2], encoding="utf-8")):
+    if c["object"] != "link":
+        sys.exit(f"not a link: {c}")
+    ends = frozenset(((c["description"], c["port"]), (c["peer_description"], c["peer_port"])))
+    ours.add(("<" if c["change"] == "gone" else ">", ends))
+if diags != ours:
+    sys.exit(f"ibnetdiscover {sorted(map(str, diags))}, rdma {sorted(map(str, ours))}")
+print(len(ours))
+PY
+  ) && [ "$rc" -eq "$([ "$out" -gt 0 ] && echo 1 || echo 0)" ] && [ ! -s dc.err ]; then
+    ok "fabric diff $* = ibnetdiscover --diffcheck $keys ($out links, exit $rc)"
+  else
+    bad "fabric diff $* vs --diffcheck $keys: exit $rc: $out $(cat dc.err)"
+  fi
+}
+diffcheck sw,port switches links
+diffcheck sw,ca,router,port links
+diffcheck ca,port cas links
+diffcheck sw,ca,router,lid lids
+diffcheck sw,ca,router,nodedesc descriptions
+diffcheck ca,router,port cas routers links
+expect "fabric diff: an unknown check is refused, naming the checks (exit 2)" 2 \
+  '^unknown fabric diff check "nodedesc"' fabric diff saved.json nodedesc
 sim 'ReLink "s2"[4]'
 
 # Error counters: PerformanceSet on switch and CA ports; the ports listed
