@@ -157,9 +157,12 @@ else
   bad "fabric show hosts differs from cas"
 fi
 
-# The SMPs a discovery costs, with -d.
-expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
-  -d fabric show
+# The SMPs a discovery costs, with -d, and how deep the fabric is from
+# here: the longest directed route, ibnetdiscover -m's max hops.
+hops=$(run ibnetdiscover -m 2>/dev/null | sed -n 's/^# Reported max hops discovered: \([0-9]*\)$/\1/p')
+[ -n "$hops" ] && [ "$hops" -gt 1 ] || bad "ibnetdiscover -m: no max hops ($hops)"
+expect "-d counts the MADs, max hops = ibnetdiscover -m ($hops)" 0 \
+  "^fabric: 8 nodes, 9 links, max hops $hops; MADs sent [0-9]+, retried 0, failed 0" -d fabric show
 
 # The topology file, read by a second ibsim: the same nodes there.
 run "$RDMA" fabric topology >topo.txt 2>topo.err
