@@ -45,6 +45,29 @@ class Cache : public ::testing::Test {
     std::ofstream(path_) << text;
     return load_fabric(path_);
   }
+  // text as a file saved when PortInfo had its first `columns` columns (the
+  // one after them named next): the header and every port's row cut.
+  static std::string cut_port_info(const std::string& text, size_t columns, const char* next) {
+    std::istringstream in(text);
+    std::string line, old;
+    size_t rows = 0;
+    while (std::getline(in, line)) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+      if (j.contains("format")) {
+        EXPECT_EQ(j["port_info"][columns], next);
+        while (j["port_info"].size() > columns) j["port_info"].erase(columns);
+      } else if (j.contains("node")) {
+        for (auto& p : j["node"]["ports"])
+          if (!p[2].is_null()) {
+            while (p[2].size() > columns) p[2].erase(columns);
+            ++rows;
+          }
+      }
+      old += j.dump() + "\n";
+    }
+    EXPECT_GT(rows, 0u);
+    return old;
+  }
   // Why text does not load with its header's column called name taken out.
   std::string refusal_without(std::string text, const std::string& name) {
     std::string column = ",\"" + name + "\"";
@@ -165,21 +188,7 @@ TEST_F(Cache, AFileSavedBeforeTheVlColumnsLoads) {
   fabric_.nodes[1].ports[1].info->vl_cap = 4;
   fabric_.nodes[1].ports[1].info->oper_vls = 3;
   EXPECT_EQ(load(text_of(fabric_)).nodes[1].ports[1].info->oper_vls, 3);
-  std::istringstream in(text_of(fabric_));
-  std::string line, old;
-  while (std::getline(in, line)) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
-    if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"][23], "VLCap");
-      while (j["port_info"].size() > 23) j["port_info"].erase(23);
-    } else if (j.contains("node")) {
-      for (auto& p : j["node"]["ports"])
-        if (!p[2].is_null())
-          while (p[2].size() > 23) p[2].erase(23);
-    }
-    old += j.dump() + "\n";
-  }
-  Fabric back = load(old);
+  Fabric back = load(cut_port_info(text_of(fabric_), 23, "VLCap"));
   EXPECT_EQ(back.nodes[1].ports[1].info->vl_cap, 0);
   EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, 0);
   EXPECT_EQ(back.nodes.size(), fabric_.nodes.size());
@@ -194,26 +203,7 @@ TEST_F(Cache, AFileSavedBeforeTheHoqColumnsLoadsWithThemUnknown) {
   Fabric now = load(text_of(fabric_));
   EXPECT_EQ(now.nodes[1].ports[1].info->hoq_life, uint8_t{18});
   EXPECT_EQ(now.nodes[1].ports[1].info->vl_stall_count, uint8_t{7});
-  std::istringstream in(text_of(fabric_));
-  std::string line, old;
-  size_t rows = 0;
-  while (std::getline(in, line)) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
-    if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"].size(), 29u);
-      ASSERT_EQ(j["port_info"][27], "HOQLife");
-      while (j["port_info"].size() > 27) j["port_info"].erase(27);
-    } else if (j.contains("node")) {
-      for (auto& p : j["node"]["ports"])
-        if (!p[2].is_null()) {
-          while (p[2].size() > 27) p[2].erase(27);
-          ++rows;
-        }
-    }
-    old += j.dump() + "\n";
-  }
-  ASSERT_GT(rows, 0u);
-  Fabric back = load(old);
+  Fabric back = load(cut_port_info(text_of(fabric_), 27, "HOQLife"));
   EXPECT_FALSE(back.nodes[1].ports[1].info->hoq_life);
   EXPECT_FALSE(back.nodes[1].ports[1].info->vl_stall_count);
   EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, fabric_.nodes[1].ports[1].info->oper_vls);
