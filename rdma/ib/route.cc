@@ -34,7 +34,7 @@ void route_help(Ctx& c) {
       "       rdma route show all mcast [ lid MLID | lids FIRST-LAST ] [ from FILE ]\n"
       "                                 [via DEV/PORT]\n"
       "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
-      "       rdma route trace [ SRC ] DST [ mcast MLID ] [via DEV/PORT]\n"
+      "       rdma route trace [ SRC ] DST [ mcast MLID ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma route users TARGET port N [ from FILE ] [via DEV/PORT]\n"
       "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
@@ -266,10 +266,19 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
   return *found;
 }
 
+// A saved fabric's directed routes start at the port it was saved from;
+// the tables are read along them, so it must be this one.
+void check_saved_here(const ib::Fabric& f, const std::string& file, const mad::LocalPort& here) {
+  const ib::Node& n = f.nodes[0];
+  const ib::Port* p = n.port(static_cast<unsigned>(here.port));
+  uint64_t saved = n.is_switch() ? n.info.port_guid : p ? p->guid : 0;
+  if (saved != here.port_guid)
+    throw Error(file + " was saved from port " + mad::guid_hex(saved) + ", not this one (" +
+                mad::guid_hex(here.port_guid) + "): its directed routes do not start here");
+}
+
 void route_trace(Ctx& c) {
   FabricSource src = c.args.take_source();
-  if (!src.from.empty())
-    throw UsageError("route trace reads the live forwarding tables; no \"from FILE\"");
   std::vector<mad::Target> ends = c.args.targets_or_names(2, {"mcast"});
   std::optional<uint16_t> mlid;  // `mcast MLID`: through the MFTs (ibtracert -m)
   if (!c.args.empty() && c.args.peek() == "mcast") {
@@ -280,8 +289,11 @@ void route_trace(Ctx& c) {
   if (ends.empty())
     throw UsageError("missing destination (lid N, guid G, gid G, dr PATH or name NAME)");
   MadSession s(c, src.via);
+  // `from FILE`: the nodes, their LIDs and routes from the saved fabric
+  // (no discovery); the tables are still read from the switches.
   ib::Fabric f = fabric_of(c, src, &s, {});
   if (f.nodes.empty()) throw Error("the local node does not answer");
+  if (!src.from.empty()) check_saved_here(f, src.from, s.local());
   uint16_t slid = 0, dlid = 0;
   ib::PortRef from{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};
   if (ends.size() == 2) from = locate(s, f, ends[0], slid);

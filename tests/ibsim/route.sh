@@ -48,6 +48,10 @@ done
 [ -n "${last:-}" ] || { bad "no HCA LIDs from ibaddr"; last=1; }
 compare "route trace lid $last lid 1 = ibtracert $last 1" trace "run ibtracert $last 1" \
   "route trace lid $last lid 1"
+# from FILE: the saved fabric's nodes and routes, the tables read live.
+run "$RDMA" fabric save saved.json 2>/dev/null
+compare "route trace lid $last from FILE = ibtracert 1 $last" trace "run ibtracert 1 $last" \
+  "route trace lid $last from saved.json"
 
 # --node-name-map (blanks and UTF-8 in quoted and bare names) as ibroute
 # and ibtracert apply it; sa show nodes names the node alike.
@@ -175,6 +179,8 @@ compare "route show lid $s mcast lid 0xc000 = ibroute -M $s 0xc000 0xc000" mcast
 # ibtracert -m: the same walk through the group's tables, both ways.
 compare "route trace lid $last lid 1 mcast 0xc000 = ibtracert -m 0xc000 $last 1" trace \
   "run ibtracert -m 0xc000 $last 1" "route trace lid $last lid 1 mcast 0xc000"
+compare "route trace lid $last lid 1 mcast 0xc000 from FILE = ibtracert -m 0xc000 $last 1" trace \
+  "run ibtracert -m 0xc000 $last 1" "route trace lid $last lid 1 mcast 0xc000 from saved.json"
 for dlid in ${dlids:-}; do
   compare "route trace lid 1 lid $dlid mcast 0xc000 = ibtracert -m 0xc000 1 $dlid" trace \
     "run ibtracert -m 0xc000 1 $dlid" "route trace lid 1 lid $dlid mcast 0xc000"
