@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <set>
 
 #include "lib/error.h"
 #include "lib/ib/cache.h"
@@ -53,6 +54,8 @@ void fabric_help(Ctx& c) {
       "Usage: rdma fabric show [ switches | cas | hosts | routers | pkeys ] [ from FILE ]\n"
       "                        [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ switches | cas ] [ from FILE ]\n"
+      "                         [via DEV/PORT]\n"
+      "       rdma fabric links down since FILE [ switches | cas ] [ from FILE ]\n"
       "                         [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] node NODE [ port N ]\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
@@ -167,6 +170,9 @@ struct LinksScope {
   // `switches` or `cas` (iblinkinfo --switches-only, --cas-only): the
   // ports of those nodes only, each from its own end.
   std::optional<bool> switches;
+  // `down since FILE` (iblinkinfo --filterdownports): the ports down now
+  // that were not down in the fabric saved in FILE.
+  std::optional<std::string> since;
 };
 
 bool starts_target(const std::string& w) {
@@ -196,6 +202,9 @@ LinksScope take_links_scope(Ctx& c) {
       if (scope.switches && *scope.switches != sw)
         throw UsageError("\"switches\" and \"cas\" exclude each other");
       scope.switches = sw;
+    } else if (w[j] == "since") {
+      if (j + 1 >= w.size()) throw UsageError("missing FILE after \"since\"");
+      scope.since = w[++j];
     } else if (w[j] == "hops") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
       scope.hops = static_cast<unsigned>(
@@ -250,6 +259,14 @@ void fabric_links(Ctx& c) {
   const What what =
       static_cast<What>(choose(c, kLinksKinds, "fabric links argument") - kLinksKinds);
   c.args.done();
+  if (scope.since && what != Down)
+    throw UsageError("\"since FILE\" leaves out the ports down in FILE: only with \"down\"");
+  // The ports down in the saved fabric, by node GUID and port.
+  std::set<std::pair<uint64_t, uint8_t>> down_before;
+  if (scope.since)
+    for (const ib::Node& n : ib::load_fabric(*scope.since).nodes)
+      for (const ib::Port& p : n.ports)
+        if (p.info && p.info->state == ib::kPortDown) down_before.insert({n.info.node_guid, p.num});
   std::vector<std::string> gauges = {"state", "physical_state", "width_lanes",
                                      "speed_bytes_per_second", "rate_bytes_per_second"};
   MetricsRun metrics(c, {"rdma_ib_link_", "InfiniBand link", ib::port_label_keys(), {}, {}, {}},
@@ -290,6 +307,7 @@ void fabric_links(Ctx& c) {
       if (what == Down) {
         // Down or polling: a port that could carry a link and does not.
         if (p.num == 0 || !p.info || p.info->state != ib::kPortDown) continue;
+        if (down_before.count({f.nodes[n].info.node_guid, p.num})) continue;
       } else if (p.peer) {
         // Each link once, from the end ib::end_first puts first (a
         // host's); one node's from it.

@@ -283,6 +283,34 @@ diffcheck ca,port cas links
 diffcheck sw,ca,router,lid lids
 diffcheck sw,ca,router,nodedesc descriptions
 diffcheck ca,router,port cas routers links
+# iblinkinfo --filterdownports: the ports down now that were not down in
+# the saved fabric (the Unlink's two ends, not the ports never cabled).
+run iblinkinfo -d --filterdownports saved.cache >fdp.txt 2>/dev/null
+run "$RDMA" -j fabric links down since saved.json >fdp.json 2>fdp.err
+rc=$?
+if out=$(python3 - fdp.txt fdp.json <<'PY' 2>&1
+import json, re, sys
+diags, head = set(), None
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
+    if m:
+        head = m.group(1)
+        continue
+    m = re.search(r"\d+\s+(\d+)\[..\] ==\(\s*Down/", line)
+    if m:
+        diags.add((head, int(m[1])))
+ours = {(p["description"], p["port"]) for p in json.load(open(sys.argv[2], encoding="utf-8"))}
+if diags != ours or ours != {("s1", 4), ("s2", 4)}:
+    sys.exit(f"iblinkinfo {sorted(diags)}, rdma {sorted(ours)}")
+print(f"{len(ours)} ports")
+PY
+) && [ "$rc" -eq 1 ]; then
+  ok "fabric links down since FILE = iblinkinfo -d --filterdownports ($out), exit 1"
+else
+  bad "fabric links down since FILE: exit $rc: $out $(cat fdp.err)"
+fi
+expect "fabric links since FILE without down is refused" 1 'only with "down"' \
+  fabric links since saved.json
 expect "fabric diff: an unknown check is refused, naming the checks (exit 2)" 2 \
   '^unknown fabric diff check "nodedesc"' fabric diff saved.json nodedesc
 sim 'ReLink "s2"[4]'
