@@ -288,17 +288,12 @@ diffcheck ca,router,port cas routers links
 run iblinkinfo -d --filterdownports saved.cache >fdp.txt 2>/dev/null
 run "$RDMA" -j fabric links down since saved.json >fdp.json 2>fdp.err
 rc=$?
-if out=$(python3 - fdp.txt fdp.json <<'PY' 2>&1
+if out=$(python3 - fdp.txt fdp.json "$HERE" <<'PY' 2>&1
 import json, re, sys
-diags, head = set(), None
-for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
-    if m:
-        head = m.group(1)
-        continue
-    m = re.search(r"\d+\s+(\d+)\[..\] ==\(\s*Down/", line)
-    if m:
-        diags.add((head, int(m[1])))
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import port_lines
+diags = {(head, port) for head, port, line in port_lines(sys.argv[1])
+         if re.search(r"==\(\s*Down/", line)}
 ours = {(p["description"], p["port"]) for p in json.load(open(sys.argv[2], encoding="utf-8"))}
 if diags != ours or ours != {("s1", 4), ("s2", 4)}:
     sys.exit(f"iblinkinfo {sorted(diags)}, rdma {sorted(ours)}")
@@ -766,17 +761,15 @@ expect "fabric links: switches and cas exclude each other" 1 \
 run iblinkinfo -p >iblp.txt 2>/dev/null
 run "$RDMA" -j -d fabric links >iblp.json 2>iblp.err
 rc=$?
-if out=$(python3 - iblp.txt iblp.json <<'PY' 2>&1
+if out=$(python3 - iblp.txt iblp.json "$HERE" <<'PY' 2>&1
 import json, re, sys
-diags, head = {}, None
-for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r"^(?:Switch: 0x[0-9a-f]+|CA:) (.*):$", line.rstrip("\n"))
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import port_lines
+diags = {}
+for head, port, line in port_lines(sys.argv[1]):
+    m = re.search(r"\) \(HOQ:(\d+) VL_Stall:(\d+)\)==>", line)
     if m:
-        head = m.group(1)
-        continue
-    m = re.search(r"\d+\s+(\d+)\[..\] ==\(.*\) \(HOQ:(\d+) VL_Stall:(\d+)\)==>", line)
-    if m:
-        diags[(head, int(m[1]))] = (int(m[2]), int(m[3]))
+        diags[(head, port)] = (int(m[1]), int(m[2]))
 ours = {}
 for l in json.load(open(sys.argv[2], encoding="utf-8")):
     ours[(l["description"], l["port"])] = (l.get("hoq_life"), l.get("vl_stall_count"))
