@@ -45,6 +45,29 @@ class Cache : public ::testing::Test {
     std::ofstream(path_) << text;
     return load_fabric(path_);
   }
+  // text as a file saved when PortInfo had its first `columns` columns (the
+  // one after them named next): the header and every port's row cut.
+  static std::string cut_port_info(const std::string& text, size_t columns, const char* next) {
+    std::istringstream in(text);
+    std::string line, old;
+    size_t rows = 0;
+    while (std::getline(in, line)) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+      if (j.contains("format")) {
+        EXPECT_EQ(j["port_info"][columns], next);
+        while (j["port_info"].size() > columns) j["port_info"].erase(columns);
+      } else if (j.contains("node")) {
+        for (auto& p : j["node"]["ports"])
+          if (!p[2].is_null()) {
+            while (p[2].size() > columns) p[2].erase(columns);
+            ++rows;
+          }
+      }
+      old += j.dump() + "\n";
+    }
+    EXPECT_GT(rows, 0u);
+    return old;
+  }
   // Why text does not load with its header's column called name taken out.
   std::string refusal_without(std::string text, const std::string& name) {
     std::string column = ",\"" + name + "\"";
@@ -117,7 +140,11 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   fabric_.nodes[1].ports[1].info->speed_ext2_active = 0;
   for (Node& n : fabric_.nodes)
     for (Port& p : n.ports)
-      if (p.info) p.info->caps2 = p.info->vl_cap = p.info->oper_vls = 0;
+      if (p.info) {
+        p.info->caps2 = p.info->vl_cap = p.info->oper_vls = 0;
+        p.info->hoq_life.reset();
+        p.info->vl_stall_count.reset();
+      }
   std::string now = text_of(fabric_);
   std::istringstream in(saved);
   std::string line, old;
@@ -125,7 +152,7 @@ TEST_F(Cache, AFileSavedBeforeTheSpeedColumnsLoads) {
   while (std::getline(in, line)) {
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
     if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"].size(), 27u);
+      ASSERT_EQ(j["port_info"].size(), 29u);
       ASSERT_EQ(j["port_info"][19], "LinkSpeedExtActive2");
       while (j["port_info"].size() > 19) j["port_info"].erase(19);
     } else if (j.contains("node")) {
@@ -161,24 +188,28 @@ TEST_F(Cache, AFileSavedBeforeTheVlColumnsLoads) {
   fabric_.nodes[1].ports[1].info->vl_cap = 4;
   fabric_.nodes[1].ports[1].info->oper_vls = 3;
   EXPECT_EQ(load(text_of(fabric_)).nodes[1].ports[1].info->oper_vls, 3);
-  std::istringstream in(text_of(fabric_));
-  std::string line, old;
-  while (std::getline(in, line)) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
-    if (j.contains("format")) {
-      ASSERT_EQ(j["port_info"][23], "VLCap");
-      while (j["port_info"].size() > 23) j["port_info"].erase(23);
-    } else if (j.contains("node")) {
-      for (auto& p : j["node"]["ports"])
-        if (!p[2].is_null())
-          while (p[2].size() > 23) p[2].erase(23);
-    }
-    old += j.dump() + "\n";
-  }
-  Fabric back = load(old);
+  Fabric back = load(cut_port_info(text_of(fabric_), 23, "VLCap"));
   EXPECT_EQ(back.nodes[1].ports[1].info->vl_cap, 0);
   EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, 0);
   EXPECT_EQ(back.nodes.size(), fabric_.nodes.size());
+}
+
+// A file saved before HOQLife and VLStallCount (iblinkinfo -p's): 27
+// PortInfo columns; it loads with both unknown (0 is a setting), and saved
+// again they are null, which loads as unknown. A file with them keeps them.
+TEST_F(Cache, AFileSavedBeforeTheHoqColumnsLoadsWithThemUnknown) {
+  fabric_.nodes[1].ports[1].info->hoq_life = 18;
+  fabric_.nodes[1].ports[1].info->vl_stall_count = 7;
+  Fabric now = load(text_of(fabric_));
+  EXPECT_EQ(now.nodes[1].ports[1].info->hoq_life, uint8_t{18});
+  EXPECT_EQ(now.nodes[1].ports[1].info->vl_stall_count, uint8_t{7});
+  Fabric back = load(cut_port_info(text_of(fabric_), 27, "HOQLife"));
+  EXPECT_FALSE(back.nodes[1].ports[1].info->hoq_life);
+  EXPECT_FALSE(back.nodes[1].ports[1].info->vl_stall_count);
+  EXPECT_EQ(back.nodes[1].ports[1].info->oper_vls, fabric_.nodes[1].ports[1].info->oper_vls);
+  Fabric again = load(text_of(back));
+  EXPECT_FALSE(again.nodes[1].ports[1].info->hoq_life);
+  EXPECT_EQ(text_of(again), text_of(back));
 }
 
 // A file saved before SwitchInfo's MulticastFDBTop: 5 SwitchInfo columns.

@@ -45,6 +45,8 @@ void add_link(std::vector<Change>& out, Change::Kind kind, const Fabric& f, cons
   Change c;
   c.kind = kind;
   c.object = Change::Object::Link;
+  c.node_type = a.info.node_type;
+  c.peer_node_type = b.info.node_type;
   c.node_guid = a.info.node_guid;
   c.description = a.description;
   c.port = l.a.port;
@@ -54,14 +56,39 @@ void add_link(std::vector<Change>& out, Change::Kind kind, const Fabric& f, cons
   out.push_back(std::move(c));
 }
 
+bool kind_checked(uint8_t type, const DiffChecks& k) {
+  switch (static_cast<NodeType>(type)) {
+    case NodeType::Switch:
+      return k.switches;
+    case NodeType::Ca:
+      return k.cas;
+    case NodeType::Router:
+      return k.routers;
+  }
+  return true;  // a kind the IBA does not name: no check leaves it out
+}
+
+// Whether a change is one the checks ask for: its node's kind (a link's
+// either end's), and what changed.
+bool checked(const Change& c, const DiffChecks& k) {
+  if (c.object == Change::Object::Link)
+    return k.links && (kind_checked(c.node_type, k) || kind_checked(c.peer_node_type, k));
+  if (!kind_checked(c.node_type, k)) return false;
+  if (c.kind != Change::Kind::Changed) return true;
+  if (c.field == "description") return k.descriptions;
+  if (c.field == "lids" || c.field == "lid") return k.lids;
+  return k.ports;
+}
+
 }  // namespace
 
-std::vector<Change> diff(const Fabric& before, const Fabric& now) {
+std::vector<Change> diff(const Fabric& before, const Fabric& now, const DiffChecks& checks) {
   std::vector<Change> out;
   auto node_change = [&](Change::Kind k, const Node& n) {
     Change c;
     c.kind = k;
     c.object = Change::Object::Node;
+    c.node_type = n.info.node_type;
     c.node_guid = n.info.node_guid;
     c.description = n.description;
     out.push_back(std::move(c));
@@ -86,6 +113,7 @@ std::vector<Change> diff(const Fabric& before, const Fabric& now) {
       if (b == a) return;
       Change c;
       c.object = port < 0 ? Change::Object::Node : Change::Object::Port;
+      c.node_type = n.info.node_type;
       c.node_guid = n.info.node_guid;
       c.description = n.description;
       c.port = port;
@@ -105,6 +133,7 @@ std::vector<Change> diff(const Fabric& before, const Fabric& now) {
         changed(p.num, a[i].first, b[i].second, a[i].second);
     }
   }
+  std::erase_if(out, [&checks](const Change& c) { return !checked(c, checks); });
   return out;
 }
 

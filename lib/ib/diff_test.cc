@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "lib/ib/discover.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
@@ -85,6 +87,41 @@ TEST_F(Diff, ADegradedLinkIsAWidthChangeAtBothEnds) {
   for (const view::Field& f : r) text += f.text;
   EXPECT_NE(text.find("changed port node_guid "), std::string::npos) << text;
   EXPECT_NE(text.find(" field width before 4X now 1X "), std::string::npos) << text;
+}
+
+// ibnetdiscover --diffcheck: the kinds of node looked at, and what of
+// them. hca4 unlinked: the CA gone, its link, sw2 port 2's values.
+TEST_F(Diff, ChecksPickTheKindsOfNodeAndWhatOfThem) {
+  Fabric before = discovered();
+  fake_.unlink(fake_.node("sw2"), 2);
+  Fabric now = discovered();
+  const size_t all = diff(before, now).size();
+  auto objects = [&](const DiffChecks& k) {
+    std::multiset<std::pair<Change::Object, uint64_t>> out;
+    for (const Change& c : diff(before, now, k)) out.insert({c.object, c.node_guid});
+    return out;
+  };
+  // Switches, links only: the link (its switch end), nothing of the CA.
+  std::multiset<std::pair<Change::Object, uint64_t>> links = objects(
+      {.cas = false, .routers = false, .lids = false, .descriptions = false, .ports = false});
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links.begin()->first, Change::Object::Link);
+  // CAs, every part: the node gone and its link, not sw2's port values.
+  std::multiset<std::pair<Change::Object, uint64_t>> cas =
+      objects({.switches = false, .routers = false});
+  EXPECT_EQ(cas.count({Change::Object::Node, guid("hca4")}), 1u);
+  EXPECT_EQ(cas.size(), 2u);
+  // Switches, their ports' values: sw2 port 2's, all of them.
+  DiffChecks ports{.cas = false, .routers = false, .links = false};
+  std::vector<Change> values = diff(before, now, ports);
+  EXPECT_EQ(values.size(), all - 2);
+  for (const Change& c : values) EXPECT_EQ(c.node_guid, guid("sw2"));
+  // Descriptions of every kind: none changed, but a node gone is listed
+  // whatever is compared of its kind.
+  EXPECT_EQ(
+      objects({.links = false, .lids = false, .ports = false}),
+      (std::multiset<std::pair<Change::Object, uint64_t>>{{Change::Object::Node, guid("hca4")}}));
+  EXPECT_TRUE(objects({.cas = false, .links = false, .lids = false, .ports = false}).empty());
 }
 
 TEST(ChangeRecord, ALinkNamesBothEnds) {

@@ -20,7 +20,7 @@ struct PortRef {
   bool operator==(const PortRef&) const = default;
 };
 
-// Members largest first: 72 bytes, not 80 in declaration order (a 5,000-node
+// Members largest first: 80 bytes, not 88 in declaration order (a 5,000-node
 // fat tree has 39,000 ports; bench/fabric_results.md, peak memory).
 struct Port {
   uint64_t guid = 0;             // the port GUID (CA and router ports; a switch's is port 0's)

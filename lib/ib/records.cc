@@ -91,6 +91,11 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
   };
   side("", end);
   const Port& port = f.at(end);
+  auto settings = [&](const std::string& p, const std::optional<PortInfo>& i) {
+    if (!i) return;
+    if (i->hoq_life) out.pair(p + "hoq_life", unsigned{*i->hoq_life});
+    if (i->vl_stall_count) out.pair(p + "vl_stall_count", unsigned{*i->vl_stall_count});
+  };
   if (port.peer) side("peer_", *port.peer);
   // The link as the first end sees it (the other end's when it has none),
   // but a host's link as its switch sees it, as iblinkinfo reads it
@@ -120,6 +125,10 @@ void port_record(const Fabric& f, PortRef end, int detail, view::Record& out) {
     view::Json mtu_json;
     mad::render_value(*mad::find_field(mad::kPortInfo, "NeighborMTU"), pi->mtu, mtu, mtu_json);
     out.pair("mtu", mtu, std::move(mtu_json));
+    // Each end's own settings (iblinkinfo -p prints the end its line
+    // starts from): the switch's HOQLife differs from the host's.
+    settings("", port.info);
+    if (port.peer) settings("peer_", f.at(*port.peer).info);
   }
 }
 

@@ -75,6 +75,32 @@ TEST_F(Records, ALinkFromOneEndWithItsPeer) {
   EXPECT_EQ(text(r).find(" speed "), std::string::npos) << text(r);
 }
 
+// -d: each end's own HOQLife and VLStallCount (iblinkinfo -p), the peer's
+// under peer_; not without -d, and not where they are unknown (a file
+// saved before them).
+TEST_F(Records, EachEndsHoqLifeAndVlStallCountWithDetails) {
+  PortRef h{index("hca2"), 1}, s{index("sw1"), 2};
+  f_.nodes[h.node].ports[1].info->hoq_life = 0;
+  f_.nodes[h.node].ports[1].info->vl_stall_count = 7;
+  f_.nodes[s.node].ports[2].info->hoq_life = 16;
+  f_.nodes[s.node].ports[2].info->vl_stall_count = 6;
+  view::Record r;
+  port_record(f_, h, 1, r);
+  EXPECT_NE(text(r).find(" mtu 2048 hoq_life 0 vl_stall_count 7 peer_hoq_life 16 "
+                         "peer_vl_stall_count 6 "),
+            std::string::npos)
+      << text(r);
+  r.clear();
+  port_record(f_, h, 0, r);
+  EXPECT_EQ(text(r).find("hoq_life"), std::string::npos) << text(r);
+  f_.nodes[s.node].ports[2].info->hoq_life.reset();
+  f_.nodes[s.node].ports[2].info->vl_stall_count.reset();
+  r.clear();
+  port_record(f_, h, 1, r);
+  EXPECT_NE(text(r).find(" hoq_life 0 vl_stall_count 7 "), std::string::npos) << text(r);
+  EXPECT_EQ(text(r).find("peer_hoq_life"), std::string::npos) << text(r);
+}
+
 TEST(LinkTexts, WidthAndSpeed) {
   PortInfo p;
   p.width_active = 2;

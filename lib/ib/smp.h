@@ -64,6 +64,10 @@ struct PortInfo {
   // packets' P_Keys against its own table (0 in a file saved before them).
   uint8_t pkey_enforce_in = 0;
   uint8_t pkey_enforce_out = 0;
+  // HOQLife and VLStallCount, the switch port's settings iblinkinfo -p
+  // shows (unknown in a fabric file saved before them).
+  std::optional<uint8_t> hoq_life;
+  std::optional<uint8_t> vl_stall_count;
 
   // The link trained: a neighbour answers behind it (state INIT or more).
   bool link_up() const { return state >= kPortInit; }
@@ -132,6 +136,8 @@ void port_info_fields(S& v, F&& f) {
   f("OperationalVLs", v.oper_vls);
   f("PartitionEnforcementInbound", v.pkey_enforce_in);
   f("PartitionEnforcementOutbound", v.pkey_enforce_out);
+  f("HOQLife", v.hoq_life);
+  f("VLStallCount", v.vl_stall_count);
 }
 
 template <typename S, typename F>

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <set>
 
 #include "lib/error.h"
 #include "lib/ib/bounds.h"
@@ -55,6 +56,8 @@ void fabric_help(Ctx& c) {
       "                        [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ switches | cas ] [ from FILE ]\n"
       "                         [via DEV/PORT]\n"
+      "       rdma fabric links down since FILE [ switches | cas ] [ from FILE ]\n"
+      "                         [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] node NODE [ port N ]\n"
       "                         [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric links [ all | degraded | down ] [ from TARGET ] [ hops N ]\n"
@@ -75,7 +78,9 @@ void fabric_help(Ctx& c) {
       "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
-      "       rdma fabric diff FILE [ from FILE2 ] [via DEV/PORT]\n"
+      "       rdma fabric diff FILE [ switches | cas | routers ]...\n"
+      "                        [ links | lids | descriptions | ports ]...\n"
+      "                        [ from FILE2 ] [via DEV/PORT]\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance | errors |\n"
       "                           fattree | nodes | pkeys ]... [ since FILE ]\n"
       "                         [ severity error | warning | info ]\n"
@@ -166,6 +171,9 @@ struct LinksScope {
   // `switches` or `cas` (iblinkinfo --switches-only, --cas-only): the
   // ports of those nodes only, each from its own end.
   std::optional<bool> switches;
+  // `down since FILE` (iblinkinfo --filterdownports): the ports down now
+  // that were not down in the fabric saved in FILE.
+  std::optional<std::string> since;
 };
 
 bool starts_target(const std::string& w) {
@@ -195,6 +203,9 @@ LinksScope take_links_scope(Ctx& c) {
       if (scope.switches && *scope.switches != sw)
         throw UsageError("\"switches\" and \"cas\" exclude each other");
       scope.switches = sw;
+    } else if (w[j] == "since") {
+      if (j + 1 >= w.size()) throw UsageError("missing FILE after \"since\"");
+      scope.since = w[++j];
     } else if (w[j] == "hops") {
       if (j + 1 >= w.size()) throw UsageError("missing N after \"hops\"");
       scope.hops = static_cast<unsigned>(
@@ -249,6 +260,14 @@ void fabric_links(Ctx& c) {
   const What what =
       static_cast<What>(choose(c, kLinksKinds, "fabric links argument") - kLinksKinds);
   c.args.done();
+  if (scope.since && what != Down)
+    throw UsageError("\"since FILE\" leaves out the ports down in FILE: only with \"down\"");
+  // The ports down in the saved fabric, by node GUID and port.
+  std::set<std::pair<uint64_t, uint8_t>> down_before;
+  if (scope.since)
+    for (const ib::Node& n : ib::load_fabric(*scope.since).nodes)
+      for (const ib::Port& p : n.ports)
+        if (p.info && p.info->state == ib::kPortDown) down_before.insert({n.info.node_guid, p.num});
   std::vector<std::string> gauges = {"state", "physical_state", "width_lanes",
                                      "speed_bytes_per_second", "rate_bytes_per_second"};
   MetricsRun metrics(c, {"rdma_ib_link_", "InfiniBand link", ib::port_label_keys(), {}, {}, {}},
@@ -289,6 +308,7 @@ void fabric_links(Ctx& c) {
       if (what == Down) {
         // Down or polling: a port that could carry a link and does not.
         if (p.num == 0 || !p.info || p.info->state != ib::kPortDown) continue;
+        if (down_before.count({f.nodes[n].info.node_guid, p.num})) continue;
       } else if (p.peer) {
         // Each link once, from the end ib::end_first puts first (a
         // host's); one node's from it.
@@ -366,14 +386,47 @@ void fabric_save(Ctx& c) {
   ib::save_fabric(f, file);
 }
 
+// The words after `fabric diff FILE` (ibnetdiscover --diffcheck): the
+// kinds of node (switches, cas, routers; all when none is named) and what
+// of them is compared (links, lids, descriptions, ports; all when none is).
+ib::DiffChecks diff_checks(Ctx& c) {
+  if (c.args.empty()) return {};
+  ib::DiffChecks k;
+  k.switches = k.cas = k.routers = k.links = k.lids = k.descriptions = k.ports = false;
+  bool kinds = false, what = false;
+  while (!c.args.empty()) {
+    const std::string w = c.args.next();
+    bool* kind = w == "switches"  ? &k.switches
+                 : w == "cas"     ? &k.cas
+                 : w == "routers" ? &k.routers
+                                  : nullptr;
+    bool* part = w == "links"          ? &k.links
+                 : w == "lids"         ? &k.lids
+                 : w == "descriptions" ? &k.descriptions
+                 : w == "ports"        ? &k.ports
+                                       : nullptr;
+    if (!kind && !part)
+      throw UsageError(
+          unknown_word("fabric diff check", w,
+                       {"switches", "cas", "routers", "links", "lids", "descriptions", "ports"}));
+    if (*(kind ? kind : part)) throw UsageError("fabric diff \"" + w + "\" given twice");
+    *(kind ? kind : part) = true;
+    (kind ? kinds : what) = true;
+  }
+  if (!kinds) k.switches = k.cas = k.routers = true;
+  if (!what) k.links = k.lids = k.descriptions = k.ports = true;
+  return k;
+}
+
 // Exit status as diff(1) (Takes::Findings): 0 the same, 1 different, 2 trouble.
 void fabric_diff(Ctx& c) {
   FabricSource src = source(c);
   std::string file = c.args.need_word("FILE to compare the fabric with");
+  ib::DiffChecks checks = diff_checks(c);
   c.args.done();
   ib::Fabric before = fabric_of(c, {.from = file, .via = ""}, nullptr, fabric_options(c));
   ib::Fabric now = fabric_of(c, src, nullptr, fabric_options(c));
-  std::vector<ib::Change> changes = ib::diff(before, now);
+  std::vector<ib::Change> changes = ib::diff(before, now, checks);
   view::Record rec;
   for (const ib::Change& ch : changes) {
     rec.clear();

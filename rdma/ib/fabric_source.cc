@@ -1,5 +1,6 @@
 #include "rdma/ib/fabric_source.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -36,13 +37,18 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
     const mad::EngineStats& st = s.engine().stats();
     // Replies that did not answer their request, when there were any.
     std::string dropped = st.dropped_text();
+    // The longest directed route discovery took to a node (ibnetdiscover
+    // -m's max hops): how deep the fabric is from here.
+    size_t hops = 0;
+    for (const ib::Node& n : d.fabric.nodes) hops = std::max(hops, n.path.size());
     std::fprintf(
         c.err,
-        "fabric: %zu nodes, %zu links; MADs sent %llu, retried %llu, failed %llu "
+        "fabric: %zu nodes, %zu links, max hops %zu; MADs sent %llu, retried %llu, failed %llu "
         "(window %zu)%s%s\n",
-        d.fabric.nodes.size(), d.fabric.links().size(), static_cast<unsigned long long>(st.sent),
-        static_cast<unsigned long long>(st.retried), static_cast<unsigned long long>(st.failed()),
-        s.engine().config().window, dropped.empty() ? "" : "; ", dropped.c_str());
+        d.fabric.nodes.size(), d.fabric.links().size(), hops,
+        static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
+        static_cast<unsigned long long>(st.failed()), s.engine().config().window,
+        dropped.empty() ? "" : "; ", dropped.c_str());
     // Where the time went: on a real fabric the busiest node's queue bounds
     // it from below (bench/latency_results.md).
     std::fprintf(

@@ -480,12 +480,22 @@ TEST_F(FabricCmd, LinksDegradedAndDown) {
   // arrival port only), then sw2 port 2 unlinked (hca4 is then not reached).
   size_t down = json({"fabric", "links", "down"}, 1).size();
   EXPECT_EQ(down, 8u);
+  std::string saved = ::testing::TempDir() + "rdma-fabric-links-down-since";
+  ASSERT_EQ(run({"fabric", "save", saved}).status, 0);
+  EXPECT_EQ(run({"fabric", "links", "down", "since", saved}).status, 0);  // none new
   fabric_.unlink(fabric_.node("sw2"), 2);
   nlohmann::json d = json({"fabric", "links", "down"}, 1);
   ASSERT_EQ(d.size(), down + 1);
   size_t sw2_port2 = 0;
   for (const auto& p : d) sw2_port2 += p["description"] == "sw2" && p["port"] == 2;
   EXPECT_EQ(sw2_port2, 1u);
+  // since FILE (iblinkinfo --filterdownports): only the port gone down.
+  nlohmann::json since = json({"fabric", "links", "down", "since", saved}, 1);
+  ASSERT_EQ(since.size(), 1u) << since.dump();
+  EXPECT_EQ(since[0]["description"], "sw2");
+  EXPECT_EQ(since[0]["port"], 2);
+  EXPECT_EQ(run({"fabric", "links", "all", "since", saved}).status, 1);
+  std::remove(saved.c_str());
   Result r = run({"fabric", "links", "sideways"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("all, degraded or down"), std::string::npos);

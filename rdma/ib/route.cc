@@ -2,6 +2,7 @@
 // hops from one port to another through the switches' tables (ibroute and
 // ibtracert). What sits at a LID comes from discovery or a saved fabric.
 #include <algorithm>
+#include <bitset>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "lib/ib/discover.h"
 #include "lib/ib/find.h"
 #include "lib/ib/lfts.h"
+#include "lib/ib/mfts.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/node_view.h"
 #include "lib/ib/unicast_route.h"
@@ -31,8 +33,10 @@ void route_help(Ctx& c) {
   std::fputs(
       "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma route show all [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma route show all mcast [ lid MLID | lids FIRST-LAST ] [ from FILE ]\n"
+      "                                 [via DEV/PORT]\n"
       "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
-      "       rdma route trace [ SRC ] DST [ mcast MLID ] [via DEV/PORT]\n"
+      "       rdma route trace [ SRC ] DST [ mcast MLID ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma route users TARGET port N [ from FILE ] [via DEV/PORT]\n"
       "where  TARGET, SRC, DST := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
@@ -107,8 +111,23 @@ void add_node(view::Record& r, const ib::Fabric& f, ib::PortRef p) {
   r.pair("description", mad::desc_text(n.description), n.description);
 }
 
-// The multicast table: each MLID that forwards anywhere and its ports (the
-// x's of ibroute -M).
+// One MLID of a multicast table: the MLID and the ports its packets
+// leave by (the x's of ibroute -M).
+void add_mlid(view::Record& rec, size_t mlid, const std::bitset<256>& mask, int num_ports) {
+  char text_mlid[8];
+  std::snprintf(text_mlid, sizeof text_mlid, "0x%04zx", mlid);
+  rec.pair("mlid", text_mlid);
+  std::string text;
+  view::Json ports = view::Json::array();
+  for (int p = 0; p <= num_ports; ++p)
+    if (mask[p]) {
+      text += (text.empty() ? "" : ",") + std::to_string(p);
+      ports.push_back(p);
+    }
+  rec.pair("ports", text, std::move(ports));
+}
+
+// The multicast table: each MLID that forwards anywhere and its ports.
 void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, LidRange range) {
   if (!src.from.empty())
     throw UsageError("\"from\" names LIDs' owners; a multicast table has none");
@@ -118,18 +137,39 @@ void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, LidRange
   for (size_t i = 0; i < t.masks.size(); ++i) {
     if (t.masks[i].none()) continue;
     rec.clear();
-    char mlid[8];
-    std::snprintf(mlid, sizeof mlid, "0x%04zx", t.first + i);
-    rec.pair("mlid", mlid);
-    std::string text;
-    view::Json ports = view::Json::array();
-    for (int p = 0; p <= t.num_ports; ++p)
-      if (t.masks[i][p]) {
-        text += (text.empty() ? "" : ",") + std::to_string(p);
-        ports.push_back(p);
-      }
-    rec.pair("ports", text, std::move(ports));
+    add_mlid(rec, t.first + i, t.masks[i], t.num_ports);
     c.out.record(rec);
+  }
+}
+
+// The switch a line of `route show all` is in.
+void add_switch(view::Record& rec, const ib::Node& sw) {
+  const ib::Port* p0 = sw.port(0);
+  rec.pair("switch_guid", mad::guid_hex(sw.info.node_guid));
+  rec.pair("switch_lid", p0 && p0->info ? p0->info->lid : 0);
+  rec.pair("switch_description", mad::desc_text(sw.description), sw.description);
+}
+
+// `all mcast`: every switch's multicast table in one run (dump_mfts), each
+// MLID with the switch it is in. The switches and their routes come from
+// discovery or `from FILE`; the tables are always read from the switches.
+void route_show_all_mcast(Ctx& c, const FabricSource& src, LidRange range) {
+  MadSession s(c, src.via);
+  ib::Fabric f = fabric_of(c, src, &s, {});
+  std::vector<std::string> warnings;
+  ib::Mfts mfts = ib::read_mfts(s.engine(), f, warnings);
+  c.warn(warnings);
+  view::Record rec;
+  for (uint32_t n = 0; n < f.nodes.size(); ++n) {
+    if (!mfts[n]) continue;
+    const ib::Node& sw = f.nodes[n];
+    for (auto it = mfts[n]->lower_bound(range.lo); it != mfts[n]->end() && it->first <= range.hi;
+         ++it) {
+      rec.clear();
+      add_switch(rec, sw);
+      add_mlid(rec, it->first, it->second, sw.info.num_ports);
+      c.out.record(rec);
+    }
   }
 }
 
@@ -138,7 +178,7 @@ void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, LidRange
 void route_show_all(Ctx& c, const FabricSource& src) {
   bool mcast;
   LidRange range = lid_range(c.args, mcast);
-  if (mcast) throw UsageError("route show all reads the unicast tables; no \"mcast\"");
+  if (mcast) return route_show_all_mcast(c, src, range);
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, {});
   std::vector<std::string> warnings;
@@ -149,16 +189,11 @@ void route_show_all(Ctx& c, const FabricSource& src) {
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     if (!lfts[n]) continue;
     const ib::Node& sw = f.nodes[n];
-    std::string sw_guid = mad::guid_hex(sw.info.node_guid);
-    const ib::Port* p0 = sw.port(0);
-    uint16_t sw_lid = p0 && p0->info ? p0->info->lid : 0;
     const std::vector<uint8_t>& ports = lfts[n]->ports;
     for (size_t lid = range.lo; lid <= range.hi && lid < ports.size(); ++lid) {
       if (ports[lid] == ib::kNoPort) continue;
       rec.clear();
-      rec.pair("switch_guid", sw_guid);
-      rec.pair("switch_lid", sw_lid);
-      rec.pair("switch_description", mad::desc_text(sw.description), sw.description);
+      add_switch(rec, sw);
       rec.pair("lid", lid);
       rec.pair("port", ports[lid]);
       auto o = owners.find(static_cast<uint16_t>(lid));
@@ -233,10 +268,19 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
   return *found;
 }
 
+// A saved fabric's directed routes start at the port it was saved from;
+// the tables are read along them, so it must be this one.
+void check_saved_here(const ib::Fabric& f, const std::string& file, const mad::LocalPort& here) {
+  const ib::Node& n = f.nodes[0];
+  const ib::Port* p = n.port(static_cast<unsigned>(here.port));
+  uint64_t saved = n.is_switch() ? n.info.port_guid : p ? p->guid : 0;
+  if (saved != here.port_guid)
+    throw Error(file + " was saved from port " + mad::guid_hex(saved) + ", not this one (" +
+                mad::guid_hex(here.port_guid) + "): its directed routes do not start here");
+}
+
 void route_trace(Ctx& c) {
   FabricSource src = c.args.take_source();
-  if (!src.from.empty())
-    throw UsageError("route trace reads the live forwarding tables; no \"from FILE\"");
   std::vector<mad::Target> ends = c.args.targets_or_names(2, {"mcast"});
   std::optional<uint16_t> mlid;  // `mcast MLID`: through the MFTs (ibtracert -m)
   if (!c.args.empty() && c.args.peek() == "mcast") {
@@ -247,8 +291,11 @@ void route_trace(Ctx& c) {
   if (ends.empty())
     throw UsageError("missing destination (lid N, guid G, gid G, dr PATH or name NAME)");
   MadSession s(c, src.via);
+  // `from FILE`: the nodes, their LIDs and routes from the saved fabric
+  // (no discovery); the tables are still read from the switches.
   ib::Fabric f = fabric_of(c, src, &s, {});
   if (f.nodes.empty()) throw Error("the local node does not answer");
+  if (!src.from.empty()) check_saved_here(f, src.from, s.local());
   uint16_t slid = 0, dlid = 0;
   ib::PortRef from{0, static_cast<uint8_t>(f.nodes[0].is_switch() ? 0 : s.local().port)};
   if (ends.size() == 2) from = locate(s, f, ends[0], slid);

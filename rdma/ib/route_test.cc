@@ -2,6 +2,10 @@
 // topology (tests/ibsim/fabric.net: three switch levels, parallel links).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -92,6 +96,40 @@ TEST_F(RouteCmd, TraceFollowsTheTables) {
   EXPECT_EQ(k[0]["description"], "h4");
   EXPECT_EQ(k[3]["description"], "h2");
   EXPECT_EQ(json({"route", "trace", "lid", lid_of("h1", 1), "lid", lid_of("h5", 1)}), j);
+}
+
+// `from FILE`: the saved fabric instead of a discovery (no NodeInfo sent),
+// the tables read live: the same hops. A file saved from another port is
+// refused (its routes start there).
+TEST_F(RouteCmd, TraceFromASavedFabricReadsOnlyTheTables) {
+  std::string file = ::testing::TempDir() + "rdma-route-trace-saved";
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  // Directed-route SMPs each costs: a discovery and the tables, or the
+  // tables alone.
+  uint64_t before = fabric_.stats().received[0x81];
+  nlohmann::json live = json({"route", "trace", "lid", lid_of("h5", 1)});
+  uint64_t live_smps = fabric_.stats().received[0x81] - before;
+  before = fabric_.stats().received[0x81];
+  nlohmann::json saved = json({"route", "trace", "lid", lid_of("h5", 1), "from", file});
+  uint64_t saved_smps = fabric_.stats().received[0x81] - before;
+  EXPECT_EQ(saved, live);
+  EXPECT_GT(saved_smps, 0u);
+  EXPECT_LT(saved_smps * 4, live_smps);
+  EXPECT_EQ(json({"route", "trace", "name", "h4", "name", "h2", "from", file}),
+            json({"route", "trace", "lid", lid_of("h4", 1), "lid", lid_of("h2", 1)}));
+  // The local port's GUID in the file made another's.
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::string local = std::to_string(fabric_.local_port().port_guid);
+  size_t at = text.find("[1," + local + ",");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, local.size() + 4, "[1,12345,");
+  std::ofstream(file) << text;
+  test::Result r = run({"route", "trace", "lid", lid_of("h5", 1), "from", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("was saved from port 0x0000000000003039, not this one"), std::string::npos)
+      << r.err;
+  std::remove(file.c_str());
 }
 
 TEST_F(RouteCmd, TraceNamesTheSwitchWithAHoleOrALoop) {

@@ -55,9 +55,35 @@ TEST_F(RouteAllCmd, ShowAllGivesEverySwitchsProgrammedEntries) {
   EXPECT_EQ(in_s2, one.size());
   nlohmann::json part = json({"route", "show", "all", "lids", "1-2"});
   EXPECT_EQ(part.size(), 6u);  // two LIDs in each of three tables
-  test::Result r = run({"route", "show", "all", "mcast"});
+}
+
+// dump_mfts: every switch's multicast table, each MLID after its switch,
+// the ports as the switch holds them; a range of MLIDs; MLIDs only.
+TEST_F(RouteAllCmd, ShowAllMcastGivesEverySwitchsMlids) {
+  ibtest::FabricNode& s2 = fabric_.nodes()[fabric_.node("s2")];
+  s2.mft[0xc021] = 0b110;
+  nlohmann::json j = json({"route", "show", "all", "mcast"});
+  size_t mlids = 0;
+  for (const char* sw : {"s1", "s2", "s3"}) mlids += node(sw).mft.size();
+  ASSERT_EQ(mlids, 4u);
+  ASSERT_EQ(j.size(), mlids);
+  for (const auto& e : j) {
+    const ibtest::FabricNode& n = node(e["switch_description"].get<std::string>().c_str());
+    EXPECT_EQ(e["switch_guid"], guid(n.node_guid));
+    EXPECT_EQ(e["switch_lid"], n.ports[0].lid);
+    uint16_t mlid = static_cast<uint16_t>(std::stoul(e["mlid"].get<std::string>(), nullptr, 16));
+    std::vector<int> want;
+    for (int p = 0; p <= n.num_ports(); ++p)
+      if (n.mft.at(mlid) >> p & 1) want.push_back(p);
+    EXPECT_EQ(e["ports"].get<std::vector<int>>(), want) << e;
+  }
+  nlohmann::json part = json({"route", "show", "all", "mcast", "lids", "0xc001-0xc3ff"});
+  ASSERT_EQ(part.size(), 1u);
+  EXPECT_EQ(part[0]["switch_description"], "s2");
+  EXPECT_EQ(part[0]["mlid"], "0xc021");
+  test::Result r = run({"route", "show", "all", "mcast", "lid", "5"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("no \"mcast\""), std::string::npos) << r.err;
+  EXPECT_EQ(r.err, "invalid multicast LID \"5\" (expected 0xc000-0xfffe)\n");
 }
 
 TEST_F(RouteAllCmd, UsersOfALinkBetweenSwitchesBothWays) {

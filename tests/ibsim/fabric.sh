@@ -157,9 +157,12 @@ else
   bad "fabric show hosts differs from cas"
 fi
 
-# The SMPs a discovery costs, with -d.
-expect "-d counts the MADs" 0 '^fabric: 8 nodes, 9 links; MADs sent [0-9]+, retried 0, failed 0' \
-  -d fabric show
+# The SMPs a discovery costs, with -d, and how deep the fabric is from
+# here: the longest directed route, ibnetdiscover -m's max hops.
+hops=$(run ibnetdiscover -m 2>/dev/null | sed -n 's/^# Reported max hops discovered: \([0-9]*\)$/\1/p')
+[ -n "$hops" ] && [ "$hops" -gt 1 ] || bad "ibnetdiscover -m: no max hops ($hops)"
+expect "-d counts the MADs, max hops = ibnetdiscover -m ($hops)" 0 \
+  "^fabric: 8 nodes, 9 links, max hops $hops; MADs sent [0-9]+, retried 0, failed 0" -d fabric show
 
 # The topology file, read by a second ibsim: the same nodes there.
 run "$RDMA" fabric topology >topo.txt 2>topo.err
@@ -193,9 +196,10 @@ revive_sm() {
 
 # save, from FILE, diff.
 run "$RDMA" fabric save saved.json 2>/dev/null
-live=$(run "$RDMA" fabric links all 2>/dev/null)
-cached=$(run "$RDMA" fabric links all from saved.json 2>/dev/null)
-if [ -n "$live" ] && [ "$live" = "$cached" ]; then ok "from FILE gives what the live fabric gives"; else bad "from FILE differs"; fi
+run ibnetdiscover --cache saved.cache >/dev/null 2>&1
+live=$(run "$RDMA" -d fabric links all 2>/dev/null)
+cached=$(run "$RDMA" -d fabric links all from saved.json 2>/dev/null)
+if [ -n "$live" ] && [ "$live" = "$cached" ] && grep -q ' hoq_life ' <<<"$live"; then ok "from FILE gives what the live fabric gives (-d, hoq_life too)"; else bad "from FILE differs"; fi
 expect "diff of an unchanged fabric: nothing, exit 0" 0 '^$' fabric diff saved.json
 # A flap by state: s2 port 4 unlinked between two readings (save, then
 # since; the port states are kept in the file); both ends were Active at
@@ -235,6 +239,75 @@ if python3 -c 'import json,sys; d=json.load(open("diff.json")); sys.exit(not any
 else
   bad "diff -j: $(cat diff.json)"
 fi
+# ibnetdiscover --diff --diffcheck: the kinds of node looked at and what
+# of them. The same links gone or added as ibnetdiscover lists under each
+# node ("<" gone, ">" added), none where it lists none (the Unlink is
+# between two switches, and changed no LID or description, though the
+# ports' states changed); exit 1 with a change, 0 without.
+diffcheck() { # --diffcheck KEYS, then our words
+  local keys=$1 out rc
+  shift
+  run ibnetdiscover --diff saved.cache --diffcheck "$keys" >dc.txt 2>/dev/null
+  run "$RDMA" -j fabric diff saved.json "$@" >dc.json 2>dc.err
+  rc=$?
+  if out=$(python3 - dc.txt dc.json <<'PY' 2>&1
+import json, re, sys
+diags, head = set(), None
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r'^(?:Switch|Ca|Rt)\s+\d+ ".*?"\s+# "(.*?)"', line)
+    if m:
+        head = m[1]
+        continue
+    m = re.match(r'^([<>]) \[(\d+)\].*?"[^"]*"\[(\d+)\].*# "(.*?)"', line)
+    if m:
+        diags.add((m[1], frozenset(((head, int(m[2])), (m[4], int(m[3]))))))
+ours = set()
+for c in json.load(open(sys.argv[2], encoding="utf-8")):
+    if c["object"] != "link":
+        sys.exit(f"not a link: {c}")
+    ends = frozenset(((c["description"], c["port"]), (c["peer_description"], c["peer_port"])))
+    ours.add(("<" if c["change"] == "gone" else ">", ends))
+if diags != ours:
+    sys.exit(f"ibnetdiscover {sorted(map(str, diags))}, rdma {sorted(map(str, ours))}")
+print(len(ours))
+PY
+  ) && [ "$rc" -eq "$([ "$out" -gt 0 ] && echo 1 || echo 0)" ] && [ ! -s dc.err ]; then
+    ok "fabric diff $* = ibnetdiscover --diffcheck $keys ($out links, exit $rc)"
+  else
+    bad "fabric diff $* vs --diffcheck $keys: exit $rc: $out $(cat dc.err)"
+  fi
+}
+diffcheck sw,port switches links
+diffcheck sw,ca,router,port links
+diffcheck ca,port cas links
+diffcheck sw,ca,router,lid lids
+diffcheck sw,ca,router,nodedesc descriptions
+diffcheck ca,router,port cas routers links
+# iblinkinfo --filterdownports: the ports down now that were not down in
+# the saved fabric (the Unlink's two ends, not the ports never cabled).
+run iblinkinfo -d --filterdownports saved.cache >fdp.txt 2>/dev/null
+run "$RDMA" -j fabric links down since saved.json >fdp.json 2>fdp.err
+rc=$?
+if out=$(python3 - fdp.txt fdp.json "$HERE" <<'PY' 2>&1
+import json, re, sys
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import port_lines
+diags = {(head, port) for head, port, line in port_lines(sys.argv[1])
+         if re.search(r"==\(\s*Down/", line)}
+ours = {(p["description"], p["port"]) for p in json.load(open(sys.argv[2], encoding="utf-8"))}
+if diags != ours or ours != {("s1", 4), ("s2", 4)}:
+    sys.exit(f"iblinkinfo {sorted(diags)}, rdma {sorted(ours)}")
+print(f"{len(ours)} ports")
+PY
+) && [ "$rc" -eq 1 ]; then
+  ok "fabric links down since FILE = iblinkinfo -d --filterdownports ($out), exit 1"
+else
+  bad "fabric links down since FILE: exit $rc: $out $(cat fdp.err)"
+fi
+expect "fabric links since FILE without down is refused" 1 'only with "down"' \
+  fabric links since saved.json
+expect "fabric diff: an unknown check is refused, naming the checks (exit 2)" 2 \
+  '^unknown fabric diff check "nodedesc"' fabric diff saved.json nodedesc
 sim 'ReLink "s2"[4]'
 
 # Error counters: PerformanceSet on switch and CA ports; the ports listed
@@ -681,6 +754,38 @@ kind_links "fabric links switches = iblinkinfo --switches-only" --switches-only 
 kind_links "fabric links cas = iblinkinfo --cas-only" --cas-only cas
 expect "fabric links: switches and cas exclude each other" 1 \
   '^"switches" and "cas" exclude each other' fabric links switches cas
+
+# iblinkinfo -p: each end's HOQLife and VLStallCount, in -d fabric links
+# as hoq_life and vl_stall_count (peer_ for the other end). opensm sets a
+# switch port's HOQLife apart from its host's, so each end must be its own.
+run iblinkinfo -p >iblp.txt 2>/dev/null
+run "$RDMA" -j -d fabric links >iblp.json 2>iblp.err
+rc=$?
+if out=$(python3 - iblp.txt iblp.json "$HERE" <<'PY' 2>&1
+import json, re, sys
+sys.path.insert(0, sys.argv[3])
+from iblinkinfo_rows import port_lines
+diags = {}
+for head, port, line in port_lines(sys.argv[1]):
+    m = re.search(r"\) \(HOQ:(\d+) VL_Stall:(\d+)\)==>", line)
+    if m:
+        diags[(head, port)] = (int(m[1]), int(m[2]))
+ours = {}
+for l in json.load(open(sys.argv[2], encoding="utf-8")):
+    ours[(l["description"], l["port"])] = (l.get("hoq_life"), l.get("vl_stall_count"))
+    ours[(l["peer_description"], l["peer_port"])] = (l.get("peer_hoq_life"),
+                                                     l.get("peer_vl_stall_count"))
+hoqs = {h for h, _ in diags.values()}
+if not diags or diags != ours or len(hoqs) < 2:
+    sys.exit(f"only iblinkinfo {sorted(set(diags.items()) - set(ours.items()))}, "
+             f"only rdma {sorted(set(ours.items()) - set(diags.items()))}, HOQs {hoqs}")
+print(f"{len(ours)} ports, HOQLife {sorted(hoqs)}")
+PY
+) && [ "$rc" -eq 0 ]; then
+  ok "-d fabric links: hoq_life, vl_stall_count = iblinkinfo -p ($out)"
+else
+  bad "-d fabric links vs iblinkinfo -p: exit $rc: $out $(cat iblp.err)"
+fi
 
 # ibqueryerrors --counters (ibtool's ibdatacounters): every port's data
 # counters, judged against nothing. The same ports (by node GUID and

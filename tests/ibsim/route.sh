@@ -2,7 +2,8 @@
 # The route and SA suite on fabric.net (three switch levels, parallel
 # links, a dual-homed HCA), opensm programming the forwarding tables:
 # rdma route show / trace against ibroute and ibtracert, route show mcast
-# against ibroute -M and route trace mcast against ibtracert -m (after
+# against ibroute -M, route show all mcast against dump_mfts and route
+# trace mcast against ibtracert -m (after
 # mcast_join.py joined the HCAs to the broadcast group), rdma sa show
 # against saquery (single records and short tables: the simulator has no
 # RMPP and cuts every table to its first MAD, for saquery too), and --sa
@@ -47,6 +48,10 @@ done
 [ -n "${last:-}" ] || { bad "no HCA LIDs from ibaddr"; last=1; }
 compare "route trace lid $last lid 1 = ibtracert $last 1" trace "run ibtracert $last 1" \
   "route trace lid $last lid 1"
+# from FILE: the saved fabric's nodes and routes, the tables read live.
+run "$RDMA" fabric save saved.json 2>/dev/null
+compare "route trace lid $last from FILE = ibtracert 1 $last" trace "run ibtracert 1 $last" \
+  "route trace lid $last from saved.json"
 
 # --node-name-map (blanks and UTF-8 in quoted and bare names) as ibroute
 # and ibtracert apply it; sa show nodes names the node alike.
@@ -138,6 +143,8 @@ for s in $switches; do
   compare "route show lid $s mcast (nothing programmed) = ibroute -M $s" mcast \
     "run ibroute -M $s" "route show lid $s mcast"
 done
+compare "route show all mcast (nothing programmed) = dump_mfts" mfts "run dump_mfts" \
+  "route show all mcast"
 joined=0
 for l in $(seq 1 16); do
   g=$(run saquery NR "$l" 2>/dev/null |
@@ -160,12 +167,20 @@ for s in $switches; do
   compare "route show lid $s mcast = ibroute -M $s" mcast "run ibroute -M $s" \
     "route show lid $s mcast"
 done
+# dump_mfts: every switch's table in one run, each MLID with its switch.
+compare "route show all mcast = dump_mfts" mfts "run dump_mfts" "route show all mcast"
+compare "route show all mcast lid 0xc000 = dump_mfts" mfts "run dump_mfts" \
+  "route show all mcast lid 0xc000"
+expect "route show all mcast lids out of the MLID range is refused" 1 'invalid multicast LID' \
+  route show all mcast lids 1-5
 s=$(head -n 1 <<<"$switches")
 compare "route show lid $s mcast lid 0xc000 = ibroute -M $s 0xc000 0xc000" mcast \
   "run ibroute -M $s 0xc000 0xc000" "route show lid $s mcast lid 0xc000"
 # ibtracert -m: the same walk through the group's tables, both ways.
 compare "route trace lid $last lid 1 mcast 0xc000 = ibtracert -m 0xc000 $last 1" trace \
   "run ibtracert -m 0xc000 $last 1" "route trace lid $last lid 1 mcast 0xc000"
+compare "route trace lid $last lid 1 mcast 0xc000 from FILE = ibtracert -m 0xc000 $last 1" trace \
+  "run ibtracert -m 0xc000 $last 1" "route trace lid $last lid 1 mcast 0xc000 from saved.json"
 for dlid in ${dlids:-}; do
   compare "route trace lid 1 lid $dlid mcast 0xc000 = ibtracert -m 0xc000 1 $dlid" trace \
     "run ibtracert -m 0xc000 1 $dlid" "route trace lid 1 lid $dlid mcast 0xc000"

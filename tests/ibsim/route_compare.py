@@ -4,6 +4,7 @@
   route_compare.py show IBROUTE.txt OURS.json    every LID: out port, port GUID, description
   route_compare.py trace IBTRACERT.txt OURS.json every hop: GUID, in and out port, description
   route_compare.py mcast IBROUTE-M.txt OURS.json every MLID: the ports ibroute -M marks
+  route_compare.py mfts DUMP_MFTS.txt OURS.json  every switch's MLIDs: the ports dump_mfts marks
   route_compare.py KIND SAQUERY.txt OURS.json    sa show KIND (nodes, ports, links, paths, sm,
                                                  switches, mcast_records, guids, pkeys, sl2vl,
                                                  vlarb, services, cpi): every record's fields
@@ -53,6 +54,29 @@ def mcast(diags, ours):
     errors = [f"mlid 0x{l:04x}: ibroute {want.get(l)}, rdma {have.get(l)}"
               for l in sorted(set(want) | set(have)) if want.get(l) != have.get(l)]
     return errors or f"{len(want)} mlids equal"
+
+
+def mfts(diags, ours):
+    """dump_mfts: a "... guid 0x... (NAME):" head per switch, then its
+    MLIDs as ibroute -M prints them."""
+    want, switch, heads = {}, None, 0
+    for line in diags.splitlines():
+        m = re.match(r"^Multicast mlids .* guid 0x([0-9a-f]+) ", line)
+        if m:
+            switch, heads = int(m.group(1), 16), heads + 1
+            continue
+        m = re.match(r"^0x([0-9a-f]{4})      (.*)$", line)
+        if m and switch is not None:
+            marks = line[12:]
+            want[(switch, int(m.group(1), 16))] = [
+                i // 2 for i in range(0, len(marks), 2) if marks[i] == "x"]
+    if not heads:
+        return ["dump_mfts printed no switch"]
+    have = {(guid(e["switch_guid"]), int(e["mlid"], 16)): e["ports"] for e in ours}
+    errors = [f"switch {s:#x} mlid 0x{l:04x}: dump_mfts {want.get((s, l))}, "
+              f"rdma {have.get((s, l))}"
+              for s, l in sorted(set(want) | set(have)) if want.get((s, l)) != have.get((s, l))]
+    return errors or f"{len(want)} mlids of {heads} switches equal"
 
 
 def trace(diags, ours):
@@ -223,7 +247,7 @@ def main():
     if kind in SA_KEYS:
         result = sa(kind, d, o)
     else:
-        result = {"show": show, "trace": trace, "mcast": mcast}[kind](d, o)
+        result = {"show": show, "trace": trace, "mcast": mcast, "mfts": mfts}[kind](d, o)
     if isinstance(result, list):
         print("\n".join(result))
         sys.exit(1)
