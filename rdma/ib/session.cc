@@ -6,6 +6,7 @@
 #include <span>
 
 #include "lib/error.h"
+#include "lib/ib/mkey_file.h"
 #include "rdma/words.h"
 
 namespace rdma {
@@ -24,6 +25,7 @@ mad::EngineConfig engine_config(const Ctx& c) {
   cfg.window = static_cast<size_t>(c.opt.mad_window);
   cfg.per_node = mad::kPerNode;
   cfg.give_up = mad::kGiveUp;
+  cfg.gmp_pkey_index = c.opt.pkey_index.value_or(0);
   if (c.opt.deadline_s > 0)
     cfg.deadline = std::chrono::steady_clock::now() +
                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -52,6 +54,7 @@ MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
       progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
                                        c.is_terminal)) {
   if (c.opt.mkey) set_mkey(*c.opt.mkey);
+  if (c.opt.mkey_file) set_mkeys(ib::read_mkey_file(*c.opt.mkey_file));
   set_node_name_map(c.opt.node_name_map);
 }
 
