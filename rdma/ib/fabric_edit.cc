@@ -1,8 +1,5 @@
 #include "rdma/ib/fabric_edit.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "lib/choices.h"
@@ -10,6 +7,7 @@
 #include "lib/ib/cache.h"
 #include "lib/ib/fabric_edit.h"
 #include "lib/mad/target.h"
+#include "lib/view/replace_file.h"
 
 namespace rdma {
 
@@ -72,18 +70,9 @@ void fabric_edit(Ctx& c) {
   for (const ib::GuidEdit& e : edits) ib::edit_guid(f, e);
   // Written whole beside its place, then renamed: a failed write leaves
   // the old file as it was.
-  const std::string tmp = out + ".rdma-edit";
-  try {
-    ib::save_fabric(f, tmp);
-  } catch (const Error&) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    throw Error("cannot write \"" + out + "\": " + std::strerror(err));
-  }
+  view::ReplaceFile file_out(out);
+  ib::write_fabric(f, file_out.file());
+  file_out.commit();
 }
 
 }  // namespace rdma
