@@ -115,6 +115,8 @@ int run_batch(const Options& opt, nl::Connection& conn, Env& env, const RunLine&
       line_opt.default_via = opt.default_via;
       if (!line_opt.mad_timeout_given) line_opt.mad_timeout_ms = opt.mad_timeout_ms;
       if (!line_opt.mkey) line_opt.mkey = opt.mkey;
+      if (!line_opt.mkey_file) line_opt.mkey_file = opt.mkey_file;
+      if (!line_opt.pkey_index) line_opt.pkey_index = opt.pkey_index;
       LineStatus r = run_line(std::move(line.words), line_opt);
       if (r.status == 0) continue;
       std::fflush(env.out);

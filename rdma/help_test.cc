@@ -106,7 +106,7 @@ TEST(Help, UnknownWordsListTheChoicesAndSuggestOne) {
   EXPECT_EQ(shwo.status, 1);
   EXPECT_EQ(shwo.err,
             "unknown fabric command \"shwo\" (show, list, links, top, topology, save, diff, "
-            "errors, check, counters, report, plan or help); did you mean \"show\"?\n");
+            "errors, edit, check, counters, report, plan or help); did you mean \"show\"?\n");
   test::Result perf = run({"perf", "clear"});
   EXPECT_EQ(perf.err, "unknown perf command \"clear\" (show, list, reset, caps or help)\n");
 }

@@ -105,6 +105,7 @@ class IbdiagsManPage : public ::testing::Test {
   void SetUp() override {
     // The files the page's forms name, here in the scratch directory.
     files_["fabric.json"] = (dir_ / "fabric.json").string();
+    files_["new.json"] = (dir_ / "new.json").string();  // fabric edit's NEWFILE
     files_["nodes.map"] = (dir_ / "nodes.map").string();
     files_["/etc/infiniband-diags/error_thresholds"] = (dir_ / "error_thresholds").string();
     std::ofstream(files_["nodes.map"]) << "0x0000000000100003 \"hca2-site-name\"\n";

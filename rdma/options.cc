@@ -59,6 +59,11 @@ constexpr OptionSpec kOptions[] = {
     {'q', "quiet", false},
     // "--co" stays --count, as before the option.
     {'\26', "config", true, 4},
+    // infiniband-diags' -Y, --pkey-idx; "-pk" stays -p -k (an unknown
+    // option) as before, so the long form needs "--pke".
+    {'Y', "pkey-idx", true, 3},
+    // "--mkey" in full stays the key; the file needs "--mkey-".
+    {'\27', "mkey-file", true, 5},
 };
 
 const OptionSpec* by_short(char c) {
@@ -206,6 +211,19 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\26':
       opt.config = *arg;
+      break;
+    case 'Y': {
+      std::optional<uint64_t> index =
+          view::parse_number(*arg, {.max = UINT16_MAX, .c_bases = true});
+      if (!index)
+        throw UsageError("invalid --pkey-idx \"" + *arg +
+                         "\" (expected a P_Key table index, 0-65535)");
+      opt.pkey_index = static_cast<uint16_t>(*index);
+      break;
+    }
+    case '\27':
+      if (arg->empty()) throw UsageError("empty FILE after \"--mkey-file\"");
+      opt.mkey_file = *arg;
       break;
   }
 }

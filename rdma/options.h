@@ -60,6 +60,12 @@ struct Options {
   // --mkey KEY: the M_Key every SMP carries (infiniband-diags' -y), for
   // ports whose M_Key protects them; unset: 0.
   std::optional<uint64_t> mkey;
+  // --mkey-file FILE: M_Keys by port GUID (opensm's guid2mkey: "GUID
+  // MKEY" lines); an SMP to a port in it carries that port's key.
+  std::optional<std::string> mkey_file;
+  // --pkey-idx IDX (infiniband-diags' -Y): the P_Key table index the GMPs
+  // (SA, PMA, CC) leave with; SMPs always use 0. Unset: 0.
+  std::optional<uint16_t> pkey_index;
   // --yes: the confirmation a subnet-wide change asks for (port set all).
   bool yes = false;
   // --cckey KEY: the CC_Key congestion control MADs carry (rdma cc; 0 when

@@ -144,5 +144,31 @@ TEST(Options, MkeyAndYesLongFormsOnly) {
   }
 }
 
+// -Y / --pkey-idx as infiniband-diags spell it; --mkey-file beside --mkey.
+TEST(Options, PkeyIdxAndMkeyFile) {
+  Words w = {"-Y", "3", "perf", "--mkey-file", "keys", "--mkey", "5"};
+  Options o = parse_options(w);
+  EXPECT_EQ(o.pkey_index, 3);
+  EXPECT_EQ(o.mkey_file, "keys");
+  EXPECT_EQ(o.mkey, 5u);
+  EXPECT_EQ(w, (Words{"perf"}));
+  Words more = {"--pkey-idx=0xffff", "-Y0x10", "--pke", "7"};
+  EXPECT_EQ(parse_options(more).pkey_index, 7);  // the last one given
+  Words none = {"perf"};
+  EXPECT_FALSE(parse_options(none).pkey_index);
+  Words pk = {"-pk"};  // -p -k, as before the option: not --pkey-idx
+  EXPECT_THROW(parse_options(pk), UsageError);
+  for (const char* bad : {"65536", "-1", "1x", ""}) {
+    Words b = {"-Y", bad};
+    try {
+      parse_options(b);
+      ADD_FAILURE() << bad;
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("invalid --pkey-idx \"") + bad +
+                                           "\" (expected a P_Key table index, 0-65535)");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rdma

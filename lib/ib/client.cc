@@ -8,6 +8,7 @@
 #include "lib/ib/find.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
+#include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/sa.h"
@@ -75,9 +76,28 @@ mad::Route MadClient::route(const std::optional<mad::Target>& t) {
 mad::Mad MadClient::smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                         const mad::Mad* body) {
   mad::Mad m = mad::make_smp(r, method, a, mod);
-  m.set(mad::hdr::kMKey, mkey_);
+  m.set(mad::hdr::kMKey, mkey_for(r));
   if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
   return engine_->call(m, mad::smp_address(r), std::string(a.name) + " from " + mad::route_text(r));
+}
+
+uint64_t MadClient::mkey_for(const mad::Route& r) {
+  if (mkeys_.empty()) return mkey_;
+  // Which port the route ends at: its NodeInfo's PortGUID (the port the
+  // SMP arrived on; a switch's port 0), asked with the default key, as a
+  // port whose protection refuses Gets without its key cannot be told
+  // apart otherwise.
+  const std::string where = mad::route_text(r);
+  auto known = port_guids_.find(where);
+  if (known == port_guids_.end()) {
+    mad::Mad q = mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0);
+    q.set(mad::hdr::kMKey, mkey_);
+    NodeInfo ni =
+        NodeInfo::from(engine_->call(q, mad::smp_address(r), "NodeInfo from " + where).data());
+    known = port_guids_.emplace(where, ni.port_guid).first;
+  }
+  auto key = mkeys_.find(known->second);
+  return key == mkeys_.end() ? mkey_ : key->second;
 }
 
 mad::Mad MadClient::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -56,6 +57,10 @@ class MadClient {
   // The M_Key every SMP carries from now on (IBA 14.2.4: a port whose
   // M_Key is set answers Sets, and with protection Gets, only to it).
   void set_mkey(uint64_t key) { mkey_ = key; }
+  // M_Keys by port GUID (opensm's guid2mkey; lib/ib/mkey_file.h): an SMP
+  // to a port in it carries its key, others set_mkey's. The target's port
+  // GUID is asked first (a NodeInfo Get, once a route).
+  void set_mkeys(std::map<uint64_t, uint64_t> by_port_guid) { mkeys_ = std::move(by_port_guid); }
   // Get (or Set) an SMP / GMP and return the checked reply.
   mad::Mad smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                const mad::Mad* body = nullptr);
@@ -75,11 +80,15 @@ class MadClient {
   // The LID of the first NodeRecord of the node with this GUID; nullopt
   // when the SA has none (or does not answer the query).
   std::optional<uint16_t> node_guid_lid(uint64_t guid);
+  // The M_Key an SMP to r carries (set_mkeys, else set_mkey's).
+  uint64_t mkey_for(const mad::Route& r);
 
   mad::LocalPort local_;
   std::unique_ptr<mad::Transport> transport_;
   std::unique_ptr<mad::Engine> engine_;
   uint64_t mkey_ = 0;
+  std::map<uint64_t, uint64_t> mkeys_;
+  std::map<std::string, uint64_t> port_guids_;  // route text -> its port GUID
   std::optional<std::string> name_map_;
 };
 

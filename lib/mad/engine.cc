@@ -188,7 +188,10 @@ void Engine::send(Flight& f) {
   f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
   deadlines_.emplace(f.deadline, f.tids.front());
   if (trace) trace(">", f.q.mad.bytes);
-  t_.send(f.q.mad, f.q.to, f.timeout_ms);
+  Address to = f.q.to;
+  const uint8_t cls = f.q.mad.mgmt_class();
+  to.pkey_index = cls == kClassSmiDr || cls == kClassSmiLid ? 0 : c_.gmp_pkey_index;
+  t_.send(f.q.mad, to, f.timeout_ms);
 }
 
 void Engine::retry(uint32_t key, Flight& f) {

@@ -68,6 +68,11 @@ struct EngineConfig {
   // --deadline: when reached, nothing more is sent and every query not
   // answered yet ends as a Timeout ("deadline reached: ..."); none: no cap.
   std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
+  // The P_Key index every GMP (SA, PerfMgt, CC: any class but the SMI's)
+  // is sent with (infiniband-diags' -Y), for fabrics whose management
+  // traffic runs on a partition other than the default one. SMPs always
+  // leave with index 0, as the diags send them.
+  uint16_t gmp_pkey_index = 0;
 };
 
 // Called once per query: the reply, checked against the request (class,

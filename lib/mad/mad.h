@@ -112,6 +112,9 @@ struct Address {
   uint16_t lid = 0;
   uint32_t qp = 0;
   uint32_t qkey = 0;
+  // The local port's P_Key table entry the MAD leaves with (ib_mad_addr's
+  // pkey_index): 0 for SMPs always; GMPs take EngineConfig::gmp_pkey_index.
+  uint16_t pkey_index = 0;
 };
 
 inline constexpr uint16_t kPermissiveLid = 0xffff;

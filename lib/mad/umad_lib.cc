@@ -38,6 +38,7 @@ UmadLib load_umad_lib(const char* soname) {
   resolve(h, soname, "umad_size", l.size);
   resolve(h, soname, "umad_get_mad", l.get_mad);
   resolve(h, soname, "umad_set_addr", l.set_addr);
+  resolve(h, soname, "umad_set_pkey", l.set_pkey);
   resolve(h, soname, "umad_send", l.send);
   resolve(h, soname, "umad_recv", l.recv);
   resolve(h, soname, "umad_status", l.status);

@@ -23,6 +23,7 @@ struct UmadLib {
   decltype(&::umad_size) size;
   decltype(&::umad_get_mad) get_mad;
   decltype(&::umad_set_addr) set_addr;
+  decltype(&::umad_set_pkey) set_pkey;
   decltype(&::umad_send) send;
   decltype(&::umad_recv) recv;
   decltype(&::umad_status) status;

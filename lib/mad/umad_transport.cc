@@ -92,6 +92,7 @@ void UmadTransport::send(const Mad& mad, const Address& to, int timeout_ms) {
   std::vector<uint8_t> buf(umad_lib().size() + kMadBytes);
   std::memcpy(umad_lib().get_mad(buf.data()), mad.bytes.data(), kMadBytes);
   umad_lib().set_addr(buf.data(), to.lid, to.qp, 0, to.qkey);
+  umad_lib().set_pkey(buf.data(), to.pkey_index);
   // The kernel times the reply out (and reports it); we retry ourselves.
   if (umad_lib().send(port_id_, agent->second, buf.data(), kMadBytes, timeout_ms, 0) < 0)
     throw Error("cannot send a MAD on " + name_ + ": " + std::strerror(errno));

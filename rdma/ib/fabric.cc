@@ -34,6 +34,7 @@
 #include "lib/mad/speed.h"
 #include "lib/mad/target.h"
 #include "rdma/ib/fabric_check.h"
+#include "rdma/ib/fabric_edit.h"
 #include "rdma/ib/fabric_errors.h"
 #include "rdma/ib/fabric_pkeys.h"
 #include "rdma/ib/fabric_report.h"
@@ -81,6 +82,8 @@ void fabric_help(Ctx& c) {
       "       rdma fabric diff FILE [ switches | cas | routers ]...\n"
       "                        [ links | lids | descriptions | ports ]...\n"
       "                        [ from FILE2 ] [via DEV/PORT]\n"
+      "       rdma fabric edit FILE [ to NEWFILE ] { switchguid OLD NEW | caguid OLD NEW |\n"
+      "                         sysimgguid OLD NEW | portguid NODE_GUID OLD NEW }...\n"
       "       rdma fabric check [ ids | links | sm | routes | credit | balance | errors |\n"
       "                           fattree | nodes | pkeys ]... [ since FILE ]\n"
       "                         [ severity error | warning | info ]\n"
@@ -472,6 +475,8 @@ std::span<const Cmd> fabric_commands() {
       {"save", fabric_save},
       {"diff", fabric_diff, Takes::Findings},
       {"errors", fabric_errors_cmd, Takes::Watch | Takes::Metrics | Takes::Findings},
+      // After "errors": "rdma fabric e" stays errors.
+      {"edit", fabric_edit},
       {"check", fabric_check_cmd, Takes::Findings},
       {"counters", fabric_counters},
       {"report", fabric_report_cmd, Takes::Findings},

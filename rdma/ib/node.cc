@@ -1,6 +1,10 @@
 // rdma node show TARGET: NodeInfo and NodeDescription, SwitchInfo on
-// switches.
+// switches. rdma node set description TEXT: the local devices' own.
+#include <algorithm>
+
+#include "lib/choices.h"
 #include "lib/error.h"
+#include "lib/ib/node_desc.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/node_view.h"
 #include "rdma/ib/session.h"
@@ -13,9 +17,12 @@ namespace {
 void node_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] node show TARGET [via DEV/PORT]\n"
+      "       rdma node set description TEXT [dev DEV]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
-      "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs.\n",
+      "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs.\n"
+      "set description: the NodeDescription of the local devices (every one\n"
+      "without dev), at most 64 bytes.\n",
       c.help_out);
 }
 
@@ -41,11 +48,55 @@ void node_show(Ctx& c) {
   c.out.record(one_field_a_line(c, rec));
 }
 
+// As set_nodedesc.sh: sysfs's node_desc of each device (no netlink
+// attribute carries it), written and read back; every device that has one
+// when no dev is given. Nothing is written unless every word is good and
+// the device named exists.
+void node_set(Ctx& c) {
+  std::optional<std::string> text, dev;
+  if (c.args.empty()) throw UsageError("missing what to set (description TEXT)");
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
+    if (!k.empty() && std::string_view("description").starts_with(k))
+      text = c.args.need_value("description", "TEXT");
+    else if (k == "dev")
+      dev = c.args.need_value("dev", "DEV");
+    else
+      throw UsageError(unknown_word("node set argument", k, {"description", "dev"}));
+  }
+  if (!text) throw UsageError("missing description TEXT");
+  c.args.done();
+  if (std::optional<std::string> problem = ib::node_desc_problem(*text))
+    throw UsageError("invalid description: " + *problem);
+  std::vector<std::string> devices = ib::node_desc_devices(ib::kSysfsInfiniband);
+  if (devices.empty())
+    throw Error(std::string("no RDMA device with a node description here (") +
+                ib::kSysfsInfiniband + ")");
+  if (dev) {
+    if (std::find(devices.begin(), devices.end(), *dev) == devices.end())
+      throw UsageError(unknown_word("device", *dev, devices));
+    devices = {*dev};
+  }
+  if (dev) return ib::write_node_desc(ib::kSysfsInfiniband, *dev, *text);
+  // Every device: one that cannot take it (siw has no way to change it)
+  // does not keep the others from theirs; each failure is a warning.
+  for (const std::string& d : devices) {
+    try {
+      ib::write_node_desc(ib::kSysfsInfiniband, d, *text);
+    } catch (const Error& e) {
+      c.warn(e.what());
+    }
+  }
+}
+
 }  // namespace
 
 void cmd_node(Ctx& c) {
-  static constexpr Cmd kTable[] = {
-      {nullptr, node_help}, {"show", node_show}, {"list", node_show}, {"help", node_help}};
+  static constexpr Cmd kTable[] = {{nullptr, node_help},
+                                   {"show", node_show},
+                                   {"list", node_show},
+                                   {"set", node_set},
+                                   {"help", node_help}};
   dispatch(c, kTable, "node command");
 }
 

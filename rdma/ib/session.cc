@@ -6,6 +6,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/engine_config.h"
+#include "lib/ib/mkey_file.h"
 #include "rdma/words.h"
 
 namespace rdma {
@@ -15,6 +16,15 @@ namespace {
 const mad::Access& access_of(const Ctx& c) {
   if (!c.mad || !c.mad->find_port) throw Error("InfiniBand management is not available here");
   return *c.mad;
+}
+
+// The engine as the user asked it (-Y: the P_Key index of every GMP).
+mad::EngineConfig engine_config(const Ctx& c) {
+  mad::EngineConfig cfg =
+      ib::session_engine_config(c.opt.mad_timeout_ms, c.opt.mad_retries,
+                                static_cast<size_t>(c.opt.mad_window), c.opt.deadline_s);
+  cfg.gmp_pkey_index = c.opt.pkey_index.value_or(0);
+  return cfg;
 }
 
 // -dd's trace (-d's for the commands that write), and the progress line
@@ -33,14 +43,14 @@ ib::MadTrace session_trace(Ctx& c, int trace_level, const std::function<void()>&
 MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
     : ib::MadClient(
           access_of(c), via.empty() ? c.opt.default_via : via,
-          ib::session_engine_config(c.opt.mad_timeout_ms, c.opt.mad_retries,
-                                    static_cast<size_t>(c.opt.mad_window), c.opt.deadline_s),
+          engine_config(c),
           session_trace(c, trace_level,
                         [this] { progress_.update(engine().stats(), nodes_found); })),
       c_(c),
       progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
                                        c.is_terminal)) {
   if (c.opt.mkey) set_mkey(*c.opt.mkey);
+  if (c.opt.mkey_file) set_mkeys(ib::read_mkey_file(*c.opt.mkey_file));
   set_node_name_map(c.opt.node_name_map);
 }
 

@@ -279,6 +279,11 @@ compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf 
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"
+# -Y (infiniband-diags' P_Key index for GMPs): index 0, the default
+# partition's, reads the same; a bad index names the range, sends nothing.
+compare "-Y 0 perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "-Y 0 perf show lid $HCA4 port 1"
+expect "-Y 65536: the range named" 1 '^invalid --pkey-idx "65536" \(expected a P_Key table index, 0-65535\)$' \
+  -Y 65536 perf show lid "$HCA4" port 1
 # A directed route: resolved to its port's LID first (hca4 is dr
 # 0,1,3,2), then that LID's PMA, as ibtool does.
 compare "perf show dr 0,1,3,2 port 1 = perfquery $HCA4 1 (the path's LID)" perf "perfquery $HCA4 1" \

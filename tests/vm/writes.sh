@@ -4,7 +4,8 @@
 # (rxe and siw), system netns shared/exclusive (visibility from another netns),
 # moving a device to another netns and back (rxe refuses: then ours must
 # fail like iproute2), the same by a process ID (netns PID),
-# adaptive-moderation on/off.  Uses the "basic" fixture (no user resources,
+# adaptive-moderation on/off, and the node description (node set
+# description, checked in sysfs: iproute2 has no view of it).  Uses the "basic" fixture (no user resources,
 # so a device can change netns).
 # usage: tests/vm/writes.sh --rdma PATH [--kernel 6.1|6.12]... [-v]
 # Ends with "N passed, M failed"; exits 1 if any failed.
@@ -86,6 +87,12 @@ if modinfo siw > /dev/null 2>&1; then
     check "siw0/1 uses veth4" 'rdma link show siw0/1 | grep -q "netdev veth4"'
     step "rename siw0 to siw9" dev set siw0 name siw9
     check "siw9 exists, siw0 is gone" 'rdma dev show siw9 | grep -q "siw9:" && ! rdma dev show siw0 >/dev/null 2>&1'
+    # siw cannot change its node description (no modify_device): one line
+    # saying so, exit 1, as the kernel refuses the write.
+    "$NEW" node set description "vm siw9" dev siw9 > "$OUT/nodedesc-siw.out" 2>&1
+    rc=$?
+    check "siw9 refuses a node description: exit 1, one line" \
+        "[ $rc = 1 ] && grep -q 'Operation not supported' '$OUT/nodedesc-siw.out' && [ \"\$(wc -l < '$OUT/nodedesc-siw.out')\" = 1 ]"
     step "link delete siw9" link delete siw9
     check "siw9 is gone" '! rdma dev show siw9 >/dev/null 2>&1'
 else
@@ -97,6 +104,15 @@ step "adaptive-moderation on" dev set rxe0 adaptive-moderation on
 check "rxe0 shows adaptive-moderation on" 'rdma -d dev show rxe0 | grep -q "adaptive-moderation on"'
 step "adaptive-moderation off" dev set rxe0 adaptive-moderation off
 check "rxe0 shows adaptive-moderation off" 'rdma -d dev show rxe0 | grep -q "adaptive-moderation off"'
+
+# --- node description: sysfs node_desc (no netlink carries it), read
+# back by the kernel's own file
+step "node set description of rxe0" node set description "vm-host HCA-0" dev rxe0
+check "rxe0's node_desc reads it back" '[ "$(cat /sys/class/infiniband/rxe0/node_desc)" = "vm-host HCA-0" ]'
+check "rxe1's node_desc is untouched" '[ "$(cat /sys/class/infiniband/rxe1/node_desc)" != "vm-host HCA-0" ]'
+step "node set description of every device" node set description "vm-host"
+check "rxe0 and rxe1 both read it back" '[ "$(cat /sys/class/infiniband/rxe[01]/node_desc | sort -u)" = "vm-host" ]'
+check "65 bytes are refused, nothing changed" "! \"\$RDMA_NEW\" node set description $(printf 'x%.0s' $(seq 65)) 2>/dev/null && [ \"\$(cat /sys/class/infiniband/rxe0/node_desc)\" = vm-host ]"
 
 # --- netns exclusive, move a device to another netns and back
 check "netns mode is shared at start" 'rdma system show | grep -q "netns shared"'

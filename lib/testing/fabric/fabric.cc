@@ -289,6 +289,7 @@ void FakeFabric::lost(const mad::Mad& m, int timeout_ms) {
 
 void FakeFabric::send(const mad::Mad& request, const mad::Address& to, int timeout_ms) {
   ++stats_.received[request.mgmt_class()];
+  ++stats_.by_pkey_index[to.pkey_index];
   last_ = {};
   mad::Mad m = request;
   std::optional<Hop> at;

@@ -224,6 +224,8 @@ struct FabricStats {
   uint64_t unrouted = 0;        // lost on the way: no link, bad path, unknown LID
   uint64_t dropped = 0;         // by a DropRule
   uint64_t timeouts = 0;        // timeout reports given back
+  // Requests by the local P_Key table index they left with (--pkey-idx).
+  std::map<uint16_t, uint64_t> by_pkey_index;
 };
 
 class FakeFabric : public mad::Transport {

@@ -1,0 +1,117 @@
+// --pkey-idx (the P_Key index GMPs leave with) and --mkey-file (M_Keys by
+// port GUID, opensm's guid2mkey) on the fabric double. ibsim checks
+// neither P_Keys on GMPs nor M_Keys, so this is where the keys are seen
+// going to the right place.
+#include <cstdio>
+#include <fstream>
+
+#include "lib/mad/attrs.h"
+#include "rdma/ib/test_util.h"
+
+namespace rdma {
+namespace {
+
+using mad::Mad;
+using madtest::Result;
+
+class MadKeysCmd : public madtest::MadCmd {
+ protected:
+  // MADs sent by class: SMPs (LID and directed route) and the rest.
+  std::pair<uint64_t, uint64_t> smps_and_gmps() const {
+    uint64_t smps = 0, gmps = 0;
+    for (const Mad& m : sent_) {
+      bool smp = m.mgmt_class() == mad::kClassSmiLid || m.mgmt_class() == mad::kClassSmiDr;
+      ++(smp ? smps : gmps);
+    }
+    return {smps, gmps};
+  }
+  std::string keys_file(const std::string& text) {
+    std::string path = ::testing::TempDir() + "rdma-mad-keys-guid2mkey";
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::vector<Mad> port_info_sets() const {
+    std::vector<Mad> out;
+    for (const Mad& m : sent_)
+      if (m.get(mad::hdr::kMethod) == mad::kSet) out.push_back(m);
+    return out;
+  }
+};
+
+TEST_F(MadKeysCmd, PkeyIdxGoesWithEveryGmpAndNoSmp) {
+  fabric_.set_counter(fabric_.node("sw1"), 2, "SymbolErrorCounter", 7);
+  Result r = run({"-Y", "3", "perf", "show", "lid", "2", "port", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("symbol_errors 7 "), std::string::npos) << r.out;
+  auto [smps, gmps] = smps_and_gmps();
+  ASSERT_GT(gmps, 0u);
+  std::map<uint16_t, uint64_t> want{{3, gmps}};
+  if (smps) want[0] = smps;
+  EXPECT_EQ(fabric_.stats().by_pkey_index, want);
+  // The SA's queries too (--sa node show), in the long form.
+  sent_.clear();
+  r = run({"--pkey-idx=0x10", "--sa", "node", "show", "lid", "3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::tie(smps, gmps) = smps_and_gmps();
+  EXPECT_GT(gmps, 0u);
+  EXPECT_EQ(fabric_.stats().by_pkey_index.at(16), gmps);
+}
+
+TEST_F(MadKeysCmd, ABadPkeyIdxNamesTheRangeAndSendsNothing) {
+  for (const char* bad : {"65536", "-1", "x", ""}) {
+    Result r = run({"-Y", bad, "perf", "show", "lid", "2"});
+    EXPECT_NE(r.status, 0) << bad;
+    EXPECT_EQ(r.err, std::string("invalid --pkey-idx \"") + bad +
+                         "\" (expected a P_Key table index, 0-65535)\n")
+        << bad;
+  }
+  EXPECT_TRUE(sent_.empty());
+  EXPECT_EQ(run({"-Y", "65535", "perf", "show", "lid", "2"}).status, 0);
+}
+
+// hca2 (LID 3) and sw1 (LID 2, its key on port 0) each with its own M_Key:
+// each Set carries its node's key from the file, hca3 (not in the file)
+// --mkey's.
+TEST_F(MadKeysCmd, EachSmpCarriesItsPortsKeyFromTheFile) {
+  node("hca2").ports[1].mkey = 0x1234;
+  node("sw1").ports[0].mkey = 0x99;
+  node("hca3").ports[1].mkey = 0x55;
+  std::string file = keys_file("# guid2mkey\n" + guid(node("hca2").ports[1].guid) + " 0x1234\n" +
+                               guid(node("sw1").ports[0].guid) + " 0x99\n");
+  Result r = run({"--mkey-file", file, "port", "set", "lid", "3", "port", "1", "vls", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(node("hca2").ports[1].oper_vls, 2);
+  EXPECT_EQ(port_info_sets().back().get(mad::hdr::kMKey), 0x1234u);
+  sent_.clear();
+  r = run({"--mkey-file", file, "port", "set", "lid", "2", "port", "3", "vls", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(port_info_sets().back().get(mad::hdr::kMKey), 0x99u);
+  EXPECT_EQ(node("sw1").ports[3].oper_vls, 2);
+  sent_.clear();
+  // hca3 is not in the file: --mkey's key goes.
+  r = run(
+      {"--mkey-file", file, "--mkey", "0x55", "port", "set", "lid", "5", "port", "1", "vls", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(port_info_sets().back().get(mad::hdr::kMKey), 0x55u);
+  // Without the file the Set to hca2 carries no key and is ignored.
+  r = run({"--timeout", "5", "--retries", "0", "port", "set", "lid", "3", "port", "1", "vls", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(node("hca2").ports[1].oper_vls, 2);
+  std::remove(file.c_str());
+}
+
+TEST_F(MadKeysCmd, ABadKeyFileNamesItsLineAndSendsNothing) {
+  std::string file = keys_file("0x10 0x20\n0x11\n");
+  Result r = run({"--mkey-file", file, "port", "set", "lid", "3", "port", "1", "vls", "2"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.err, file + ":2: expected \"PORT_GUID M_KEY\", found 1 field\n");
+  EXPECT_TRUE(sent_.empty());
+  std::remove(file.c_str());
+  r = run({"--mkey-file", file, "node", "show", "lid", "3"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.err, "cannot read the M_Key file \"" + file + "\": No such file or directory\n");
+  EXPECT_EQ(run({"--mkey-file", "", "node", "show"}).err, "empty FILE after \"--mkey-file\"\n");
+}
+
+}  // namespace
+}  // namespace rdma
