@@ -391,7 +391,7 @@ class RealCm : public Cm {
     auto conn = std::make_unique<RealConnection>(std::move(ch), id, hello);
     const std::string there = to.address + " port " + std::to_string(to.port);
     if (lib().resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), timeout_ms))
-      throw Error("cannot resolve " + to.address + ": " + err_text(errno));
+      throw Error("no RDMA device has a route to " + to.address + ": " + err_text(errno));
     Event e = wait_event(c, timeout_ms + 1000, "resolving " + to.address);
     if (e.type != RDMA_CM_EVENT_ADDR_RESOLVED)
       throw Error("no RDMA device has a route to " + to.address + ": " + event_words(e));
