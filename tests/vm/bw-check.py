@@ -6,29 +6,17 @@ rounds each, interleaved: the host is shared), latency of the same order as
 ib_send_lat's, the text form, and the errors (one line, exit 1, in bounded
 time). Prints "ok: ..." / "FAIL: ..." lines."""
 import json
-import os
 import re
 import sys
 
-D = sys.argv[1]
-KV = sys.argv[2] if len(sys.argv) > 2 else "?"
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global failed
-    if cond:
-        print(f"ok: [{KV}] {what}")
-    else:
-        failed += 1
-        print(f"FAIL: [{KV}] {what}" + (f": {detail}" if detail else ""))
-    return cond
+import vmcheck
+from vmcheck import ok
 
 
 def read(name):
+    """A file the VM wrote; empty when it did not (a run that stopped early)."""
     try:
-        with open(os.path.join(D, name)) as f:
-            return f.read()
+        return vmcheck.read(name)
     except OSError:
         return ""
 
@@ -132,4 +120,4 @@ ok(rc == "1" and "refused the connection" in err and len(err.splitlines()) == 1,
 ok(read("err-srvdev.srv.rc").strip() == "1" and
    read("err-srvdev.srv.err") == "no client connected in 8 s\n",
    "... and waits on until its wait ends", read("err-srvdev.srv.err"))
-sys.exit(1 if failed else 0)
+sys.exit(vmcheck.status())
