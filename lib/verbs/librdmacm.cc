@@ -39,6 +39,7 @@ struct Lib {
   int (*accept)(rdma_cm_id*, rdma_conn_param*);
   int (*reject)(rdma_cm_id*, const void*, uint8_t);
   int (*disconnect)(rdma_cm_id*);
+  int (*set_option)(rdma_cm_id*, int, int, void*, size_t);
   int (*get_cm_event)(rdma_event_channel*, rdma_cm_event**);
   int (*ack_cm_event)(rdma_cm_event*);
   const char* (*event_str)(rdma_cm_event_type);
@@ -81,6 +82,7 @@ const Lib& lib() {
     bind(h, cm, "rdma_accept", x.accept);
     bind(h, cm, "rdma_reject", x.reject);
     bind(h, cm, "rdma_disconnect", x.disconnect);
+    bind(h, cm, "rdma_set_option", x.set_option);
     bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
     bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
     bind(h, cm, "rdma_event_str", x.event_str);
@@ -169,10 +171,10 @@ class RealConnection : public Connection {
     std::free(buf_);
     lib().destroy_id(id_);
     // The listening id (server) after the connection's own.
-    if (listen_id_) lib().destroy_id(listen_id_);
+    for (rdma_cm_id* l : listen_ids_) lib().destroy_id(l);
   }
 
-  void set_listener(rdma_cm_id* l) { listen_id_ = l; }
+  void set_listeners(std::vector<rdma_cm_id*> l) { listen_ids_ = std::move(l); }
 
   // PD, CQ, a buffer for the larger of the two message sizes, the QP.
   void setup() {
@@ -304,7 +306,7 @@ class RealConnection : public Connection {
 
   std::unique_ptr<Channel> ch_;
   rdma_cm_id* id_;
-  rdma_cm_id* listen_id_ = nullptr;
+  std::vector<rdma_cm_id*> listen_ids_;
   Hello hello_;
   ibv_pd* pd_ = nullptr;
   ibv_cq* cq_ = nullptr;
@@ -376,6 +378,42 @@ rdma_conn_param conn_param(const void* data, uint8_t len) {
   return p;
 }
 
+// The server's listening ids, destroyed with it unless a connection took
+// them over.
+struct Listeners {
+  std::vector<rdma_cm_id*> ids;
+  Listeners() = default;
+  Listeners(const Listeners&) = delete;
+  Listeners& operator=(const Listeners&) = delete;
+  ~Listeners() {
+    for (rdma_cm_id* i : ids) lib().destroy_id(i);
+  }
+  // A listener on the any address of family; 0, or the errno that stopped it.
+  int listen(Channel& ch, int family, uint16_t port) {
+    rdma_cm_id* id = nullptr;
+    if (lib().create_id(ch.get(), &id, nullptr, RDMA_PS_TCP)) return errno;
+    sockaddr_storage any{};
+    if (family == AF_INET6) {
+      auto* v6 = reinterpret_cast<sockaddr_in6*>(&any);
+      v6->sin6_family = AF_INET6;
+      v6->sin6_port = htons(port);
+      int one = 1;
+      lib().set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &one, sizeof one);
+    } else {
+      auto* v4 = reinterpret_cast<sockaddr_in*>(&any);
+      v4->sin_family = AF_INET;
+      v4->sin_port = htons(port);
+    }
+    if (lib().bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || lib().listen(id, 1)) {
+      int e = errno;
+      lib().destroy_id(id);
+      return e;
+    }
+    ids.push_back(id);
+    return 0;
+  }
+};
+
 class RealCm : public Cm {
  public:
   std::unique_ptr<Connection> connect(const ConnectTo& to, const Hello& hello,
@@ -425,34 +463,16 @@ class RealCm : public Cm {
 
   std::unique_ptr<Connection> accept(const ListenOn& on, int wait_ms, int timeout_ms) override {
     auto ch = std::make_unique<Channel>();
-    rdma_cm_id* lid = nullptr;
-    if (lib().create_id(ch->get(), &lid, nullptr, RDMA_PS_TCP))
-      throw Error("rdma_create_id failed: " + err_text(errno));
-    // Every address, IPv6's any takes IPv4 too; IPv4's where IPv6 is off.
-    sockaddr_storage any{};
-    auto* v6 = reinterpret_cast<sockaddr_in6*>(&any);
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons(on.port);
-    if (lib().bind_addr(lid, reinterpret_cast<sockaddr*>(&any))) {
-      std::memset(&any, 0, sizeof any);
-      auto* v4 = reinterpret_cast<sockaddr_in*>(&any);
-      v4->sin_family = AF_INET;
-      v4->sin_port = htons(on.port);
-      if (lib().bind_addr(lid, reinterpret_cast<sockaddr*>(&any))) {
-        int err = errno;
-        lib().destroy_id(lid);
-        throw Error("cannot listen on port " + std::to_string(on.port) + ": " + err_text(err));
-      }
-    }
-    if (lib().listen(lid, 1)) {
-      int err = errno;
-      lib().destroy_id(lid);
-      throw Error("cannot listen on port " + std::to_string(on.port) + ": " + err_text(err));
-    }
+    Listeners l;
+    // IPv4's any, and IPv6's (IPv6 only) where IPv6 is on: one listener for
+    // both families would do on RoCE, but siw's IPv6 listener takes no IPv4
+    // connection.
+    if (int e = l.listen(*ch, AF_INET, on.port))
+      throw Error("cannot listen on port " + std::to_string(on.port) + ": " + err_text(e));
+    l.listen(*ch, AF_INET6, on.port);
     for (;;) {
       rdma_cm_event* ev = ch->next(wait_ms);
       if (!ev) {
-        lib().destroy_id(lid);
         throw Error("no client connected in " + std::to_string(wait_ms / 1000) + " s");
       }
       if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
@@ -476,7 +496,8 @@ class RealCm : public Cm {
         continue;
       }
       auto conn = std::make_unique<RealConnection>(std::move(ch), id, h);
-      conn->set_listener(lid);
+      conn->set_listeners(std::move(l.ids));
+      l.ids.clear();
       conn->setup();
       conn->post_recv(h.lat_size, 0);
       BufferWire b = conn->buffer_wire();

@@ -102,6 +102,14 @@ ok(re.fullmatch(r"rxe0/1 served 192\.0\.2\.2 port 18515: 50 RDMA writes of 4096 
                 r"50 ping-pongs of 2 bytes\n", read("bw-text.srv.out")) is not None,
    "bw server: text form", repr(read("bw-text.srv.out")))
 
+if read("bw-siw.cli.rc"):
+    c, s = ours("bw-siw.cli"), ours("bw-siw.srv")
+    ok(c and s and c["dev"] == s["dev"] == "siw0" and c["peer"] == "198.51.100.1" and
+       c["bw_gbps"] > 0 and c["lat_us_avg"] > 0,
+       "bw on iWARP: siw0 to its own address", json.dumps([c, s]))
+else:
+    ok(False, "bw on iWARP: siw0 ran", "no siw0 in the VM (tests/vm/setup.sh builds siw)")
+
 ERRORS = [
     ("err-refused", r"192\.0\.2\.1 port 18515 refused the connection", 15),
     ("err-noroute", r"no RDMA device has a route to 198\.51\.100\.77: ", 15),

@@ -48,6 +48,10 @@ for round in 1 2; do
 done
 pair perf-lat "ib_send_lat -d rxe0 -R -n $BW_N" "ib_send_lat -d rxe1 -R -n $BW_N 192.0.2.1"
 pair bw-text "$N bw server" "$N bw client 192.0.2.1 size 4096 iterations 50"
+# iWARP: siw0's own address, through the TCP loopback siw runs over
+if [ -d /sys/class/infiniband/siw0 ]; then
+    pair bw-siw "$N -j bw server siw0" "$N -j bw client 198.51.100.1 iterations 50 siw0"
+fi
 
 # Errors: one line, exit 1, bounded in time
 err() { # NAME ARGS...
