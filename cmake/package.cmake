@@ -39,6 +39,9 @@ available as rdma.iproute2 and comes back when this package is removed.")
 # cannot see them: they are named here.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libibumad3, libibverbs1")
+# librdmacm only for `rdma bw` (lib/verbs/librdmacm.cc), which says so when
+# it is missing.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "librdmacm1")
 set(CPACK_STRIP_FILES ON)
 
 # The maintainer scripts divert every path the package shares with iproute2

@@ -30,5 +30,7 @@ std::span<const Cmd> perf_commands();
 std::span<const Cmd> fabric_commands();
 // Verbs (libibverbs) views.
 void cmd_gid(Ctx& c);  // gid.cc
+// Bandwidth and latency between two ports (librdmacm).
+void cmd_bw(Ctx& c);  // bw.cc
 
 }  // namespace rdma

@@ -21,7 +21,7 @@ void usage(std::FILE* f) {
       "       rdma [ -f[orce] ] -b[atch] filename\n"
       "where  OBJECT := { dev | link | resource | system | statistic | monitor |\n"
       "                   node | port | perf | sm | mad | fabric | route | sa | gid | cc |\n"
-      "                   help }\n"
+      "                   bw | help }\n"
       "       OPTIONS := { -V[ersion] | -d[etails] | -j[son] | -o[neline] | -p[retty] |\n"
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
       "                    --sa | --show-keys | --openmetrics | --prometheus | --output FILE |\n"
@@ -58,6 +58,7 @@ constexpr Cmd kObjects[] = {
     {"sa", cmd_sa, Takes::OwnText},
     {"gid", cmd_gid, Takes::OwnText},
     {"cc", cmd_cc, Takes::OwnText},
+    {"bw", cmd_bw, Takes::OwnText},
 };
 
 // The object entry word selects (not help); UsageError naming the

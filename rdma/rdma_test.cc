@@ -207,7 +207,7 @@ TEST_F(RdmaTest, UnknownWordsAreErrors) {
   // Every unknown word lists the choices (and the closest, when one is).
   EXPECT_EQ(r.err,
             "unknown object \"foo\" (help, dev, link, resource, system, statistic, monitor, node, "
-            "port, perf, sm, mad, fabric, route, sa, gid or cc)\n");
+            "port, perf, sm, mad, fabric, route, sa, gid, cc or bw)\n");
   EXPECT_EQ(
       run({"dev", "bar"}).err,
       "unknown dev command \"bar\" (show, list, set, add, delete, help, limits or chardev)\n");

@@ -6,7 +6,7 @@ SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config make \
-  libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev libibverbs-dev \
+  libmnl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libibumad-dev libibverbs-dev librdmacm-dev \
   linux-libc-dev iproute2 clang-format clang-14 libfuzzer-14-dev libclang-rt-14-dev \
   dpkg-dev file lintian strace ccache python3-prometheus-client prometheus graphviz >/dev/null
 # dpkg-dev: dpkg-buildflags (CI's flags) and dpkg-shlibdeps (the package's

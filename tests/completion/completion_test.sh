@@ -148,7 +148,7 @@ check_log() {
   fi
 }
 
-objects="cc dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
+objects="bw cc dev fabric gid help link mad monitor node perf port resource route sa sm statistic system"
 check "objects" "rdma " "$objects"
 check "object prefix" "rdma s" "sa sm statistic system"
 check "object prefix unique" "rdma li" "link"
@@ -162,6 +162,15 @@ check "dev limits DEV" "rdma dev limits " "mlx5_0 rxe0"
 check "link status DEV/PORT" "rdma link status mlx5_0/" "mlx5_0/1 mlx5_0/2"
 check "link commands" "rdma link " "add delete help list show status"
 check "gid commands" "rdma gid " "help list show"
+check "bw commands" "rdma bw " "client help server"
+check "bw server: links and keywords" "rdma bw server " "mlx5_0 mlx5_0/1 mlx5_0/2 port rxe0 rxe0/1 wait"
+check "bw server DEV: keywords only" "rdma bw server rxe0 " "port wait"
+check "bw server port N: nothing" "rdma bw server port " ""
+check "bw client ADDRESS: nothing" "rdma bw client " ""
+check "bw client: links and keywords" "rdma bw client 192.0.2.1 si" "size"
+check "bw client after a value" "rdma bw client 192.0.2.1 size 4096 " \
+  "iterations mlx5_0 mlx5_0/1 mlx5_0/2 port rxe0 rxe0/1"
+check "bw client DEV: each keyword once" "rdma bw client 192.0.2.1 rxe0/1 it 5 " "port size"
 check "gid show: links and keywords" "rdma gid show " "mlx5_0 mlx5_0/1 mlx5_0/2 netdev rxe0 rxe0/1 type"
 check "gid show DEV: keywords" "rdma gid show rxe0/1 " "netdev type"
 check "gid show type" "rdma gid show rxe0 type " "ib roce-v1 roce-v2"

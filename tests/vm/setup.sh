@@ -15,7 +15,7 @@ CACHE=${RDMA_VM_CACHE:-$HOME/.cache/rdma-vm}
 mkdir -p "$CACHE"
 
 PKGS="qemu-system-x86 busybox-static kmod cpio rdma-core ibverbs-providers
-ibverbs-utils infiniband-diags rdmacm-utils librdmacm1 libibverbs1 iproute2 strace python3
+ibverbs-utils infiniband-diags rdmacm-utils librdmacm1 libibverbs1 perftest iproute2 strace python3
 xz-utils zstd gzip coreutils make gcc-12 binutils"
 
 REFRESH=0

@@ -7,28 +7,11 @@ libibverbs, and the errors of devices whose verbs cannot be opened.
 Prints "ok: ..." / "FAIL: ..." lines."""
 import ipaddress
 import json
-import os
 import re
 import sys
 
-D = sys.argv[1]
-KV = sys.argv[2] if len(sys.argv) > 2 else "?"
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global failed
-    if cond:
-        print(f"ok: [{KV}] {what}")
-    else:
-        failed += 1
-        print(f"FAIL: [{KV}] {what}" + (f": {detail}" if detail else ""))
-    return cond
-
-
-def read(name):
-    with open(os.path.join(D, name)) as f:
-        return f.read()
+import vmcheck
+from vmcheck import D, KV, ok, read
 
 
 def load(name):
@@ -386,4 +369,4 @@ if cd is not None:
     rc, out, err = read("chardev-nobody.rc").strip(), read("chardev-nobody.out"), read("chardev-nobody.err")
     ok(rc == "0" and err == "" and json.loads(out) == cd, "dev chardev as nobody: the same records",
        f"exit {rc}, err {err!r}")
-sys.exit(1 if failed else 0)
+sys.exit(vmcheck.status())

@@ -113,6 +113,11 @@ for c in "dev" "link" "link show rxe0/1" "res" "system" "statistic show link rxe
     printf '%s\t%s\n' "$c" "$n"
 done > ld-libs.tsv
 
+# rdma bw between rxe1 and rxe0 beside perftest (bw-guest.sh, when added)
+if [ -f /opt/add/bw-guest.sh ]; then
+    . /opt/add/bw-guest.sh
+fi
+
 # A device whose verbs cannot be opened: no permission (nobody, uverbs 0600)
 chmod 600 /dev/infiniband/uverbs*
 /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups -- "$N" dev limits rxe0 \

@@ -4,7 +4,8 @@
 # gid show` against the GID tables of sysfs (also after an address is added
 # to veth0 and removed), libibverbs loaded only by the verbs commands, and
 # one clear line for a device that cannot be opened; `stat show` as OpenMetrics
-# and Prometheus text parsed by prometheus_client, equal to -j.  One boot per kernel
+# and Prometheus text parsed by prometheus_client, equal to -j; `rdma bw`
+# between rxe1 and rxe0 beside perftest (bw-guest.sh, bw-check.py).  One boot per kernel
 # (fixture basic; verbs-guest.sh in the VM, verbs-check.py on the host).
 # usage: tests/vm/verbs-test.sh --rdma PATH [--kernel 6.1|6.12]... [--keep DIR]
 # Prints "ok: ..." / "FAIL: ..." lines and "N passed, M failed".
@@ -32,12 +33,15 @@ for kv in "${KERNELS[@]}"; do
     out=${out:-$WORK/out-$kv}
     rm -rf "$out"
     if ! "$HERE/run" --kernel "$kv" --fixture basic --rdma "$RDMA_BIN" --script "$HERE/verbs-guest.sh" \
+            --add "$HERE/bw-guest.sh" \
             --outdir "$out" > /dev/null 2> "$WORK/run-$kv.err" || [ ! -f "$out/devinfo.txt" ]; then
         echo "FAIL: [$kv] VM run failed:" | tee -a "$out_all"
         sed 's/^/    /' "$WORK/run-$kv.err"
         continue
     fi
     python3 "$HERE/verbs-check.py" "$out" "$kv" | tee -a "$out_all"
+    # rdma bw between rxe1 and rxe0 beside perftest's ib_write_bw and ib_send_lat
+    python3 "$HERE/bw-check.py" "$out" "$kv" | tee -a "$out_all"
     # `stat show --openmetrics/--prometheus` read by Debian's
     # python3-prometheus-client (tests/ibsim/setup.sh installs it; a pyenv
     # python3 first on PATH may lack it), every sample equal to -j's value

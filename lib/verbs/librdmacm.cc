@@ -1,0 +1,527 @@
+// The real connection of `rdma bw`: librdmacm.so.1 and libibverbs.so.1
+// through dlopen (the other commands never map them), as perftest's -R
+// connects: rdma_cm resolves the address and route and exchanges the
+// connection, the buffer's address and key travel in its private data.
+// Posting and polling are libibverbs' inline calls (the context's ops), so
+// only the setup calls are looked up.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <rdma/rdma_cma.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "lib/dl/dl.h"
+#include "lib/error.h"
+#include "lib/verbs/cm.h"
+
+namespace rdma::verbs {
+
+namespace {
+
+struct Lib {
+  rdma_event_channel* (*create_event_channel)();
+  void (*destroy_event_channel)(rdma_event_channel*);
+  int (*create_id)(rdma_event_channel*, rdma_cm_id**, void*, rdma_port_space);
+  int (*destroy_id)(rdma_cm_id*);
+  int (*bind_addr)(rdma_cm_id*, sockaddr*);
+  int (*resolve_addr)(rdma_cm_id*, sockaddr*, sockaddr*, int);
+  int (*resolve_route)(rdma_cm_id*, int);
+  int (*create_qp)(rdma_cm_id*, ibv_pd*, ibv_qp_init_attr*);
+  void (*destroy_qp)(rdma_cm_id*);
+  int (*connect)(rdma_cm_id*, rdma_conn_param*);
+  int (*listen)(rdma_cm_id*, int);
+  int (*accept)(rdma_cm_id*, rdma_conn_param*);
+  int (*reject)(rdma_cm_id*, const void*, uint8_t);
+  int (*disconnect)(rdma_cm_id*);
+  int (*set_option)(rdma_cm_id*, int, int, void*, size_t);
+  int (*get_cm_event)(rdma_event_channel*, rdma_cm_event**);
+  int (*ack_cm_event)(rdma_cm_event*);
+  const char* (*event_str)(rdma_cm_event_type);
+  ibv_pd* (*alloc_pd)(ibv_context*);
+  int (*dealloc_pd)(ibv_pd*);
+  ibv_mr* (*reg_mr)(ibv_pd*, void*, size_t, int);
+  int (*dereg_mr)(ibv_mr*);
+  ibv_cq* (*create_cq)(ibv_context*, int, void*, ibv_comp_channel*, int);
+  int (*destroy_cq)(ibv_cq*);
+  const char* (*wc_status_str)(ibv_wc_status);
+};
+
+template <typename Fn>
+void bind(void* h, const char* lib, const char* name, Fn& fn) {
+  void* p = dl::sym(h, name);
+  if (!p) throw Error(std::string(lib) + " lacks " + name);
+  fn = reinterpret_cast<Fn>(p);
+}
+
+const Lib& lib() {
+  static Lib l = [] {
+    std::string why;
+    void* v = dl::open("libibverbs.so.1", &why);
+    if (!v) throw Error("cannot load libibverbs (install libibverbs1): " + why);
+    void* h = dl::open("librdmacm.so.1", &why);
+    if (!h) throw Error("cannot load librdmacm (install librdmacm1): " + why);
+    Lib x{};
+    const char* cm = "librdmacm.so.1";
+    bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
+    bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
+    bind(h, cm, "rdma_create_id", x.create_id);
+    bind(h, cm, "rdma_destroy_id", x.destroy_id);
+    bind(h, cm, "rdma_bind_addr", x.bind_addr);
+    bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
+    bind(h, cm, "rdma_resolve_route", x.resolve_route);
+    bind(h, cm, "rdma_create_qp", x.create_qp);
+    bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
+    bind(h, cm, "rdma_connect", x.connect);
+    bind(h, cm, "rdma_listen", x.listen);
+    bind(h, cm, "rdma_accept", x.accept);
+    bind(h, cm, "rdma_reject", x.reject);
+    bind(h, cm, "rdma_disconnect", x.disconnect);
+    bind(h, cm, "rdma_set_option", x.set_option);
+    bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
+    bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
+    bind(h, cm, "rdma_event_str", x.event_str);
+    const char* vb = "libibverbs.so.1";
+    bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
+    bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
+    bind(v, vb, "ibv_reg_mr", x.reg_mr);
+    bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
+    bind(v, vb, "ibv_create_cq", x.create_cq);
+    bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
+    bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
+    return x;
+  }();
+  return l;
+}
+
+std::string err_text(int e) {
+  return std::strerror(e);
+}
+
+// The private data: the client's Hello, the server's buffer. Big-endian
+// 32-bit words after a magic that tells another program's request apart.
+constexpr uint32_t kMagic = 0x52425731;  // "RBW1"
+struct HelloWire {
+  uint32_t magic, size, iterations, lat_size;
+};
+struct BufferWire {
+  uint32_t magic, rkey, addr_hi, addr_lo;
+};
+
+constexpr uint32_t kSendDepth = 256;
+constexpr uint32_t kRecvDepth = 16;
+constexpr uint32_t kInline = 64;
+
+std::string address_text(const sockaddr* sa) {
+  char buf[INET6_ADDRSTRLEN] = "?";
+  if (sa->sa_family == AF_INET)
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, buf, sizeof buf);
+  else if (sa->sa_family == AF_INET6)
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, buf, sizeof buf);
+  return buf;
+}
+
+// One event channel and the events read from it, each waited for with a
+// bound (poll on its fd) so that no step hangs.
+class Channel {
+ public:
+  Channel() : ch_(lib().create_event_channel()) {
+    if (!ch_)
+      throw Error("cannot open an rdma_cm event channel: " + err_text(errno) +
+                  " (is rdma_ucm loaded?)");
+  }
+  ~Channel() { lib().destroy_event_channel(ch_); }
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+  rdma_event_channel* get() const { return ch_; }
+  // The next event, or nullptr after timeout_ms (-1: no bound).
+  rdma_cm_event* next(int timeout_ms) {
+    pollfd p{ch_->fd, POLLIN, 0};
+    int n;
+    do n = ::poll(&p, 1, timeout_ms);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) throw Error("cannot wait for an rdma_cm event: " + err_text(errno));
+    if (n == 0) return nullptr;
+    rdma_cm_event* e = nullptr;
+    if (lib().get_cm_event(ch_, &e)) throw Error("rdma_get_cm_event failed: " + err_text(errno));
+    return e;
+  }
+
+ private:
+  rdma_event_channel* ch_;
+};
+
+// The verbs objects of one side: PD, CQ, buffer and its MR, the QP (on
+// the cm id).
+class RealConnection : public Connection {
+ public:
+  RealConnection(std::unique_ptr<Channel> ch, rdma_cm_id* id, const Hello& h)
+      : ch_(std::move(ch)), id_(id), hello_(h) {}
+  ~RealConnection() override {
+    if (connected_) lib().disconnect(id_);
+    if (qp_) lib().destroy_qp(id_);
+    if (mr_) lib().dereg_mr(mr_);
+    if (cq_) lib().destroy_cq(cq_);
+    if (pd_) lib().dealloc_pd(pd_);
+    std::free(buf_);
+    lib().destroy_id(id_);
+    // The listening id (server) after the connection's own.
+    for (rdma_cm_id* l : listen_ids_) lib().destroy_id(l);
+  }
+
+  void set_listeners(std::vector<rdma_cm_id*> l) { listen_ids_ = std::move(l); }
+
+  // PD, CQ, a buffer for the larger of the two message sizes, the QP.
+  void setup() {
+    ibv_context* ctx = id_->verbs;
+    if (!ctx) throw Error("rdma_cm gave no device for " + peer());
+    pd_ = lib().alloc_pd(ctx);
+    if (!pd_) throw Error(where() + ": ibv_alloc_pd failed: " + err_text(errno));
+    cq_ = lib().create_cq(ctx, kSendDepth + kRecvDepth, nullptr, nullptr, 0);
+    if (!cq_) throw Error(where() + ": ibv_create_cq failed: " + err_text(errno));
+    size_t len = std::max<size_t>({hello_.size, hello_.lat_size, 64});
+    if (posix_memalign(&buf_, 4096, len))
+      throw Error("cannot allocate " + std::to_string(len) + " bytes for the buffer");
+    std::memset(buf_, 0, len);
+    mr_ = lib().reg_mr(pd_, buf_, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    if (!mr_)
+      throw Error(where() + ": ibv_reg_mr of " + std::to_string(len) +
+                  " bytes failed: " + err_text(errno));
+    ibv_qp_init_attr a{};
+    a.send_cq = cq_;
+    a.recv_cq = cq_;
+    a.qp_type = IBV_QPT_RC;
+    a.sq_sig_all = 0;
+    a.cap.max_send_wr = kSendDepth;
+    a.cap.max_recv_wr = kRecvDepth;
+    a.cap.max_send_sge = 1;
+    a.cap.max_recv_sge = 1;
+    a.cap.max_inline_data = kInline;
+    if (lib().create_qp(id_, pd_, &a)) {
+      // A device without inline data (or as much of it)
+      a.cap.max_inline_data = 0;
+      if (lib().create_qp(id_, pd_, &a))
+        throw Error(where() + ": rdma_create_qp failed: " + err_text(errno));
+    }
+    inline_ = a.cap.max_inline_data;
+    qp_ = id_->qp;
+  }
+
+  // The remote buffer the writes go to (from the server's private data).
+  void set_remote(uint64_t addr, uint32_t rkey) {
+    raddr_ = addr;
+    rkey_ = rkey;
+  }
+  BufferWire buffer_wire() const {
+    uint64_t a = reinterpret_cast<uintptr_t>(buf_);
+    return {htonl(kMagic), htonl(mr_->rkey), htonl(static_cast<uint32_t>(a >> 32)),
+            htonl(static_cast<uint32_t>(a))};
+  }
+  void set_connected() { connected_ = true; }
+  rdma_cm_id* id() const { return id_; }
+  Channel& channel() { return *ch_; }
+
+  std::string device() const override { return ibv_get_device_name_safe(); }
+  uint32_t port() const override { return id_->port_num; }
+  std::string peer() const override { return address_text(rdma_get_peer_addr(id_)); }
+  Hello hello() const override { return hello_; }
+  uint32_t send_depth() const override { return kSendDepth; }
+
+  void post_write(uint32_t size, bool signaled, uint64_t id) override {
+    post(IBV_WR_RDMA_WRITE, size, signaled, id);
+  }
+  void post_send(uint32_t size, bool signaled, uint64_t id) override {
+    post(IBV_WR_SEND, size, signaled, id);
+  }
+  void post_recv(uint32_t size, uint64_t id) override {
+    ibv_sge sge{reinterpret_cast<uintptr_t>(buf_), size, mr_->lkey};
+    ibv_recv_wr wr{};
+    wr.wr_id = id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr* bad = nullptr;
+    if (int e = ibv_post_recv(qp_, &wr, &bad))
+      throw Error(where() + ": ibv_post_recv failed: " + err_text(e));
+  }
+
+  size_t poll(Completion* out, size_t max) override {
+    ibv_wc wc[16];
+    int n = ibv_poll_cq(cq_, static_cast<int>(std::min<size_t>(max, 16)), wc);
+    if (n < 0) throw Error(where() + ": ibv_poll_cq failed");
+    for (int i = 0; i < n; ++i) {
+      if (wc[i].status != IBV_WC_SUCCESS)
+        throw Error(
+            where() + ": a work request failed: " + lib().wc_status_str(wc[i].status) +
+            (wc[i].status == IBV_WC_RETRY_EXC_ERR || wc[i].status == IBV_WC_RNR_RETRY_EXC_ERR
+                 ? " (the peer stopped answering)"
+                 : ""));
+      out[i].id = wc[i].wr_id;
+      out[i].op = wc[i].opcode == IBV_WC_RDMA_WRITE ? Op::Write
+                  : wc[i].opcode == IBV_WC_RECV     ? Op::Recv
+                                                    : Op::Send;
+    }
+    return static_cast<size_t>(n);
+  }
+
+  bool peer_gone() override {
+    if (gone_) return true;
+    while (rdma_cm_event* e = ch_->next(0)) {
+      rdma_cm_event_type t = e->event;
+      lib().ack_cm_event(e);
+      if (t == RDMA_CM_EVENT_DISCONNECTED || t == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+          t == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+        gone_ = true;
+      }
+    }
+    return gone_;
+  }
+
+  std::string where() const { return id_->verbs ? device() + "/" + std::to_string(port()) : "?"; }
+
+ private:
+  std::string ibv_get_device_name_safe() const {
+    return id_->verbs && id_->verbs->device ? id_->verbs->device->name : "";
+  }
+  void post(ibv_wr_opcode op, uint32_t size, bool signaled, uint64_t id) {
+    ibv_sge sge{reinterpret_cast<uintptr_t>(buf_), size, mr_->lkey};
+    ibv_send_wr wr{};
+    wr.wr_id = id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = op;
+    wr.send_flags = (signaled ? IBV_SEND_SIGNALED : 0) | (size <= inline_ ? IBV_SEND_INLINE : 0);
+    if (op == IBV_WR_RDMA_WRITE) {
+      wr.wr.rdma.remote_addr = raddr_;
+      wr.wr.rdma.rkey = rkey_;
+    }
+    ibv_send_wr* bad = nullptr;
+    if (int e = ibv_post_send(qp_, &wr, &bad))
+      throw Error(where() + ": ibv_post_send failed: " + err_text(e));
+  }
+
+  std::unique_ptr<Channel> ch_;
+  rdma_cm_id* id_;
+  std::vector<rdma_cm_id*> listen_ids_;
+  Hello hello_;
+  ibv_pd* pd_ = nullptr;
+  ibv_cq* cq_ = nullptr;
+  ibv_mr* mr_ = nullptr;
+  ibv_qp* qp_ = nullptr;
+  void* buf_ = nullptr;
+  uint32_t inline_ = 0;
+  uint64_t raddr_ = 0;
+  uint32_t rkey_ = 0;
+  bool connected_ = false;
+  bool gone_ = false;
+};
+
+// Waits for the event that ends a step of id; anything else is the error
+// the step met, in words.
+struct Event {
+  rdma_cm_event_type type;
+  int status;
+  std::vector<uint8_t> data;  // the private data
+};
+
+Event wait_event(Channel& ch, int timeout_ms, const std::string& what) {
+  rdma_cm_event* e = ch.next(timeout_ms);
+  if (!e)
+    throw Error(what + ": no answer in " + std::to_string(timeout_ms / 1000) + " s (timed out)");
+  Event out{e->event, e->status, {}};
+  const auto* p = static_cast<const uint8_t*>(e->param.conn.private_data);
+  if (p) out.data.assign(p, p + e->param.conn.private_data_len);
+  lib().ack_cm_event(e);
+  return out;
+}
+
+std::string event_words(const Event& e) {
+  const char* w = e.type == RDMA_CM_EVENT_ADDR_ERROR       ? "address resolution failed"
+                  : e.type == RDMA_CM_EVENT_ROUTE_ERROR    ? "route resolution failed"
+                  : e.type == RDMA_CM_EVENT_UNREACHABLE    ? "the peer is unreachable"
+                  : e.type == RDMA_CM_EVENT_CONNECT_ERROR  ? "connection error"
+                  : e.type == RDMA_CM_EVENT_DEVICE_REMOVAL ? "the device was removed"
+                                                           : lib().event_str(e.type);
+  return w +
+         (e.status ? " (" + err_text(e.status < 0 ? -e.status : e.status) + ")" : std::string());
+}
+
+bool parse_address(const std::string& text, uint16_t port, sockaddr_storage& out) {
+  std::memset(&out, 0, sizeof out);
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&out);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&out);
+  if (inet_pton(AF_INET, text.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(port);
+    return true;
+  }
+  if (inet_pton(AF_INET6, text.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(port);
+    return true;
+  }
+  return false;
+}
+
+rdma_conn_param conn_param(const void* data, uint8_t len) {
+  rdma_conn_param p{};
+  p.private_data = data;
+  p.private_data_len = len;
+  p.responder_resources = 1;
+  p.initiator_depth = 1;
+  p.retry_count = 7;
+  p.rnr_retry_count = 7;  // infinite: a pong may come before the next receive
+  return p;
+}
+
+// The server's listening ids, destroyed with it unless a connection took
+// them over.
+struct Listeners {
+  std::vector<rdma_cm_id*> ids;
+  Listeners() = default;
+  Listeners(const Listeners&) = delete;
+  Listeners& operator=(const Listeners&) = delete;
+  ~Listeners() {
+    for (rdma_cm_id* i : ids) lib().destroy_id(i);
+  }
+  // A listener on the any address of family; 0, or the errno that stopped it.
+  int listen(Channel& ch, int family, uint16_t port) {
+    rdma_cm_id* id = nullptr;
+    if (lib().create_id(ch.get(), &id, nullptr, RDMA_PS_TCP)) return errno;
+    sockaddr_storage any{};
+    if (family == AF_INET6) {
+      auto* v6 = reinterpret_cast<sockaddr_in6*>(&any);
+      v6->sin6_family = AF_INET6;
+      v6->sin6_port = htons(port);
+      int one = 1;
+      lib().set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &one, sizeof one);
+    } else {
+      auto* v4 = reinterpret_cast<sockaddr_in*>(&any);
+      v4->sin_family = AF_INET;
+      v4->sin_port = htons(port);
+    }
+    if (lib().bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || lib().listen(id, 1)) {
+      int e = errno;
+      lib().destroy_id(id);
+      return e;
+    }
+    ids.push_back(id);
+    return 0;
+  }
+};
+
+class RealCm : public Cm {
+ public:
+  std::unique_ptr<Connection> connect(const ConnectTo& to, const Hello& hello,
+                                      int timeout_ms) override {
+    sockaddr_storage dst;
+    if (!parse_address(to.address, to.port, dst))
+      throw Error("\"" + to.address + "\" is not an IPv4 or IPv6 address");
+    auto ch = std::make_unique<Channel>();
+    rdma_cm_id* id = nullptr;
+    if (lib().create_id(ch->get(), &id, nullptr, RDMA_PS_TCP))
+      throw Error("rdma_create_id failed: " + err_text(errno));
+    Channel& c = *ch;
+    auto conn = std::make_unique<RealConnection>(std::move(ch), id, hello);
+    const std::string there = to.address + " port " + std::to_string(to.port);
+    if (lib().resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), timeout_ms))
+      throw Error("no RDMA device has a route to " + to.address + ": " + err_text(errno));
+    Event e = wait_event(c, timeout_ms + 1000, "resolving " + to.address);
+    if (e.type != RDMA_CM_EVENT_ADDR_RESOLVED)
+      throw Error("no RDMA device has a route to " + to.address + ": " + event_words(e));
+    if ((!to.dev.empty() && conn->device() != to.dev) ||
+        (to.dev_port && conn->port() != to.dev_port))
+      throw Error(to.address + " is reached through " + conn->where() + ", not " + to.dev +
+                  (to.dev_port ? "/" + std::to_string(to.dev_port) : "") +
+                  " (rdma_cm picks the device by the route to the address)");
+    if (lib().resolve_route(id, timeout_ms))
+      throw Error("cannot resolve the route to " + to.address + ": " + err_text(errno));
+    e = wait_event(c, timeout_ms + 1000, "resolving the route to " + to.address);
+    if (e.type != RDMA_CM_EVENT_ROUTE_RESOLVED)
+      throw Error("no route to " + to.address + ": " + event_words(e));
+    conn->setup();
+    HelloWire w{htonl(kMagic), htonl(hello.size), htonl(hello.iterations), htonl(hello.lat_size)};
+    rdma_conn_param p = conn_param(&w, sizeof w);
+    if (lib().connect(id, &p)) throw Error("cannot connect to " + there + ": " + err_text(errno));
+    e = wait_event(c, timeout_ms + 1000, "connecting to " + there);
+    if (e.type == RDMA_CM_EVENT_REJECTED)
+      throw Error(there + " refused the connection: no `rdma bw server` listening there?");
+    if (e.type != RDMA_CM_EVENT_ESTABLISHED)
+      throw Error("cannot connect to " + there + ": " + event_words(e));
+    conn->set_connected();
+    BufferWire b{};
+    if (e.data.size() < sizeof b) throw Error(there + " is not an `rdma bw server`");
+    std::memcpy(&b, e.data.data(), sizeof b);
+    if (ntohl(b.magic) != kMagic) throw Error(there + " is not an `rdma bw server`");
+    conn->set_remote((uint64_t{ntohl(b.addr_hi)} << 32) | ntohl(b.addr_lo), ntohl(b.rkey));
+    return conn;
+  }
+
+  std::unique_ptr<Connection> accept(const ListenOn& on, int wait_ms, int timeout_ms) override {
+    auto ch = std::make_unique<Channel>();
+    Listeners l;
+    // IPv4's any, and IPv6's (IPv6 only) where IPv6 is on: one listener for
+    // both families would do on RoCE, but siw's IPv6 listener takes no IPv4
+    // connection.
+    if (int e = l.listen(*ch, AF_INET, on.port))
+      throw Error("cannot listen on port " + std::to_string(on.port) + ": " + err_text(e));
+    l.listen(*ch, AF_INET6, on.port);
+    for (;;) {
+      rdma_cm_event* ev = ch->next(wait_ms);
+      if (!ev) {
+        throw Error("no client connected in " + std::to_string(wait_ms / 1000) + " s");
+      }
+      if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
+        lib().ack_cm_event(ev);
+        continue;
+      }
+      rdma_cm_id* id = ev->id;
+      HelloWire w{};
+      bool ours = ev->param.conn.private_data && ev->param.conn.private_data_len >= sizeof w;
+      if (ours) std::memcpy(&w, ev->param.conn.private_data, sizeof w);
+      lib().ack_cm_event(ev);
+      std::string dev = id->verbs && id->verbs->device ? id->verbs->device->name : "";
+      Hello h{ntohl(w.size), ntohl(w.iterations), ntohl(w.lat_size)};
+      // Another program's request, or one on another device: refused, the
+      // server waits on.
+      if (!ours || ntohl(w.magic) != kMagic || h.size == 0 || h.size > (1u << 30) ||
+          h.lat_size == 0 || h.lat_size > 4096 || (!on.dev.empty() && dev != on.dev) ||
+          (on.dev_port && id->port_num != on.dev_port)) {
+        lib().reject(id, nullptr, 0);
+        lib().destroy_id(id);
+        continue;
+      }
+      auto conn = std::make_unique<RealConnection>(std::move(ch), id, h);
+      conn->set_listeners(std::move(l.ids));
+      l.ids.clear();
+      conn->setup();
+      conn->post_recv(h.lat_size, 0);
+      BufferWire b = conn->buffer_wire();
+      rdma_conn_param p = conn_param(&b, sizeof b);
+      if (lib().accept(id, &p))
+        throw Error(conn->where() + ": rdma_accept failed: " + err_text(errno));
+      for (;;) {
+        Event e = wait_event(conn->channel(), timeout_ms,
+                             "accepting " + conn->peer() + " on " + conn->where());
+        if (e.type == RDMA_CM_EVENT_ESTABLISHED) break;
+        if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST) continue;  // a second client
+        throw Error("accepting " + conn->peer() + " on " + conn->where() + ": " + event_words(e));
+      }
+      conn->set_connected();
+      return conn;
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Cm> open_librdmacm() {
+  lib();
+  return std::make_unique<RealCm>();
+}
+
+}  // namespace rdma::verbs

@@ -1,0 +1,139 @@
+// rdma bw: python-rdma ibtool's bandwidth and latency test between two
+// ports, as perftest's ib_write_bw and ib_send_lat with -R (rdma_cm): the
+// words here, the connection in lib/verbs/cm.h, the loops and their
+// arithmetic in lib/bw.
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "lib/bw/measure.h"
+#include "lib/bw/report.h"
+#include "lib/error.h"
+#include "lib/nldev/devices.h"
+#include "lib/verbs/cm.h"
+#include "rdma/objects.h"
+
+namespace rdma {
+
+namespace {
+
+constexpr uint16_t kDefaultPort = 18515;  // perftest's
+constexpr uint32_t kDefaultSize = 65536;  // ib_write_bw's
+constexpr uint32_t kDefaultIterations = 1000;
+constexpr uint32_t kLatSize = 2;  // ib_send_lat's
+constexpr int kStepMs = 10000;    // each rdma_cm step, and a stall of the loops
+constexpr uint64_t kNsPerMs = 1000000;
+
+void bw_help(Ctx& c) {
+  std::fputs(
+      "Usage: rdma bw server [ DEV[/PORT] ] [ port N ] [ wait SECONDS ]\n"
+      "       rdma bw client ADDRESS [ size BYTES ] [ iterations N ] [ port N ] [ DEV[/PORT] ]\n"
+      "where  ADDRESS := an IPv4 or IPv6 address of the server's RoCE or iWARP netdev\n",
+      c.help_out);
+}
+
+uint16_t cm_port(const std::string& w) {
+  return static_cast<uint16_t>(need_number(w, "port", {.min = 1, .max = 65535}));
+}
+
+// DEV[/PORT], checked against the devices netlink lists; a word that is
+// none is an unknown parameter of the command (what) with its choices.
+void take_dev(Ctx& c, const std::string& w, const char* what,
+              std::initializer_list<const char*> keywords, std::string& dev, uint32_t& port) {
+  DevPort dp = parse_dev_port(w, {.min = 1, .max = 255});
+  std::vector<nldev::Device> devs = nldev::list_devices(c.session());
+  const nldev::Device* d = nullptr;
+  for (const nldev::Device& x : devs)
+    if (x.name == dp.dev) d = &x;
+  if (!d) {
+    std::vector<std::string> choices(keywords.begin(), keywords.end());
+    for (const nldev::Device& x : devs) choices.push_back(x.name);
+    throw UsageError(unknown_word(what, w, choices));
+  }
+  if (!dev.empty()) throw UsageError("more than one device: \"" + dev + "\" and \"" + w + "\"");
+  if (dp.port_bad())
+    throw UsageError("invalid port \"" + *dp.port_text + "\" (expected DEV/PORT with PORT 1-255)");
+  if (dp.port && *dp.port > d->ports)
+    throw Error("device \"" + d->name + "\" has no port " + std::to_string(*dp.port) +
+                " (ports: 1-" + std::to_string(d->ports) + ")");
+  dev = dp.dev;
+  port = dp.port.value_or(0);
+}
+
+void bw_server(Ctx& c) {
+  verbs::ListenOn on;
+  on.port = kDefaultPort;
+  int wait_ms = -1;
+  while (!c.args.empty()) {
+    std::string w = c.args.next();
+    if (matches(w, "port")) {
+      on.port = cm_port(c.args.need_value(w, "port number"));
+    } else if (matches(w, "wait")) {
+      wait_ms = static_cast<int>(
+          need_number(c.args.need_value(w, "seconds"), "wait", {.min = 1, .max = 86400}) * 1000);
+    } else {
+      take_dev(c, w, "bw server parameter", {"port", "wait"}, on.dev, on.dev_port);
+    }
+  }
+  std::unique_ptr<verbs::Cm> cm = verbs::open_librdmacm();
+  std::unique_ptr<verbs::Connection> conn = cm->accept(on, wait_ms, kStepMs);
+  verbs::Hello h = conn->hello();
+  // The client writes first: its pings come after its writes, which at
+  // 10 Mb/s, slower than any RDMA link, take this long.
+  double writes_ns = static_cast<double>(h.size) * h.iterations * 8 * 100;
+  uint64_t first = kStepMs * kNsPerMs + static_cast<uint64_t>(std::min(writes_ns, 86400e9));
+  auto nap = [] { ::usleep(200); };
+  bw::answer_pings(*conn, bw::steady_ns, nap, first, kStepMs * kNsPerMs);
+  view::Record& r = c.out.scratch();
+  bw::server_record({conn->device(), conn->port(), conn->peer(), on.port, h}, r);
+  c.out.record(r);
+}
+
+void bw_client(Ctx& c) {
+  verbs::ConnectTo to;
+  to.port = kDefaultPort;
+  to.address = c.args.need_word("server address");
+  in6_addr any;
+  if (inet_pton(AF_INET, to.address.c_str(), &any) != 1 &&
+      inet_pton(AF_INET6, to.address.c_str(), &any) != 1)
+    throw UsageError("invalid server address \"" + to.address +
+                     "\" (expected an IPv4 or IPv6 address; InfiniBand targets by LID, GUID or "
+                     "name are not supported yet)");
+  verbs::Hello h{kDefaultSize, kDefaultIterations, kLatSize};
+  while (!c.args.empty()) {
+    std::string w = c.args.next();
+    if (matches(w, "size")) {
+      h.size = static_cast<uint32_t>(
+          need_number(c.args.need_value(w, "bytes"), "size", {.min = 1, .max = 1u << 30}));
+    } else if (matches(w, "iterations")) {
+      h.iterations = static_cast<uint32_t>(
+          need_number(c.args.need_value(w, "count"), "iterations", {.min = 1, .max = 100000000}));
+    } else if (matches(w, "port")) {
+      to.port = cm_port(c.args.need_value(w, "port number"));
+    } else {
+      take_dev(c, w, "bw client parameter", {"size", "iterations", "port"}, to.dev, to.dev_port);
+    }
+  }
+  std::unique_ptr<verbs::Cm> cm = verbs::open_librdmacm();
+  std::unique_ptr<verbs::Connection> conn = cm->connect(to, h, kStepMs);
+  bw::Bandwidth b = bw::write_bandwidth(*conn, bw::steady_ns, kStepMs * kNsPerMs);
+  bw::Latency l = bw::ping_latency(*conn, bw::steady_ns, kStepMs * kNsPerMs);
+  view::Record& r = c.out.scratch();
+  bw::client_record({conn->device(), conn->port(), conn->peer(), to.port, h}, b, l, r);
+  c.out.record(r);
+}
+
+}  // namespace
+
+void cmd_bw(Ctx& c) {
+  static constexpr Cmd kTable[] = {
+      {nullptr, bw_help},
+      {"server", bw_server},
+      {"client", bw_client},
+      {"help", bw_help},
+  };
+  dispatch(c, kTable, "bw command");
+}
+
+}  // namespace rdma
