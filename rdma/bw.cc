@@ -18,8 +18,9 @@ namespace rdma {
 
 namespace {
 
-constexpr uint16_t kDefaultPort = 18515;  // perftest's
-constexpr uint32_t kDefaultSize = 65536;  // ib_write_bw's
+constexpr uint16_t kDefaultPort = 18515;           // perftest's
+constexpr uint32_t kDefaultSize = 65536;           // ib_write_bw's
+constexpr uint32_t kMaxSize = 1024 * 1024 * 1024;  // 1 GiB a write
 constexpr uint32_t kDefaultIterations = 1000;
 constexpr uint32_t kLatSize = 2;  // ib_send_lat's
 constexpr int kStepMs = 10000;    // each rdma_cm step, and a stall of the loops
@@ -105,7 +106,7 @@ void bw_client(Ctx& c) {
     std::string w = c.args.next();
     if (matches(w, "size")) {
       h.size = static_cast<uint32_t>(
-          need_number(c.args.need_value(w, "bytes"), "size", {.min = 1, .max = 1u << 30}));
+          need_number(c.args.need_value(w, "bytes"), "size", {.min = 1, .max = kMaxSize}));
     } else if (matches(w, "iterations")) {
       h.iterations = static_cast<uint32_t>(
           need_number(c.args.need_value(w, "count"), "iterations", {.min = 1, .max = 100000000}));

@@ -41,11 +41,9 @@ ib::MadTrace session_trace(Ctx& c, int trace_level, const std::function<void()>&
 }  // namespace
 
 MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
-    : ib::MadClient(
-          access_of(c), via.empty() ? c.opt.default_via : via,
-          engine_config(c),
-          session_trace(c, trace_level,
-                        [this] { progress_.update(engine().stats(), nodes_found); })),
+    : ib::MadClient(access_of(c), via.empty() ? c.opt.default_via : via, engine_config(c),
+                    session_trace(c, trace_level,
+                                  [this] { progress_.update(engine().stats(), nodes_found); })),
       c_(c),
       progress_(c.err, progress_wanted(c.err, c.opt.quiet || c.opt.details >= trace_level,
                                        c.is_terminal)) {
