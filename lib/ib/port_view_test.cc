@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
 #include "lib/testing/fabric/client.h"
 
