@@ -25,10 +25,17 @@ need ibsim opensm sminfo python3 "$RDMA"
 bench_dir top 0
 n=${1:-1000}
 simulated_tree "$n"
-echo "$n nodes ($hcas HCAs, $switches switches): $settled"
+echo "$n nodes ($hcas HCAs, $switches switches): $settled; load before: $(load)"
 start=$(date +%s.%N)
+# Stamped by a reader that keeps up: bash's `read` takes a pipe a byte at
+# a time, about 1 s for a 1,000-node snapshot (1 MB), and rdma waited on
+# the full pipe, so the stamps measured the reader (bench/top_results.md).
 LD_PRELOAD=$UMAD2SIM "$RDMA" -j -w 1 -c "$COUNT" fabric top 2>top.err |
-  while IFS= read -r line; do echo "$(date +%s.%N) ${#line}"; done >arrivals.txt &
+  python3 -c '
+import sys, time
+for line in sys.stdin.buffer:
+    print(f"{time.time():.6f} {len(line) - 1}", flush=True)
+' >arrivals.txt &
 pipe=$!
 sleep 1
 pid=$(pgrep -n -f "$RDMA -j -w 1 -c $COUNT fabric top")
@@ -49,8 +56,12 @@ print(f"  {len(arr)} snapshots of {count}; wall {end - start:.1f} s for {count +
 gaps = [b - a for a, b in zip(arr, arr[1:])]
 if gaps:
     gaps.sort()
-    print(f"  between snapshots: median {gaps[len(gaps) // 2]:.3f} s, max {gaps[-1]:.3f} s")
+    late = sum(g > 1.1 for g in gaps)
+    print(f"  between snapshots: median {gaps[len(gaps) // 2]:.3f} s, "
+          f"95th percentile {gaps[int(len(gaps) * 0.95)]:.3f} s, max {gaps[-1]:.3f} s; "
+          f"{late} of {len(gaps)} over 1.1 s")
 if rss:
     print(f"  RSS: {rss[1] if len(rss) > 1 else rss[0]} KB after ~10 s, {rss[-1]} KB at the end "
           f"({len(rss)} samples, max {max(rss)} KB)")
 PY
+echo "load after: $(load)"

@@ -8,16 +8,22 @@
 # live fabric (discovery included) and `from FILE` (a saved fabric: the
 # sweeps alone).
 #
-#   bench/window_ibsim.sh [--rdma PATH] [--runs N] [--wait W] [SIZE]   # default 1000 nodes, 3 runs, W 2
+# With --before PATH, the windows of another build (the one before a
+# change) take their turns too, against the same sweeps.
+#
+#   bench/window_ibsim.sh [--rdma PATH] [--before PATH] [--runs N] [--wait W] [SIZE]
+#   # default 1000 nodes, 3 runs, W 2
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/ibsim_lib.sh
 . "$HERE/ibsim_lib.sh"
 RUNS=3
 W=2
+BEFORE=""
 while [ $# -gt 0 ]; do
   case $1 in
     --rdma) RDMA=$2; shift 2 ;;
+    --before) BEFORE=$(abs_path "$2"); shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --wait) W=$2; shift 2 ;;
     *) break ;;
@@ -30,20 +36,24 @@ n=${1:-1000}
 simulated_tree "$n"
 sim "$RDMA" fabric save "saved$n.json" 2>/dev/null
 echo "# $n nodes ($hcas HCAs, $switches switches): $settled; load before: $(load)"
-timed() {  # NAME ARGS...: "wall rss" appended to NAME.times
-  local out=$1
-  shift
-  sim /usr/bin/time -f "%e %M" -o "$out.t" "$RDMA" "$@" >"$out.out" 2>"$out.err"
+timed() {  # NAME BINARY ARGS...: "wall rss" appended to NAME.times
+  local out=$1 bin=$2
+  shift 2
+  sim /usr/bin/time -f "%e %M" -o "$out.t" "$bin" "$@" >"$out.out" 2>"$out.err"
   tail -n 1 "$out.t" >>"$out.times"
 }
 for _ in $(seq "$RUNS"); do
-  timed errors fabric errors
-  timed window fabric errors window "$W"
-  timed errors_from fabric errors from "saved$n.json"
-  timed window_from fabric errors window "$W" from "saved$n.json"
+  timed errors "$RDMA" fabric errors
+  timed window "$RDMA" fabric errors window "$W"
+  [ -n "$BEFORE" ] && timed before_window "$BEFORE" fabric errors window "$W"
+  timed errors_from "$RDMA" fabric errors from "saved$n.json"
+  timed window_from "$RDMA" fabric errors window "$W" from "saved$n.json"
+  [ -n "$BEFORE" ] && timed before_window_from "$BEFORE" fabric errors window "$W" from "saved$n.json"
 done
 printf '%-34s %8s %13s %9s %8s\n' tool wall_s min-max rss_kib ratio
-for pair in errors:window errors_from:window_from; do
+pairs="errors:window errors_from:window_from"
+[ -n "$BEFORE" ] && pairs="errors:before_window errors:window errors_from:before_window_from errors_from:window_from"
+for pair in $pairs; do
   a=${pair%%:*} b=${pair#*:}
   read -r am amin amax <<<"$(stats "$a.times" 1)"
   read -r bm bmin bmax <<<"$(stats "$b.times" 1)"

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <ctime>
@@ -14,28 +15,35 @@ namespace rdma {
 
 namespace {
 
-// Blocks SIGINT and SIGTERM for its lifetime; restores the old mask after
-// taking any that arrived meanwhile, so they do not kill us on the way out.
-class HeldSignals {
+// Blocks SIGINT and SIGTERM for its lifetime, and waits for them between
+// intervals; restores the old mask after taking any that arrived
+// meanwhile, so they do not kill us on the way out.
+class SignalClock : public WatchClock {
  public:
-  HeldSignals() {
+  SignalClock() {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
     sigprocmask(SIG_BLOCK, &set_, &old_);
   }
-  ~HeldSignals() {
+  ~SignalClock() override {
     timespec zero{};
     while (sigtimedwait(&set_, nullptr, &zero) > 0) {
     }
     sigprocmask(SIG_SETMASK, &old_, nullptr);
   }
-  // Sleeps up to `left`; true when a signal arrived.
-  bool wait(std::chrono::nanoseconds left) const {
-    timespec ts{};
-    ts.tv_sec = static_cast<time_t>(left.count() / 1000000000);
-    ts.tv_nsec = static_cast<long>(left.count() % 1000000000);
-    return sigtimedwait(&set_, nullptr, &ts) > 0;
+  SignalClock(const SignalClock&) = delete;
+  SignalClock& operator=(const SignalClock&) = delete;
+  bool wait_until(Clock::time_point until) override {
+    for (;;) {
+      auto left = std::max(Clock::duration::zero(), until - Clock::now());
+      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+      timespec ts{};
+      ts.tv_sec = static_cast<time_t>(ns / 1000000000);
+      ts.tv_nsec = static_cast<long>(ns % 1000000000);
+      if (sigtimedwait(&set_, nullptr, &ts) > 0) return false;
+      if (Clock::now() >= until) return true;  // EAGAIN at the deadline; EINTR: on
+    }
   }
 
  private:
@@ -43,26 +51,22 @@ class HeldSignals {
   sigset_t old_;
 };
 
-// Calls interval(n) for n = 0, 1, ... every `seconds` (measured from the
-// start) until `count` calls were made (0: no limit) or SIGINT/SIGTERM
-// arrives; the signals are held while interval() runs.
-void watch_loop(int seconds, int count, const std::function<void(int n)>& interval) {
-  using Clock = std::chrono::steady_clock;
-  HeldSignals held;
-  const Clock::time_point start = Clock::now();
+}  // namespace
+
+void watch_loop(WatchClock& clock, int seconds, int count,
+                const std::function<void(int n)>& interval) {
+  using Clock = WatchClock::Clock;
+  Clock::time_point slot = clock.now();
   for (int n = 0;; ++n) {
     interval(n);
     if (count && n + 1 >= count) return;
-    const Clock::time_point next = start + std::chrono::seconds(seconds) * (n + 1);
-    for (;;) {
-      Clock::time_point now = Clock::now();
-      if (now >= next) break;
-      if (held.wait(next - now)) return;  // EAGAIN at the deadline, EINTR: loop
-    }
+    slot += std::chrono::seconds(seconds);
+    // Overrun: the next starts now, and the slots count from it. Waited
+    // for all the same (no time at all), so a signal or a key is seen.
+    slot = std::max(slot, clock.now());
+    if (!clock.wait_until(slot)) return;
   }
 }
-
-}  // namespace
 
 Interval::Interval(Ctx& c, int n, double since) : c_(c), n_(n), since_(since) {
   if (c.out.is_json()) doc_ = view::make_json_printer(c.help_out, c.opt.pretty);
@@ -88,7 +92,8 @@ void watch_intervals(Ctx& c, const char* what, int seconds, int count,
   own_json_output(c, what);
   std::optional<Clock::time_point> last;
   int shown = 0;  // intervals printed: a skipped one takes no number
-  watch_loop(seconds, count, [&](int) {
+  SignalClock clock;
+  watch_loop(clock, seconds, count, [&](int) {
     Clock::time_point start = Clock::now();
     double since = last ? std::chrono::duration<double>(start - *last).count() : 0;
     last = start;

@@ -2,6 +2,7 @@
 // is reached or SIGINT/SIGTERM asks to stop.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -40,10 +41,32 @@ class Interval {
   std::unique_ptr<view::Printer> doc_;
 };
 
+// The clock of a watch's schedule and its wait between intervals: a seam,
+// so the schedule is tested on a fake clock. watch_intervals' waits for
+// SIGINT and SIGTERM; fabric top's screen reads keys while it waits.
+class WatchClock {
+ public:
+  using Clock = std::chrono::steady_clock;
+  virtual ~WatchClock() = default;
+  virtual Clock::time_point now() { return Clock::now(); }
+  // Waits until `until` (not at all when it has passed, but still looks
+  // for a reason to stop); false when the watch is to stop instead.
+  virtual bool wait_until(Clock::time_point until) = 0;
+};
+
+// The schedule of every watch: calls interval(n) for n = 0, 1, ... start to
+// start every `seconds`, as watch -p does (at t, t+s, t+2s, ...: the work
+// does not shift it), until `count` calls were made (0: no limit) or
+// clock.wait_until() says stop. An interval that overruns its slot is
+// followed at once by the next, from which the schedule then counts: never
+// a burst of catch-ups.
+void watch_loop(WatchClock& clock, int seconds, int count,
+                const std::function<void(int n)>& interval);
+
 // The one loop of every -w view: takes the output over
 // (own_json_output(c, what)), then every `seconds`, `count` times (0: until
-// a signal), gives body an Interval to print to and ends it. The
-// schedule is measured from the start, so work does not shift it; SIGINT
+// a signal), gives body an Interval to print to and ends it, on
+// watch_loop's schedule (start to start, an overrun not caught up); SIGINT
 // and SIGTERM are held while body runs, so an interval's output is always
 // complete, and end the watch normally instead of killing the process.
 // An error in body ends the watch; the interval's document, if it printed

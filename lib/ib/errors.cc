@@ -66,6 +66,9 @@ class PmaWalk {
 
   // Asks the PMAs of the nodes sel covers only.
   void only(const NodeSelect& sel) { only_ = sel; }
+  // Takes the capabilities of the PMAs known (SweepOptions::known_pmas)
+  // without asking, and keeps there those learnt.
+  void remember(std::map<uint32_t, PmaCaps>* known) { known_ = known; }
 
   // needs_caps(node) false: no ClassPortInfo, next runs at once with a
   // Pma that has not answered (its first query is the liveness check).
@@ -80,6 +83,12 @@ class PmaWalk {
         next(n, pma);
         continue;
       }
+      if (const PmaCaps* caps = known(n)) {
+        pma.answered = true;
+        pma.caps = *caps;
+        next(n, pma);
+        continue;
+      }
       e_.submit({class_port_info_request(), mad::gsi_address(pma.lid),
                  "ClassPortInfo from lid " + std::to_string(pma.lid) + " (\"" +
                      f_.nodes[n].description + "\")",
@@ -91,6 +100,7 @@ class PmaWalk {
                    Pma& p = pmas_[n];
                    p.answered = true;
                    p.caps = PmaCaps::from(reply->data());
+                   if (known_) (*known_)[n] = p.caps;
                    next(n, p);
                  }});
     }
@@ -102,7 +112,7 @@ class PmaWalk {
   void counters(uint16_t lid, uint8_t port, const mad::AttrDef& a,
                 const std::optional<ResetSelect>& clear, const std::string& node,
                 std::function<void(const mad::Mad&)> done,
-                std::function<void(const mad::Failure&)> failed = {}) {
+                std::function<void(const mad::Failure&)> failed = {}, int retries = -1) {
     mad::Mad m = clear ? reset_request(a, port, *clear) : counters_request(a, port);
     std::string what = std::string(clear ? "clearing " : "") + a.name + " port " +
                        (port == kAllPorts ? std::string("all") : std::to_string(port)) +
@@ -112,24 +122,51 @@ class PmaWalk {
     // its Tick, which has a default: no answer at all is no warning either.
     bool optional = &a != &port_counters();
     bool quiet = &a == &mad::kPortSamplesControl;
-    e_.submit(
-        {std::move(m), mad::gsi_address(lid), what,
-         [this, done, failed, optional, quiet](const mad::Mad* reply, const mad::Failure* fail) {
-           if (!reply) {
-             if (!quiet && !(optional && fail->unsupported())) warnings_.push_back(fail->message);
-             if (failed) failed(*fail);
-             return;
-           }
-           done(*reply);
-         }});
+    mad::Query q{
+        std::move(m), mad::gsi_address(lid), what,
+        [this, done, failed, optional, quiet](const mad::Mad* reply, const mad::Failure* fail) {
+          if (!reply) {
+            if (!quiet && !(optional && fail->unsupported())) warnings_.push_back(fail->message);
+            if (failed) failed(*fail);
+            return;
+          }
+          done(*reply);
+        }};
+    q.retries = retries;
+    e_.submit(std::move(q));
+  }
+
+  // Node n's PortXmitWait tick into ticks (its PortSamplesControl, asked at
+  // its first counters port), asked once: a PMA that leaves it unanswered
+  // is taken at the default tick (lost_bandwidth.h) rather than waited for
+  // through the retries (ibsim's never answers it), and is no warning. Not
+  // the local CA's (node 0): under ibsim an SM sharing that port receives
+  // the Get and dies of it (opensm 3.3, as with perfquery -c at its LID).
+  void tick(uint32_t n, uint16_t lid, const std::vector<uint8_t>& ports,
+            std::map<uint32_t, uint8_t>& ticks) {
+    const Node& node = f_.nodes[n];
+    if (ports.empty() || (n == 0 && !node.is_switch())) return;
+    counters(
+        lid, ports[0], mad::kPortSamplesControl, std::nullopt, node.description,
+        [&ticks, n](const mad::Mad& r) {
+          ticks[n] = static_cast<uint8_t>(r.get_attr(mad::kPortSamplesControl, "Tick"));
+        },
+        {}, 0);
   }
 
  private:
+  const PmaCaps* known(uint32_t n) const {
+    if (!known_) return nullptr;
+    auto it = known_->find(n);
+    return it == known_->end() ? nullptr : &it->second;
+  }
+
   mad::Engine& e_;
   const Fabric& f_;
   std::vector<std::string>& warnings_;
   std::vector<Pma> pmas_;
   NodeSelect only_;
+  std::map<uint32_t, PmaCaps>* known_ = nullptr;
 };
 
 }  // namespace
@@ -210,6 +247,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
   std::vector<std::vector<std::unique_ptr<PortCounters>>> got(f.nodes.size());
   PmaWalk walk(e, f, out.warnings);
   walk.only(o.nodes);
+  walk.remember(o.known_pmas);
 
   // One port's PortCounters (and PortCountersExtended when kept and asked
   // for); then(failure or nullptr) once the PortCounters query has ended.
@@ -280,15 +318,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
         const Node& node = f.nodes[n];
         std::vector<uint8_t> ports = pma_ports(node);
         if (o.nodes.port) ports = {*o.nodes.port};
-        // Not the local CA's (node 0): under ibsim an SM sharing that port
-        // receives the Get and dies of it (opensm 3.3, as with perfquery -c
-        // at its LID); its ports take the default tick.
-        if (o.wait_tick && !ports.empty() && !(n == 0 && !node.is_switch()))
-          walk.counters(pma.lid, ports[0], mad::kPortSamplesControl, std::nullopt, node.description,
-                        [&out, n](const mad::Mad& r) {
-                          out.ticks[n] =
-                              static_cast<uint8_t>(r.get_attr(mad::kPortSamplesControl, "Tick"));
-                        });
+        if (o.wait_tick) walk.tick(n, pma.lid, ports, out.ticks);
         if (!pma.answered) {  // a CA, not asked for ClassPortInfo
           if (!ports.empty())
             ca_ports(n, pma, std::make_shared<std::vector<uint8_t>>(std::move(ports)), 0);
@@ -317,6 +347,22 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
     for (auto& p : node)
       if (p) out.ports.push_back(std::move(*p));
   return out;
+}
+
+std::map<uint32_t, uint8_t> read_wait_ticks(mad::Engine& e, const Fabric& f,
+                                            const NodeSelect& nodes) {
+  std::map<uint32_t, uint8_t> ticks;
+  std::vector<std::string> warnings;  // none: a tick unanswered is the default
+  PmaWalk walk(e, f, warnings);
+  walk.only(nodes);
+  walk.run(
+      [&](uint32_t n, const Pma& pma) {
+        std::vector<uint8_t> ports = pma_ports(f.nodes[n]);
+        if (nodes.port) ports = {*nodes.port};
+        walk.tick(n, pma.lid, ports, ticks);
+      },
+      [](const Node&) { return false; });
+  return ticks;
 }
 
 std::vector<std::string> clear_counters(mad::Engine& e, const Fabric& f, bool all,

@@ -20,6 +20,8 @@
 
 namespace rdma::ib {
 
+struct PmaCaps;  // lib/ib/pma.h
+
 // The error counters ibqueryerrors checks (PortCounters fields), in its
 // order, then QP1Dropped, which it does not check.
 const std::vector<const mad::FieldDef*>& error_counters();
@@ -56,8 +58,14 @@ struct SweepOptions {
   bool wide_errors = false;
   // Also each node's PortSamplesControl Tick (lib/ib/lost_bandwidth.h),
   // where the PMA answers it (the local CA's is not asked: errors.cc);
-  // one that does not answer is no warning.
+  // asked once, without retries: one that does not answer is no warning,
+  // and its ports take the default tick.
   bool wait_tick = false;
+  // When set, the PMAs' ClassPortInfo capabilities by node index, kept
+  // across the sweeps of a watch (fabric top): a PMA that answered once is
+  // not asked again (its capabilities do not change), one not in it is,
+  // and its answer is kept here.
+  std::map<uint32_t, PmaCaps>* known_pmas = nullptr;
 };
 
 // What one port's PMA answered: the attributes' bytes.
@@ -97,6 +105,12 @@ struct SweepSummary {
 
 // The sweep over f (discovered or loaded: only LIDs and PortInfo are used).
 ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o);
+
+// The PortSamplesControl Tick of every node nodes covers, by node index,
+// as SweepOptions::wait_tick asks it, on its own: a counter window asks
+// it while it waits between its readings.
+std::map<uint32_t, uint8_t> read_wait_ticks(mad::Engine& e, const Fabric& f,
+                                            const NodeSelect& nodes = {});
 
 // The summary of a sweep whose kept ports are those over a threshold (not
 // every_port); each warning is a PMA query that failed.

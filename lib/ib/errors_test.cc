@@ -12,7 +12,9 @@
 
 #include "lib/error.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/pma.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_pma.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
@@ -273,6 +275,53 @@ TEST_F(Errors, ASilentCaWithTwoPortsIsStillOneWarning) {
   EXPECT_EQ(s.nodes_checked, 5u);
   // 2 ClassPortInfo, 2 sums, 3 CA ports and hca2's port 1 twice (1 retry).
   EXPECT_EQ(pma_queries() - before, 2u + 2u + 3u + 2u);
+}
+
+// The PortXmitWait tick is asked once a node, without retries: a PMA that
+// leaves PortSamplesControl unanswered (ibsim's always does) costs one
+// timeout, not retries + 1, is no warning, and its ports take the default
+// tick (no entry). The local CA's (hca1) is not asked.
+TEST_F(Errors, TheWaitTickIsAskedOnceAndSilenceLeavesTheDefault) {
+  fake_.set_counter(fake_.node("hca3"), 1, "Tick", 31);
+  fake_.drop({{fake_.node("hca2"), mad::kClassPerf, mad::kPortSamplesControl.id}});
+  mad::Engine e(fake_, {100, 3, 16});
+  auto named = [&](const std::map<uint32_t, uint8_t>& t) {
+    std::map<std::string, int> out;
+    for (auto [n, tick] : t) out[fabric_.nodes[n].description] = tick;
+    return out;
+  };
+  const std::map<std::string, int> expected = {{"hca3", 31}, {"hca4", 0}, {"sw1", 0}, {"sw2", 0}};
+  uint64_t dropped = fake_.stats().dropped;
+  SweepOptions o;
+  o.wait_tick = true;
+  ErrorSweep s = sweep_errors(e, fabric_, o);
+  EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
+  EXPECT_EQ(fake_.stats().dropped - dropped, 1u);
+  EXPECT_EQ(named(s.ticks), expected);
+  // On its own (a window asks it during its wait): the same, once.
+  EXPECT_EQ(named(read_wait_ticks(e, fabric_)), expected);
+  EXPECT_EQ(fake_.stats().dropped - dropped, 2u);
+  EXPECT_EQ(e.stats().retried, 0u);
+}
+
+// A watch (fabric top) keeps what each PMA's ClassPortInfo said: the
+// sweeps after the first ask only the counters, and read the same.
+TEST_F(Errors, KnownPmasAreNotAskedForClassPortInfoAgain) {
+  std::map<uint32_t, PmaCaps> known;
+  SweepOptions o;
+  o.every_port = true;
+  o.extended = true;
+  o.known_pmas = &known;
+  uint64_t before = pma_queries();
+  ErrorSweep first = sweep_errors(e_, fabric_, o);
+  uint64_t asked_first = pma_queries() - before;
+  EXPECT_EQ(known.size(), 6u);
+  before = pma_queries();
+  ErrorSweep second = sweep_errors(e_, fabric_, o);
+  EXPECT_EQ(asked_first - (pma_queries() - before), 6u);
+  EXPECT_EQ(second.nodes_checked, first.nodes_checked);
+  ASSERT_EQ(second.ports.size(), first.ports.size());
+  for (const PortCounters& c : second.ports) EXPECT_FALSE(c.ext.empty());
 }
 
 TEST_F(Errors, APmaAnsweringAnErrorStatusIsAWarning) {

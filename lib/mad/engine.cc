@@ -352,7 +352,7 @@ void Engine::expire(Clock::time_point now) {
       finish(key, nullptr, &failure);
       continue;
     }
-    if (f.tries <= c_.retries) {
+    if (f.tries <= (f.q.retries < 0 ? c_.retries : f.q.retries)) {
       retry(key, f);
       continue;
     }

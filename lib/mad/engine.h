@@ -135,6 +135,11 @@ struct Query {
   // question answered meanwhile another way); done then gets a Withdrawn
   // failure.
   std::function<bool()> wanted = nullptr;
+  // Tries after the first for this query; negative: the engine's
+  // (EngineConfig::retries). 0 asks once: a question with a documented
+  // fallback (a PMA's PortXmitWait tick, lib/ib/lost_bandwidth.h) need not
+  // wait out every retry of a PMA that leaves it unanswered.
+  int retries = -1;
 };
 
 class Engine {

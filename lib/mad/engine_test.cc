@@ -123,6 +123,28 @@ TEST(Engine, RetriesThenTimesOutWithAClearError) {
   EXPECT_EQ(a.bytes, b.bytes);
 }
 
+// A query may ask once in an engine that retries (a question with a
+// fallback, like a PMA's PortXmitWait tick); the others keep its retries.
+TEST(Engine, AQueryMayAskOnceWhereTheEngineRetries) {
+  FakeTransport t([](const Mad&, const Address&) { return std::nullopt; });
+  Engine e(t, {.timeout_ms = 5, .retries = 3, .window = 8});
+  Route r{false, 77, {}};
+  std::vector<int> tries;
+  for (int retries : {0, -1}) {
+    Query q{make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "NodeInfo from lid 77",
+            [&](const Mad* reply, const Failure* f) {
+              EXPECT_FALSE(reply);
+              tries.push_back(f->tries);
+            }};
+    q.retries = retries;
+    e.submit(std::move(q));
+  }
+  e.run();
+  EXPECT_EQ(tries, (std::vector<int>{1, 4}));
+  EXPECT_EQ(t.sent.size(), 5u);
+  EXPECT_EQ(e.stats().retried, 3u);
+}
+
 TEST(Engine, ALateReplyToAnEarlierTryAnswers) {
   std::vector<Mad> sent;
   class Late : public Transport {

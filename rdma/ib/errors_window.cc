@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -28,19 +30,34 @@ double epoch_seconds() {
 // Every port's error counters now (64-bit where the PMA has them). The
 // first reading takes each port's state from discovery, just before; the
 // second reads the states again (a port that left Active in between) and
-// each PMA's PortXmitWait tick (the wait share is the second's).
-ib::Reading read_now(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o, bool second) {
+// takes each PMA's PortXmitWait tick (the wait share is the second's):
+// ticks when they were read during the window's wait, else asked with the
+// sweep.
+ib::Reading read_now(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o, bool second,
+                     const std::optional<std::map<uint32_t, uint8_t>>& ticks = std::nullopt) {
   o.every_port = true;
   o.wide_errors = true;
   o.extended = false;
   o.details = false;
-  o.wait_tick = second;
+  o.wait_tick = second && !ticks;
   double t = epoch_seconds();
   ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
   sweep_warnings(c, sweep, s);
   if (!second) return ib::reading_of(f, sweep, t);
+  if (ticks) sweep.ticks = *ticks;
   ib::PortStates states = ib::read_port_states(s.engine(), f, o.nodes);
   return ib::reading_of(f, sweep, t, &states);
+}
+
+// The window's wait, with the PMAs' ticks asked meanwhile: the wait is
+// spent anyway, so a PMA slow to answer, or silent (ibsim's: one try of
+// the timeout), costs nothing unless it outlasts the window.
+std::map<uint32_t, uint8_t> wait_reading_ticks(MadSession& s, const ib::Fabric& f,
+                                               const ib::NodeSelect& nodes, int seconds) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  std::map<uint32_t, uint8_t> ticks = ib::read_wait_ticks(s.engine(), f, nodes);
+  std::this_thread::sleep_until(until);
+  return ticks;
 }
 
 std::string rate_text(double v) {
@@ -194,8 +211,9 @@ void errors_window(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions 
     return;
   }
   ib::Reading before = m.since ? load_reading(*m.since) : read_now(c, s, f, o, false);
-  if (m.seconds) std::this_thread::sleep_for(std::chrono::seconds(*m.seconds));
-  ib::Reading after = read_now(c, s, f, o, true);
+  std::optional<std::map<uint32_t, uint8_t>> ticks;
+  if (m.seconds) ticks = wait_reading_ticks(s, f, o.nodes, *m.seconds);
+  ib::Reading after = read_now(c, s, f, o, true, ticks);
   ib::WindowJudgement j = ib::judge_window(before, after, o.counters, o.thresholds, metrics,
                                            m.congestion ? *m.congestion / 100 : -1);
   if (!metrics) return print_judgement(c, j, m.congestion);

@@ -6,9 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
 
 #include "lib/error.h"
 #include "lib/ib/errors.h"
+#include "lib/ib/pma.h"
 #include "lib/view/time_text.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
@@ -179,6 +183,16 @@ void top_records(view::Printer& out, std::vector<ib::TopRow> rows) {
   }
 }
 
+// The wait of the screen's watch_loop: keys and resizes while it waits.
+class KeyWait : public WatchClock {
+ public:
+  explicit KeyWait(std::function<bool(Clock::time_point)> wait) : wait_(std::move(wait)) {}
+  bool wait_until(Clock::time_point until) override { return wait_(until); }
+
+ private:
+  std::function<bool(Clock::time_point)> wait_;
+};
+
 }  // namespace
 
 void fabric_top(Ctx& c) {
@@ -191,6 +205,9 @@ void fabric_top(Ctx& c) {
   o.every_port = true;
   o.extended = true;   // the 64-bit data counters: a 32-bit one saturates in seconds
   o.wait_tick = true;  // the first sweep only: a PMA's tick does not change
+  // Nor its capabilities: ClassPortInfo once, the counters every sweep.
+  std::map<uint32_t, ib::PmaCaps> pmas;
+  o.known_pmas = &pmas;
   ib::TopModel model;
   using Clock = std::chrono::steady_clock;
   Clock::time_point last = Clock::now();
@@ -221,17 +238,15 @@ void fabric_top(Ctx& c) {
     return;
   }
 
-  sweep();  // the first readings: rates start with the second
-  s.end_progress();
-  TtyTerminal term;
+  // On the terminal, once the first readings are in (their progress on
+  // the shell's screen): rates start with the second.
+  std::optional<TtyTerminal> term;
   TopView v;
   std::vector<ib::TopRow> rows;
-  int done = 0;
   std::string stamp;  // the time of the last sweep
-  Clock::time_point next = last + std::chrono::seconds(seconds);
   int height = 0, width = 0;
   auto draw = [&] {
-    term.size(height, width);
+    term->size(height, width);
     std::string title = stamp.empty()
                             ? "rdma fabric top: " + std::to_string(f.nodes.size()) +
                                   " nodes, the first reading; the rates come in " +
@@ -239,30 +254,34 @@ void fabric_top(Ctx& c) {
                             : "rdma fabric top: " + std::to_string(rows.size()) + " ports, every " +
                                   std::to_string(seconds) + " s, by " + ib::top_sort_name(v.sort) +
                                   "  (u x r w e d: sort, /: filter, q: quit)  " + stamp;
-    term.draw(top_frame(rows, v, height, width, title));
+    term->draw(top_frame(rows, v, height, width, title));
   };
-  draw();
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
-    if (left <= 0) {
-      rows = sweep();
+  // Between sweeps, keys and resizes are looked at four times a second.
+  KeyWait keys([&](Clock::time_point until) {
+    for (;;) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+      int k = term->key(static_cast<int>(std::clamp<long long>(left, 0, 250)));
+      int h = height, w = width;
+      term->size(h, w);
+      if (k >= 0) {
+        if (!top_key(v, k)) return false;
+        draw();
+      } else if (h != height || w != width) {
+        draw();
+      }
+      if (Clock::now() >= until) return true;
+    }
+  });
+  watch_loop(keys, seconds, c.opt.count ? c.opt.count + 1 : 0, [&](int n) {
+    rows = sweep();
+    if (n == 0) {
+      s.end_progress();
+      term.emplace();
+    } else {
       stamp = view::time_text("%H:%M:%S", false);
-      next += std::chrono::seconds(seconds);
-      draw();
-      if (c.opt.count && ++done >= c.opt.count) return;
-      continue;
     }
-    // Keys and resizes are looked at four times a second between sweeps.
-    int k = term.key(static_cast<int>(std::min<long long>(left, 250)));
-    int h = height, w = width;
-    term.size(h, w);
-    if (k >= 0) {
-      if (!top_key(v, k)) return;
-      draw();
-    } else if (h != height || w != width) {
-      draw();
-    }
-  }
+    draw();
+  });
 }
 
 }  // namespace rdma
