@@ -28,10 +28,14 @@ class LastTryTransport : public Transport {
   using Ns = std::chrono::nanoseconds;
   explicit LastTryTransport(int tries) : tries_(tries) {}
   std::map<uint16_t, int> in_flight, max_in_flight;
-  std::set<int> timeouts;  // as sent
+  std::set<int> timeouts;   // as sent
+  std::set<uint16_t> dead;  // never answer
+  // The tries each query needs from now on (a fabric that heals: 1).
+  void need_tries(int tries) { tries_ = tries; }
 
   void send(const Mad& m, const Address& to, int timeout_ms) override {
     timeouts.insert(timeout_ms);
+    if (dead.count(to.lid)) return;
     auto key = std::make_pair(to.lid, static_cast<uint32_t>(m.get(hdr::kAttrMod)));
     if (++tries_of_[key] < tries_) return;  // lost; the engine times it out
     int& n = in_flight[to.lid];
@@ -136,6 +140,91 @@ TEST(EngineBound, ANodeThatAnswersOnlyAtItsLastTryIsGivenUpOn) {
   EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 1"});
   EXPECT_LE(tr.seconds(), (60 / 8.0 + 1 + 2) * T);
   EXPECT_EQ(tr.max_in_flight[1], static_cast<int>(kPerNode));
+}
+
+// A sick fabric: every node answers each query only at its last try, and a
+// command's steps come one after another (discovery's waves, a sweep after
+// discovery), each waiting for its slowest query. Without failing_tries
+// each step costs T = (R+1) x t; with it, once half of the last tries
+// went unanswered the sweep is failing and no try is retried: the first
+// step 2t (the tries that judged it were retried once), each other t.
+struct ChainedSteps {
+  double seconds = 0;
+  size_t answered = 0;
+  EngineStats stats;
+};
+ChainedSteps chained_steps(int failing_tries, int steps, int per_step) {
+  LastTryTransport tr(4);
+  Engine e(tr, {.timeout_ms = 1000,
+                .retries = 3,
+                .window = 256,
+                .per_node = kPerNode,
+                .give_up = kGiveUp,
+                .failing_tries = failing_tries});
+  ChainedSteps out;
+  uint16_t lid = 0;
+  for (int s = 0; s < steps; ++s) {
+    std::map<uint16_t, int> per_lid;
+    for (int i = 0; i < per_step; ++i) per_lid[++lid] = 1;
+    out.answered += ask_bound_lids(e, per_lid);
+  }
+  out.seconds = tr.seconds();
+  out.stats = e.stats();
+  return out;
+}
+
+TEST(EngineBound, AFailingSweepCostsEachStepOneTimeout) {
+  const double t = 1, T = 4 * t;
+  ChainedSteps sick = chained_steps(kFailingTries, 6, 40);
+  EXPECT_LE(sick.seconds, (6 + 1) * t + 0.01);
+  EXPECT_EQ(sick.answered, 0u);  // what it found is what answered at once: nothing
+  EXPECT_EQ(sick.stats.timeouts, 240u);
+  // The 31 tries before the judgement were retried once; every other query
+  // ended at its first try.
+  EXPECT_EQ(sick.stats.retried, 31u);
+  EXPECT_EQ(sick.stats.not_retried, 240u);
+  EXPECT_EQ(sick.stats.not_retried_text(),
+            "240 queries not retried: most tries of the sweep went unanswered");
+  // The engine before (and bench/'s model of other tools): T a step.
+  ChainedSteps before = chained_steps(0, 6, 40);
+  EXPECT_GE(before.seconds, 6 * T * 0.99);
+  EXPECT_EQ(before.answered, 240u);
+  EXPECT_EQ(before.stats.not_retried, 0u);
+}
+
+// A few dead nodes among many that answer are not a failing sweep: their
+// queries get every try. And a fabric that heals is retried again: the
+// judgement is of the last tries, not for good.
+TEST(EngineBound, DeadNodesAmongLiveOnesAreRetried) {
+  LastTryTransport tr(1);
+  tr.dead = {10, 20, 30};
+  Engine e(tr, {.timeout_ms = 100,
+                .retries = 3,
+                .window = 256,
+                .per_node = kPerNode,
+                .give_up = kGiveUp,
+                .failing_tries = kFailingTries});
+  std::map<uint16_t, int> per_lid;
+  for (uint16_t lid = 1; lid <= 100; ++lid) per_lid[lid] = 1;
+  EXPECT_EQ(ask_bound_lids(e, per_lid), 97u);
+  EXPECT_EQ(e.stats().retried, 9u);
+  EXPECT_EQ(e.stats().not_retried, 0u);
+
+  tr.need_tries(4);  // sick: only the last try answered
+  per_lid.clear();
+  for (uint16_t lid = 101; lid <= 140; ++lid) per_lid[lid] = 1;
+  EXPECT_EQ(ask_bound_lids(e, per_lid), 0u);
+  EXPECT_GT(e.stats().not_retried, 0u);
+
+  tr.need_tries(1);  // healed: 40 answered at once clear the judgement
+  per_lid.clear();
+  for (uint16_t lid = 141; lid <= 180; ++lid) per_lid[lid] = 1;
+  EXPECT_EQ(ask_bound_lids(e, per_lid), 40u);
+  uint64_t cut = e.stats().not_retried;
+  per_lid = {{10, 1}};
+  EXPECT_EQ(ask_bound_lids(e, per_lid), 0u);
+  EXPECT_EQ(e.stats().not_retried, cut);
+  EXPECT_EQ(e.stats().timeouts, 3u + 40u + 1u);
 }
 
 }  // namespace

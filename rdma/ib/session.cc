@@ -24,6 +24,7 @@ mad::EngineConfig engine_config(const Ctx& c) {
   cfg.window = static_cast<size_t>(c.opt.mad_window);
   cfg.per_node = mad::kPerNode;
   cfg.give_up = mad::kGiveUp;
+  cfg.failing_tries = mad::kFailingTries;
   if (c.opt.deadline_s > 0)
     cfg.deadline = std::chrono::steady_clock::now() +
                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
