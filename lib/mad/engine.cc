@@ -217,10 +217,11 @@ void Engine::withdraw(Query q) {
 // unanswered, in a row, past its allowance is given up on. An answer at the
 // first try clears the count; one after retries keeps the retries counted
 // (a node that answers each query at its last try costs T a query, k at a
-// time, as much as one that never answers). The allowance is two queries'
-// worth of tries: 2(R+1), and while the sweep is failing, when a query has
-// one try, 2 (a probe group twice that). Not once the deadline ended the
-// run: every query ends then anyway.
+// time, as much as one that never answers). While the sweep is failing,
+// two queries unanswered in a row: not two tries, or a node that answers
+// all but one kind of query (a PMA silent on PortSamplesControl, one query
+// a node) would be given up on. Not once the deadline ended the run: every
+// query ends then anyway.
 void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
   if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached)
     return;
@@ -228,9 +229,10 @@ void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
     d.unanswered = 0;
     return;
   }
-  d.unanswered += answered ? f.tries - 1 : f.tries;
-  // Two queries' worth: while the sweep is failing a query has one try.
-  int tries = failing() ? 1 : std::max(c_.retries, 0) + 1;
+  int tries = std::max(c_.retries, 0) + 1;
+  // A query left unanswered while the sweep is failing (one try, not
+  // retried) counts as one that ran out of its tries.
+  d.unanswered += answered ? f.tries - 1 : failing() ? std::max(f.tries, tries) : f.tries;
   int allowed = c_.give_up * tries * (d.group ? 2 : 1);
   if (d.unanswered >= allowed) give_up(d);
 }

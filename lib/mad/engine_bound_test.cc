@@ -192,6 +192,28 @@ TEST(EngineBound, AFailingSweepCostsEachStepOneTimeout) {
   EXPECT_EQ(before.stats.not_retried, 0u);
 }
 
+// While the sweep is failing a node is given up on after two queries
+// unanswered in a row (one try each): a switch's sweep costs t twice, k at
+// a time, not C/k timeouts.
+TEST(EngineBound, InAFailingSweepTwoQueriesUnansweredGiveANodeUp) {
+  LastTryTransport tr(4);
+  Engine e(tr, {.timeout_ms = 1000,
+                .retries = 3,
+                .window = 256,
+                .per_node = kPerNode,
+                .give_up = kGiveUp,
+                .failing_tries = kFailingTries});
+  std::map<uint16_t, int> per_lid;
+  for (uint16_t lid = 1; lid <= 40; ++lid) per_lid[lid] = 1;
+  EXPECT_EQ(ask_bound_lids(e, per_lid), 0u);  // failing from here
+  EXPECT_TRUE(e.stats().gave_up_on.empty());  // one query each
+  double before = tr.seconds();
+  EXPECT_EQ(ask_bound_lids(e, {{500, 39}}), 0u);
+  EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 500"});
+  EXPECT_EQ(e.stats().given_up, 37u);
+  EXPECT_LE(tr.seconds() - before, 1.01);
+}
+
 // A few dead nodes among many that answer are not a failing sweep: their
 // queries get every try. And a fabric that heals is retried again: the
 // judgement is of the last tries, not for good.
