@@ -142,6 +142,23 @@ TEST(EngineBound, ANodeThatAnswersOnlyAtItsLastTryIsGivenUpOn) {
   EXPECT_EQ(tr.max_in_flight[1], static_cast<int>(kPerNode));
 }
 
+// The tool's sessions' engine (rdma/ib/session.cc) with timeout t_ms,
+// 3 retries and failing_tries as given.
+EngineConfig sick_config(int t_ms, int failing_tries) {
+  return {.timeout_ms = t_ms,
+          .retries = 3,
+          .window = 256,
+          .per_node = kPerNode,
+          .give_up = kGiveUp,
+          .failing_tries = failing_tries};
+}
+// One query to each LID from `first` to `last`.
+std::map<uint16_t, int> one_query_each(uint16_t first, uint16_t last) {
+  std::map<uint16_t, int> per_lid;
+  for (uint16_t lid = first; lid <= last; ++lid) per_lid[lid] = 1;
+  return per_lid;
+}
+
 // A sick fabric: every node answers each query only at its last try, and a
 // command's steps come one after another (discovery's waves, a sweep after
 // discovery), each waiting for its slowest query. Without failing_tries
@@ -155,19 +172,11 @@ struct ChainedSteps {
 };
 ChainedSteps chained_steps(int failing_tries, int steps, int per_step) {
   LastTryTransport tr(4);
-  Engine e(tr, {.timeout_ms = 1000,
-                .retries = 3,
-                .window = 256,
-                .per_node = kPerNode,
-                .give_up = kGiveUp,
-                .failing_tries = failing_tries});
+  Engine e(tr, sick_config(1000, failing_tries));
   ChainedSteps out;
   uint16_t lid = 0;
-  for (int s = 0; s < steps; ++s) {
-    std::map<uint16_t, int> per_lid;
-    for (int i = 0; i < per_step; ++i) per_lid[++lid] = 1;
-    out.answered += ask_bound_lids(e, per_lid);
-  }
+  for (int s = 0; s < steps; ++s, lid += per_step)
+    out.answered += ask_bound_lids(e, one_query_each(lid + 1, lid + per_step));
   out.seconds = tr.seconds();
   out.stats = e.stats();
   return out;
@@ -197,16 +206,9 @@ TEST(EngineBound, AFailingSweepCostsEachStepOneTimeout) {
 // a time, not C/k timeouts.
 TEST(EngineBound, InAFailingSweepTwoQueriesUnansweredGiveANodeUp) {
   LastTryTransport tr(4);
-  Engine e(tr, {.timeout_ms = 1000,
-                .retries = 3,
-                .window = 256,
-                .per_node = kPerNode,
-                .give_up = kGiveUp,
-                .failing_tries = kFailingTries});
-  std::map<uint16_t, int> per_lid;
-  for (uint16_t lid = 1; lid <= 40; ++lid) per_lid[lid] = 1;
-  EXPECT_EQ(ask_bound_lids(e, per_lid), 0u);  // failing from here
-  EXPECT_TRUE(e.stats().gave_up_on.empty());  // one query each
+  Engine e(tr, sick_config(1000, kFailingTries));
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(1, 40)), 0u);  // failing from here
+  EXPECT_TRUE(e.stats().gave_up_on.empty());                // one query each
   double before = tr.seconds();
   EXPECT_EQ(ask_bound_lids(e, {{500, 39}}), 0u);
   EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 500"});
@@ -220,31 +222,19 @@ TEST(EngineBound, InAFailingSweepTwoQueriesUnansweredGiveANodeUp) {
 TEST(EngineBound, DeadNodesAmongLiveOnesAreRetried) {
   LastTryTransport tr(1);
   tr.dead = {10, 20, 30};
-  Engine e(tr, {.timeout_ms = 100,
-                .retries = 3,
-                .window = 256,
-                .per_node = kPerNode,
-                .give_up = kGiveUp,
-                .failing_tries = kFailingTries});
-  std::map<uint16_t, int> per_lid;
-  for (uint16_t lid = 1; lid <= 100; ++lid) per_lid[lid] = 1;
-  EXPECT_EQ(ask_bound_lids(e, per_lid), 97u);
+  Engine e(tr, sick_config(100, kFailingTries));
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(1, 100)), 97u);
   EXPECT_EQ(e.stats().retried, 9u);
   EXPECT_EQ(e.stats().not_retried, 0u);
 
   tr.need_tries(4);  // sick: only the last try answered
-  per_lid.clear();
-  for (uint16_t lid = 101; lid <= 140; ++lid) per_lid[lid] = 1;
-  EXPECT_EQ(ask_bound_lids(e, per_lid), 0u);
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(101, 140)), 0u);
   EXPECT_GT(e.stats().not_retried, 0u);
 
   tr.need_tries(1);  // healed: 40 answered at once clear the judgement
-  per_lid.clear();
-  for (uint16_t lid = 141; lid <= 180; ++lid) per_lid[lid] = 1;
-  EXPECT_EQ(ask_bound_lids(e, per_lid), 40u);
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(141, 180)), 40u);
   uint64_t cut = e.stats().not_retried;
-  per_lid = {{10, 1}};
-  EXPECT_EQ(ask_bound_lids(e, per_lid), 0u);
+  EXPECT_EQ(ask_bound_lids(e, {{10, 1}}), 0u);
   EXPECT_EQ(e.stats().not_retried, cut);
   EXPECT_EQ(e.stats().timeouts, 3u + 40u + 1u);
 }
