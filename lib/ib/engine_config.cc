@@ -12,6 +12,7 @@ mad::EngineConfig session_engine_config(int timeout_ms, int retries, size_t wind
   cfg.window = window;
   cfg.per_node = mad::kPerNode;
   cfg.give_up = mad::kGiveUp;
+  cfg.failing_tries = mad::kFailingTries;
   if (deadline_s > 0)
     cfg.deadline = std::chrono::steady_clock::now() +
                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(

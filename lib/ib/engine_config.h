@@ -11,7 +11,9 @@ namespace rdma::ib {
 
 // timeout_ms, retries and window as given; kPerNode MADs in flight to one
 // node, a node given up on after kGiveUp unanswered queries' worth of
-// tries; the deadline deadline_s seconds from now (0: none).
+// tries, a failing sweep judged by its last kFailingTries tries (not
+// retried while it fails); the deadline deadline_s seconds from now (0:
+// none).
 mad::EngineConfig session_engine_config(int timeout_ms, int retries, size_t window,
                                         double deadline_s);
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -50,6 +51,12 @@ std::string EngineStats::given_up_text() const {
   out += gave_up_on.size() > 3 ? ", ...)" : ")";
   return out + ": " + std::to_string(given_up) + (given_up == 1 ? " query" : " queries") +
          " not sent";
+}
+
+std::string EngineStats::not_retried_text() const {
+  if (!not_retried) return "";
+  return std::to_string(not_retried) + (not_retried == 1 ? " query" : " queries") +
+         " not retried: most tries of the sweep went unanswered";
 }
 
 uint32_t Engine::new_tid() {
@@ -213,8 +220,11 @@ void Engine::withdraw(Query q) {
 // unanswered, in a row, past its allowance is given up on. An answer at the
 // first try clears the count; one after retries keeps the retries counted
 // (a node that answers each query at its last try costs T a query, k at a
-// time, as much as one that never answers). Not once the deadline ended
-// the run: every query ends then anyway.
+// time, as much as one that never answers). While the sweep is failing,
+// two queries unanswered in a row: not two tries, or a node that answers
+// all but one kind of query (a PMA silent on PortSamplesControl, one query
+// a node) would be given up on. Not once the deadline ended the run: every
+// query ends then anyway.
 void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
   if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached)
     return;
@@ -222,8 +232,11 @@ void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
     d.unanswered = 0;
     return;
   }
-  d.unanswered += answered ? f.tries - 1 : f.tries;
-  int allowed = c_.give_up * (std::max(c_.retries, 0) + 1) * (d.group ? 2 : 1);
+  int tries = std::max(c_.retries, 0) + 1;
+  // A query left unanswered while the sweep is failing (one try, not
+  // retried) counts as one that ran out of its tries.
+  d.unanswered += answered ? f.tries - 1 : failing() ? std::max(f.tries, tries) : f.tries;
+  int allowed = c_.give_up * tries * (d.group ? 2 : 1);
   if (d.unanswered >= allowed) give_up(d);
 }
 
@@ -241,6 +254,21 @@ void Engine::give_up(Dest& d) {
       f.deadline = t_.now();
       deadlines_.emplace(f.deadline, key);
     }
+}
+
+// A try ended: answered (a reply, or a status), or its timeout passed.
+void Engine::note_try(bool answered) {
+  if (c_.failing_tries <= 0) return;
+  recent_tries_ = recent_tries_ << 1 | (answered ? 0 : 1);
+  recent_count_ = std::min(recent_count_ + 1, std::min(c_.failing_tries, 64));
+}
+
+// At least half of the last failing_tries tries unanswered.
+bool Engine::failing() const {
+  int n = std::min(c_.failing_tries, 64);
+  if (c_.per_node == 0 || n <= 0 || recent_count_ < n) return false;
+  uint64_t last = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  return 2 * std::popcount(recent_tries_ & last) >= n;
 }
 
 Failure Engine::given_up_failure(const Query& q, const Dest& d, bool sent) {
@@ -332,8 +360,10 @@ void Engine::on_receive(const Received& r) {
     ++stats_.dropped_by[failure->field];
     f.refused = std::move(failure);
   } else if (failure) {
+    note_try(true);  // a status is an answer
     finish(key, nullptr, &*failure);
   } else {
+    note_try(true);
     if (f.q.whole) *f.q.whole = r.bytes;
     finish(key, &reply, nullptr);
   }
@@ -352,14 +382,20 @@ void Engine::expire(Clock::time_point now) {
       finish(key, nullptr, &failure);
       continue;
     }
-    if (f.tries <= (f.q.retries < 0 ? c_.retries : f.q.retries)) {
+    note_try(false);
+    // A query's own retry count (Query::retries) where it has one.
+    int retries = f.q.retries < 0 ? c_.retries : f.q.retries;
+    bool cut = f.tries <= retries && failing();
+    if (f.tries <= retries && !cut) {
       retry(key, f);
       continue;
     }
+    if (cut) ++stats_.not_retried;
     // Only replies that did not answer it: the last of them names why.
     if (f.refused) {
       Failure failure = std::move(*f.refused);
       failure.tries = f.tries;
+      if (cut) failure.message += " (not retried: most tries of the sweep went unanswered)";
       finish(key, nullptr, &failure);
       continue;
     }
@@ -373,7 +409,7 @@ void Engine::expire(Clock::time_point now) {
             (returned ? tries + (f.tries == 1 ? ", given" : ", each given") +
                             " back at once by the local port: " + std::strerror(f.return_status)
                       : tries + " of " + std::to_string(f.timeout_ms) + " ms") +
-            ")"};
+            (cut ? ", not retried: most tries of the sweep went unanswered" : "") + ")"};
     failure.returned = returned;
     finish(key, nullptr, &failure);
   }

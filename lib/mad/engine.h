@@ -37,6 +37,10 @@ inline constexpr size_t kPerNode = 2;
 // after its retries, would otherwise hold its queue of queries k at a time
 // for every try of each (a switch's sweep of 39 queries, 4 s each, 80 s).
 inline constexpr int kGiveUp = 2;
+// How many of the last tries judge whether a sweep is failing
+// (EngineConfig::failing_tries): enough that a node or two that do not
+// answer, among nodes that do, are not a failing fabric.
+inline constexpr int kFailingTries = 32;
 
 struct EngineConfig {
   int timeout_ms = 1000;  // per try, like infiniband-diags
@@ -60,6 +64,17 @@ struct EngineConfig {
   // 0: never (the engine before, bench/'s model of other tools); the
   // tool's sessions use kGiveUp.
   int give_up = 0;
+  // With per_node: while at least half of the last failing_tries tries
+  // (once that many have ended) went unanswered (no reply, or none that
+  // answered the request, within its timeout), the sweep is failing and an
+  // unanswered try is not retried: the query ends (Timeout, or the reply
+  // that did not answer it). A sick fabric then costs each step one
+  // timeout, not R+1, and a step waiting on its slowest query is not held
+  // R+1 timeouts by whichever query lost every try. Judged try by try, so
+  // a fabric that recovers is retried again. At most 64; 0: never (the
+  // engine before, bench/'s model of other tools); the tool's sessions use
+  // kFailingTries.
+  int failing_tries = 0;
   // What a node says of its response time (PortInfo SubnetTimeOut and
   // RespTimeValue of its port 0, or of the port asked with modifier 0; a
   // ClassPortInfo's RespTimeValue) sets the timeout of the queries to it
@@ -97,6 +112,9 @@ struct EngineStats {
   // and the destinations.
   uint64_t given_up = 0;
   std::vector<std::string> gave_up_on;  // "dr 0,1,3", "behind 0x...", "lid 4"
+  // Queries ended before their retries as the sweep was failing
+  // (EngineConfig::failing_tries; counted in timeouts or malformed too).
+  uint64_t not_retried = 0;
   uint64_t dropped = 0;
   uint64_t stray = 0;
   std::map<std::string, uint64_t> dropped_by;  // "attribute" -> 3
@@ -112,6 +130,9 @@ struct EngineStats {
   // "gave up on 2 nodes (dr 0,1,3, lid 4): 37 queries not sent"; "" when
   // none.
   std::string given_up_text() const;
+  // "12 queries not retried: most tries of the sweep went unanswered"; ""
+  // when none.
+  std::string not_retried_text() const;
 };
 
 struct Query {
@@ -218,6 +239,8 @@ class Engine {
   void give_up(Dest& d);
   Failure given_up_failure(const Query& q, const Dest& d, bool sent);
   void end_given_up(Query q, const Dest& d);
+  void note_try(bool answered);
+  bool failing() const;
 
   Transport& t_;
   EngineConfig c_;
@@ -233,6 +256,10 @@ class Engine {
   std::deque<Dest*> fifo_;  // per_node 0: the destinations of the queries in submit order
   // Queries of destinations given up on, to end unsent (counted in pending_).
   std::deque<std::pair<Query, const Dest*>> doomed_;
+  // The last tries that ended, one bit each (1: unanswered), the newest
+  // lowest, and how many of them there are (EngineConfig::failing_tries).
+  uint64_t recent_tries_ = 0;
+  int recent_count_ = 0;
   // Each try has its own TID (low 32 bits; the kernel owns the high ones), so
   // a failure report for an old try cannot cut the current one short, while
   // a late reply to any try still answers the query.

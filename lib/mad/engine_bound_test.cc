@@ -28,10 +28,14 @@ class LastTryTransport : public Transport {
   using Ns = std::chrono::nanoseconds;
   explicit LastTryTransport(int tries) : tries_(tries) {}
   std::map<uint16_t, int> in_flight, max_in_flight;
-  std::set<int> timeouts;  // as sent
+  std::set<int> timeouts;   // as sent
+  std::set<uint16_t> dead;  // never answer
+  // The tries each query needs from now on (a fabric that heals: 1).
+  void need_tries(int tries) { tries_ = tries; }
 
   void send(const Mad& m, const Address& to, int timeout_ms) override {
     timeouts.insert(timeout_ms);
+    if (dead.count(to.lid)) return;
     auto key = std::make_pair(to.lid, static_cast<uint32_t>(m.get(hdr::kAttrMod)));
     if (++tries_of_[key] < tries_) return;  // lost; the engine times it out
     int& n = in_flight[to.lid];
@@ -136,6 +140,103 @@ TEST(EngineBound, ANodeThatAnswersOnlyAtItsLastTryIsGivenUpOn) {
   EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 1"});
   EXPECT_LE(tr.seconds(), (60 / 8.0 + 1 + 2) * T);
   EXPECT_EQ(tr.max_in_flight[1], static_cast<int>(kPerNode));
+}
+
+// The tool's sessions' engine (rdma/ib/session.cc) with timeout t_ms,
+// 3 retries and failing_tries as given.
+EngineConfig sick_config(int t_ms, int failing_tries) {
+  return {.timeout_ms = t_ms,
+          .retries = 3,
+          .window = 256,
+          .per_node = kPerNode,
+          .give_up = kGiveUp,
+          .failing_tries = failing_tries};
+}
+// One query to each LID from `first` to `last`.
+std::map<uint16_t, int> one_query_each(uint16_t first, uint16_t last) {
+  std::map<uint16_t, int> per_lid;
+  for (uint16_t lid = first; lid <= last; ++lid) per_lid[lid] = 1;
+  return per_lid;
+}
+
+// A sick fabric: every node answers each query only at its last try, and a
+// command's steps come one after another (discovery's waves, a sweep after
+// discovery), each waiting for its slowest query. Without failing_tries
+// each step costs T = (R+1) x t; with it, once half of the last tries
+// went unanswered the sweep is failing and no try is retried: the first
+// step 2t (the tries that judged it were retried once), each other t.
+struct ChainedSteps {
+  double seconds = 0;
+  size_t answered = 0;
+  EngineStats stats;
+};
+ChainedSteps chained_steps(int failing_tries, int steps, int per_step) {
+  LastTryTransport tr(4);
+  Engine e(tr, sick_config(1000, failing_tries));
+  ChainedSteps out;
+  uint16_t lid = 0;
+  for (int s = 0; s < steps; ++s, lid += per_step)
+    out.answered += ask_bound_lids(e, one_query_each(lid + 1, lid + per_step));
+  out.seconds = tr.seconds();
+  out.stats = e.stats();
+  return out;
+}
+
+TEST(EngineBound, AFailingSweepCostsEachStepOneTimeout) {
+  const double t = 1, T = 4 * t;
+  ChainedSteps sick = chained_steps(kFailingTries, 6, 40);
+  EXPECT_LE(sick.seconds, (6 + 1) * t + 0.01);
+  EXPECT_EQ(sick.answered, 0u);  // what it found is what answered at once: nothing
+  EXPECT_EQ(sick.stats.timeouts, 240u);
+  // The 31 tries before the judgement were retried once; every other query
+  // ended at its first try.
+  EXPECT_EQ(sick.stats.retried, 31u);
+  EXPECT_EQ(sick.stats.not_retried, 240u);
+  EXPECT_EQ(sick.stats.not_retried_text(),
+            "240 queries not retried: most tries of the sweep went unanswered");
+  // The engine before (and bench/'s model of other tools): T a step.
+  ChainedSteps before = chained_steps(0, 6, 40);
+  EXPECT_GE(before.seconds, 6 * T * 0.99);
+  EXPECT_EQ(before.answered, 240u);
+  EXPECT_EQ(before.stats.not_retried, 0u);
+}
+
+// While the sweep is failing a node is given up on after two queries
+// unanswered in a row (one try each): a switch's sweep costs t twice, k at
+// a time, not C/k timeouts.
+TEST(EngineBound, InAFailingSweepTwoQueriesUnansweredGiveANodeUp) {
+  LastTryTransport tr(4);
+  Engine e(tr, sick_config(1000, kFailingTries));
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(1, 40)), 0u);  // failing from here
+  EXPECT_TRUE(e.stats().gave_up_on.empty());                // one query each
+  double before = tr.seconds();
+  EXPECT_EQ(ask_bound_lids(e, {{500, 39}}), 0u);
+  EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 500"});
+  EXPECT_EQ(e.stats().given_up, 37u);
+  EXPECT_LE(tr.seconds() - before, 1.01);
+}
+
+// A few dead nodes among many that answer are not a failing sweep: their
+// queries get every try. And a fabric that heals is retried again: the
+// judgement is of the last tries, not for good.
+TEST(EngineBound, DeadNodesAmongLiveOnesAreRetried) {
+  LastTryTransport tr(1);
+  tr.dead = {10, 20, 30};
+  Engine e(tr, sick_config(100, kFailingTries));
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(1, 100)), 97u);
+  EXPECT_EQ(e.stats().retried, 9u);
+  EXPECT_EQ(e.stats().not_retried, 0u);
+
+  tr.need_tries(4);  // sick: only the last try answered
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(101, 140)), 0u);
+  EXPECT_GT(e.stats().not_retried, 0u);
+
+  tr.need_tries(1);  // healed: 40 answered at once clear the judgement
+  EXPECT_EQ(ask_bound_lids(e, one_query_each(141, 180)), 40u);
+  uint64_t cut = e.stats().not_retried;
+  EXPECT_EQ(ask_bound_lids(e, {{10, 1}}), 0u);
+  EXPECT_EQ(e.stats().not_retried, cut);
+  EXPECT_EQ(e.stats().timeouts, 3u + 40u + 1u);
 }
 
 }  // namespace

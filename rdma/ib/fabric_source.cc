@@ -54,11 +54,12 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
     std::fprintf(
         c.err,
         "discovery: MADs sent %llu, retried %llu, timed out %llu; busiest node %s "
-        "(%llu MADs); %.3f s%s%s\n",
+        "(%llu MADs); %.3f s%s%s%s%s\n",
         static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
         static_cast<unsigned long long>(st.timeouts), st.busiest.empty() ? "-" : st.busiest.c_str(),
         static_cast<unsigned long long>(st.busiest_sent), st.seconds,
-        st.gave_up_on.empty() ? "" : "; ", st.given_up_text().c_str());
+        st.gave_up_on.empty() ? "" : "; ", st.given_up_text().c_str(), st.not_retried ? "; " : "",
+        st.not_retried_text().c_str());
   }
   return std::move(d.fabric);
 }
