@@ -15,7 +15,7 @@ TEST(SessionEngineConfig, AskedValuesOverThePerNodeLimits) {
   EXPECT_EQ(cfg.per_node, mad::kPerNode);
   EXPECT_EQ(cfg.give_up, mad::kGiveUp);
   EXPECT_EQ(cfg.failing_tries, mad::kFailingTries);  // a failing sweep is not retried
-  EXPECT_FALSE(cfg.deadline);  // 0: no deadline
+  EXPECT_FALSE(cfg.deadline);                        // 0: no deadline
 }
 
 TEST(SessionEngineConfig, DeadlineFromNow) {
