@@ -37,12 +37,10 @@ struct Lib {
   void (*ack_async_event)(ibv_async_event*);
 };
 
+// Every function below is in rdma-core 32 and newer.
 template <typename Fn>
 void bind(void* h, const char* name, Fn& fn) {
-  void* p = dl::sym(h, name);
-  if (!p)
-    throw Error(std::string("libibverbs.so.1 lacks ") + name + " (rdma-core 32 or newer needed)");
-  fn = reinterpret_cast<Fn>(p);
+  dl::bind(h, "libibverbs.so.1", name, fn, "rdma-core 32 or newer needed");
 }
 
 // Loaded once and kept: providers stay mapped until exit anyway.
