@@ -51,7 +51,7 @@ struct EngineConfig {
   // on (give_up) stays limited: its queries end without being sent.
   // 0: no limit, queries started in the order submitted (the engine before
   // per-destination scheduling, and bench/'s model of other tools). The
-  // tool's sessions use kPerNode (rdma/ib/session.cc).
+  // tool's sessions use kPerNode (lib/ib/engine_config.cc).
   size_t per_node = 0;
   // With per_node: a destination whose tries went unanswered give_up x
   // (retries+1) times in a row (no query answered at its first try in
@@ -61,6 +61,8 @@ struct EngineConfig {
   // it), those in flight at once too. A probe group (Query::unknown_end) is many nodes, so it takes
   // twice as many. Until every query has ended (the end of a run() that
   // leaves nothing behind: a watch's next sweep tries it again).
+  // While the sweep is failing (failing_tries), an unanswered query counts
+  // as one that spent all its tries: two in a row give the node up.
   // 0: never (the engine before, bench/'s model of other tools); the
   // tool's sessions use kGiveUp.
   int give_up = 0;
