@@ -1,11 +1,14 @@
 #include "lib/ib/sa_query.h"
 
+#include <strings.h>
+
 #include <algorithm>
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/mad.h"
+#include "lib/view/number.h"
 
 namespace rdma::ib {
 
@@ -105,11 +108,20 @@ std::set<uint16_t> node_record_lids(const std::vector<std::vector<uint8_t>>& rec
   return lids;
 }
 
+uint8_t take_sa_selector(std::string& word) {
+  static constexpr char kOps[] = {'>', '<', '='};  // selectors 0, 1, 2
+  for (uint8_t i = 0; i < 3; ++i)
+    if (!word.empty() && word[0] == kOps[i]) {
+      word.erase(0, 1);
+      return i;
+    }
+  return 2;
+}
+
 void path_example(const mad::LocalPort& local, std::span<const mad::Target> ends,
                   const PathFilter& pf, std::vector<uint8_t>& example, uint64_t& mask) {
   const mad::AttrDef& pr = mad::kPathRecord;
-  example.assign(pr.bytes, 0);
-  mask = 0;
+  if (example.size() < pr.bytes) example.resize(pr.bytes);
   auto set = [&](const char* field, uint64_t v) {
     mad::set_field(pr, example, field, v);
     mask |= mad::component_mask(pr, {field});
@@ -140,10 +152,14 @@ void path_example(const mad::LocalPort& local, std::span<const mad::Target> ends
     end(ends[0], true);
   }
   if (!ends.empty()) end(ends.back(), false);
-  if (pf.pkey) set("P_Key", *pf.pkey);
-  if (pf.sl) set("SL", *pf.sl);
-  if (pf.mtu) set("MTUSelector", 2), set("MTU", *pf.mtu);
-  if (pf.rate) set("RateSelector", 2), set("Rate", *pf.rate);
+  auto selected = [&](const std::optional<SaSelected>& v, const char* sel, const char* field) {
+    if (!v) return;
+    set(sel, v->selector);
+    if (v->selector != 3) set(field, v->value);
+  };
+  selected(pf.mtu, "MTUSelector", "MTU");
+  selected(pf.rate, "RateSelector", "Rate");
+  selected(pf.lifetime, "PacketLifeTimeSelector", "PacketLifeTime");
 }
 
 bool SaQuery::paths() const {
@@ -153,6 +169,28 @@ bool SaQuery::paths() const {
 void SaQuery::add(const SaFilter& f, const SaFilterValue& v) {
   put_sa_filter(*kind, f, v, example, mask);
   filters.push_back(&f);
+}
+
+void SaQuery::add(const SaFieldMatch& m) {
+  fields.push_back(m);
+  if (mad::component_bit(*kind->record, m.field->name) < 0) return;
+  std::span<uint8_t> at = std::span(example).subspan(m.at, m.attr->bytes);
+  if (m.number) {
+    mad::set_field(*m.attr, at, m.field->name, *m.number);
+  } else if (m.field->fmt == mad::Fmt::Gid) {
+    std::ranges::copy(m.gid, bytes_of(*m.field, at).begin());
+  } else {
+    return;  // an enumeration by name: checked in the records only
+  }
+  mask |= mad::component_mask(*kind->record, {m.field->name});
+}
+
+void SaQuery::ask_cap_bit(uint32_t bit) {
+  cap_bit = bit;
+  bitwise = true;
+  std::span<uint8_t> pi = std::span(example).subspan(kind->at[0], mad::kPortInfo.bytes);
+  mad::set_field(mad::kPortInfo, pi, "CapabilityMask", bit);
+  mask |= mad::component_mask(*kind->record, {"CapabilityMask"});
 }
 
 void SaQuery::complete(uint64_t gid_prefix) {
@@ -165,8 +203,82 @@ bool SaQuery::answers(std::span<const uint8_t> rec,
   uint16_t l = sa_record_lid(*kind, rec);
   if (lid && l != *lid) return false;
   if (lids && !lids->count(l)) return false;
+  if (cap_bit && rec.size() >= kind->at[0] + mad::kPortInfo.bytes &&
+      !(mad::get_field(mad::kPortInfo, rec.subspan(kind->at[0]), "CapabilityMask") & *cap_bit))
+    return false;
+  for (const SaFieldMatch& m : fields)
+    if (!sa_field_matches(m, rec)) return false;
   return std::all_of(filters.begin(), filters.end(),
                      [&](const SaFilter* f) { return sa_filter_matches(*kind, *f, rec, example); });
+}
+
+SaFieldMatch sa_field_match(const SaKind& k, const std::string& key, const std::string& value) {
+  SaFieldMatch m;
+  std::vector<std::string> keys;
+  auto look = [&](const mad::AttrDef& a, size_t at) {
+    for (const mad::FieldDef& f : a.fields) {
+      if (f.level == mad::kHidden || f.count != 1) continue;
+      keys.push_back(f.label);
+      if (!m.field && key == f.label) m.attr = &a, m.at = at, m.field = &f;
+    }
+  };
+  look(*k.record, 0);
+  for (int i = 0; i < 2 && k.carried[i]; ++i) look(*k.carried[i], k.at[i]);
+  if (!m.field) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::string all;
+    for (const std::string& x : keys) all += (all.empty() ? "" : ", ") + x;
+    throw UsageError("unknown " + std::string(k.word) + " field \"" + key + "\" (" + all + ")");
+  }
+  const mad::FieldDef& f = *m.field;
+  auto bad = [&](const std::string& why) {
+    return UsageError("invalid " + key + " \"" + value + "\" (" + why + ")");
+  };
+  switch (f.fmt) {
+    case mad::Fmt::Gid:
+      m.gid = mad::parse_gid(value);
+      return m;
+    case mad::Fmt::Str:
+    case mad::Fmt::Desc:
+      if (value.size() > f.width / 8)
+        throw bad("at most " + std::to_string(f.width / 8) + " bytes");
+      m.text = value;
+      return m;
+    default:
+      break;
+  }
+  uint64_t max = f.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << f.width) - 1;
+  if (std::optional<uint64_t> v = view::parse_number(value, {.max = max, .c_bases = true})) {
+    m.number = *v;
+  } else if (f.fmt == mad::Fmt::Uint || f.fmt == mad::Fmt::Hex || f.fmt == mad::Fmt::Guid ||
+             f.fmt == mad::Fmt::Key) {
+    throw bad("a number up to " + std::to_string(max));
+  } else {
+    m.text = value;  // an enumeration's printed name
+  }
+  return m;
+}
+
+bool sa_field_matches(const SaFieldMatch& m, std::span<const uint8_t> rec) {
+  if (rec.size() < m.at + m.attr->bytes) return false;
+  std::span<const uint8_t> a = rec.subspan(m.at, m.attr->bytes);
+  const mad::FieldDef& f = *m.field;
+  if (f.fmt == mad::Fmt::Gid) return std::ranges::equal(bytes_of(f, a), m.gid);
+  if (f.fmt == mad::Fmt::Str || f.fmt == mad::Fmt::Desc)
+    return mad::c_string(bytes_of(f, a)) == m.text;
+  uint64_t v = mad::get_field(*m.attr, a, f.name);
+  if (m.number) return v == *m.number;
+  return strcasecmp(mad::value_text(f.fmt, v, f.width).c_str(), m.text.c_str()) == 0;
+}
+
+std::optional<uint16_t> named_node_lid(const std::vector<std::vector<uint8_t>>& records,
+                                       const std::string& name, const NodeNameMap& map) {
+  for (const auto& bytes : records) {
+    NodeRecord r = NodeRecord::from(bytes);
+    if (map.name(r.info.node_guid, r.description) == name || r.description == name) return r.lid;
+  }
+  return std::nullopt;
 }
 
 bool sa_needs_sm_key(const mad::AttrDef& rec, uint64_t sm_key, const mad::Failure& f) {

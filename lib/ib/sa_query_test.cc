@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/sa.h"
@@ -165,28 +167,44 @@ TEST(PathExample, EndsAndComponentsWithTheirBits) {
   local.gid_prefix = 0xfe80000000000000;
   local.port_guid = 0x100002;
   std::vector<uint8_t> ex;
-  uint64_t mask = 1;
+  uint64_t mask = 0;
   path_example(local, {}, {}, ex, mask);
   EXPECT_EQ(mask, 0u);
   EXPECT_EQ(ex, std::vector<uint8_t>(64));
-  // One end: from the local port's GID (SGID 3) to the LID (DLID 4).
+  // One end: from the local port's GID (SGID 3) to the LID (DLID 4), the
+  // paths kind's filters already in, the selector pairs added.
+  SaQuery q(*find_sa_kind("paths"));
+  q.add(filter(*q.kind, "pkey"), num(0x8001));
+  q.add(filter(*q.kind, "sl"), num(2));
+  q.add(filter(*q.kind, "service_id"), num(0x10));
+  q.add(filter(*q.kind, "reversible"), num(1));
+  PathFilter pf;
+  pf.mtu = SaSelected{0, 4};    // greater than 2048
+  pf.rate = SaSelected{2, 3};   // exactly 10 Gb/s
+  pf.lifetime = SaSelected{3};  // the largest: no value
   std::vector<mad::Target> one = {lid(4)};
-  path_example(local, one, {0x8001, 2, 4, 3}, ex, mask);
-  EXPECT_EQ(mask, (1u << 3) | (1u << 4) | (1u << 13) | (1u << 15) | (0xfu << 16));
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "DLID"), 4u);
-  EXPECT_EQ(ex[24], 0xfe);  // SGID at byte 24: prefix, then the port GUID
-  EXPECT_EQ(ex[39], 0x02);
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "P_Key"), 0x8001u);
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "SL"), 2u);
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "MTUSelector"), 2u);
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "MTU"), 4u);
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "RateSelector"), 2u);
-  EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "Rate"), 3u);
+  path_example(local, one, pf, q.example, q.mask);
+  EXPECT_EQ(q.mask,
+            0x3u | (1u << 3) | (1u << 4) | (1u << 11) | (1u << 13) | (1u << 15) | (0x1fu << 16));
+  std::span<const uint8_t> x = q.example;
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "DLID"), 4u);
+  EXPECT_EQ(x[24], 0xfe);  // SGID at byte 24: prefix, then the port GUID
+  EXPECT_EQ(x[39], 0x02);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "ServiceID"), 0x10u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "Reversible"), 1u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "P_Key"), 0x8001u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "SL"), 2u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "MTUSelector"), 0u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "MTU"), 4u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "RateSelector"), 2u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "Rate"), 3u);
+  EXPECT_EQ(mad::get_field(mad::kPathRecord, x, "PacketLifeTimeSelector"), 3u);
   // Two ends: a LID (SLID 5) to a GID (DGID 2).
   mad::Target gid;
   gid.kind = mad::Target::Kind::Gid;
   gid.gid = mad::make_gid(0xfe80000000000000, 0x100004);
   std::vector<mad::Target> two = {lid(1), gid};
+  ex.clear();
   path_example(local, two, {}, ex, mask);
   EXPECT_EQ(mask, (1u << 5) | (1u << 2));
   EXPECT_EQ(mad::get_field(mad::kPathRecord, ex, "SLID"), 1u);
@@ -196,6 +214,93 @@ TEST(PathExample, EndsAndComponentsWithTheirBits) {
   dr.kind = mad::Target::Kind::Dr;
   std::vector<mad::Target> bad = {dr};
   EXPECT_THROW(path_example(local, bad, {}, ex, mask), Error);
+}
+
+TEST(SaSelector, TakenOffTheWord) {
+  std::string w = ">2048";
+  EXPECT_EQ(take_sa_selector(w), 0);
+  EXPECT_EQ(w, "2048");
+  w = "<3";
+  EXPECT_EQ(take_sa_selector(w), 1);
+  EXPECT_EQ(w, "3");
+  w = "=4";
+  EXPECT_EQ(take_sa_selector(w), 2);
+  w = "4";
+  EXPECT_EQ(take_sa_selector(w), 2);
+  EXPECT_EQ(w, "4");
+}
+
+// ibtool's KEY=VALUE: any field the record prints, its own or its
+// attribute's; a component goes to the SA, the rest is checked here.
+TEST(SaFieldMatch, AnyPrintedFieldSentWhenAComponent) {
+  const SaKind& nodes = *find_sa_kind("nodes");
+  SaQuery q(nodes);
+  q.add(sa_field_match(nodes, "node_guid", "0x100004"));
+  EXPECT_EQ(q.mask, 1u << 7);  // NodeInfo's NodeGUID, a NodeRecord component
+  std::vector<uint8_t> rec(mad::kNodeRecord.bytes);
+  auto ni = std::span(rec).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
+  mad::set_field(mad::kNodeInfo, ni, "NodeGUID", 0x100004);
+  EXPECT_TRUE(q.answers(rec, std::nullopt));
+  mad::set_field(mad::kNodeInfo, ni, "NodeGUID", 0x100005);
+  EXPECT_FALSE(q.answers(rec, std::nullopt));
+  // Not a component: only checked here; an enumeration by its name.
+  const SaKind& ports = *find_sa_kind("ports");
+  SaQuery p(ports);
+  p.add(sa_field_match(ports, "state", "active"));
+  EXPECT_EQ(p.mask, 0u);
+  std::vector<uint8_t> pir(mad::kPortInfoRecord.bytes);
+  auto pi = std::span(pir).subspan(mad::kPortInfoRecordPortInfo, mad::kPortInfo.bytes);
+  mad::set_field(mad::kPortInfo, pi, "PortState", 4);
+  EXPECT_TRUE(p.answers(pir, std::nullopt));
+  mad::set_field(mad::kPortInfo, pi, "PortState", 1);
+  EXPECT_FALSE(p.answers(pir, std::nullopt));
+  // A description, as a string.
+  SaFieldMatch d = sa_field_match(nodes, "description", "hca3");
+  std::memcpy(rec.data() + mad::kNodeRecordNodeDesc, "hca3", 4);
+  EXPECT_TRUE(sa_field_matches(d, rec));
+  // A bad key names the choices; a bad value says what fits.
+  try {
+    sa_field_match(nodes, "nodeguid", "1");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown nodes field \"nodeguid\" ("), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("node_guid"), std::string::npos);
+  }
+  EXPECT_THROW(sa_field_match(ports, "port", "300"), UsageError);
+  EXPECT_THROW(sa_field_match(nodes, "lid", "x"), UsageError);
+}
+
+TEST(SaCapBit, TheSmPortsBitByBit) {
+  const SaKind& k = *find_sa_kind("smports");
+  ASSERT_EQ(k.cap_bits.size(), 2u);
+  SaQuery q(k);
+  q.ask_cap_bit(k.cap_bits[0]);
+  EXPECT_TRUE(q.bitwise);
+  EXPECT_EQ(q.mask, 1u << 7);  // PortInfoRecord's CapabilityMask
+  std::vector<uint8_t> pir(mad::kPortInfoRecord.bytes);
+  auto pi = std::span(pir).subspan(mad::kPortInfoRecordPortInfo, mad::kPortInfo.bytes);
+  EXPECT_EQ(mad::get_field(mad::kPortInfo, std::span(q.example).subspan(4), "CapabilityMask"),
+            k.cap_bits[0]);
+  mad::set_field(mad::kPortInfo, pi, "CapabilityMask", 0x50c04a);  // opensm's port: IsSM
+  EXPECT_TRUE(q.answers(pir, std::nullopt));
+  mad::set_field(mad::kPortInfo, pi, "CapabilityMask", 0x50c048);
+  EXPECT_FALSE(q.answers(pir, std::nullopt));
+}
+
+TEST(NamedNodeLid, DescriptionOrTheMapsName) {
+  std::vector<std::vector<uint8_t>> recs(2, std::vector<uint8_t>(mad::kNodeRecord.bytes));
+  for (size_t i = 0; i < 2; ++i) {
+    mad::set_field(mad::kNodeRecord, recs[i], "LID", 3 + i);
+    auto ni = std::span(recs[i]).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
+    mad::set_field(mad::kNodeInfo, ni, "NodeGUID", 0x100 + i);
+    std::memcpy(recs[i].data() + mad::kNodeRecordNodeDesc, i ? "h2" : "h1", 2);
+  }
+  NodeNameMap map;
+  map.names[0x101] = "rack 2";
+  EXPECT_EQ(named_node_lid(recs, "h1", map), 3);
+  EXPECT_EQ(named_node_lid(recs, "rack 2", map), 4);
+  EXPECT_EQ(named_node_lid(recs, "h2", map), 4);  // the description still
+  EXPECT_EQ(named_node_lid(recs, "h3", map), std::nullopt);
 }
 
 TEST(PathExample, TheDoublesSaAnswersIt) {

@@ -6,6 +6,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_sa.h"
 #include "lib/mad/format.h"
 
 namespace rdma::ib {
@@ -31,6 +32,22 @@ constexpr SaFilter kVlArbFilters[] = {{"port", "OutputPortNum", V::Number, kMaxP
 constexpr SaFilter kServiceFilters[] = {{"id", "ServiceID", V::Number, ~uint64_t{0}},
                                         {"guid", "ServiceGID", V::Guid},
                                         {"name", "ServiceName", V::Name}};
+// PathRecord components besides the ends and the selector pairs (MTU,
+// rate, packet lifetime: PathFilter).
+constexpr SaFilter kPathFilters[] = {{"pkey", "P_Key", V::Number, 0xffff},
+                                     {"sl", "SL", V::Number, 15},
+                                     {"reversible", "Reversible", V::Number, 1},
+                                     {"numb_path", "NumbPath", V::Number, 0x7f},
+                                     {"qos_class", "QoSClass", V::Number, 0xfff},
+                                     {"tclass", "TClass"},
+                                     {"flow_label", "FlowLabel", V::Number, 0xfffff},
+                                     {"hop_limit", "HopLimit"},
+                                     {"service_id", "ServiceID", V::Number, ~uint64_t{0}}};
+constexpr SaFilter kMftFilters[] = {{"position", "Position", V::Number, 15},
+                                    {"block", "BlockNum", V::Number, 0x1ff}};
+constexpr SaFilter kInformFilters[] = {{"gid", "SubscriberGID", V::Gid}};
+// saquery -s: the ports whose CapabilityMask has IsSM, then IsSMdisabled.
+constexpr uint32_t kSmPortBits[] = {1u << 1, 1u << 10};
 constexpr SaFilter kMcastFilters[] = {
     {"mgid", "MGID", V::Gid}, {"guid", "PortGID", V::Guid}, {"mlid", "MLID", V::Number, 0xffff}};
 
@@ -47,16 +64,36 @@ const SaKind kKinds[] = {
      0,
      kPortFilters},
     {"links", &mad::kLinkRecord, {}, {}, 0, kLinkFilters},
-    {"paths", &mad::kPathRecord},
+    {"paths", &mad::kPathRecord, {}, {}, -1, kPathFilters},
     {"switches",
      &mad::kSwitchInfoRecord,
      {&mad::kSwitchInfo},
      {mad::kSwitchInfoRecordSwitchInfo},
      0},
     {"sm", &mad::kSmInfoRecord, {&mad::kSmInfo}, {mad::kSmInfoRecordSmInfo}, 0},
+    {"smports",
+     &mad::kPortInfoRecord,
+     {&mad::kPortInfo},
+     {mad::kPortInfoRecordPortInfo},
+     0,
+     kPortFilters,
+     false,
+     kSmPortBits},
     {"lft", &mad::kLftRecord, {}, {}, 0, kLftFilters},
     {"services", &mad::kServiceRecord, {}, {}, -1, kServiceFilters},
     {"mcast", &mad::kMcMemberRecord, {}, {}, -1, kMcastFilters},
+    {"mft",
+     &mad::kMftRecord,
+     {&mad::kMulticastForwardingTable},
+     {mad::kTableRecordBlock},
+     0,
+     kMftFilters},
+    {"inform",
+     &mad::kInformInfoRecord,
+     {&mad::kInformInfo},
+     {mad::kInformInfoRecordInformInfo},
+     -1,
+     kInformFilters},
     {"guids", &mad::kGuidInfoRecord, {&mad::kGuidInfo}, {mad::kTableRecordBlock}, 0, kGuidFilters},
     {"pkeys",
      &mad::kPKeyTableRecord,

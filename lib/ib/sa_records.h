@@ -39,6 +39,9 @@ struct SaKind {
   int lid_bit = -1;
   std::span<const SaFilter> filters = {};  // its other filter words
   bool get = false;                        // one attribute by Get (ClassPortInfo), not a table
+  // PortInfoRecords: one GetTable per bit, the ports whose CapabilityMask
+  // has it (the SA matches the mask bit by bit); none: one GetTable.
+  std::span<const uint32_t> cap_bits = {};
 };
 
 std::span<const SaKind> sa_kinds();

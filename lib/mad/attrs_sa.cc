@@ -1,6 +1,8 @@
 // Subnet administration records (IBA vol 1, 15.2.5): each record's own
 // fields; the attribute it carries (NodeInfo, PortInfo, ...) follows at the
 // byte offset attrs.h gives, decoded with that attribute's table.
+#include "lib/mad/attrs_sa.h"
+
 #include <string>
 
 #include "lib/error.h"
@@ -95,6 +97,28 @@ constexpr FieldDef kSl2VlRecordFields[] = {{"LID", "lid", 0, 16},
 constexpr FieldDef kVlArbRecordFields[] = {
     {"LID", "lid", 0, 16}, {"OutputPortNum", "port", 16, 8}, {"BlockNum", "block", 24, 8}};
 
+// MulticastForwardingTableRecord: the block's 32 MLIDs' port masks of
+// ports 16 x Position to 16 x Position + 15 follow at byte 8.
+constexpr FieldDef kMftRecordFields[] = {
+    {"LID", "lid", 0, 16}, {"Position", "position", 16, 4}, {"BlockNum", "block", 23, 9}};
+
+// InformInfo: a subscription. IsGeneric 1: Type and TrapNumber name the
+// trap; 0: DeviceID and VendorID (the same places).
+constexpr FieldDef kInformInfoFields[] = {
+    {"GID", "gid", 0, 128, Fmt::Gid},
+    {"LIDRangeBegin", "lid_range_begin", 128, 16, Fmt::Hex},
+    {"LIDRangeEnd", "lid_range_end", 144, 16, Fmt::Hex},
+    {"IsGeneric", "is_generic", 176, 8},
+    {"Subscribe", "subscribe", 184, 8},
+    {"Type", "trap_type", 192, 16, Fmt::Hex},
+    {"TrapNumber", "trap_number", 208, 16},
+    {"QPN", "qpn", 224, 24, Fmt::Hex},
+    {"RespTimeValue", "resp_time", 251, 5},
+    {"ProducerType", "producer_type", 264, 24, Fmt::Hex},
+};
+constexpr FieldDef kInformInfoRecordFields[] = {
+    {"SubscriberGID", "subscriber_gid", 0, 128, Fmt::Gid}, {"Enum", "enum", 128, 16}};
+
 // ComponentMask bits: a record's components numbered in order (IBA
 // 15.2.5), reserved ones and those of the attribute it carries counted.
 struct Component {
@@ -118,20 +142,35 @@ const AttrDef kGuidInfoRecord{"GuidInfoRecord", 0x0030, kClassSa, 72, kGuidInfoR
 const AttrDef kPKeyTableRecord{"P_KeyTableRecord", 0x0033, kClassSa, 72, kPKeyTableRecordFields};
 const AttrDef kSl2VlRecord{"SLtoVLMappingTableRecord", 0x0013, kClassSa, 16, kSl2VlRecordFields};
 const AttrDef kVlArbRecord{"VLArbitrationTableRecord", 0x0036, kClassSa, 72, kVlArbRecordFields};
+const AttrDef kMftRecord{"MulticastForwardingTableRecord", 0x0017, kClassSa, 72, kMftRecordFields};
+const AttrDef kInformInfo{"InformInfo", 0x0003, kClassSa, 36, kInformInfoFields};
+const AttrDef kInformInfoRecord{"InformInfoRecord", 0x00f3, kClassSa, 64, kInformInfoRecordFields};
 
 namespace {
 
 const Component kComponents[] = {
+    // ServiceID is two components (its halves, IBA 1.2.1 15.2.5.16); a
+    // query on it sets both.
+    {&kPathRecord, "ServiceID", 0},
+    {&kPathRecord, "ServiceID", 1},
     {&kPathRecord, "DGID", 2},
     {&kPathRecord, "SGID", 3},
     {&kPathRecord, "DLID", 4},
     {&kPathRecord, "SLID", 5},
+    {&kPathRecord, "FlowLabel", 8},
+    {&kPathRecord, "HopLimit", 9},
+    {&kPathRecord, "TClass", 10},
+    {&kPathRecord, "Reversible", 11},
+    {&kPathRecord, "NumbPath", 12},
     {&kPathRecord, "P_Key", 13},
+    {&kPathRecord, "QoSClass", 14},
     {&kPathRecord, "SL", 15},
     {&kPathRecord, "MTUSelector", 16},
     {&kPathRecord, "MTU", 17},
     {&kPathRecord, "RateSelector", 18},
     {&kPathRecord, "Rate", 19},
+    {&kPathRecord, "PacketLifeTimeSelector", 20},
+    {&kPathRecord, "PacketLifeTime", 21},
     {&kNodeRecord, "LID", 0},
     {&kNodeRecord, "NodeGUID", 7},  // NodeInfo's, in the record
     {&kPortInfoRecord, "EndportLID", 0},
@@ -166,6 +205,14 @@ const Component kComponents[] = {
     {&kSl2VlRecord, "LID", 0},
     {&kSl2VlRecord, "InputPortNum", 1},
     {&kSl2VlRecord, "OutputPortNum", 2},
+    {&kMftRecord, "LID", 0},
+    {&kMftRecord, "Position", 2},
+    {&kMftRecord, "BlockNum", 4},
+    {&kInformInfoRecord, "SubscriberGID", 0},
+    {&kInformInfoRecord, "Enum", 1},
+    // PortInfo's CapabilityMask, in the record: the SA matches it bit by
+    // bit (the records with every bit asked set), as saquery -s asks.
+    {&kPortInfoRecord, "CapabilityMask", 7},
     {&kVlArbRecord, "LID", 0},
     {&kVlArbRecord, "OutputPortNum", 1},
     {&kVlArbRecord, "BlockNum", 2},
@@ -182,10 +229,12 @@ int component_bit(const AttrDef& rec, std::string_view name) {
 uint64_t component_mask(const AttrDef& rec, std::initializer_list<std::string_view> names) {
   uint64_t mask = 0;
   for (std::string_view n : names) {
-    int bit = component_bit(rec, n);
-    if (bit < 0)
+    uint64_t m = 0;  // every bit of the field (ServiceID has two)
+    for (const Component& c : kComponents)
+      if (c.rec == &rec && n == c.field) m |= uint64_t{1} << c.bit;
+    if (!m)
       throw Error(std::string("internal: ") + rec.name + " has no component " + std::string(n));
-    mask |= uint64_t{1} << bit;
+    mask |= m;
   }
   return mask;
 }

@@ -119,8 +119,10 @@ std::string cut_warning(const SaTable& t, const AttrDef& rec) {
 }
 
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
-                  std::span<const uint8_t> example, uint64_t sm_key) {
-  Mad q = make_gmp(kClassSa, kSaGetTable, rec, 0);
+                  std::span<const uint8_t> example, uint64_t sm_key, bool bitwise) {
+  // IBA 1.2.1 errata: AttributeModifier bit 31 asks for the enhanced
+  // (bitwise) compare of mask components such as CapabilityMask.
+  Mad q = make_gmp(kClassSa, kSaGetTable, rec, bitwise ? 1u << 31 : 0);
   q.set(hdr::kCompMask, mask);
   q.set(hdr::kSmKey, sm_key);
   std::copy_n(example.begin(), std::min<size_t>(example.size(), q.data().size()), q.data().begin());

@@ -48,9 +48,11 @@ std::string cut_warning(const SaTable& t, const AttrDef& rec);
 // of example (a record's bytes, rec.bytes long), from the SA at sa_lid.
 // Throws MadError (timeout, bad status) or Error.
 // sm_key: the SA's SM_Key, which makes the query trusted (opensm answers
-// P_KeyTableRecords only then); 0: untrusted.
+// P_KeyTableRecords only then); 0: untrusted. bitwise: a record matches a
+// mask component (PortInfo's CapabilityMask) that has every bit example's
+// has, not only an equal one (the enhanced compare, saquery -s's).
 SaTable get_table(Engine& e, uint16_t sa_lid, const AttrDef& rec, uint64_t mask,
-                  std::span<const uint8_t> example, uint64_t sm_key = 0);
+                  std::span<const uint8_t> example, uint64_t sm_key = 0, bool bitwise = false);
 
 // One record written (SubnAdmSet, method kSet) or removed (SubnAdmDelete,
 // kSaDelete) at the SA at sa_lid, the components mask selects taken from

@@ -28,26 +28,32 @@ namespace {
 
 void sa_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma sa show { nodes | ports | links | switches | sm | lft | guids | pkeys |\n"
-      "                      sl2vl | vlarb } [ lid LID ] [ guid GUID ] [ name DESCRIPTION ]\n"
-      "                    [ port N ] [ block N ] [ in_port N ] [ out_port N ] [ smkey KEY ]\n"
-      "                    [ via DEV/PORT ]\n"
-      "       rdma sa show paths [ SRC ] DST [ pkey PKEY ] [ sl SL ] [ mtu MTU ] [ rate CODE ]\n"
-      "                    [ via DEV/PORT ]\n"
+      "Usage: rdma sa show { nodes | ports | smports | links | switches | sm | lft | mft |\n"
+      "                      guids | pkeys | sl2vl | vlarb } [ lid LID ] [ guid GUID ]\n"
+      "                    [ name DESCRIPTION ] [ port N ] [ block N ] [ position N ]\n"
+      "                    [ in_port N ] [ out_port N ] [ smkey KEY ] [ via DEV/PORT ]\n"
+      "       rdma sa show paths [ SRC ] DST [ pkey PKEY ] [ sl SL ] [ mtu [<>=]MTU ]\n"
+      "                    [ rate [<>=]CODE ] [ pkt_lifetime [<>=]N ] [ reversible 0|1 ]\n"
+      "                    [ numb_path N ] [ qos_class N ] [ tclass N ] [ flow_label N ]\n"
+      "                    [ hop_limit N ] [ service_id ID ] [ via DEV/PORT ]\n"
       "       rdma sa show mcast [ mgid GID ] [ mlid MLID ] [ guid PORT_GUID ] [ via DEV/PORT ]\n"
+      "       rdma sa show inform [ gid SUBSCRIBER_GID ] [ via DEV/PORT ]\n"
       "       rdma sa show services [ id SERVICE_ID ] [ guid PORT_GUID ] [ name NAME ]\n"
       "                    [ via DEV/PORT ]\n"
       "       rdma sa show classportinfo [ via DEV/PORT ]\n"
       "       rdma sa set guid TARGET index N GUID [ smkey KEY ] [ via DEV/PORT ]\n"
       "       rdma sa delete guid TARGET index N [ GUID ] [ smkey KEY ] [ via DEV/PORT ]\n"
       "where  SRC, DST, TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "       (SRC and DST also name NAME: a node description or node-name-map name)\n"
+      "Every show also takes KEY=VALUE: the records whose field KEY (as printed) is VALUE.\n"
       "SRC is the local port when only DST is given.\n",
       c.help_out);
 }
 
 std::vector<std::string> kind_words() {
-  return {"nodes",    "ports", "links", "paths", "switches", "sm",    "lft",
-          "services", "mcast", "guids", "pkeys", "sl2vl",    "vlarb", "classportinfo"};
+  std::vector<std::string> all;
+  for (const ib::SaKind& k : ib::sa_kinds()) all.push_back(k.word);
+  return all;
 }
 
 uint64_t number(const std::string& s, uint64_t max, const char* what) {
@@ -95,6 +101,19 @@ ib::SaFilterValue filter_value(const ib::SaFilter& f, const std::string& v) {
   return x;
 }
 
+// The selector words of paths: a value with its selector (take_sa_selector).
+ib::SaSelected selected(std::string v, const std::string& k) {
+  ib::SaSelected x;
+  x.selector = ib::take_sa_selector(v);
+  if (k == "mtu")
+    x.value = mtu_code(v);
+  else if (k == "rate")
+    x.value = static_cast<uint8_t>(number(v, 63, "rate code"));
+  else
+    x.value = static_cast<uint8_t>(number(v, 63, "packet lifetime"));
+  return x;
+}
+
 // `KIND [filters]` into the question; via is taken before.
 ib::SaQuery sa_query(Args& args) {
   if (args.empty()) throw UsageError("missing record type (" + or_list(kind_words()) + ")");
@@ -103,9 +122,11 @@ ib::SaQuery sa_query(Args& args) {
   if (!kind) throw UsageError(unknown_word("record type", word, kind_words()));
   ib::SaQuery q(*kind);
   bool paths = q.paths();
+  static const std::set<std::string> kSelected = {"mtu", "rate", "pkt_lifetime"};
   while (!args.empty()) {
     const std::string k = args.peek();
-    if (paths && k != "pkey" && k != "sl" && k != "mtu" && k != "rate" && k != "smkey") {
+    const ib::SaFilter* f = ib::find_sa_filter(*kind, k);
+    if (paths && !f && !kSelected.count(k) && k != "smkey" && k.find('=') == std::string::npos) {
       if (std::optional<mad::Target> t = args.target()) {
         if (t->kind == mad::Target::Kind::Dr)
           throw UsageError("a path runs between LIDs or GIDs; \"" + t->text +
@@ -115,14 +136,19 @@ ib::SaQuery sa_query(Args& args) {
         continue;
       }
     }
-    const ib::SaFilter* f = paths ? nullptr : ib::find_sa_filter(*kind, k);
-    bool node_word = !paths && kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
-    bool path_word = paths && (k == "pkey" || k == "sl" || k == "mtu" || k == "rate");
-    if (!f && !node_word && !path_word && k != "smkey")
-      throw UsageError(
-          unknown_word("sa show " + std::string(kind->word) + " argument", k,
-                       paths ? std::vector<std::string>{"pkey", "sl", "mtu", "rate", "smkey"}
-                             : filter_words(*kind)));
+    if (size_t eq = k.find('='); eq != std::string::npos && !kind->get) {  // ibtool's KEY=VALUE
+      args.next();
+      q.add(ib::sa_field_match(*kind, k.substr(0, eq), k.substr(eq + 1)));
+      continue;
+    }
+    bool node_word = kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
+    bool path_word = paths && kSelected.count(k);
+    if (!f && !node_word && !path_word && k != "smkey") {
+      std::vector<std::string> words = filter_words(*kind);
+      if (paths) words.insert(words.end(), kSelected.begin(), kSelected.end());
+      if (!kind->get) words.push_back("KEY=VALUE");
+      throw UsageError(unknown_word("sa show " + std::string(kind->word) + " argument", k, words));
+    }
     args.next();
     if (args.empty()) throw UsageError("\"" + k + "\" needs a value");
     const std::string v = args.next();
@@ -136,14 +162,12 @@ ib::SaQuery sa_query(Args& args) {
       q.guid = mad::parse_guid(v);
     } else if (k == "name") {
       q.name = v;
-    } else if (k == "pkey") {
-      q.path.pkey = static_cast<uint16_t>(number(v, UINT16_MAX, "P_Key"));
-    } else if (k == "sl") {
-      q.path.sl = static_cast<uint8_t>(number(v, 15, "SL"));
     } else if (k == "mtu") {
-      q.path.mtu = mtu_code(v);
+      q.path.mtu = selected(v, k);
+    } else if (k == "rate") {
+      q.path.rate = selected(v, k);
     } else {
-      q.path.rate = static_cast<uint8_t>(number(v, 63, "rate code"));
+      q.path.lifetime = selected(v, k);
     }
   }
   return q;
@@ -154,10 +178,11 @@ ib::SaQuery sa_query(Args& args) {
 // types said so far).
 std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDef& rec,
                                         uint64_t mask, std::span<const uint8_t> example,
-                                        uint64_t sm_key, std::set<const mad::AttrDef*>& warned) {
+                                        uint64_t sm_key, std::set<const mad::AttrDef*>& warned,
+                                        bool bitwise = false) {
   mad::SaTable t;
   try {
-    t = mad::get_table(s.engine(), s.sm_lid(), rec, mask, example, sm_key);
+    t = mad::get_table(s.engine(), s.sm_lid(), rec, mask, example, sm_key, bitwise);
   } catch (const mad::MadError& e) {
     // opensm gives P_Key tables to trusted requesters only (IBA 15.4.1).
     if (ib::sa_needs_sm_key(rec, sm_key, e.failure))
@@ -172,14 +197,32 @@ std::vector<std::vector<uint8_t>> table(Ctx& c, MadSession& s, const mad::AttrDe
   return std::move(t.records);
 }
 
-void show_paths(Ctx& c, MadSession& s, const ib::SaQuery& q) {
-  std::vector<uint8_t> example;
-  uint64_t mask = 0;
-  ib::path_example(s.local(), q.ends, q.path, example, mask);
+void show_paths(Ctx& c, MadSession& s, ib::SaQuery& q) {
   std::set<const mad::AttrDef*> warned;
-  auto recs = table(c, s, *q.kind->record, mask, example, q.sm_key, warned);
+  // Ends by name (saquery's --src-to-dst names): the LID of the node the
+  // NodeRecords or the node-name-map call so.
+  std::vector<std::vector<uint8_t>> nodes;
+  ib::NodeNameMap names;
+  for (mad::Target& t : q.ends) {
+    if (t.kind != mad::Target::Kind::Name) continue;
+    if (nodes.empty()) {
+      const ib::SaKind* nk = ib::find_sa_kind("nodes");
+      std::vector<uint8_t> none(nk->record->bytes);
+      nodes = table(c, s, *nk->record, 0, none, q.sm_key, warned);
+      names = ib::load_node_name_map(c.opt.node_name_map);
+    }
+    std::optional<uint16_t> lid = ib::named_node_lid(nodes, t.name, names);
+    if (!lid) throw Error("no node called \"" + t.name + "\" in the SA's NodeRecords");
+    t.kind = mad::Target::Kind::Lid;
+    t.lid = *lid;
+  }
+  ib::path_example(s.local(), q.ends, q.path, q.example, q.mask);
+  auto recs = table(c, s, *q.kind->record, q.mask, q.example, q.sm_key, warned);
   view::Record out;
   for (const auto& r : recs) {
+    if (!std::all_of(q.fields.begin(), q.fields.end(),
+                     [&](const ib::SaFieldMatch& m) { return ib::sa_field_matches(m, r); }))
+      continue;
     out.clear();
     ib::sa_record(*q.kind, r, c.opt.details, out, c.opt.show_keys);
     c.out.record(out);
@@ -210,14 +253,24 @@ void sa_show(Ctx& c) {
   q.complete(s.local().gid_prefix);
   ib::NodeNameMap names;
   if (q.kind == nodes) names = ib::load_node_name_map(c.opt.node_name_map);
-  for (auto& r : table(c, s, *q.kind->record, q.mask, q.example, q.sm_key, warned)) {
-    ib::sa_fix_record(*q.kind, r);
-    if (!q.answers(r, lids)) continue;
-    out.clear();
-    ib::sa_record(*q.kind, r, c.opt.details, out, c.opt.show_keys);
-    if (!names.names.empty())
-      ib::rename_description(names, ib::NodeRecord::from(r).info.node_guid, out);
-    c.out.record(out);
+  auto show = [&](const ib::SaQuery& ask) {
+    for (auto& r :
+         table(c, s, *ask.kind->record, ask.mask, ask.example, ask.sm_key, warned, ask.bitwise)) {
+      ib::sa_fix_record(*ask.kind, r);
+      if (!ask.answers(r, lids)) continue;
+      out.clear();
+      ib::sa_record(*ask.kind, r, c.opt.details, out, c.opt.show_keys);
+      if (!names.names.empty())
+        ib::rename_description(names, ib::NodeRecord::from(r).info.node_guid, out);
+      c.out.record(out);
+    }
+  };
+  if (q.kind->cap_bits.empty()) return show(q);
+  // smports: a table per CapabilityMask bit, as saquery -s lists them.
+  for (uint32_t bit : q.kind->cap_bits) {
+    ib::SaQuery ask = q;
+    ask.ask_cap_bit(bit);
+    show(ask);
   }
 }
 

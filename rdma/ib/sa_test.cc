@@ -350,8 +350,9 @@ TEST_F(SaCmd, ClassPortInfoByGet) {
 TEST_F(SaCmd, NewKindsRefuseWordsTheyDoNotTake) {
   test::Result r = run({"sa", "show", "mcast", "lid", "3"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("unknown sa show mcast argument \"lid\" (mgid, guid, mlid or smkey)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("unknown sa show mcast argument \"lid\" (mgid, guid, mlid, smkey or KEY=VALUE)"),
+      std::string::npos)
       << r.err;
   r = run({"sa", "show", "vlarb", "block", "5"});
   EXPECT_EQ(r.status, 1);
@@ -362,6 +363,80 @@ TEST_F(SaCmd, NewKindsRefuseWordsTheyDoNotTake) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("at most 64 bytes"), std::string::npos) << r.err;
   EXPECT_EQ(run({"sa", "show", "nodes", "port", "1"}).status, 1);
+}
+
+// saquery -s: the PortInfoRecords whose CapabilityMask has IsSM (asked
+// bit by bit), then IsSMdisabled: the SM's port only.
+TEST_F(SaCmd, SmPortsAreThoseWithIsSm) {
+  nlohmann::json j = json({"sa", "show", "smports"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["lid"], fabric_.local_port().sm_lid);
+  EXPECT_EQ(json({"sa", "show", "smports", "lid", std::to_string(lid_of("hca2", 1))}).size(), 0u);
+}
+
+// MFTRecords: each switch's multicast blocks with a port in them.
+TEST_F(SaCmd, MftRecordsAreTheSwitchesMulticastTables) {
+  nlohmann::json j = json({"sa", "show", "mft"});
+  ASSERT_EQ(j.size(), 2u);  // sw1 and sw2, position 0, block 0
+  for (const auto& r : j) {
+    const auto& n =
+        fabric_.nodes()[r["lid"] == lid_of("sw1") ? fabric_.node("sw1") : fabric_.node("sw2")];
+    EXPECT_EQ(r["position"], 0);
+    EXPECT_EQ(r["block"], 0);
+    ASSERT_EQ(r["port_mask"].size(), 32u);
+    char want[8];
+    std::snprintf(want, sizeof want, "0x%04x", static_cast<unsigned>(n.mft.at(0xc000)));
+    EXPECT_EQ(r["port_mask"][0], want);
+    EXPECT_EQ(r["port_mask"][1], "0x0000");
+  }
+  std::string sw2 = std::to_string(lid_of("sw2"));
+  EXPECT_EQ(json({"sa", "show", "mft", "lid", sw2}).size(), 1u);
+  EXPECT_EQ(json({"sa", "show", "mft", "block", "1"}).size(), 0u);
+  EXPECT_EQ(run({"sa", "show", "mft", "position", "16"}).status, 1);
+  // The double keeps no InformInfo subscriptions: none, and no error.
+  test::Result r = run({"sa", "show", "inform"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+// The PathRecord selection words go to the SA; a node's name is an end.
+TEST_F(SaCmd, PathSelectionWordsAndNamedEnds) {
+  std::string b = std::to_string(lid_of("hca4", 1));
+  nlohmann::json path = json({"sa", "show", "paths", "name", "hca1", "lid", b});
+  ASSERT_EQ(path.size(), 1u);
+  EXPECT_EQ(path[0]["slid"], lid_of("hca1", 1));
+  EXPECT_EQ(
+      json({"sa", "show",       "paths", "lid",        b,      "reversible",   "1",  "numb_path",
+            "1",  "mtu",        ">256",  "service_id", "0x10", "qos_class",    "0",  "tclass",
+            "0",  "flow_label", "0",     "hop_limit",  "0",    "pkt_lifetime", "<63"}),
+      path);
+  test::Result r = run({"sa", "show", "paths", "name", "nosuch", "lid", b});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no node called \"nosuch\""), std::string::npos) << r.err;
+  r = run({"sa", "show", "paths", "lid", b, "reversible", "2"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("invalid reversible \"2\""), std::string::npos) << r.err;
+  r = run({"sa", "show", "paths", "lid", b, "mtu", ">300"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("invalid MTU \"300\""), std::string::npos) << r.err;
+}
+
+// ibtool's any-field selection: KEY=VALUE by the keys the records print.
+TEST_F(SaCmd, AnyPrintedFieldSelects) {
+  const auto& hca3 = fabric_.nodes()[fabric_.node("hca3")];
+  nlohmann::json j = json({"sa", "show", "nodes", "port_guid=" + guid(hca3.ports[1].guid)});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["description"], "hca3");
+  EXPECT_EQ(json({"sa", "show", "nodes", "node_guid=" + guid(hca3.node_guid)}).size(), 1u);
+  EXPECT_EQ(json({"sa", "show", "nodes", "type=switch"}).size(), 2u);
+  std::string sw1 = std::to_string(lid_of("sw1"));
+  nlohmann::json down = json({"sa", "show", "ports", "lid", sw1, "state=DOWN"});
+  EXPECT_EQ(down.size(), 4u);  // ports 5-8
+  for (const auto& p : down) EXPECT_EQ(p["state"], "DOWN");
+  test::Result r = run({"sa", "show", "nodes", "nodeguid=1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown nodes field \"nodeguid\" ("), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
 
 // A table that does not add up is one error line and exit status 1, no

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <map>
 
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_sa.h"
 #include "lib/mad/sa.h"
 #include "lib/testing/fabric/fabric.h"
 
@@ -48,7 +50,9 @@ struct Component {
 const std::vector<Component>& components(uint16_t attr) {
   static const std::vector<Component> kNode = {
       {0, 0, 16}, {4, 32 + 16, 8}, {7, 32 + 96, 64}, {8, 32 + 160, 64}};
-  static const std::vector<Component> kPortInfo = {{0, 0, 16}, {1, 16, 8}};
+  // CapabilityMask (bit 7): equal, or bit by bit when asked (answer_sa).
+  static const std::vector<Component> kPortInfo = {{0, 0, 16}, {1, 16, 8}, {7, 32 + 160, 32}};
+  static const std::vector<Component> kMft = {{0, 0, 16}, {2, 16, 4}, {4, 23, 9}};
   static const std::vector<Component> kLid = {{0, 0, 16}};
   static const std::vector<Component> kLft = {{0, 0, 16}, {1, 16, 16}};
   static const std::vector<Component> kLink = {{0, 0, 16}, {1, 16, 8}, {2, 24, 8}, {3, 32, 16}};
@@ -81,6 +85,8 @@ const std::vector<Component>& components(uint16_t attr) {
       return kService;
     case 0x38:
       return kMcast;
+    case 0x17:
+      return kMft;
     default:
       return kNone;
   }
@@ -91,7 +97,7 @@ const mad::AttrDef* record_def(uint16_t attr) {
        {&mad::kNodeRecord, &mad::kPortInfoRecord, &mad::kSwitchInfoRecord, &mad::kLftRecord,
         &mad::kSmInfoRecord, &mad::kLinkRecord, &mad::kPathRecord, &mad::kServiceRecord,
         &mad::kMcMemberRecord, &mad::kGuidInfoRecord, &mad::kPKeyTableRecord, &mad::kSl2VlRecord,
-        &mad::kVlArbRecord})
+        &mad::kVlArbRecord, &mad::kMftRecord, &mad::kInformInfoRecord})
     if (a->id == attr) return a;
   return nullptr;
 }
@@ -332,16 +338,51 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
           std::copy_n(td.begin(), mad::kMcMemberRecord.bytes, x.begin());
         }
       break;
+    case 0x17:  // MulticastForwardingTableRecord: the blocks with a port in
+                // them, of every switch, 16 ports a position
+      for (uint16_t l = 1; l < top; ++l) {
+        Hop h = lids_[l];
+        if (h.node < 0 || !nodes_[h.node].is_switch()) continue;
+        const FabricNode& n = nodes_[h.node];
+        std::map<std::pair<unsigned, unsigned>, Record> blocks;  // (position, block)
+        for (auto [mlid, mask] : n.mft)
+          for (unsigned pos = 0; pos < 4; ++pos) {
+            uint16_t ports = static_cast<uint16_t>(mask >> (16 * pos));
+            if (!ports) continue;
+            unsigned b = (mlid - 0xc000u) / 32, i = (mlid - 0xc000u) % 32;
+            Record& x = blocks[{pos, b}];
+            if (x.empty()) {
+              x.resize(def->bytes);
+              put16(x, 0, l);
+              put16(x, 2, static_cast<uint16_t>(pos << 12 | b));
+            }
+            put16(x, mad::kTableRecordBlock + 2 * i, ports);
+          }
+        for (auto& [key, x] : blocks) all.push_back(std::move(x));
+      }
+      break;
+    case 0xf3:  // InformInfoRecord: the double keeps no subscriptions
+      break;
     case 0x35:
       return answer_path(m, r);
   }
   auto req = m.data();
   uint64_t mask = m.get(hdr::kCompMask);
+  // AttributeModifier bit 31: the enhanced compare, CapabilityMask's bits
+  // each (IBA 1.2.1 errata, as opensm).
+  const bool bitwise = m.get(hdr::kAttrMod) >> 31;
   std::vector<Record> found;
   for (Record& x : all) {
     bool ok = true;
-    for (const Component& c : components(attr))
-      if ((mask >> c.bit & 1) && !same(x, req, c)) ok = false;
+    for (const Component& c : components(attr)) {
+      if (!(mask >> c.bit & 1)) continue;
+      if (bitwise && attr == 0x12 && c.bit == 7) {
+        uint64_t want = mad::get_bits(req, c.offset, c.width);
+        ok = ok && (mad::get_bits(x, c.offset, c.width) & want) == want;
+      } else if (!same(x, req, c)) {
+        ok = false;
+      }
+    }
     if (ok) found.push_back(std::move(x));
   }
   return sa_reply(m, r, *def, found);
