@@ -84,6 +84,37 @@ compare "sa show paths lid 1 lid $last = saquery -p --src-to-dst 1:$last" paths 
   "run saquery -p --src-to-dst 1:$last" "sa show paths lid 1 lid $last"
 compare "sa show paths lid $last = saquery -p --src-to-dst 1:$last" paths \
   "run saquery -p --src-to-dst 1:$last" "sa show paths lid $last"
+# The PathRecord selection words beside saquery's options (its -M takes
+# the selector and the MTU code in one byte: 0x43 is less than 1024), a
+# node's name as an end (the first NodeRecord, h1: the table is cut).
+compare "sa show paths lid 1 lid $last mtu <1024 = saquery -M 0x43" paths \
+  "run saquery -p --src-to-dst 1:$last -M 0x43" "sa show paths lid 1 lid $last mtu <1024"
+compare "sa show paths ... reversible 1 numb_path 1 = saquery -r 1 -n 1" paths \
+  "run saquery -p --src-to-dst 1:$last -r 1 -n 1" \
+  "sa show paths lid 1 lid $last reversible 1 numb_path 1"
+compare "sa show paths ... service_id, qos_class, tclass, flow_label, hop_limit, pkt_lifetime" \
+  paths "run saquery -p --src-to-dst 1:$last --service_id 5 -Q 0 -T 0 -F 0 -H 0 --pkt_lifetime 0x7f" \
+  "sa show paths lid 1 lid $last service_id 5 qos_class 0 tclass 0 flow_label 0 hop_limit 0 pkt_lifetime <63"
+compare "sa show paths name h1 lid $last = saquery --src-to-dst h1:$last" paths \
+  "run saquery -p --src-to-dst h1:$last" "sa show paths name h1 lid $last"
+expect "sa show paths mtu >4096: no path, nothing printed" 0 '^$' \
+  sa show paths lid 1 lid "$last" mtu '>4096'
+# saquery -s: the ports with IsSM (opensm's), asked bit by bit.
+compare "sa show smports = saquery -s" smports "run saquery -s" "-d sa show smports"
+# ibtool's KEY=VALUE: a component (NodeGUID) the SA selects on, a field
+# (the port state) checked in the records.
+g=$(run saquery NR 3 2>/dev/null | sed -n 's/.*node_guid\.*//p')
+compare "sa show nodes node_guid=$g = saquery NR 3" nodes "run saquery NR 3" \
+  "sa show nodes node_guid=$g"
+compare "sa show ports lid 3 port 2 state=ACTIVE = saquery PIR 3/2" ports "run saquery PIR 3/2" \
+  "sa show ports lid 3 port 2 state=ACTIVE"
+expect "sa show nodes with a bad field: the choices" 1 '^unknown nodes field "nodeguid" \(.*node_guid' \
+  sa show nodes nodeguid=1
+# InformInfoRecords: two subscriptions of the local port (inform_sub.py),
+# then opensm lists them to saquery IIR and sa show inform alike.
+run python3 "$HERE/inform_sub.py" 1 64 >/dev/null && run python3 "$HERE/inform_sub.py" 1 65 >/dev/null ||
+  bad "inform_sub.py: no subscription"
+compare "sa show inform = saquery IIR" inform "run saquery IIR" "sa show inform"
 compare "sa show sm = saquery SMIR" sm "run saquery SMIR" "sa show sm"
 compare "sa show switches lid 2 = saquery SWIR 2" switches "run saquery SWIR 2" \
   "sa show switches lid 2"
@@ -166,6 +197,10 @@ compare "sa show mcast mlid 0xc000 smkey 1 = saquery --smkey 1 MCMR" mcast_recor
 for s in $switches; do
   compare "route show lid $s mcast = ibroute -M $s" mcast "run ibroute -M $s" \
     "route show lid $s mcast"
+done
+# MFTRecords: each switch's multicast table from the SA, as saquery MFTR.
+for s in $switches; do
+  compare "sa show mft lid $s = saquery MFTR $s" mft "run saquery MFTR $s" "sa show mft lid $s"
 done
 # dump_mfts: every switch's table in one run, each MLID with its switch.
 compare "route show all mcast = dump_mfts" mfts "run dump_mfts" "route show all mcast"

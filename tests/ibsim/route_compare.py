@@ -136,7 +136,15 @@ SA_KEYS = {
               "LinkWidthActive": "width", "SMLid": "sm_lid"},
     "links": {"FromLID": "from_lid", "FromPort": "from_port", "ToPort": "to_port",
               "ToLID": "to_lid"},
-    "paths": {"dlid": "dlid", "slid": "slid", "pkey": "pkey", "sl": "sl"},
+    "paths": {"dlid": "dlid", "slid": "slid", "pkey": "pkey", "sl": "sl", "mtu": "mtu"},
+    "smports": {"EndPortLid": "lid", "PortNum": "port", "master_sm_base_lid": "sm_lid",
+                "capability_mask": "caps"},
+    "mft": {"LID": "lid", "Position": "position", "Block": "block", "Port Mask": "port_mask"},
+    "inform": {"SubscriberGID": "subscriber_gid", "SubscriberEnum": "enum", "gid": "gid",
+               "lid_range_begin": "lid_range_begin", "lid_range_end": "lid_range_end",
+               "is_generic": "is_generic", "subscribe": "subscribe", "trap_type": "trap_type",
+               "trap_num": "trap_number", "resp_time_val": "resp_time",
+               "node_type": "producer_type"},
     "sm": {"LID": "lid", "GUID": "guid", "Priority": "priority", "SMState": "state"},
     "switches": {"LID": "lid", "LinearFDBCap": "linear_fdb_cap", "LinearFDBTop": "linear_fdb_top"},
     "mcast_records": {"MGID": "mgid", "PortGid": "port_gid", "qkey": "qkey", "mlid": "mlid",
@@ -175,8 +183,9 @@ def norm(v):
 def saquery_records(text):
     """saquery's dumps: a "... dump:" (or "SA ClassPortInfo:") line starts a
     record; "Name.....value" lines are fields; "GUID n" lines, the P_Key
-    table's rows and the "SL:"/"VL:"/"Weight:" rows of the SLtoVL and VLArb
-    tables collect into arrays."""
+    table's rows, the "SL:"/"VL:"/"Weight:" rows of the SLtoVL and VLArb
+    tables and the "MLID<tab>mask" rows of an MFT record collect into
+    arrays."""
     records = []
     for line in text.splitlines():
         if re.match(r"^\S.*(dump|ClassPortInfo):$", line):
@@ -188,6 +197,10 @@ def saquery_records(text):
         m = re.match(r"^\s+GUID \d\.+(.*)$", line)
         if m:
             r.setdefault("GUID", []).append(m.group(1))
+            continue
+        m = re.match(r"^\s+0x[0-9a-f]{4}\t(0x[0-9a-f]{4})$", line)
+        if m:
+            r.setdefault("Port Mask", []).append(m.group(1))
             continue
         m = re.match(r"^\s+((?:0x[0-9a-f]{4} ?){8})$", line)
         if m:
@@ -209,10 +222,11 @@ def sa(kind, diags, ours):
     for r in saquery_records(diags):
         if kind == "sm" and "SMState" in r:
             r["SMState"] = SM_STATES.get(r["SMState"], r["SMState"])
-        if kind == "mcast_records":
+        if kind in ("mcast_records", "paths") and "mtu" in r:
             # saquery prints the selector with the value (0x84: exactly 2048).
             r["mtu"] = MTUS.get(int(r["mtu"], 16) & 0x3f, r["mtu"])
-            r["rate"] = str(int(r["rate"], 16) & 0x3f)
+            if kind == "mcast_records":
+                r["rate"] = str(int(r["rate"], 16) & 0x3f)
         if kind == "sl2vl":
             r.pop("SL", None)  # the header row: 0| 1| ... 15|
         want.append({ours_key: norm(r[k]) for k, ours_key in keys.items() if k in r})
