@@ -19,7 +19,7 @@ SKIPS=(
   ' sm set |	ibsim refuses SMInfo Sets'
   ' perf show .* (sl|speeds|congestion|samples)$|	ibsim'"'"'s PMA lacks those attributes'
   'PortInfoExtended|	ibsim does not answer PortInfoExtended'
-  'sa show (nodes$|nodes (name|guid) |sl2vl|vlarb|guids)|--sa fabric show|	no RMPP: a table longer than a MAD comes cut short (a warning, exit 1)'
+  'sa show (nodes$|nodes (name|guid) |paths name |sl2vl|vlarb|guids)|--sa fabric show|	no RMPP: a table longer than a MAD comes cut short (a warning, exit 1)'
   ' mcast 0xc000$|	no HCA joined the broadcast group here (check.sh joins them)'
 )
 
