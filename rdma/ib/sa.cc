@@ -19,6 +19,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "rdma/ib/sa_smkey.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -46,7 +47,7 @@ void sa_help(Ctx& c) {
       "where  SRC, DST, TARGET := { lid LID | LID | guid GUID | gid GID }\n"
       "       (SRC and DST also name NAME: a node description or node-name-map name)\n"
       "Every show also takes KEY=VALUE: the records whose field KEY (as printed) is VALUE.\n"
-      "SRC is the local port when only DST is given.\n",
+      "SRC is the local port when only DST is given; smkey x reads the key from the terminal.\n",
       c.help_out);
 }
 
@@ -60,6 +61,12 @@ uint64_t number(const std::string& s, uint64_t max, const char* what) {
   std::optional<uint64_t> v = view::parse_number(s, {.max = max, .c_bases = true});
   if (!v) throw UsageError("invalid " + std::string(what) + " \"" + s + "\"");
   return *v;
+}
+
+// smkey KEY; "x": typed at the terminal, unseen (saquery --smkey x).
+uint64_t sm_key_word(const std::string& v) {
+  if (v == "x") return number(read_secret_from_tty("SM_Key: "), ~uint64_t{0}, "SM_Key");
+  return number(v, ~uint64_t{0}, "SM_Key");
 }
 
 uint8_t mtu_code(const std::string& s) {
@@ -153,7 +160,7 @@ ib::SaQuery sa_query(Args& args) {
     if (args.empty()) throw UsageError("\"" + k + "\" needs a value");
     const std::string v = args.next();
     if (k == "smkey") {
-      q.sm_key = number(v, ~uint64_t{0}, "SM_Key");
+      q.sm_key = sm_key_word(v);
     } else if (f) {
       q.add(*f, filter_value(*f, v));
     } else if (k == "lid") {
@@ -300,7 +307,7 @@ void sa_modify_guid(Ctx& c, ib::GuidChange how) {
           static_cast<unsigned>(number(c.args.need_value(k, "GUID index"), 254, "GUID index"));
       index = true;
     } else if (k == "smkey") {
-      sm_key = number(c.args.need_value(k, "SM_Key"), UINT64_MAX, "SM_Key");
+      sm_key = sm_key_word(c.args.need_value(k, "SM_Key"));
     } else if (!guid) {
       guid = mad::parse_guid(k);
     } else {

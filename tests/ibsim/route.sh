@@ -164,6 +164,27 @@ compare "sa show vlarb lid 3 port 2 block 2 = saquery VLAR 3/2/2" vlarb \
   "run saquery VLAR 3/2/2" "sa show vlarb lid 3 port 2 block 2"
 expect "sa show pkeys without smkey: opensm's refusal, the hint" 1 'smkey KEY' \
   sa show pkeys lid 1
+# smkey x: the key typed at a terminal (tmux's; tmux itself runs without
+# the shim), not echoed, the answer as with the key given.
+if command -v tmux >/dev/null; then
+  T="tmux -S $WORK/tmux.sock"
+  $T new-session -d -s key -x 100 -y 10 \
+    "env LD_PRELOAD=$UMAD2SIM IBSIM_SOCKNAME=$IBSIM_SOCKNAME $RDMA -j sa show pkeys lid 1 smkey x >$WORK/key.json 2>$WORK/key.err; sleep 30"
+  for _ in $(seq 40); do $T capture-pane -p -t key | grep -q 'SM_Key: ' && break; sleep 0.25; done
+  $T send-keys -t key 1 Enter
+  for _ in $(seq 40); do [ -s "$WORK/key.json" ] && break; sleep 0.25; done
+  sleep 0.5
+  screen=$($T capture-pane -p -t key)
+  want=$(run "$RDMA" -j sa show pkeys lid 1 smkey 1 2>/dev/null)
+  if [ -n "$want" ] && [ "$(cat "$WORK/key.json")" = "$want" ] && ! grep -q 'SM_Key: .*1' <<<"$screen"; then
+    ok "sa show pkeys smkey x: the key typed unseen, the trusted answer"
+  else
+    bad "sa show pkeys smkey x: screen '$screen', $(cat "$WORK/key.json" "$WORK/key.err")"
+  fi
+  $T kill-server 2>/dev/null
+else
+  bad "tmux is not installed (tests/ibsim/setup.sh)"
+fi
 
 # Multicast: opensm creates the IPoIB broadcast group, but with no member
 # (no IPoIB here) it programs no switch. Every HCA port joins it (a proxy
