@@ -4,6 +4,8 @@
 
 #include <strings.h>
 
+#include "lib/mad/attrs.h"
+
 namespace rdma::mad {
 
 namespace {
@@ -116,12 +118,13 @@ std::span<const AttrDef* const> cc_attrs() {
                                             &kSwitchPortCongestionSetting,
                                             &kCACongestionSetting,
                                             &kCongestionControlTable,
-                                            &kTimestamp};
+                                            &kTimestamp,
+                                            &kClassPortInfo};  // the class's own
   return kAll;
 }
 
 const AttrDef* find_cc_attr(std::string_view word) {
-  static constexpr const char* kCodes[] = {"CI", "CK", "CL", "SS", "SP", "CS", "CT", "TI"};
+  static constexpr const char* kCodes[] = {"CI", "CK", "CL", "SS", "SP", "CS", "CT", "TI", "CP"};
   auto blind = [](std::string_view a, std::string_view b) {
     return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
   };

@@ -28,7 +28,7 @@ void cc_help(Ctx& c) {
       "       rdma [ --cckey KEY ] cc set TARGET ATTR [ block N | port N ] "
       "FIELD=VALUE...\n"
       "where  ATTR := { %s }\n"
-      "               (a name, any prefix, or ibccquery's CI, CK, CL, SS, SP, CS, CT, TI;\n"
+      "               (a name, any prefix, or ibccquery's CI, CK, CL, SS, SP, CS, CT, TI, CP;\n"
       "               show: CongestionInfo when none)\n"
       "       TARGET := { lid LID | LID | guid GUID | gid GID }\n"
       "       FIELD := the IBA field name or the key cc show -j prints; NAME[i] for a\n"

@@ -21,6 +21,8 @@ TEST(CcAttrs, NamesPrefixesAndIbccqueryCodes) {
   EXPECT_EQ(mad::find_cc_attr("CACongestionSetting"), &mad::kCACongestionSetting);
   EXPECT_EQ(mad::find_cc_attr("timestamp"), &mad::kTimestamp);
   EXPECT_EQ(mad::find_cc_attr("bogus"), nullptr);
+  EXPECT_EQ(mad::find_cc_attr("CP"), &mad::kClassPortInfo);  // ibccquery's ClassPortInfo
+  EXPECT_EQ(mad::find_cc_attr("C"), &mad::kCongestionInfo);  // a prefix: the first
   EXPECT_EQ(mad::cc_data_offset(mad::kCongestionLogSwitch.id), 32u);
   EXPECT_EQ(mad::cc_data_offset(mad::kTimestamp.id), 64u);
 }
@@ -43,6 +45,12 @@ TEST_F(MadCmd, CcShowReadsTheAttributeWithTheCcKey) {
   EXPECT_TRUE(j[0].contains("event_remote_qp"));
   EXPECT_EQ(json({"cc", "show", "lid", "3", "TI"})[0]["timestamp"], 1);  // counts each Get
   EXPECT_EQ(json({"cc", "show", "lid", "3", "TI"})[0]["timestamp"], 2);
+  // The class's ClassPortInfo, as ibccquery CP: a CC MAD, the CC version.
+  j = json({"cc", "show", "lid", "2", "CP"});
+  EXPECT_EQ(j[0]["attribute"], "ClassPortInfo");
+  EXPECT_EQ(j[0]["class_version"], 2);
+  EXPECT_EQ(sent_.back().mgmt_class(), mad::kClassCc);
+  EXPECT_EQ(sent_.back().get(mad::hdr::kAttrId), mad::kClassPortInfo.id);
 }
 
 TEST_F(MadCmd, CcSetWritesAndShowsTheAnswer) {
@@ -113,7 +121,8 @@ TEST_F(MadCmd, CcRefusalsAndWrongWords) {
   EXPECT_EQ(err({"cc", "show", "lid", "3", "frob"}),
             "unknown cc show argument \"frob\" (block, port, CongestionInfo, CongestionKeyInfo, "
             "CongestionLog, SwitchCongestionSetting, SwitchPortCongestionSetting, "
-            "CACongestionSetting, CongestionControlTable or Timestamp)\n");
+            "CACongestionSetting, CongestionControlTable, Timestamp or ClassPortInfo)\n");
+  EXPECT_EQ(err({"cc", "set", "lid", "3", "CP", "BaseVersion=1"}), "ClassPortInfo is read-only\n");
   EXPECT_EQ(err({"--cckey", "x", "cc", "show", "lid", "3"}),
             "invalid --cckey \"x\" (expected a number, decimal or 0x hex)\n");
   EXPECT_EQ(sent_.size(), sent);

@@ -171,6 +171,14 @@ expect "sa set guid index 0: the SA refuses the port GUID's entry" 1 \
 # fabric's tests' (rdma/ib/cc_test.cc).
 expect "cc show: a class 0x21 MAD goes out and is answered" 0 '^lid [0-9]+: attribute CongestionInfo ' \
   cc show lid "$HCA2"
+# ibsim answers no CC ClassPortInfo: ibccquery CP fails, and so does
+# cc show CP, as one line (the answer's fields: rdma/ib/cc_test.cc).
+if run ibccquery CP "$HCA2" >/dev/null 2>&1; then
+  bad "ibccquery CP answered: compare it with cc show CP"
+else
+  expect "cc show CP: no answer from ibsim, as ibccquery CP" 1 '^no reply to ClassPortInfo from lid ' \
+    cc show lid "$HCA2" CP
+fi
 
 check_line_ends
 echo "$PASS passed, $FAIL failed"
