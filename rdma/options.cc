@@ -249,7 +249,12 @@ Options parse_options(std::vector<std::string>& args) {
       rest.push_back(std::move(args[i]));
       continue;
     }
-    auto take_arg = [&](const OptionSpec& o, std::string inline_arg) {
+    // has_eq: "--OPT=VALUE" (the value, empty or not, is what follows '=':
+    // "--OPT=" followed by a word must not take the word).
+    auto take_arg = [&](const OptionSpec& o, std::string inline_arg, bool has_eq) {
+      if (has_eq && inline_arg.empty())
+        throw UsageError(std::string("option \"--") + o.long_name + "\" has an empty value (\"--" +
+                         o.long_name + "=\")");
       if (!inline_arg.empty()) return apply(opt, o, &inline_arg);
       if (i + 1 >= args.size())
         throw UsageError(std::string("option \"--") + o.long_name + "\" needs an argument");
@@ -257,15 +262,20 @@ Options parse_options(std::vector<std::string>& args) {
     };
     std::string_view body = std::string_view(a).substr(a[1] == '-' ? 2 : 1);
     std::string inline_arg;
+    bool has_eq = false;
     if (auto eq = body.find('='); a[1] == '-' && eq != std::string_view::npos) {
       inline_arg = std::string(body.substr(eq + 1));
       body = body.substr(0, eq);
+      has_eq = true;
     }
     if (const OptionSpec* o = by_long(body)) {
-      if (o->takes_arg)
-        take_arg(*o, inline_arg);
-      else
+      if (o->takes_arg) {
+        take_arg(*o, inline_arg, has_eq);
+      } else {
+        if (has_eq)  // getopt_long's rule: a flag takes no value
+          throw UsageError(std::string("option \"--") + o->long_name + "\" takes no value");
         apply(opt, *o, nullptr);
+      }
       continue;
     }
     if (a[1] == '-') throw UsageError("unknown option \"" + a + "\"");
@@ -274,7 +284,7 @@ Options parse_options(std::vector<std::string>& args) {
       const OptionSpec* o = by_short(a[k]);
       if (!o) throw UsageError("unknown option \"" + a + "\"");
       if (o->takes_arg) {
-        take_arg(*o, a.substr(k + 1));
+        take_arg(*o, a.substr(k + 1), false);
         break;
       }
       apply(opt, *o, nullptr);

@@ -92,6 +92,41 @@ TEST(Options, UnknownAndMissingArgumentAreErrors) {
   EXPECT_THROW(parse_options(d), Error);
 }
 
+// "--OPT=" ends at '=': its empty value is an error naming the option,
+// never the next word taken as the value; a flag given a value is one too.
+TEST(Options, EmptyValueAfterEqualsNamesTheOption) {
+  for (const char* opt : {"--timeout=", "--netns=", "--batch=", "--config=", "--output=",
+                          "--pkey-idx=", "--deadline=", "--retries=", "--mkey-file="}) {
+    Words w = {opt, "5", "dev"};
+    std::string name = std::string(opt).substr(0, std::string(opt).size() - 1);
+    try {
+      parse_options(w);
+      ADD_FAILURE() << opt << " took the next word";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "option \"" + name + "\" has an empty value (\"" + name + "=\")");
+    }
+  }
+  // An abbreviation is named in full.
+  Words abbrev = {"--kernel-t=", "9"};
+  EXPECT_THROW(
+      {
+        try {
+          parse_options(abbrev);
+        } catch (const UsageError& e) {
+          EXPECT_NE(std::string(e.what()).find("\"--kernel-timeout\""), std::string::npos);
+          throw;
+        }
+      },
+      UsageError);
+  Words flag = {"--json=yes", "dev"};
+  EXPECT_THROW(parse_options(flag), UsageError);
+  // A value after '=' still counts, and the next word stays a word.
+  Words given = {"--kernel-timeout=7", "dev"};
+  EXPECT_EQ(parse_options(given).kernel_timeout_ms, 7);
+  EXPECT_EQ(given, (Words{"dev"}));
+}
+
 TEST(Options, WordsWithoutOptionsStayAsTheyAre) {
   Words w = {"res", "show", "qp", "-", "lqpn", "5"};
   Options o = parse_options(w);

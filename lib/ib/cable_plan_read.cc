@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -16,6 +15,7 @@
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/types.h"
 #include "lib/view/number.h"
+#include "lib/view/read_text.h"
 #include "lib/view/trim.h"
 
 namespace rdma::ib {
@@ -306,11 +306,7 @@ Plan names_checked(Plan p, const std::string& path) {
 }  // namespace
 
 Plan load_plan(const std::string& path, const NodeNameMap& names) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  std::string text = view::read_text(path, "the cable plan");
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
     Fabric f = load_fabric(path);

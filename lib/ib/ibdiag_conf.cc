@@ -4,11 +4,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "lib/error.h"
 #include "lib/view/number.h"
+#include "lib/view/read_text.h"
 #include "lib/view/trim.h"
 
 namespace rdma::ib {
@@ -60,16 +60,13 @@ IbdiagConf parse_ibdiag_conf(const std::string& text, const std::string& path) {
 }
 
 IbdiagConf read_ibdiag_conf(const std::string& path, bool must_exist) {
+  static constexpr const char* kWhat = "the diagnostics config";
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     if (!must_exist) return {};
-    throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+    throw Error(view::cannot_read(path, kWhat, errno));
   }
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_ibdiag_conf(text.str(), path);
+  return parse_ibdiag_conf(view::read_text(path, kWhat), path);
 }
 
 }  // namespace rdma::ib

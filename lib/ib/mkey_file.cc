@@ -2,12 +2,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
 #include "lib/error.h"
 #include "lib/view/number.h"
+#include "lib/view/read_text.h"
 #include "lib/view/trim.h"
 
 namespace rdma::ib {
@@ -48,11 +48,7 @@ MkeysByGuid parse_mkey_file(const std::string& text, const std::string& path) {
 }
 
 MkeysByGuid read_mkey_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read the M_Key file \"" + path + "\": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_mkey_file(text.str(), path);
+  return parse_mkey_file(view::read_text(path, "the M_Key file"), path);
 }
 
 }  // namespace rdma::ib

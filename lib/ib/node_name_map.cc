@@ -5,13 +5,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "lib/error.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
 #include "lib/view/number.h"
+#include "lib/view/read_text.h"
 
 namespace rdma::ib {
 
@@ -83,11 +82,7 @@ NodeNameMap load_node_name_map(const std::optional<std::string>& file, const cha
   std::string path = file ? *file : default_file;
   struct stat st;
   if (!file && stat(path.c_str(), &st) != 0) return {};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read node name map \"" + path + "\": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_node_name_map(text.str(), path);
+  return parse_node_name_map(view::read_text(path, "the node name map"), path);
 }
 
 void rename_nodes(const NodeNameMap& m, Fabric& f) {

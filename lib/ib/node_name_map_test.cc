@@ -74,7 +74,7 @@ TEST(NodeNameMap, LoadsTheNamedOrTheDefaultFile) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "cannot read node name map \"" + none + "\": No such file or directory");
+              "cannot read the node name map \"" + none + "\": No such file or directory");
   }
   std::remove(file.c_str());
 }

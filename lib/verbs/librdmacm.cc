@@ -19,11 +19,13 @@
 #include "lib/dl/dl.h"
 #include "lib/error.h"
 #include "lib/verbs/cm.h"
+#include "lib/verbs/cm_api.h"
 
 namespace rdma::verbs {
 
 namespace {
 
+// The libraries' functions, looked up once.
 struct Lib {
   rdma_event_channel* (*create_event_channel)();
   void (*destroy_event_channel)(rdma_event_channel*);
@@ -52,45 +54,104 @@ struct Lib {
   const char* (*wc_status_str)(ibv_wc_status);
 };
 
-const Lib& lib() {
-  static Lib l = [] {
-    std::string why;
-    void* v = dl::open("libibverbs.so.1", &why);
-    if (!v) throw Error("cannot load libibverbs (install libibverbs1): " + why);
-    void* h = dl::open("librdmacm.so.1", &why);
-    if (!h) throw Error("cannot load librdmacm (install librdmacm1): " + why);
-    Lib x{};
-    const char* cm = "librdmacm.so.1";
-    dl::bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
-    dl::bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
-    dl::bind(h, cm, "rdma_create_id", x.create_id);
-    dl::bind(h, cm, "rdma_destroy_id", x.destroy_id);
-    dl::bind(h, cm, "rdma_bind_addr", x.bind_addr);
-    dl::bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
-    dl::bind(h, cm, "rdma_resolve_route", x.resolve_route);
-    dl::bind(h, cm, "rdma_create_qp", x.create_qp);
-    dl::bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
-    dl::bind(h, cm, "rdma_connect", x.connect);
-    dl::bind(h, cm, "rdma_listen", x.listen);
-    dl::bind(h, cm, "rdma_accept", x.accept);
-    dl::bind(h, cm, "rdma_reject", x.reject);
-    dl::bind(h, cm, "rdma_disconnect", x.disconnect);
-    dl::bind(h, cm, "rdma_set_option", x.set_option);
-    dl::bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
-    dl::bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
-    dl::bind(h, cm, "rdma_event_str", x.event_str);
-    const char* vb = "libibverbs.so.1";
-    dl::bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
-    dl::bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
-    dl::bind(v, vb, "ibv_reg_mr", x.reg_mr);
-    dl::bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
-    dl::bind(v, vb, "ibv_create_cq", x.create_cq);
-    dl::bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
-    dl::bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
-    return x;
-  }();
-  return l;
+template <typename Fn>
+void bind(void* h, const char* lib, const char* name, Fn& fn) {
+  void* p = dl::sym(h, name);
+  if (!p) throw Error(std::string(lib) + " lacks " + name);
+  fn = reinterpret_cast<Fn>(p);
 }
+
+Lib load() {
+  std::string why;
+  void* v = dl::open("libibverbs.so.1", &why);
+  if (!v) throw Error("cannot load libibverbs (install libibverbs1): " + why);
+  void* h = dl::open("librdmacm.so.1", &why);
+  if (!h) throw Error("cannot load librdmacm (install librdmacm1): " + why);
+  Lib x{};
+  const char* cm = "librdmacm.so.1";
+  bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
+  bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
+  bind(h, cm, "rdma_create_id", x.create_id);
+  bind(h, cm, "rdma_destroy_id", x.destroy_id);
+  bind(h, cm, "rdma_bind_addr", x.bind_addr);
+  bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
+  bind(h, cm, "rdma_resolve_route", x.resolve_route);
+  bind(h, cm, "rdma_create_qp", x.create_qp);
+  bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
+  bind(h, cm, "rdma_connect", x.connect);
+  bind(h, cm, "rdma_listen", x.listen);
+  bind(h, cm, "rdma_accept", x.accept);
+  bind(h, cm, "rdma_reject", x.reject);
+  bind(h, cm, "rdma_disconnect", x.disconnect);
+  bind(h, cm, "rdma_set_option", x.set_option);
+  bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
+  bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
+  bind(h, cm, "rdma_event_str", x.event_str);
+  const char* vb = "libibverbs.so.1";
+  bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
+  bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
+  bind(v, vb, "ibv_reg_mr", x.reg_mr);
+  bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
+  bind(v, vb, "ibv_create_cq", x.create_cq);
+  bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
+  bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
+  return x;
+}
+
+// The real seam: each call forwarded to the loaded libraries.
+class RealApi : public CmApi {
+ public:
+  explicit RealApi(Lib l) : l_(l) {}
+  rdma_event_channel* create_event_channel() override { return l_.create_event_channel(); }
+  void destroy_event_channel(rdma_event_channel* c) override { l_.destroy_event_channel(c); }
+  int create_id(rdma_event_channel* c, rdma_cm_id** id, void* ctx, rdma_port_space ps) override {
+    return l_.create_id(c, id, ctx, ps);
+  }
+  int destroy_id(rdma_cm_id* id) override { return l_.destroy_id(id); }
+  int bind_addr(rdma_cm_id* id, sockaddr* a) override { return l_.bind_addr(id, a); }
+  int resolve_addr(rdma_cm_id* id, sockaddr* s, sockaddr* d, int ms) override {
+    return l_.resolve_addr(id, s, d, ms);
+  }
+  int resolve_route(rdma_cm_id* id, int ms) override { return l_.resolve_route(id, ms); }
+  int create_qp(rdma_cm_id* id, ibv_pd* pd, ibv_qp_init_attr* a) override {
+    return l_.create_qp(id, pd, a);
+  }
+  void destroy_qp(rdma_cm_id* id) override { l_.destroy_qp(id); }
+  int connect(rdma_cm_id* id, rdma_conn_param* p) override { return l_.connect(id, p); }
+  int listen(rdma_cm_id* id, int backlog) override { return l_.listen(id, backlog); }
+  int accept(rdma_cm_id* id, rdma_conn_param* p) override { return l_.accept(id, p); }
+  int reject(rdma_cm_id* id, const void* d, uint8_t n) override { return l_.reject(id, d, n); }
+  int disconnect(rdma_cm_id* id) override { return l_.disconnect(id); }
+  int set_option(rdma_cm_id* id, int level, int name, void* v, size_t n) override {
+    return l_.set_option(id, level, name, v, n);
+  }
+  int get_cm_event(rdma_event_channel* c, rdma_cm_event** e) override {
+    return l_.get_cm_event(c, e);
+  }
+  int ack_cm_event(rdma_cm_event* e) override { return l_.ack_cm_event(e); }
+  const char* event_str(rdma_cm_event_type t) override { return l_.event_str(t); }
+  ibv_pd* alloc_pd(ibv_context* c) override { return l_.alloc_pd(c); }
+  int dealloc_pd(ibv_pd* pd) override { return l_.dealloc_pd(pd); }
+  ibv_mr* reg_mr(ibv_pd* pd, void* a, size_t n, int acc) override {
+    return l_.reg_mr(pd, a, n, acc);
+  }
+  int dereg_mr(ibv_mr* mr) override { return l_.dereg_mr(mr); }
+  ibv_cq* create_cq(ibv_context* c, int n, void* ctx, ibv_comp_channel* ch, int v) override {
+    return l_.create_cq(c, n, ctx, ch, v);
+  }
+  int destroy_cq(ibv_cq* cq) override { return l_.destroy_cq(cq); }
+  const char* wc_status_str(ibv_wc_status s) override { return l_.wc_status_str(s); }
+  int post_send(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) override {
+    return ibv_post_send(qp, wr, bad);
+  }
+  int post_recv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) override {
+    return ibv_post_recv(qp, wr, bad);
+  }
+  int poll_cq(ibv_cq* cq, int n, ibv_wc* wc) override { return ibv_poll_cq(cq, n, wc); }
+
+ private:
+  Lib l_;
+};
 
 std::string err_text(int e) {
   return std::strerror(e);
@@ -119,19 +180,28 @@ std::string address_text(const sockaddr* sa) {
   return buf;
 }
 
+// A connect request the server does not take: rejected, and its id (which
+// the request created, the server's to destroy once the event is acked)
+// destroyed, else it lives, and holds the device, until the server exits.
+void refuse(CmApi& api, rdma_cm_id* id) {
+  api.reject(id, nullptr, 0);
+  api.destroy_id(id);
+}
+
 // One event channel and the events read from it, each waited for with a
 // bound (poll on its fd) so that no step hangs.
 class Channel {
  public:
-  Channel() : ch_(lib().create_event_channel()) {
+  explicit Channel(CmApi& api) : api_(api), ch_(api.create_event_channel()) {
     if (!ch_)
       throw Error("cannot open an rdma_cm event channel: " + err_text(errno) +
                   " (is rdma_ucm loaded?)");
   }
-  ~Channel() { lib().destroy_event_channel(ch_); }
+  ~Channel() { api_.destroy_event_channel(ch_); }
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
   rdma_event_channel* get() const { return ch_; }
+  CmApi& api() const { return api_; }
   // The next event, or nullptr after timeout_ms (-1: no bound).
   rdma_cm_event* next(int timeout_ms) {
     pollfd p{ch_->fd, POLLIN, 0};
@@ -141,11 +211,12 @@ class Channel {
     if (n < 0) throw Error("cannot wait for an rdma_cm event: " + err_text(errno));
     if (n == 0) return nullptr;
     rdma_cm_event* e = nullptr;
-    if (lib().get_cm_event(ch_, &e)) throw Error("rdma_get_cm_event failed: " + err_text(errno));
+    if (api_.get_cm_event(ch_, &e)) throw Error("rdma_get_cm_event failed: " + err_text(errno));
     return e;
   }
 
  private:
+  CmApi& api_;
   rdma_event_channel* ch_;
 };
 
@@ -156,32 +227,33 @@ class RealConnection : public Connection {
   RealConnection(std::unique_ptr<Channel> ch, rdma_cm_id* id, const Hello& h)
       : ch_(std::move(ch)), id_(id), hello_(h) {}
   ~RealConnection() override {
-    if (connected_) lib().disconnect(id_);
-    if (qp_) lib().destroy_qp(id_);
-    if (mr_) lib().dereg_mr(mr_);
-    if (cq_) lib().destroy_cq(cq_);
-    if (pd_) lib().dealloc_pd(pd_);
+    if (connected_) api().disconnect(id_);
+    if (qp_) api().destroy_qp(id_);
+    if (mr_) api().dereg_mr(mr_);
+    if (cq_) api().destroy_cq(cq_);
+    if (pd_) api().dealloc_pd(pd_);
     std::free(buf_);
-    lib().destroy_id(id_);
+    api().destroy_id(id_);
     // The listening id (server) after the connection's own.
-    for (rdma_cm_id* l : listen_ids_) lib().destroy_id(l);
+    for (rdma_cm_id* l : listen_ids_) api().destroy_id(l);
   }
 
   void set_listeners(std::vector<rdma_cm_id*> l) { listen_ids_ = std::move(l); }
+  CmApi& api() const { return ch_->api(); }
 
   // PD, CQ, a buffer for the larger of the two message sizes, the QP.
   void setup() {
     ibv_context* ctx = id_->verbs;
     if (!ctx) throw Error("rdma_cm gave no device for " + peer());
-    pd_ = lib().alloc_pd(ctx);
+    pd_ = api().alloc_pd(ctx);
     if (!pd_) throw Error(where() + ": ibv_alloc_pd failed: " + err_text(errno));
-    cq_ = lib().create_cq(ctx, kSendDepth + kRecvDepth, nullptr, nullptr, 0);
+    cq_ = api().create_cq(ctx, kSendDepth + kRecvDepth, nullptr, nullptr, 0);
     if (!cq_) throw Error(where() + ": ibv_create_cq failed: " + err_text(errno));
     size_t len = std::max<size_t>({hello_.size, hello_.lat_size, 64});
     if (posix_memalign(&buf_, 4096, len))
       throw Error("cannot allocate " + std::to_string(len) + " bytes for the buffer");
     std::memset(buf_, 0, len);
-    mr_ = lib().reg_mr(pd_, buf_, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    mr_ = api().reg_mr(pd_, buf_, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
     if (!mr_)
       throw Error(where() + ": ibv_reg_mr of " + std::to_string(len) +
                   " bytes failed: " + err_text(errno));
@@ -195,10 +267,10 @@ class RealConnection : public Connection {
     a.cap.max_send_sge = 1;
     a.cap.max_recv_sge = 1;
     a.cap.max_inline_data = kInline;
-    if (lib().create_qp(id_, pd_, &a)) {
+    if (api().create_qp(id_, pd_, &a)) {
       // A device without inline data (or as much of it)
       a.cap.max_inline_data = 0;
-      if (lib().create_qp(id_, pd_, &a))
+      if (api().create_qp(id_, pd_, &a))
         throw Error(where() + ": rdma_create_qp failed: " + err_text(errno));
     }
     inline_ = a.cap.max_inline_data;
@@ -238,18 +310,18 @@ class RealConnection : public Connection {
     wr.sg_list = &sge;
     wr.num_sge = 1;
     ibv_recv_wr* bad = nullptr;
-    if (int e = ibv_post_recv(qp_, &wr, &bad))
+    if (int e = api().post_recv(qp_, &wr, &bad))
       throw Error(where() + ": ibv_post_recv failed: " + err_text(e));
   }
 
   size_t poll(Completion* out, size_t max) override {
     ibv_wc wc[16];
-    int n = ibv_poll_cq(cq_, static_cast<int>(std::min<size_t>(max, 16)), wc);
+    int n = api().poll_cq(cq_, static_cast<int>(std::min<size_t>(max, 16)), wc);
     if (n < 0) throw Error(where() + ": ibv_poll_cq failed");
     for (int i = 0; i < n; ++i) {
       if (wc[i].status != IBV_WC_SUCCESS)
         throw Error(
-            where() + ": a work request failed: " + lib().wc_status_str(wc[i].status) +
+            where() + ": a work request failed: " + api().wc_status_str(wc[i].status) +
             (wc[i].status == IBV_WC_RETRY_EXC_ERR || wc[i].status == IBV_WC_RNR_RETRY_EXC_ERR
                  ? " (the peer stopped answering)"
                  : ""));
@@ -265,7 +337,9 @@ class RealConnection : public Connection {
     if (gone_) return true;
     while (rdma_cm_event* e = ch_->next(0)) {
       rdma_cm_event_type t = e->event;
-      lib().ack_cm_event(e);
+      rdma_cm_id* id = e->id;
+      api().ack_cm_event(e);
+      if (t == RDMA_CM_EVENT_CONNECT_REQUEST) refuse(api(), id);  // another client: one at a time
       if (t == RDMA_CM_EVENT_DISCONNECTED || t == RDMA_CM_EVENT_DEVICE_REMOVAL ||
           t == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
         gone_ = true;
@@ -293,7 +367,7 @@ class RealConnection : public Connection {
       wr.wr.rdma.rkey = rkey_;
     }
     ibv_send_wr* bad = nullptr;
-    if (int e = ibv_post_send(qp_, &wr, &bad))
+    if (int e = api().post_send(qp_, &wr, &bad))
       throw Error(where() + ": ibv_post_send failed: " + err_text(e));
   }
 
@@ -319,26 +393,27 @@ struct Event {
   rdma_cm_event_type type;
   int status;
   std::vector<uint8_t> data;  // the private data
+  rdma_cm_id* id;             // a CONNECT_REQUEST's: a new id, the caller's to destroy
 };
 
 Event wait_event(Channel& ch, int timeout_ms, const std::string& what) {
   rdma_cm_event* e = ch.next(timeout_ms);
   if (!e)
     throw Error(what + ": no answer in " + std::to_string(timeout_ms / 1000) + " s (timed out)");
-  Event out{e->event, e->status, {}};
+  Event out{e->event, e->status, {}, e->id};
   const auto* p = static_cast<const uint8_t*>(e->param.conn.private_data);
   if (p) out.data.assign(p, p + e->param.conn.private_data_len);
-  lib().ack_cm_event(e);
+  ch.api().ack_cm_event(e);
   return out;
 }
 
-std::string event_words(const Event& e) {
+std::string event_words(CmApi& api, const Event& e) {
   const char* w = e.type == RDMA_CM_EVENT_ADDR_ERROR       ? "address resolution failed"
                   : e.type == RDMA_CM_EVENT_ROUTE_ERROR    ? "route resolution failed"
                   : e.type == RDMA_CM_EVENT_UNREACHABLE    ? "the peer is unreachable"
                   : e.type == RDMA_CM_EVENT_CONNECT_ERROR  ? "connection error"
                   : e.type == RDMA_CM_EVENT_DEVICE_REMOVAL ? "the device was removed"
-                                                           : lib().event_str(e.type);
+                                                           : api.event_str(e.type);
   return w +
          (e.status ? " (" + err_text(e.status < 0 ? -e.status : e.status) + ")" : std::string());
 }
@@ -374,32 +449,33 @@ rdma_conn_param conn_param(const void* data, uint8_t len) {
 // The server's listening ids, destroyed with it unless a connection took
 // them over.
 struct Listeners {
+  CmApi& api_;
   std::vector<rdma_cm_id*> ids;
-  Listeners() = default;
+  explicit Listeners(CmApi& api) : api_(api) {}
   Listeners(const Listeners&) = delete;
   Listeners& operator=(const Listeners&) = delete;
   ~Listeners() {
-    for (rdma_cm_id* i : ids) lib().destroy_id(i);
+    for (rdma_cm_id* i : ids) api_.destroy_id(i);
   }
   // A listener on the any address of family; 0, or the errno that stopped it.
   int listen(Channel& ch, int family, uint16_t port) {
     rdma_cm_id* id = nullptr;
-    if (lib().create_id(ch.get(), &id, nullptr, RDMA_PS_TCP)) return errno;
+    if (api_.create_id(ch.get(), &id, nullptr, RDMA_PS_TCP)) return errno;
     sockaddr_storage any{};
     if (family == AF_INET6) {
       auto* v6 = reinterpret_cast<sockaddr_in6*>(&any);
       v6->sin6_family = AF_INET6;
       v6->sin6_port = htons(port);
       int one = 1;
-      lib().set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &one, sizeof one);
+      api_.set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &one, sizeof one);
     } else {
       auto* v4 = reinterpret_cast<sockaddr_in*>(&any);
       v4->sin_family = AF_INET;
       v4->sin_port = htons(port);
     }
-    if (lib().bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || lib().listen(id, 1)) {
+    if (api_.bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || api_.listen(id, 1)) {
       int e = errno;
-      lib().destroy_id(id);
+      api_.destroy_id(id);
       return e;
     }
     ids.push_back(id);
@@ -409,42 +485,43 @@ struct Listeners {
 
 class RealCm : public Cm {
  public:
+  explicit RealCm(CmApi& api) : api_(api) {}
   std::unique_ptr<Connection> connect(const ConnectTo& to, const Hello& hello,
                                       int timeout_ms) override {
     sockaddr_storage dst;
     if (!parse_address(to.address, to.port, dst))
       throw Error("\"" + to.address + "\" is not an IPv4 or IPv6 address");
-    auto ch = std::make_unique<Channel>();
+    auto ch = std::make_unique<Channel>(api_);
     rdma_cm_id* id = nullptr;
-    if (lib().create_id(ch->get(), &id, nullptr, RDMA_PS_TCP))
+    if (api_.create_id(ch->get(), &id, nullptr, RDMA_PS_TCP))
       throw Error("rdma_create_id failed: " + err_text(errno));
     Channel& c = *ch;
     auto conn = std::make_unique<RealConnection>(std::move(ch), id, hello);
     const std::string there = to.address + " port " + std::to_string(to.port);
-    if (lib().resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), timeout_ms))
+    if (api_.resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), timeout_ms))
       throw Error("no RDMA device has a route to " + to.address + ": " + err_text(errno));
     Event e = wait_event(c, timeout_ms + 1000, "resolving " + to.address);
     if (e.type != RDMA_CM_EVENT_ADDR_RESOLVED)
-      throw Error("no RDMA device has a route to " + to.address + ": " + event_words(e));
+      throw Error("no RDMA device has a route to " + to.address + ": " + event_words(api_, e));
     if ((!to.dev.empty() && conn->device() != to.dev) ||
         (to.dev_port && conn->port() != to.dev_port))
       throw Error(to.address + " is reached through " + conn->where() + ", not " + to.dev +
                   (to.dev_port ? "/" + std::to_string(to.dev_port) : "") +
                   " (rdma_cm picks the device by the route to the address)");
-    if (lib().resolve_route(id, timeout_ms))
+    if (api_.resolve_route(id, timeout_ms))
       throw Error("cannot resolve the route to " + to.address + ": " + err_text(errno));
     e = wait_event(c, timeout_ms + 1000, "resolving the route to " + to.address);
     if (e.type != RDMA_CM_EVENT_ROUTE_RESOLVED)
-      throw Error("no route to " + to.address + ": " + event_words(e));
+      throw Error("no route to " + to.address + ": " + event_words(api_, e));
     conn->setup();
     HelloWire w{htonl(kMagic), htonl(hello.size), htonl(hello.iterations), htonl(hello.lat_size)};
     rdma_conn_param p = conn_param(&w, sizeof w);
-    if (lib().connect(id, &p)) throw Error("cannot connect to " + there + ": " + err_text(errno));
+    if (api_.connect(id, &p)) throw Error("cannot connect to " + there + ": " + err_text(errno));
     e = wait_event(c, timeout_ms + 1000, "connecting to " + there);
     if (e.type == RDMA_CM_EVENT_REJECTED)
       throw Error(there + " refused the connection: no `rdma bw server` listening there?");
     if (e.type != RDMA_CM_EVENT_ESTABLISHED)
-      throw Error("cannot connect to " + there + ": " + event_words(e));
+      throw Error("cannot connect to " + there + ": " + event_words(api_, e));
     conn->set_connected();
     BufferWire b{};
     if (e.data.size() < sizeof b) throw Error(there + " is not an `rdma bw server`");
@@ -455,8 +532,8 @@ class RealCm : public Cm {
   }
 
   std::unique_ptr<Connection> accept(const ListenOn& on, int wait_ms, int timeout_ms) override {
-    auto ch = std::make_unique<Channel>();
-    Listeners l;
+    auto ch = std::make_unique<Channel>(api_);
+    Listeners l(api_);
     // IPv4's any, and IPv6's (IPv6 only) where IPv6 is on: one listener for
     // both families would do on RoCE, but siw's IPv6 listener takes no IPv4
     // connection.
@@ -469,14 +546,14 @@ class RealCm : public Cm {
         throw Error("no client connected in " + std::to_string(wait_ms / 1000) + " s");
       }
       if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
-        lib().ack_cm_event(ev);
+        api_.ack_cm_event(ev);
         continue;
       }
       rdma_cm_id* id = ev->id;
       HelloWire w{};
       bool ours = ev->param.conn.private_data && ev->param.conn.private_data_len >= sizeof w;
       if (ours) std::memcpy(&w, ev->param.conn.private_data, sizeof w);
-      lib().ack_cm_event(ev);
+      api_.ack_cm_event(ev);
       std::string dev = id->verbs && id->verbs->device ? id->verbs->device->name : "";
       Hello h{ntohl(w.size), ntohl(w.iterations), ntohl(w.lat_size)};
       // Another program's request, or one on another device: refused, the
@@ -484,8 +561,7 @@ class RealCm : public Cm {
       if (!ours || ntohl(w.magic) != kMagic || h.size == 0 || h.size > (1u << 30) ||
           h.lat_size == 0 || h.lat_size > 4096 || (!on.dev.empty() && dev != on.dev) ||
           (on.dev_port && id->port_num != on.dev_port)) {
-        lib().reject(id, nullptr, 0);
-        lib().destroy_id(id);
+        refuse(api_, id);
         continue;
       }
       auto conn = std::make_unique<RealConnection>(std::move(ch), id, h);
@@ -495,26 +571,38 @@ class RealCm : public Cm {
       conn->post_recv(h.lat_size, 0);
       BufferWire b = conn->buffer_wire();
       rdma_conn_param p = conn_param(&b, sizeof b);
-      if (lib().accept(id, &p))
+      if (api_.accept(id, &p))
         throw Error(conn->where() + ": rdma_accept failed: " + err_text(errno));
       for (;;) {
         Event e = wait_event(conn->channel(), timeout_ms,
                              "accepting " + conn->peer() + " on " + conn->where());
         if (e.type == RDMA_CM_EVENT_ESTABLISHED) break;
-        if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST) continue;  // a second client
-        throw Error("accepting " + conn->peer() + " on " + conn->where() + ": " + event_words(e));
+        if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+          refuse(api_, e.id);  // a second client, during the first's handshake
+          continue;
+        }
+        throw Error("accepting " + conn->peer() + " on " + conn->where() + ": " +
+                    event_words(api_, e));
       }
       conn->set_connected();
       return conn;
     }
   }
+
+ private:
+  CmApi& api_;
 };
 
 }  // namespace
 
+std::unique_ptr<Cm> make_cm(CmApi& api) {
+  return std::make_unique<RealCm>(api);
+}
+
 std::unique_ptr<Cm> open_librdmacm() {
-  lib();
-  return std::make_unique<RealCm>();
+  // Loaded once a process; the seam lives as long.
+  static RealApi api(load());
+  return make_cm(api);
 }
 
 }  // namespace rdma::verbs

@@ -2,10 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "lib/error.h"
@@ -14,6 +12,7 @@
 #include "lib/ib/port_labels.h"
 #include "lib/ib/port_states.h"
 #include "lib/mad/format.h"
+#include "lib/view/read_text.h"
 #include "lib/view/replace_file.h"
 #include "rdma/ib/fabric_errors.h"
 #include "rdma/ib/session.h"
@@ -191,11 +190,7 @@ void window_metrics(const ib::Fabric& f, const ib::WindowJudgement& j, view::Pri
 }
 
 ib::Reading load_reading(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw Error("cannot read \"" + file + "\"");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ib::parse_reading(text.str(), file);
+  return ib::parse_reading(view::read_text(file, "the saved reading"), file);
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ TEST_F(IbdiagConfCmd, ANamedFileThatIsNotThereIsAnErrorAndABadValueAWarning) {
   test::Result r = run({"--config", conf_ + ".none", "node", "show", "lid", "1"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "cannot read \"" + conf_ + ".none\": No such file or directory\n");
+  EXPECT_EQ(r.err, "cannot read the diagnostics config \"" + conf_ +
+                       ".none\": No such file or directory\n");
   std::ofstream(conf_) << "timeout=soon\n";
   r = run({"--config", conf_, "node", "show", "lid", "1"});
   EXPECT_EQ(r.status, 0);

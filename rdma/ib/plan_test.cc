@@ -68,7 +68,8 @@ TEST_F(FabricPlanCmd, TroubleIsExitTwoAndNothingOnStdout) {
   test::Result r = run({"fabric", "plan", "check", "/nonexistent/plan.csv"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "cannot read \"/nonexistent/plan.csv\": No such file or directory\n");
+  EXPECT_EQ(r.err,
+            "cannot read the cable plan \"/nonexistent/plan.csv\": No such file or directory\n");
   r = run({"fabric", "plan", "check"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("PLAN to check the fabric against"), std::string::npos) << r.err;

@@ -5,12 +5,12 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <unordered_map>
 
 #include "lib/error.h"
+#include "lib/view/read_text.h"
 
 namespace rdma::ibtest {
 
@@ -391,11 +391,7 @@ Topology parse_topology(std::string_view text, const std::string& source) {
 }
 
 Topology load_topology(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read topology file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_topology(ss.str(), path);
+  return parse_topology(view::read_text(path, "the topology file"), path);
 }
 
 }  // namespace rdma::ibtest
