@@ -55,6 +55,9 @@ else
 fi
 expect "--discovery x: one line naming lid, dr and sa" 1 '^invalid --discovery "x" \(expected lid, dr or sa\)$' \
   --discovery x fabric show
+expect "--discovery lid: a partial scan is by directed route" 1 \
+  '^--discovery lid finds the whole fabric; a partial scan is by directed route$' \
+  --discovery lid fabric links hops 2
 expect "the dual-homed HCA shows both its LIDs" 0 '^type ca .* lids [0-9]+,[0-9]+ ports 2 description "h3"' \
   fabric show cas
 # --node-name-map: the file infiniband-diags reads, with blanks and UTF-8
