@@ -64,6 +64,8 @@ constexpr OptionSpec kOptions[] = {
     {'Y', "pkey-idx", true, 3},
     // "--mkey" in full stays the key; the file needs "--mkey-".
     {'\27', "mkey-file", true, 5},
+    // ibtool's --discovery; "-di" stays -d -i (an unknown option).
+    {'\30', "discovery", true, 3},
 };
 
 const OptionSpec* by_short(char c) {
@@ -159,6 +161,14 @@ void apply(Options& opt, const OptionSpec& o, const std::string* arg) {
       break;
     case '\5':
       opt.sa = true;
+      opt.lid_discovery = false;
+      break;
+    case '\30':
+      // The last of --sa and --discovery given wins.
+      if (*arg != "dr" && *arg != "lid" && *arg != "sa")
+        throw UsageError("invalid --discovery \"" + *arg + "\" (expected lid, dr or sa)");
+      opt.sa = *arg == "sa";
+      opt.lid_discovery = *arg == "lid";
       break;
     case 'w':
       opt.watch_s = parse_count(*arg, "watch", 1);

@@ -37,6 +37,9 @@ struct Options {
   int mad_window = 256;
   // --sa: node and port views from the SA's records instead of SMPs.
   bool sa = false;
+  // --discovery lid: the fabric found with LID-routed SMPs where nodes have
+  // LIDs (lib/ib/lid_discover.h). `--discovery sa` is --sa, `dr` neither.
+  bool lid_discovery = false;
   // --show-keys: M_Key, SM_Key and ServiceKey in clear, as infiniband-diags'
   // -K (else "<not displayed>").
   bool show_keys = false;

@@ -205,5 +205,35 @@ TEST(Options, PkeyIdxAndMkeyFile) {
   }
 }
 
+TEST(Options, DiscoveryModesAndTheSaAlias) {
+  Words w = {"--discovery", "lid", "fabric", "show"};
+  Options o = parse_options(w);
+  EXPECT_TRUE(o.lid_discovery);
+  EXPECT_FALSE(o.sa);
+  EXPECT_EQ(w, (Words{"fabric", "show"}));
+  Words sa = {"--dis=sa"};
+  o = parse_options(sa);
+  EXPECT_TRUE(o.sa && !o.lid_discovery);
+  // The last of --sa and --discovery given wins.
+  Words both = {"--discovery", "lid", "--sa"};
+  o = parse_options(both);
+  EXPECT_TRUE(o.sa && !o.lid_discovery);
+  Words dr = {"--sa", "--discovery", "dr"};
+  o = parse_options(dr);
+  EXPECT_FALSE(o.sa || o.lid_discovery);
+  Words di = {"-di"};  // -d -i: not --discovery
+  EXPECT_THROW(parse_options(di), UsageError);
+  for (const char* bad : {"LID", "", "smp"}) {
+    Words b = {"--discovery", bad};
+    try {
+      parse_options(b);
+      ADD_FAILURE() << bad;
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("invalid --discovery \"") + bad + "\" (expected lid, dr or sa)");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rdma

@@ -26,7 +26,8 @@ void usage(std::FILE* f) {
       "                    -r[aw] | -n[etns] NAME | --timeout MS | --retries N | --window N |\n"
       "                    --sa | --show-keys | --openmetrics | --prometheus | --output FILE |\n"
       "                    --node-name-map FILE | -w[atch] SECONDS | -c[ount] COUNT |\n"
-      "                    --cckey KEY | --deadline SECONDS | -q[uiet] }\n",
+      "                    --cckey KEY | --deadline SECONDS | -q[uiet] |\n"
+      "                    --discovery { lid | dr | sa } }\n",
       f);
 }
 

@@ -251,6 +251,8 @@ void fabric_links(Ctx& c) {
   if (partial && c.opt.sa)
     throw UsageError(
         "--sa reads the whole fabric from the SA; a partial scan is by directed route");
+  if (partial && c.opt.lid_discovery)
+    throw UsageError("--discovery lid finds the whole fabric; a partial scan is by directed route");
   // The kind of list, in kLinksKinds' order: degraded and down are
   // findings (exit status 1 when there is one).
   static constexpr Cmd kLinksKinds[] = {

@@ -7,13 +7,14 @@
 #include "lib/error.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/lid_discover.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_fabric.h"
 
 namespace rdma {
 
 FoundFabricOptions fabric_options(const Ctx& c) {
-  return {.sa = c.opt.sa, .stats = c.opt.details != 0, .scope = {}};
+  return {.sa = c.opt.sa, .lid = c.opt.lid_discovery, .stats = c.opt.details != 0, .scope = {}};
 }
 
 ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
@@ -26,6 +27,8 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
     // From the SA's records: no SMP sent.
     if (!s.local().sm_lid) throw Error("no subnet manager: --sa needs the SA at the SM's LID");
     d.fabric = ib::fabric_from_sa(s.engine(), s.local().sm_lid, s.local().port_guid, d.warnings);
+  } else if (o.lid) {
+    d = ib::discover_by_lid(s.engine(), &s.nodes_found);
   } else {
     ib::DiscoverScope scope = o.scope;
     scope.nodes_found = &s.nodes_found;

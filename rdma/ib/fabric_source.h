@@ -12,12 +12,13 @@ namespace rdma {
 
 struct FoundFabricOptions {
   bool sa = false;          // discovered from the SA's records (--sa), not by SMPs
+  bool lid = false;         // by LID-routed SMPs where it can (--discovery lid)
   bool stats = false;       // what the discovery cost, a line on c.err (-d)
   ib::DiscoverScope scope;  // a partial discovery (fabric links from TARGET, hops N)
 };
 
-// The options the fabric commands take from the command line: --sa and
-// -d as given (route takes neither: it passes {}).
+// The options the fabric commands take from the command line: --sa,
+// --discovery and -d as given (route takes neither: it passes {}).
 FoundFabricOptions fabric_options(const Ctx& c);
 
 // The fabric: read from src.from, or discovered through session (or a

@@ -19,11 +19,45 @@ expect "no subnet manager: 8 nodes by directed route" 0 '^type switch .* lids - 
   fabric show
 n=$(run "$RDMA" fabric show 2>/dev/null | wc -l)
 if [ "$n" -eq 8 ]; then ok "no subnet manager: 8 nodes"; else bad "no subnet manager: $n nodes"; fi
+# --discovery lid without LIDs: the same nodes by directed route, and one
+# warning that says so (exit status 1).
+expect "no subnet manager: --discovery lid says the 8 nodes have no LID" 1 \
+  '^warning: 8 nodes have no LID \(no subnet manager has configured them\): read by directed route' \
+  --discovery lid fabric show
+n=$(run "$RDMA" --discovery lid fabric show 2>/dev/null | wc -l)
+if [ "$n" -eq 8 ]; then ok "no subnet manager: --discovery lid, 8 nodes"; else bad "no subnet manager: --discovery lid, $n nodes"; fi
 
 start_opensm
 
 fabric_check "fabric show = ibswitches + ibhosts" nodes "run ibswitches; run ibhosts" "fabric show"
 fabric_check "fabric links all = ibnetdiscover -p" links "run ibnetdiscover -p" "fabric links all"
+# --discovery lid: the fabric found with LID-routed SMPs prints as the
+# directed routes' does in every view (nodes, links, LIDs, the topology
+# file, JSON), with nothing on stderr; sa is --sa; a bad mode names the three.
+for view in "fabric show" "fabric links all" "fabric topology" "-j fabric links all" "-j fabric show"; do
+  # shellcheck disable=SC2086
+  dr=$(run "$RDMA" $view 2>&1)
+  # shellcheck disable=SC2086
+  lid=$(run "$RDMA" --discovery lid $view 2>&1)
+  # shellcheck disable=SC2086
+  if [ -n "$dr" ] && [ "$dr" = "$lid" ] && run "$RDMA" --discovery lid $view >/dev/null; then
+    ok "--discovery lid $view = directed routes' ($(wc -l <<<"$lid") lines), exit 0"
+  else
+    bad "--discovery lid $view: $(diff <(echo "$dr") <(echo "$lid") | head -5)"
+  fi
+done
+sa=$(run "$RDMA" --sa fabric show 2>&1)
+if [ -n "$sa" ] && [ "$sa" = "$(run "$RDMA" --discovery sa fabric show 2>&1)" ] &&
+  [ "$(run "$RDMA" fabric show 2>&1)" = "$(run "$RDMA" --sa --discovery dr fabric show 2>&1)" ]; then
+  ok "--discovery sa is --sa, the last given wins"
+else
+  bad "--discovery sa differs from --sa"
+fi
+expect "--discovery x: one line naming lid, dr and sa" 1 '^invalid --discovery "x" \(expected lid, dr or sa\)$' \
+  --discovery x fabric show
+expect "--discovery lid: a partial scan is by directed route" 1 \
+  '^--discovery lid finds the whole fabric; a partial scan is by directed route$' \
+  --discovery lid fabric links hops 2
 expect "the dual-homed HCA shows both its LIDs" 0 '^type ca .* lids [0-9]+,[0-9]+ ports 2 description "h3"' \
   fabric show cas
 # --node-name-map: the file infiniband-diags reads, with blanks and UTF-8
