@@ -76,9 +76,11 @@ void serve(Ctx& c, ib::VendorServer which, const char* cmd) {
       throw UsageError(unknown_word(std::string("node ") + cmd + " serve argument", k, {"count"}));
   }
   if (!c.mad || !c.mad->find_port) throw Error("InfiniBand management is not available here");
+  // Signals blocked first: threads the transport starts (umad2sim's
+  // reader) inherit the mask, so SIGTERM ends the loop, not the process.
+  std::unique_ptr<WatchClock> clock = signal_clock();
   mad::LocalPort local = c.mad->find_port(via.empty() ? c.opt.default_via : via);
   std::unique_ptr<mad::Transport> t = c.mad->open(local);
-  std::unique_ptr<WatchClock> clock = signal_clock();
   uint64_t n = ib::vendor_serve(
       *t, which, ib::local_serve_info(), count, [&] { return !clock->wait_until(clock->now()); },
       [&](uint16_t lid) {
@@ -110,11 +112,11 @@ void node_ping(Ctx& c) {
     else
       throw UsageError(unknown_word("node ping argument", k, {"count", "flood"}));
   }
+  std::unique_ptr<WatchClock> clock = signal_clock();  // before the transport's threads
   MadSession s(c, via);
   s.end_progress();
   uint16_t lid = target_lid(s, *t, "ping");
   std::string where = "Lid " + std::to_string(lid);
-  std::unique_ptr<WatchClock> clock = signal_clock();
   std::vector<uint64_t> rtts;
   ib::PingSummary sum = ib::ping_run(
       s, lid, run,
