@@ -64,11 +64,11 @@ PingSummary ping_run(MadClient& c, uint16_t lid, const PingRun& run,
   return s;
 }
 
-std::string sysstat(MadClient& c, uint16_t lid, SysstatQuery q) {
+std::string sysstat(MadClient& c, uint16_t lid, SysstatQuery q, uint32_t oui) {
   uint16_t attr = q == SysstatQuery::Host  ? mad::kSysstatHost
                   : q == SysstatQuery::Cpu ? mad::kSysstatCpu
                                            : mad::kSysstatPing;
-  mad::Mad m = mad::make_vendor_get(mad::kClassOpenIbSysstat, attr);
+  mad::Mad m = mad::make_vendor_get(mad::kClassOpenIbSysstat, attr, 0, oui);
   const char* what = q == SysstatQuery::Host  ? "sysstat host from "
                      : q == SysstatQuery::Cpu ? "sysstat cpu from "
                                               : "sysstat ping to ";
@@ -148,7 +148,7 @@ uint64_t vendor_serve(mad::Transport& t, VendorServer which, const ServeInfo& in
                       const std::function<void(uint16_t lid)>& answered) {
   const uint8_t mgmt_class =
       which == VendorServer::Ping ? mad::kClassOpenIbPing : mad::kClassOpenIbSysstat;
-  const uint32_t oui = mad::kOpenIbOui;
+  const uint32_t oui = info.oui;
   auto* serving = dynamic_cast<mad::Serving*>(&t);
   if (!serving) throw Error("this port cannot receive requests to serve");
   serving->serve(mgmt_class, oui);

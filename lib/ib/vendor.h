@@ -17,6 +17,9 @@
 
 namespace rdma::ib {
 
+// An OUI is 24 bits: the largest the oui word takes.
+inline constexpr uint32_t kOuiMax = 0xffffff;
+
 // One ping's answer: the server's host name and the round trip in
 // microseconds (ibping prints it as ms with three decimals).
 struct Pong {
@@ -60,7 +63,7 @@ enum class SysstatQuery { Ping, Host, Cpu };
 
 // ibsysstat's query: the text the server answered (empty for a ping).
 // Throws MadError.
-std::string sysstat(MadClient& c, uint16_t lid, SysstatQuery q);
+std::string sysstat(MadClient& c, uint16_t lid, SysstatQuery q, uint32_t oui = mad::kOpenIbOui);
 
 // vendstat -N: the Mellanox agent's ClassPortInfo (required of an agent
 // of the class: a node without one fails here), then its GeneralInfo.
@@ -71,6 +74,7 @@ mad::MellanoxGeneralInfo mellanox_general_info(MadClient& c, uint16_t lid);
 struct ServeInfo {
   std::string host;
   std::string cpus;
+  uint32_t oui = mad::kOpenIbOui;  // the OUI served (the diags' -o)
 };
 
 // This machine's: gethostname, getdomainname, /proc/cpuinfo.
@@ -88,7 +92,7 @@ std::optional<mad::Mad> vendor_answer(uint8_t mgmt_class, uint32_t oui, const Se
 // The diags' servers: ibping -S's and ibsysstat -S's.
 enum class VendorServer { Ping, Sysstat };
 
-// Serves one of them on t (the OpenIB OUI): registers for its requests (t must be a
+// Serves one of them on t (info.oui): registers for its requests (t must be a
 // mad::Serving, else Error), answers each to where it came from, until
 // count were answered (0: no limit) or stop() says so (asked at least
 // every 200 ms). Each answer's requester's LID goes to answered. Returns

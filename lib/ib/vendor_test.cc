@@ -119,6 +119,21 @@ TEST(VendorServe, OurSysstatServerAnswersHostCpuAndPing) {
   t.join();
 }
 
+TEST(VendorServe, ServesTheOuiItIsGiven) {
+  VendorWire w;
+  VendorWireEnd server(w, true, 9);
+  ServeInfo info = kInfo;
+  info.oui = 0x0002c9;
+  std::thread t(
+      [&] { vendor_serve(server, VendorServer::Sysstat, info, 1, [] { return false; }); });
+  mad::EngineConfig cfg;
+  cfg.timeout_ms = 2000;
+  MadClient c(wire_access(w), "", cfg);
+  EXPECT_EQ(sysstat(c, 9, SysstatQuery::Host, 0x0002c9), kInfo.host);
+  t.join();
+  EXPECT_EQ(server.served_oui, 0x0002c9u);
+}
+
 TEST(VendorServe, StopsWhenAskedAndNeedsAServingPort) {
   VendorWire w;
   VendorWireEnd server(w, true, 9);

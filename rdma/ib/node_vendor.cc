@@ -51,6 +51,12 @@ uint64_t count_word(Ctx& c) {
   return need_number(c.args.need_word("count"), "count", {.min = 1, .max = UINT32_MAX});
 }
 
+// oui OUI: the vendor OUI the MADs carry (the diags' -o), 24 bits.
+uint32_t oui_word(Ctx& c) {
+  return static_cast<uint32_t>(
+      need_number(c.args.need_word("OUI"), "oui", {.max = ib::kOuiMax, .c_bases = true}));
+}
+
 std::optional<mad::Target> need_lid_target(Ctx& c, const char* cmd,
                                            std::initializer_list<const char*> keywords) {
   std::optional<mad::Target> t = c.args.target_or_name(keywords);
@@ -67,13 +73,17 @@ std::optional<mad::Target> need_lid_target(Ctx& c, const char* cmd,
 // SIGINT/SIGTERM; -d says who was answered.
 void serve(Ctx& c, ib::VendorServer which, const char* cmd) {
   uint64_t count = 0;
+  ib::ServeInfo info = ib::local_serve_info();
   std::string via = c.args.take_via();
   while (!c.args.empty()) {
     std::string k = c.args.next();
     if (matches(k, "count"))
       count = count_word(c);
+    else if (matches(k, "oui"))
+      info.oui = oui_word(c);
     else
-      throw UsageError(unknown_word(std::string("node ") + cmd + " serve argument", k, {"count"}));
+      throw UsageError(
+          unknown_word(std::string("node ") + cmd + " serve argument", k, {"count", "oui"}));
   }
   if (!c.mad || !c.mad->find_port) throw Error("InfiniBand management is not available here");
   // Signals blocked first: threads the transport starts (umad2sim's
@@ -82,7 +92,7 @@ void serve(Ctx& c, ib::VendorServer which, const char* cmd) {
   mad::LocalPort local = c.mad->find_port(via.empty() ? c.opt.default_via : via);
   std::unique_ptr<mad::Transport> t = c.mad->open(local);
   uint64_t n = ib::vendor_serve(
-      *t, which, ib::local_serve_info(), count, [&] { return !clock->wait_until(clock->now()); },
+      *t, which, info, count, [&] { return !clock->wait_until(clock->now()); },
       [&](uint16_t lid) {
         if (c.opt.details) std::fprintf(c.err, "answered lid %u\n", lid);
       });
@@ -100,7 +110,7 @@ void node_ping(Ctx& c) {
     c.args.next();
     return serve(c, ib::VendorServer::Ping, "ping");
   }
-  std::optional<mad::Target> t = need_lid_target(c, "ping", {"count", "flood"});
+  std::optional<mad::Target> t = need_lid_target(c, "ping", {"count", "flood", "oui"});
   std::string via = c.args.take_via();
   ib::PingRun run;
   while (!c.args.empty()) {
@@ -109,8 +119,10 @@ void node_ping(Ctx& c) {
       run.count = count_word(c);
     else if (matches(k, "flood"))
       run.flood = true;
+    else if (matches(k, "oui"))
+      run.oui = oui_word(c);
     else
-      throw UsageError(unknown_word("node ping argument", k, {"count", "flood"}));
+      throw UsageError(unknown_word("node ping argument", k, {"count", "flood", "oui"}));
   }
   std::unique_ptr<WatchClock> clock = signal_clock();  // before the transport's threads
   MadSession s(c, via);
@@ -177,20 +189,30 @@ void node_sysstat(Ctx& c) {
       {"ping", ib::SysstatQuery::Ping},
       {"host", ib::SysstatQuery::Host},
       {"cpu", ib::SysstatQuery::Cpu}};
-  std::optional<mad::Target> t = need_lid_target(c, "sysstat", {"ping", "host", "cpu"});
+  std::optional<mad::Target> t = need_lid_target(c, "sysstat", {"ping", "host", "cpu", "oui"});
   std::string via = c.args.take_via();
-  const std::pair<const char*, ib::SysstatQuery>* q = &kQueries[0];
-  if (!c.args.empty()) {
+  const std::pair<const char*, ib::SysstatQuery>* q = nullptr;
+  std::optional<uint32_t> oui;
+  while (!c.args.empty()) {
     std::string k = c.args.next();
-    q = nullptr;
+    const std::pair<const char*, ib::SysstatQuery>* named = nullptr;
     for (const auto& e : kQueries)
-      if (matches(k, e.first)) q = &e;
-    if (!q) throw UsageError(unknown_word("node sysstat query", k, {"ping", "host", "cpu"}));
+      if (matches(k, e.first)) named = &e;
+    if (matches(k, "oui") && !oui) {
+      oui = oui_word(c);
+    } else if (named && !q) {
+      q = named;
+    } else {
+      std::vector<std::string> words;
+      if (!q) words = {"ping", "host", "cpu"};
+      if (!oui) words.push_back("oui");
+      throw UsageError(unknown_word("node sysstat argument", k, words));
+    }
   }
-  c.args.done();
+  if (!q) q = &kQueries[0];
   MadSession s(c, via);
   uint16_t lid = target_lid(s, *t, "sysstat");
-  std::string answer = ib::sysstat(s, lid, q->second);
+  std::string answer = oui ? ib::sysstat(s, lid, q->second, *oui) : ib::sysstat(s, lid, q->second);
   s.end_progress();
   if (c.out.is_json()) {
     view::Record r;

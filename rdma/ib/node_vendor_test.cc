@@ -47,6 +47,23 @@ TEST_F(MadCmd, NodePingFloodAndJson) {
   EXPECT_TRUE(j[0]["rtt_avg_ms"].is_number());
 }
 
+TEST_F(MadCmd, NodePingAndSysstatCarryTheOuiGiven) {
+  node("hca2").vendor.ping_server = true;
+  node("hca2").vendor.sysstat_server = true;
+  // The double's servers serve the OpenIB OUI only: another goes unanswered.
+  Result r = run(
+      {"--timeout", "5", "--retries", "0", "node", "ping", "3", "count", "1", "oui", "0x0002c9"});
+  EXPECT_EQ(r.status, 1);
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_EQ(mad::vendor_oui(sent_.back()), 0x0002c9u);
+  r = run({"node", "sysstat", "3", "oui", "0x001405", "host"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "fake-host\n");
+  r = run({"--timeout", "5", "--retries", "0", "node", "sysstat", "3", "oui", "5"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(mad::vendor_oui(sent_.back()), 5u);
+}
+
 TEST_F(MadCmd, NodePingWithoutAServerSaysSoAndFails) {
   // No server on sw1: every ping is lost, the summary still printed.
   Result r = run({"--timeout", "5", "--retries", "1", "node", "ping", "2", "count", "2", "flood"});
@@ -67,7 +84,10 @@ TEST_F(MadCmd, NodePingAndSysstatWordsAreChecked) {
   EXPECT_NE(r.status, 0);
   r = run({"node", "sysstat", "3", "disk"});
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.err.find("(ping, host or cpu)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(ping, host, cpu or oui)"), std::string::npos) << r.err;
+  r = run({"node", "ping", "3", "oui", "0x1000000"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("oui"), std::string::npos) << r.err;
   r = run({"node", "ping"});
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("missing target of node ping"), std::string::npos) << r.err;
