@@ -137,8 +137,12 @@ class IbdiagsManPage : public ::testing::Test {
     ibtest::FabricOptions options;
     options.rmpp = ibtest::RmppMode::Reassembled;
     ibtest::FakeFabric fabric(topology_, options);
-    for (auto& node : fabric.nodes())
+    // ibping's and ibsysstat's servers and a Mellanox vendor agent on every
+    // node (ibsim has none: tests/ibsim/ibdiags_man.sh skips those forms).
+    for (auto& node : fabric.nodes()) {
       for (auto& port : node.ports) port.port_info_ext = true;
+      node.vendor.ping_server = node.vendor.sysstat_server = node.vendor.mellanox = true;
+    }
     fabric.assign_lids();
     Env env;
     env.open = [&]() -> std::unique_ptr<nl::Transport> {

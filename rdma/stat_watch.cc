@@ -53,6 +53,10 @@ class SignalClock : public WatchClock {
 
 }  // namespace
 
+std::unique_ptr<WatchClock> signal_clock() {
+  return std::make_unique<SignalClock>();
+}
+
 void watch_loop(WatchClock& clock, int seconds, int count,
                 const std::function<void(int n)>& interval) {
   using Clock = WatchClock::Clock;

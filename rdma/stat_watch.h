@@ -54,6 +54,11 @@ class WatchClock {
   virtual bool wait_until(Clock::time_point until) = 0;
 };
 
+// The clock watch_intervals waits on: SIGINT and SIGTERM are blocked while
+// it lives and end a wait (false); for other commands that run until
+// stopped (node ping, its server).
+std::unique_ptr<WatchClock> signal_clock();
+
 // The schedule of every watch: calls interval(n) for n = 0, 1, ... start to
 // start every `seconds`, as watch -p does (at t, t+s, t+2s, ...: the work
 // does not shift it), until `count` calls were made (0: no limit) or

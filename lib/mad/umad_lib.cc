@@ -22,6 +22,7 @@ UmadLib load_umad_lib(const char* soname) {
   dl::bind(h, soname, "umad_open_port", l.open_port);
   dl::bind(h, soname, "umad_close_port", l.close_port);
   dl::bind(h, soname, "umad_register", l.register_agent);
+  dl::bind(h, soname, "umad_register_oui", l.register_oui);
   dl::bind(h, soname, "umad_unregister", l.unregister);
   dl::bind(h, soname, "umad_get_fd", l.get_fd);
   dl::bind(h, soname, "umad_size", l.size);

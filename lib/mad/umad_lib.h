@@ -18,6 +18,9 @@ struct UmadLib {
   decltype(&::umad_open_port) open_port;
   decltype(&::umad_close_port) close_port;
   decltype(&::umad_register) register_agent;
+  // Vendor classes of range 2 (0x30-0x4f): the kernel takes them only with
+  // an OUI, and hands an agent requests only for the methods in its mask.
+  decltype(&::umad_register_oui) register_oui;
   decltype(&::umad_unregister) unregister;
   decltype(&::umad_get_fd) get_fd;
   decltype(&::umad_size) size;

@@ -21,7 +21,8 @@ TEST(UmadLib, LoadsEveryEntryPointOfTheInstalledLibrary) {
       reinterpret_cast<void*>(l.size),          reinterpret_cast<void*>(l.get_mad),
       reinterpret_cast<void*>(l.set_addr),      reinterpret_cast<void*>(l.send),
       reinterpret_cast<void*>(l.recv),          reinterpret_cast<void*>(l.status),
-      reinterpret_cast<void*>(l.get_mad_addr),  reinterpret_cast<void*>(l.set_pkey)};
+      reinterpret_cast<void*>(l.get_mad_addr),  reinterpret_cast<void*>(l.set_pkey),
+      reinterpret_cast<void*>(l.register_oui)};
   for (void* f : fns) EXPECT_NE(f, nullptr);
   // Real calls through the loaded library: the MAD starts right after the
   // header whose size umad_size() gives (umad_transport.cc sizes its

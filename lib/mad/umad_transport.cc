@@ -11,6 +11,7 @@
 #include "lib/error.h"
 #include "lib/mad/access.h"
 #include "lib/mad/umad_lib.h"
+#include "lib/mad/vendor.h"
 
 namespace rdma::mad {
 
@@ -77,16 +78,38 @@ UmadTransport::~UmadTransport() {
   umad_lib().done();
 }
 
+int UmadTransport::register_class(uint8_t mgmt_class, uint8_t version, uint32_t oui, long methods) {
+  long mask[16 / sizeof(long)] = {};
+  mask[0] = methods;
+  int id;
+  if (vendor_range2(mgmt_class)) {
+    uint8_t o[3] = {static_cast<uint8_t>(oui >> 16), static_cast<uint8_t>(oui >> 8),
+                    static_cast<uint8_t>(oui)};
+    id = umad_lib().register_oui(port_id_, mgmt_class, 0, o, mask);
+  } else {
+    id = umad_lib().register_agent(port_id_, mgmt_class, version, 0, methods ? mask : nullptr);
+  }
+  if (id < 0)
+    throw Error("cannot register a MAD agent for class " + std::to_string(mgmt_class) + " on " +
+                name_ + (methods ? " to serve it (is another server of it running?)" : ""));
+  return id;
+}
+
+// A server's agent takes the class's Gets; it sends its replies too.
+void UmadTransport::serve(uint8_t mgmt_class, uint32_t oui) {
+  if (agents_.count(mgmt_class))
+    throw Error("class " + std::to_string(mgmt_class) + " is registered already on " + name_);
+  agents_[mgmt_class] = register_class(mgmt_class, 1, oui, 1L << kGet);
+}
+
 void UmadTransport::send(const Mad& mad, const Address& to, int timeout_ms) {
   auto agent = agents_.find(mad.mgmt_class());
   if (agent == agents_.end()) {
-    // A class only a few commands use (congestion control, 0x21): its agent
-    // is registered when its first MAD goes out, not at every start.
+    // A class only a few commands use (congestion control, 0x21; the vendor
+    // classes): its agent is registered when its first MAD goes out, not at
+    // every start.
     uint8_t version = static_cast<uint8_t>(mad.get(hdr::kClassVersion));
-    int id = umad_lib().register_agent(port_id_, mad.mgmt_class(), version, 0, nullptr);
-    if (id < 0)
-      throw Error("cannot register a MAD agent for class " + std::to_string(mad.mgmt_class()) +
-                  " on " + name_);
+    int id = register_class(mad.mgmt_class(), version, vendor_oui(mad), 0);
     agent = agents_.emplace(mad.mgmt_class(), id).first;
   }
   std::vector<uint8_t> buf(umad_lib().size() + kMadBytes);

@@ -7,11 +7,12 @@
 #include <map>
 #include <string>
 
+#include "lib/mad/serving.h"
 #include "lib/mad/transport.h"
 
 namespace rdma::mad {
 
-class UmadTransport : public Transport {
+class UmadTransport : public Transport, public Serving {
  public:
   // Opens ca/port and registers agents for SMPs (LID and directed route),
   // SA and PerfMgt. Throws Error.
@@ -22,12 +23,16 @@ class UmadTransport : public Transport {
 
   void send(const Mad& mad, const Address& to, int timeout_ms) override;
   std::optional<Received> receive(int timeout_ms) override;
+  void serve(uint8_t mgmt_class, uint32_t oui) override;
 
   // How long closing waits at most for replies still due (why: the .cc).
   static constexpr int kDrainMs = 100;
 
  private:
   void drain();
+  // Registers the agent of a class not registered at the start; methods:
+  // the requests it is handed (bit m for method m), 0 for none.
+  int register_class(uint8_t mgmt_class, uint8_t version, uint32_t oui, long methods);
 
   int port_id_ = -1;
   std::string name_;

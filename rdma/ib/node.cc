@@ -7,6 +7,7 @@
 #include "lib/ib/node_desc.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/node_view.h"
+#include "rdma/ib/node_vendor.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -18,11 +19,19 @@ void node_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] node show TARGET [via DEV/PORT]\n"
       "       rdma node set description TEXT [dev DEV]\n"
+      "       rdma node ping TARGET [count N] [flood] [oui OUI] [via DEV/PORT]\n"
+      "       rdma node ping serve [count N] [oui OUI] [via DEV/PORT]\n"
+      "       rdma node sysstat TARGET [ping | host | cpu] [oui OUI] [via DEV/PORT]\n"
+      "       rdma node sysstat serve [count N] [oui OUI] [via DEV/PORT]\n"
+      "       rdma node vendor TARGET [general] [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
       "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs.\n"
       "set description: the NodeDescription of the local devices (every one\n"
-      "without dev), at most 64 bytes.\n",
+      "without dev), at most 64 bytes.\n"
+      "ping, sysstat: ibping's and ibsysstat's vendor MADs; serve answers them\n"
+      "(until count N requests or Ctrl-C). vendor: vendstat -N's Mellanox\n"
+      "GeneralInfo.\n",
       c.help_out);
 }
 
@@ -92,11 +101,10 @@ void node_set(Ctx& c) {
 }  // namespace
 
 void cmd_node(Ctx& c) {
-  static constexpr Cmd kTable[] = {{nullptr, node_help},
-                                   {"show", node_show},
-                                   {"list", node_show},
-                                   {"set", node_set},
-                                   {"help", node_help}};
+  static constexpr Cmd kTable[] = {{nullptr, node_help},    {"show", node_show},
+                                   {"list", node_show},     {"set", node_set},
+                                   {"ping", node_ping},     {"sysstat", node_sysstat},
+                                   {"vendor", node_vendor}, {"help", node_help}};
   dispatch(c, kTable, "node command");
 }
 

@@ -475,6 +475,37 @@ fi
 expect "port set without action" 1 '^missing action: enable, disable, reset, down, arm, active or init, or OP VALUE ' \
   port set lid "$SW2" port 2
 
+# Vendor-class MADs (ibping, ibsysstat, vendstat): ibsim carries none, so
+# even with a ping server running (ours or ibping -S) no ping is answered;
+# rdma says so in one line, within its tries (the answers themselves are
+# tested on the fabric double: rdma/ib/node_vendor_test.cc).
+LD_PRELOAD=$UMAD2SIM timeout 20 "$RDMA" node ping serve >serve.out 2>serve.err &
+SERVE_PID=$!
+sleep 0.5
+if run ibping -c 2 -t 200 "$HCA1" 2>/dev/null | grep -q '^2 packets transmitted, 0 received, 100% packet loss'; then
+  ok "ibping under ibsim: no answer, as rdma's (the simulator carries no vendor MADs)"
+else
+  bad "ibping under ibsim: $(run ibping -c 2 -t 200 "$HCA1" 2>&1 | tail -n 2)"
+fi
+start=$(date +%s%N)
+expect "node ping under ibsim: the summary, and no answer said in one line" 1 \
+  "^error: no answer from lid $HCA1: is a ping server running there \(rdma node ping serve\)\?$" \
+  --timeout 200 node ping "$HCA1" count 2 flood
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ "$ms" -lt 5000 ]; then ok "node ping: bounded ($ms ms for 2 pings of 4 tries of 200 ms)"; else bad "node ping took $ms ms"; fi
+kill -TERM "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s serve.out ] && ! grep -v 'sim_connect: attached' serve.err | grep -q .; then
+  ok "node ping serve: registered its class under umad2sim, SIGTERM ends it with 0"
+else
+  bad "node ping serve: exit $rc, $(cat serve.out serve.err)"
+fi
+expect "node sysstat under ibsim: the query named" 1 "^no reply to sysstat host from lid $HCA1 \(4 tries" \
+  --timeout 200 node sysstat "$HCA1" host
+expect "node vendor under ibsim: vendstat's ClassPortInfo unanswered" 1 \
+  "^no reply to ClassPortInfo from lid $SW2 \(4 tries" --timeout 200 node vendor lid "$SW2"
+
 check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -30,6 +30,7 @@
 #include "lib/mad/field.h"
 #include "lib/mad/local_port.h"
 #include "lib/mad/transport.h"
+#include "lib/mad/vendor.h"
 #include "lib/testing/fabric/topology.h"
 
 namespace rdma::ibtest {
@@ -131,6 +132,19 @@ struct FabricCc {
   std::map<uint32_t, std::array<uint8_t, 192>> settings;
 };
 
+// A node's vendor-class agents (fabric_vendor.cc; ibsim has none): the
+// servers of ibping (-S) and ibsysstat (-S), off until a test starts them,
+// answering with host and cpus; a Mellanox agent (vendstat) with its
+// ClassPortInfo and GeneralInfo.
+struct FabricVendor {
+  bool ping_server = false;
+  bool sysstat_server = false;
+  std::string host = "fake-host";
+  std::string cpus;
+  bool mellanox = false;
+  mad::MellanoxGeneralInfo general;
+};
+
 struct FabricNode {
   NodeType type = NodeType::Ca;
   std::string id, description;
@@ -174,6 +188,7 @@ struct FabricNode {
   // Switches: SwitchInfo MulticastFDBTop (0: not kept, the whole capacity).
   uint16_t mcast_fdb_top = 0;
   FabricCc cc;
+  FabricVendor vendor;
   int num_ports() const { return static_cast<int>(ports.size()) - 1; }
   bool is_switch() const { return type == NodeType::Switch; }
 };
@@ -314,6 +329,7 @@ class FakeFabric : public mad::Transport {
   std::vector<mad::Mad> answer_smp(const mad::Mad& m, Hop at, bool directed);
   std::vector<mad::Mad> answer_pma(const mad::Mad& m, Hop at);
   std::vector<mad::Mad> answer_cc(const mad::Mad& m, Hop at);
+  std::vector<mad::Mad> answer_vendor(const mad::Mad& m, Hop at);
   std::vector<mad::Mad> answer_sa(const mad::Mad& m);
   std::vector<mad::Mad> answer_sa_guid(const mad::Mad& m);  // GuidInfoRecord Set, Delete
   std::vector<mad::Mad> rmpp_ack(const mad::Mad& m);

@@ -13,6 +13,7 @@
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/bits.h"
 #include "lib/mad/speed.h"
+#include "lib/mad/vendor.h"
 #include "lib/testing/fabric/fabric.h"
 
 namespace rdma::ibtest {
@@ -179,6 +180,10 @@ std::vector<Mad> FakeFabric::answer(Mad& m, Hop at, bool directed) {
       return answer_pma(m, at);
     case mad::kClassCc:
       return answer_cc(m, at);
+    case mad::kClassOpenIbPing:
+    case mad::kClassOpenIbSysstat:
+    case mad::kClassMellanox:
+      return answer_vendor(m, at);
     case mad::kClassSa:
       if (sm_lid_ && lid(at.node, at.port) == sm_lid_) return answer_sa(m);
       // No SA there: the kernel answers an unmatched request itself.

@@ -1,0 +1,164 @@
+// rdma node ping, sysstat and vendor against the fabric double's vendor
+// agents (lib/testing/fabric/fabric_vendor.cc): ibsim carries no
+// vendor-class MADs (its ports give every one back at once, even with
+// ibping -S running; tests/ibsim/run.sh checks our error there), so the
+// answers are tested here. hca2 is LID 3, sw1 LID 2.
+#include <gtest/gtest.h>
+
+#include "rdma/ib/test_util.h"
+
+namespace rdma {
+namespace {
+
+using madtest::MadCmd;
+using madtest::Result;
+
+TEST_F(MadCmd, NodePingPrintsEachPongAndIbpingsSummary) {
+  node("hca2").vendor.ping_server = true;
+  node("hca2").vendor.host = "hca2.example";
+  Result r = run({"node", "ping", "lid", "3", "count", "1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("Pong from hca2.example (Lid 3): time ")) << r.out;
+  EXPECT_NE(r.out.find("\n\n--- hca2.example (Lid 3) ibping statistics ---\n"
+                       "1 packets transmitted, 1 received, 0% packet loss, time "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nrtt min/avg/max = "), std::string::npos) << r.out;
+  // The request: class 0x32, OUI 0x001405, a Get.
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_EQ(sent_.back().mgmt_class(), 0x32);
+  EXPECT_EQ(mad::vendor_oui(sent_.back()), 0x001405u);
+}
+
+TEST_F(MadCmd, NodePingFloodAndJson) {
+  node("hca2").vendor.ping_server = true;
+  Result r = run({"node", "ping", "hca2", "count", "3", "flood"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("Pong"), std::string::npos) << r.out;  // flood: the summary only
+  EXPECT_NE(r.out.find("3 packets transmitted, 3 received, 0% packet loss"), std::string::npos);
+  auto j = json({"node", "ping", "3", "count", "2", "flood"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["target"], "lid 3");
+  EXPECT_EQ(j[0]["host"], "fake-host");
+  EXPECT_EQ(j[0]["transmitted"], 2);
+  EXPECT_EQ(j[0]["received"], 2);
+  EXPECT_EQ(j[0]["loss_percent"], 0);
+  EXPECT_EQ(j[0]["rtt_ms"].size(), 2u);
+  EXPECT_TRUE(j[0]["rtt_avg_ms"].is_number());
+}
+
+TEST_F(MadCmd, NodePingAndSysstatCarryTheOuiGiven) {
+  node("hca2").vendor.ping_server = true;
+  node("hca2").vendor.sysstat_server = true;
+  // The double's servers serve the OpenIB OUI only: another goes unanswered.
+  Result r = run(
+      {"--timeout", "5", "--retries", "0", "node", "ping", "3", "count", "1", "oui", "0x0002c9"});
+  EXPECT_EQ(r.status, 1);
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_EQ(mad::vendor_oui(sent_.back()), 0x0002c9u);
+  r = run({"node", "sysstat", "3", "oui", "0x001405", "host"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "fake-host\n");
+  r = run({"--timeout", "5", "--retries", "0", "node", "sysstat", "3", "oui", "5"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(mad::vendor_oui(sent_.back()), 5u);
+}
+
+TEST_F(MadCmd, NodePingWithoutAServerSaysSoAndFails) {
+  // No server on sw1: every ping is lost, the summary still printed.
+  Result r = run({"--timeout", "5", "--retries", "1", "node", "ping", "2", "count", "2", "flood"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("2 packets transmitted, 0 received, 100% packet loss"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.err.find("no answer from lid 2"), std::string::npos) << r.err;
+}
+
+TEST_F(MadCmd, NodePingAndSysstatWordsAreChecked) {
+  Result r = run({"node", "ping", "3", "bogus"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("unknown node ping argument \"bogus\""), std::string::npos) << r.err;
+  r = run({"node", "ping", "dr", "0,1"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("needs a LID target"), std::string::npos) << r.err;
+  r = run({"node", "ping", "3", "count", "0"});
+  EXPECT_NE(r.status, 0);
+  r = run({"node", "sysstat", "3", "disk"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("(ping, host, cpu or oui)"), std::string::npos) << r.err;
+  r = run({"node", "ping", "3", "oui", "0x1000000"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("oui"), std::string::npos) << r.err;
+  r = run({"node", "ping"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("missing target of node ping"), std::string::npos) << r.err;
+  EXPECT_TRUE(sent_.empty());  // nothing was sent for bad words
+}
+
+TEST_F(MadCmd, NodePingServeNeedsAPortThatTakesRequests) {
+  // The double's transport cannot register to serve (umad's can; the
+  // server itself is tested in lib/ib/vendor_test.cc).
+  Result r = run({"node", "ping", "serve", "count", "1"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("cannot receive requests"), std::string::npos) << r.err;
+  r = run({"node", "sysstat", "serve", "often"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("unknown node sysstat serve argument"), std::string::npos) << r.err;
+}
+
+TEST_F(MadCmd, NodeSysstatHostCpuAndPing) {
+  auto& v = node("hca2").vendor;
+  v.sysstat_server = true;
+  v.host = "hca2.example";
+  v.cpus = "cpu 0: model  X MHZ  1.0\ncpu 1: model  X MHZ  2.0\n";
+  Result r = run({"node", "sysstat", "3"});
+  EXPECT_EQ(r.out, "sysstat ping succeeded\n") << r.err;
+  r = run({"node", "sysstat", "3", "host"});
+  EXPECT_EQ(r.out, "hca2.example\n") << r.err;
+  r = run({"node", "sysstat", "3", "cpu"});
+  EXPECT_EQ(r.out, "cpu 0: model  X MHZ  1.0\ncpu 1: model  X MHZ  2.0\n") << r.err;
+  EXPECT_EQ(sent_.back().mgmt_class(), 0x33);
+  auto j = json({"node", "sysstat", "3", "host"});
+  EXPECT_EQ(
+      j, nlohmann::json::parse(R"([{"target":"lid 3","query":"host","answer":"hca2.example"}])"));
+  // No server there: the error names the query, bounded by the retries.
+  r = run({"--timeout", "5", "--retries", "1", "node", "sysstat", "2", "host"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no reply to sysstat host from lid 2"), std::string::npos) << r.err;
+}
+
+TEST_F(MadCmd, NodeVendorGeneralAsVendstat) {
+  auto& v = node("sw1").vendor;
+  v.mellanox = true;
+  v.general.hw_revision = 0xa0;
+  v.general.device_id = 0xcb20;  // Switch-IB: the version in the extended part
+  v.general.uptime = 0x1234;
+  v.general.fw_major = 11, v.general.fw_minor = 2008, v.general.fw_sub_minor = 4;
+  v.general.fw_build_id = 0x33;
+  v.general.fw_month = 0x12, v.general.fw_day = 0x31, v.general.fw_year = 0x2020;
+  v.general.psid = "MT_1870110032";
+  v.general.fw_ini_version = 5;
+  v.general.sw_major = 1, v.general.sw_minor = 2, v.general.sw_sub_minor = 3;
+  Result r = run({"node", "vendor", "2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "hw_dev_rev:  0x00a0\n"
+            "hw_dev_id:   0xcb20\n"
+            "hw_uptime:   0x00001234\n"
+            "fw_version:  11.2008.04\n"
+            "fw_build_id: 0x0033\n"
+            "fw_date:     12/31/2020\n"
+            "fw_psid:     'MT_1870110032'\n"
+            "fw_ini_ver:  5\n"
+            "sw_version:  01.02.03\n");
+  auto j = json({"node", "vendor", "2", "general"});
+  EXPECT_EQ(j[0]["hw_dev_id"], 0xcb20);
+  EXPECT_EQ(j[0]["fw_version"], "11.2008.04");
+  EXPECT_EQ(j[0]["fw_psid"], "MT_1870110032");
+  // Not a Mellanox agent: ClassPortInfo goes unanswered, as vendstat's.
+  r = run({"--timeout", "5", "--retries", "1", "node", "vendor", "3"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no reply to ClassPortInfo from lid 3"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace rdma
