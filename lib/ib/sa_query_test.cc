@@ -230,6 +230,18 @@ TEST(SaSelector, TakenOffTheWord) {
   EXPECT_EQ(w, "4");
 }
 
+// q answers a record whose attribute a (the kind's first carried) has
+// field = yes, and not one with field = no.
+void expect_selects(const SaQuery& q, const mad::AttrDef& a, const char* field, uint64_t yes,
+                    uint64_t no) {
+  std::vector<uint8_t> rec(q.kind->record->bytes);
+  auto at = std::span(rec).subspan(q.kind->at[0], a.bytes);
+  mad::set_field(a, at, field, yes);
+  EXPECT_TRUE(q.answers(rec, std::nullopt)) << field;
+  mad::set_field(a, at, field, no);
+  EXPECT_FALSE(q.answers(rec, std::nullopt)) << field;
+}
+
 // ibtool's KEY=VALUE: any field the record prints, its own or its
 // attribute's; a component goes to the SA, the rest is checked here.
 TEST(SaFieldMatch, AnyPrintedFieldSentWhenAComponent) {
@@ -237,23 +249,14 @@ TEST(SaFieldMatch, AnyPrintedFieldSentWhenAComponent) {
   SaQuery q(nodes);
   q.add(sa_field_match(nodes, "node_guid", "0x100004"));
   EXPECT_EQ(q.mask, 1u << 7);  // NodeInfo's NodeGUID, a NodeRecord component
-  std::vector<uint8_t> rec(mad::kNodeRecord.bytes);
-  auto ni = std::span(rec).subspan(mad::kNodeRecordNodeInfo, mad::kNodeInfo.bytes);
-  mad::set_field(mad::kNodeInfo, ni, "NodeGUID", 0x100004);
-  EXPECT_TRUE(q.answers(rec, std::nullopt));
-  mad::set_field(mad::kNodeInfo, ni, "NodeGUID", 0x100005);
-  EXPECT_FALSE(q.answers(rec, std::nullopt));
+  expect_selects(q, mad::kNodeInfo, "NodeGUID", 0x100004, 0x100005);
   // Not a component: only checked here; an enumeration by its name.
   const SaKind& ports = *find_sa_kind("ports");
   SaQuery p(ports);
   p.add(sa_field_match(ports, "state", "active"));
   EXPECT_EQ(p.mask, 0u);
-  std::vector<uint8_t> pir(mad::kPortInfoRecord.bytes);
-  auto pi = std::span(pir).subspan(mad::kPortInfoRecordPortInfo, mad::kPortInfo.bytes);
-  mad::set_field(mad::kPortInfo, pi, "PortState", 4);
-  EXPECT_TRUE(p.answers(pir, std::nullopt));
-  mad::set_field(mad::kPortInfo, pi, "PortState", 1);
-  EXPECT_FALSE(p.answers(pir, std::nullopt));
+  expect_selects(p, mad::kPortInfo, "PortState", 4, 1);
+  std::vector<uint8_t> rec(mad::kNodeRecord.bytes);
   // A description, as a string.
   SaFieldMatch d = sa_field_match(nodes, "description", "hca3");
   std::memcpy(rec.data() + mad::kNodeRecordNodeDesc, "hca3", 4);
@@ -277,14 +280,10 @@ TEST(SaCapBit, TheSmPortsBitByBit) {
   q.ask_cap_bit(k.cap_bits[0]);
   EXPECT_TRUE(q.bitwise);
   EXPECT_EQ(q.mask, 1u << 7);  // PortInfoRecord's CapabilityMask
-  std::vector<uint8_t> pir(mad::kPortInfoRecord.bytes);
-  auto pi = std::span(pir).subspan(mad::kPortInfoRecordPortInfo, mad::kPortInfo.bytes);
   EXPECT_EQ(mad::get_field(mad::kPortInfo, std::span(q.example).subspan(4), "CapabilityMask"),
             k.cap_bits[0]);
-  mad::set_field(mad::kPortInfo, pi, "CapabilityMask", 0x50c04a);  // opensm's port: IsSM
-  EXPECT_TRUE(q.answers(pir, std::nullopt));
-  mad::set_field(mad::kPortInfo, pi, "CapabilityMask", 0x50c048);
-  EXPECT_FALSE(q.answers(pir, std::nullopt));
+  // opensm's port (IsSM among other bits), and one without IsSM.
+  expect_selects(q, mad::kPortInfo, "CapabilityMask", 0x50c04a, 0x50c048);
 }
 
 TEST(NamedNodeLid, DescriptionOrTheMapsName) {

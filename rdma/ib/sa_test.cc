@@ -410,6 +410,11 @@ TEST_F(SaCmd, PathSelectionWordsAndNamedEnds) {
             "1",  "mtu",        ">256",  "service_id", "0x10", "qos_class",    "0",  "tclass",
             "0",  "flow_label", "0",     "hop_limit",  "0",    "pkt_lifetime", "<63"}),
       path);
+  // KEY=VALUE on paths: checked in the records the SA returns.
+  EXPECT_EQ(
+      json({"sa", "show", "paths", "lid", b, "mtu=" + std::to_string(path[0]["mtu"].get<int>())}),
+      path);
+  EXPECT_EQ(run({"sa", "show", "paths", "lid", b, "sl=1"}).out, "");
   test::Result r = run({"sa", "show", "paths", "name", "nosuch", "lid", b});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no node called \"nosuch\""), std::string::npos) << r.err;
