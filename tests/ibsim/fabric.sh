@@ -182,6 +182,15 @@ else
   bad "fabric topology read back: $out $(cat topo.err second.err sim2/ibsim.log | tail -n 5)"
 fi
 
+# full: each link line's raw speed, width and VLCap codes as ibnetdiscover -f.
+run ibnetdiscover -f >topo-f.txt 2>/dev/null
+run "$RDMA" fabric topology full >topo-full.txt 2>topo.err
+if out=$(python3 "$HERE/fabric_compare.py" full topo-f.txt topo-full.txt 2>&1); then
+  ok "fabric topology full = ibnetdiscover -f (${out//$'\n'/; })"
+else
+  bad "fabric topology full vs ibnetdiscover -f: $out $(cat topo.err)"
+fi
+
 # The second reading of a window asks each PMA for PortSamplesControl
 # (the tick of the wait share). ibsim answers none of them, and opensm 3.3
 # sharing h1's port under umad2sim sometimes dies of what comes back (at
