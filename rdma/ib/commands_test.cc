@@ -150,7 +150,7 @@ TEST_F(MadCmd, FabricCountersListsEveryPortsDataCounters) {
   EXPECT_EQ(picked[0]["port"], one["port"]);
   r = run({"fabric", "counters", "port", "1"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "\"port N\" needs the node: lid LID or guid GUID\n");
+  EXPECT_EQ(r.err, "\"port N\" needs the node: lid LID, guid GUID or dr PATH\n");
   EXPECT_EQ(run({"fabric", "counters", "thresholds", "x"}).err,
             "unknown fabric counters argument \"thresholds\"\n");
 }
