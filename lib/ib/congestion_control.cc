@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "lib/mad/attrs.h"
 #include "lib/mad/attrs_cc.h"
 #include "lib/mad/mad.h"
 
@@ -49,7 +50,8 @@ bool cc_has_blocks(const mad::AttrDef& a) {
 }
 
 bool cc_read_only(const mad::AttrDef& a) {
-  return &a == &mad::kCongestionInfo || &a == &mad::kCongestionLogSwitch || &a == &mad::kTimestamp;
+  return &a == &mad::kCongestionInfo || &a == &mad::kCongestionLogSwitch ||
+         &a == &mad::kTimestamp || &a == &mad::kClassPortInfo;
 }
 
 std::vector<uint8_t> cc_get(MadClient& c, uint16_t lid, const mad::AttrDef& a, uint32_t mod,

@@ -4,6 +4,8 @@
 
 #include <strings.h>
 
+#include "lib/mad/attrs.h"
+
 namespace rdma::mad {
 
 namespace {
@@ -109,19 +111,17 @@ size_t cc_data_offset(uint16_t attr_id) {
 }
 
 std::span<const AttrDef* const> cc_attrs() {
-  static constexpr const AttrDef* kAll[] = {&kCongestionInfo,
-                                            &kCongestionKeyInfo,
-                                            &kCongestionLogSwitch,
-                                            &kSwitchCongestionSetting,
-                                            &kSwitchPortCongestionSetting,
-                                            &kCACongestionSetting,
-                                            &kCongestionControlTable,
-                                            &kTimestamp};
+  static constexpr const AttrDef* kAll[] = {
+      &kCongestionInfo, &kCongestionKeyInfo, &kCongestionLogSwitch, &kSwitchCongestionSetting,
+      &kSwitchPortCongestionSetting, &kCACongestionSetting, &kCongestionControlTable, &kTimestamp,
+      // The class's own, at the data's
+      // place in a CC MAD (byte 64).
+      &kClassPortInfo};
   return kAll;
 }
 
 const AttrDef* find_cc_attr(std::string_view word) {
-  static constexpr const char* kCodes[] = {"CI", "CK", "CL", "SS", "SP", "CS", "CT", "TI"};
+  static constexpr const char* kCodes[] = {"CI", "CK", "CL", "SS", "SP", "CS", "CT", "TI", "CP"};
   auto blind = [](std::string_view a, std::string_view b) {
     return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
   };

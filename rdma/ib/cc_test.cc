@@ -20,6 +20,9 @@ TEST(CcAttrs, NamesPrefixesAndIbccqueryCodes) {
   EXPECT_EQ(mad::find_cc_attr("SwitchPort"), &mad::kSwitchPortCongestionSetting);
   EXPECT_EQ(mad::find_cc_attr("CACongestionSetting"), &mad::kCACongestionSetting);
   EXPECT_EQ(mad::find_cc_attr("timestamp"), &mad::kTimestamp);
+  EXPECT_EQ(mad::find_cc_attr("CP"), &mad::kClassPortInfo);
+  EXPECT_EQ(mad::find_cc_attr("classport"), &mad::kClassPortInfo);
+  EXPECT_EQ(mad::find_cc_attr("C"), &mad::kCongestionInfo);  // the first of the list
   EXPECT_EQ(mad::find_cc_attr("bogus"), nullptr);
   EXPECT_EQ(mad::cc_data_offset(mad::kCongestionLogSwitch.id), 32u);
   EXPECT_EQ(mad::cc_data_offset(mad::kTimestamp.id), 64u);
@@ -43,6 +46,26 @@ TEST_F(MadCmd, CcShowReadsTheAttributeWithTheCcKey) {
   EXPECT_TRUE(j[0].contains("event_remote_qp"));
   EXPECT_EQ(json({"cc", "show", "lid", "3", "TI"})[0]["timestamp"], 1);  // counts each Get
   EXPECT_EQ(json({"cc", "show", "lid", "3", "TI"})[0]["timestamp"], 2);
+}
+
+// ibccquery CP: the CC class's ClassPortInfo, from the CC data's place
+// (byte 64; ibsim has no CC agent: the double's).
+TEST_F(MadCmd, CcShowClassPortInfo) {
+  auto j = json({"--cckey", "7", "cc", "show", "lid", "2", "CP"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["attribute"], "ClassPortInfo");
+  EXPECT_EQ(j[0]["base_version"], 1);
+  EXPECT_EQ(j[0]["class_version"], 2);  // the CC class's version, as the agent put it there
+  const Mad& q = sent_.back();
+  EXPECT_EQ(q.mgmt_class(), mad::kClassCc);
+  EXPECT_EQ(q.get(mad::hdr::kAttrId), 0x0001u);
+  EXPECT_EQ(q.get(mad::hdr::kCcKey), 7u);
+  Result t = run({"cc", "show", "lid", "2", "ClassPortInfo"});
+  EXPECT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out.rfind("lid 2: attribute ClassPortInfo base_version 1 class_version 2 ", 0), 0u)
+      << t.out;
+  EXPECT_EQ(run({"cc", "set", "lid", "2", "CP", "RespTimeValue=3"}).err,
+            "ClassPortInfo is read-only\n");
 }
 
 TEST_F(MadCmd, CcSetWritesAndShowsTheAnswer) {
@@ -113,7 +136,7 @@ TEST_F(MadCmd, CcRefusalsAndWrongWords) {
   EXPECT_EQ(err({"cc", "show", "lid", "3", "frob"}),
             "unknown cc show argument \"frob\" (block, port, CongestionInfo, CongestionKeyInfo, "
             "CongestionLog, SwitchCongestionSetting, SwitchPortCongestionSetting, "
-            "CACongestionSetting, CongestionControlTable or Timestamp)\n");
+            "CACongestionSetting, CongestionControlTable, Timestamp or ClassPortInfo)\n");
   EXPECT_EQ(err({"--cckey", "x", "cc", "show", "lid", "3"}),
             "invalid --cckey \"x\" (expected a number, decimal or 0x hex)\n");
   EXPECT_EQ(sent_.size(), sent);

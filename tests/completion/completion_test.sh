@@ -380,6 +380,7 @@ check "cc" "rdma cc " "help set show"
 check "cc show targets (no dr)" "rdma cc show " "gid guid lid"
 check "cc show attributes" "rdma cc show lid 3 Congestion" \
   "CongestionControlTable CongestionInfo CongestionKeyInfo CongestionLog"
+check "cc show ClassPortInfo" "rdma cc show lid 3 Cla" "ClassPortInfo"
 check "cc set keywords" "rdma cc set lid 3 SwitchPortCongestionSetting " "block port via"
 check "cc show after SwitchCongestionSetting" "rdma cc show lid 3 SwitchCongestionSetting " "block port via"
 check "--cckey" "rdma --cc" "--cckey"

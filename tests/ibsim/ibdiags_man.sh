@@ -16,6 +16,7 @@ PAGE=$HERE/../../man/rdma-ibdiags.7
 SKIPS=(
   '^rdma (dev|gid show|link|link status.*)$|	no RDMA netlink or verbs device under the simulator (the VM suites)'
   ' cc set |	ibsim answers no congestion control Set'
+  ' cc show .* CP$|	ibsim answers no CC ClassPortInfo (ibccquery CP fails there too)'
   ' sm set |	ibsim refuses SMInfo Sets'
   ' perf show .* (sl|speeds|congestion|samples)$|	ibsim'"'"'s PMA lacks those attributes'
   'PortInfoExtended|	ibsim does not answer PortInfoExtended'
