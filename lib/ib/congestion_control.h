@@ -31,7 +31,7 @@ bool cc_has_ports(const mad::AttrDef& a);
 bool cc_has_blocks(const mad::AttrDef& a);
 
 // Whether the attribute is only read (CongestionInfo, CongestionLog,
-// Timestamp).
+// Timestamp, ClassPortInfo).
 bool cc_read_only(const mad::AttrDef& a);
 
 // A CC attribute's data from the agent at lid, block mod (0: none), asked

@@ -31,6 +31,8 @@ constexpr PortFieldDef kFields[] = {
     {PortField::SmLid, "smlid", "MasterSMLID", 1, mad::kMaxUnicastLid, nullptr, nullptr},
     {PortField::Lmc, "lmc", "LMC", 0, 7, nullptr, nullptr},
     {PortField::MKey, "mkey", "M_Key", 0, UINT64_MAX, nullptr, nullptr},
+    {PortField::MKeyLease, "mkeylease", "M_KeyLeasePeriod", 0, UINT16_MAX, nullptr, nullptr},
+    {PortField::MKeyProt, "mkeyprot", "M_KeyProtectBits", 0, 3, nullptr, nullptr},
 };
 
 // The names an admin reads in `port show` and iblinkinfo for the bits of
@@ -325,7 +327,8 @@ mad::Route port_change_route(MadClient& c, const mad::Route& given, const PortCh
 }
 
 void check_port_change(MadClient& c, const mad::Route& r, const PortChange& change) {
-  if (!change.has(PortField::MKey) && !change.has(PortField::Lid) &&
+  if (!change.has(PortField::MKey) && !change.has(PortField::MKeyLease) &&
+      !change.has(PortField::MKeyProt) && !change.has(PortField::Lid) &&
       !change.has(PortField::SmLid) && !change.has(PortField::Lmc))
     return;
   if (node_info(c, r).is_switch() && change.port != 0)

@@ -21,7 +21,20 @@ namespace rdma::ib {
 enum class PortAction { None, Enable, Disable, Reset, Down, Arm, Active, Init };
 
 // A value a change writes.
-enum class PortField { Speed, ExtSpeed, Fdr10, Width, Vls, Mtu, Lid, SmLid, Lmc, MKey };
+enum class PortField {
+  Speed,
+  ExtSpeed,
+  Fdr10,
+  Width,
+  Vls,
+  Mtu,
+  Lid,
+  SmLid,
+  Lmc,
+  MKey,
+  MKeyLease,
+  MKeyProt
+};
 
 struct PortFieldDef {
   PortField field;
@@ -72,8 +85,8 @@ std::optional<std::vector<uint8_t>> dr_of_lid(MadClient& c, uint16_t lid);
 mad::Route port_change_route(MadClient& c, const mad::Route& given, const PortChange& change,
                              bool force, const std::string& what);
 
-// Throws Error when the change writes a switch's port-0 values (M_Key,
-// LID, SM LID, LMC) to another port.
+// Throws Error when the change writes a switch's port-0 values (M_Key, its
+// lease and protection, LID, SM LID, LMC) to another port.
 void check_port_change(MadClient& c, const mad::Route& r, const PortChange& change);
 
 // Makes the change of the port at r (reset: Disabled, then Polling). A

@@ -40,7 +40,10 @@ TEST(PortChangeWords, FieldsTakeIbportstatesRanges) {
   EXPECT_EQ(port_field_def(PortField::Lid).min, 1u);
   EXPECT_STREQ(port_field_def(PortField::Mtu).iba, "NeighborMTU");
   EXPECT_EQ(port_field_def(PortField::Fdr10).iba, nullptr);  // the vendor's attribute
-  EXPECT_EQ(port_field_defs().size(), 10u);
+  EXPECT_EQ(port_field_def(PortField::MKeyLease).max, 65535u);
+  EXPECT_EQ(port_field_def(PortField::MKeyProt).max, 3u);
+  EXPECT_STREQ(port_field_def(PortField::MKeyProt).iba, "M_KeyProtectBits");
+  EXPECT_EQ(port_field_defs().size(), 12u);
 }
 
 TEST(PortChangeWords, DisableResetDownAndInitCutTheLink) {

@@ -8,7 +8,14 @@
 
 namespace rdma::ib {
 
-void write_topology(const Fabric& f, std::FILE* out);
+// full (ibnetdiscover -f): each link line ends with the port's raw
+// LinkSpeedActive, LinkWidthActive and VLCap codes (" s=1 w=2 v=4"), read
+// from the port the line is under.
+struct TopologyStyle {
+  bool full = false;
+};
+
+void write_topology(const Fabric& f, std::FILE* out, TopologyStyle style = {});
 
 // "S-0000000000200000": ibnetdiscover's node name, a type letter (S, H or
 // R) and the node GUID, so the file names every node uniquely.

@@ -63,6 +63,41 @@ TEST(Topology, SwitchesFirstEachLinkFromBothEnds) {
   EXPECT_EQ(links_of(f).size(), 6u);
 }
 
+// full (ibnetdiscover -f): each link line ends with its port's raw
+// LinkSpeedActive, LinkWidthActive and VLCap; the file reads back alike.
+TEST(Topology, FullAddsEachPortsCodes) {
+  ibtest::FakeFabric fake(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"));
+  fake.assign_lids();
+  Fabric f = discovered(fake);
+  // One port of each side made different, so the codes are the line's own.
+  PortInfo& sw_port = *f.nodes[1].ports[1].info;
+  sw_port.vl_cap = 3;
+  sw_port.width_active = 1;
+  char* buf = nullptr;
+  size_t len = 0;
+  std::FILE* out = open_memstream(&buf, &len);
+  write_topology(f, out, {.full = true});
+  std::fclose(out);
+  std::string t(buf, len);
+  std::free(buf);
+  EXPECT_NE(t.find("# lid 1 lmc 0 \"sw1\" lid 2 4xSDR s=1 w=2 v=" +
+                   std::to_string(f.nodes[0].ports[1].info->vl_cap) + "\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find(" lid 1 1xSDR s=1 w=1 v=3\n"), std::string::npos) << t;
+  size_t links = 0, full = 0;
+  for (size_t at = t.find('\n'); at != std::string::npos; at = t.find('\n', at + 1)) {
+    if (t.compare(at + 1, 1, "[") == 0) ++links;
+    size_t end = t.find('\n', at + 1);
+    if (t.compare(at + 1, 1, "[") == 0 && t.find(" s=", at) < end) ++full;
+  }
+  EXPECT_EQ(links, 12u);  // each of 6 links from both ends
+  EXPECT_EQ(full, links);
+  EXPECT_EQ(topology_text(f).find(" s="), std::string::npos);
+  ibtest::Topology back = ibtest::parse_topology(t);
+  EXPECT_EQ(back.nodes.size(), f.nodes.size());
+}
+
 TEST(Topology, RateTexts) {
   PortInfo p;
   p.width_active = 2;

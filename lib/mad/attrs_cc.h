@@ -38,7 +38,8 @@ extern const AttrDef kTimestamp;
 // Where a CC attribute's data starts in the MAD.
 size_t cc_data_offset(uint16_t attr_id);
 
-// The CC attributes, in help order (CongestionLog as its switch layout).
+// The CC attributes, in help order (CongestionLog as its switch layout),
+// the class's ClassPortInfo last.
 std::span<const AttrDef* const> cc_attrs();
 
 // The attribute a word names: a name or any prefix of it (case-blind), or

@@ -20,6 +20,7 @@ TEST(CcAttrs, NamesPrefixesAndIbccqueryCodes) {
   EXPECT_EQ(mad::find_cc_attr("SwitchPort"), &mad::kSwitchPortCongestionSetting);
   EXPECT_EQ(mad::find_cc_attr("CACongestionSetting"), &mad::kCACongestionSetting);
   EXPECT_EQ(mad::find_cc_attr("timestamp"), &mad::kTimestamp);
+  EXPECT_EQ(mad::find_cc_attr("classport"), &mad::kClassPortInfo);
   EXPECT_EQ(mad::find_cc_attr("bogus"), nullptr);
   EXPECT_EQ(mad::find_cc_attr("CP"), &mad::kClassPortInfo);  // ibccquery's ClassPortInfo
   EXPECT_EQ(mad::find_cc_attr("C"), &mad::kCongestionInfo);  // a prefix: the first
@@ -51,6 +52,26 @@ TEST_F(MadCmd, CcShowReadsTheAttributeWithTheCcKey) {
   EXPECT_EQ(j[0]["class_version"], 2);
   EXPECT_EQ(sent_.back().mgmt_class(), mad::kClassCc);
   EXPECT_EQ(sent_.back().get(mad::hdr::kAttrId), mad::kClassPortInfo.id);
+}
+
+// ibccquery CP: the CC class's ClassPortInfo, from the CC data's place
+// (byte 64; ibsim has no CC agent: the double's).
+TEST_F(MadCmd, CcShowClassPortInfo) {
+  auto j = json({"--cckey", "7", "cc", "show", "lid", "2", "CP"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["attribute"], "ClassPortInfo");
+  EXPECT_EQ(j[0]["base_version"], 1);
+  EXPECT_EQ(j[0]["class_version"], 2);  // the CC class's version, as the agent put it there
+  const Mad& q = sent_.back();
+  EXPECT_EQ(q.mgmt_class(), mad::kClassCc);
+  EXPECT_EQ(q.get(mad::hdr::kAttrId), 0x0001u);
+  EXPECT_EQ(q.get(mad::hdr::kCcKey), 7u);
+  Result t = run({"cc", "show", "lid", "2", "ClassPortInfo"});
+  EXPECT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out.rfind("lid 2: attribute ClassPortInfo base_version 1 class_version 2 ", 0), 0u)
+      << t.out;
+  EXPECT_EQ(run({"cc", "set", "lid", "2", "CP", "RespTimeValue=3"}).err,
+            "ClassPortInfo is read-only\n");
 }
 
 TEST_F(MadCmd, CcSetWritesAndShowsTheAnswer) {

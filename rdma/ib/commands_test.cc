@@ -150,7 +150,7 @@ TEST_F(MadCmd, FabricCountersListsEveryPortsDataCounters) {
   EXPECT_EQ(picked[0]["port"], one["port"]);
   r = run({"fabric", "counters", "port", "1"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "\"port N\" needs the node: lid LID or guid GUID\n");
+  EXPECT_EQ(r.err, "\"port N\" needs the node: lid LID, guid GUID or dr PATH\n");
   EXPECT_EQ(run({"fabric", "counters", "thresholds", "x"}).err,
             "unknown fabric counters argument \"thresholds\"\n");
 }
@@ -184,9 +184,10 @@ TEST_F(MadCmd, FabricLinksSwitchesAndCasFromTheirOwnEnd) {
 TEST_F(MadCmd, ClearErrors) {
   EXPECT_EQ(run({"node", "show"}).err,
             "missing target (lid N, guid G, gid G, dr PATH or name NAME)\n");
-  EXPECT_EQ(run({"port", "set", "lid", "2", "port", "1"}).err,
-            "missing action: enable, disable, reset, down, arm, active or init, or OP VALUE "
-            "(speed, espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey)\n");
+  EXPECT_EQ(
+      run({"port", "set", "lid", "2", "port", "1"}).err,
+      "missing action: enable, disable, reset, down, arm, active or init, or OP VALUE "
+      "(speed, espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey, mkeylease, mkeyprot)\n");
   EXPECT_EQ(run({"node", "show", "lid", "0"}).err,
             "invalid LID \"0\" (expected 1-49151, decimal or 0x hex)\n");
   EXPECT_EQ(run({"mad", "get", "Bogus", "lid", "2"}).status, 1);

@@ -76,7 +76,7 @@ void fabric_help(Ctx& c) {
       "       rdma fabric counters [ switches | cas | routers ] [ lid LID | guid GUID [ port N ] "
       "]\n"
       "                            [ from FILE ] [via DEV/PORT]\n"
-      "       rdma fabric topology [ dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric topology [ full | dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ switches | cas | routers ]...\n"
@@ -376,11 +376,16 @@ void fabric_topology(Ctx& c) {
     c.args.next();
     return fabric_topology_slurm(c, src);
   }
+  ib::TopologyStyle style;
+  if (!c.args.empty() && matches(c.args.peek(), "full")) {  // ibnetdiscover -f
+    c.args.next();
+    style.full = true;
+  }
   c.args.done();
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
   ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));
   std::fflush(c.help_out);
-  ib::write_topology(f, c.help_out);
+  ib::write_topology(f, c.help_out, style);
 }
 
 void fabric_save(Ctx& c) {

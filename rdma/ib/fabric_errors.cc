@@ -12,6 +12,7 @@
 #include "lib/error.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
+#include "lib/ib/node_view.h"
 #include "lib/ib/port_counters_view.h"
 #include "lib/ib/port_labels.h"
 #include "lib/ib/rates.h"
@@ -40,22 +41,32 @@ uint64_t after_equals(const std::string& s, size_t eq, const char* what) {
   return *n;
 }
 
-// `lid LID | guid GUID`: a node by any of its LIDs or by its node or port
-// GUID, in the fabric discovered or loaded.
+// `lid LID | guid GUID | dr PATH`: a node by any of its LIDs, by its node
+// or port GUID, or by the directed route discovery reached it by
+// (ibqueryerrors -D), in the fabric discovered or loaded.
 struct NodeWords {
   std::optional<uint16_t> lid;
   std::optional<uint64_t> guid;
-  explicit operator bool() const { return lid || guid; }
+  std::optional<mad::Target> dr;
+  explicit operator bool() const { return lid || guid || dr; }
 };
 
-// Takes the value of k when k is "lid" or "guid"; false for another word.
-bool node_word(Args& args, const std::string& k, NodeWords& w) {
-  if (k == "lid")
-    w.lid = mad::parse_lid(args.need_value(k, "LID"));
-  else if (k == "guid")
-    w.guid = mad::parse_guid(args.need_value(k, "GUID"));
-  else
-    return false;
+// Takes the value of k when k is "lid", "guid" or "dr"; false for another
+// word. cmd: the command, for the error when a second one is given.
+bool node_word(Args& args, const std::string& k, NodeWords& w, const char* cmd) {
+  if (k != "lid" && k != "guid" && k != "dr") return false;
+  if (w) throw UsageError(std::string(cmd) + " takes one of lid LID, guid GUID or dr PATH");
+  std::string v = args.need_value(k, k == "lid" ? "LID" : k == "guid" ? "GUID" : "PATH");
+  if (k == "lid") {
+    w.lid = mad::parse_lid(v);
+  } else if (k == "guid") {
+    w.guid = mad::parse_guid(v);
+  } else {
+    w.dr.emplace();
+    w.dr->kind = mad::Target::Kind::Dr;
+    w.dr->path = mad::parse_path(v);
+    w.dr->text = "dr " + v;
+  }
   return true;
 }
 
@@ -73,11 +84,24 @@ bool node_type_word(const std::string& k, ib::NodeSelect& nodes) {
 }
 
 // The node's index; Error when the fabric has none.
-uint32_t find_node(const ib::Fabric& f, const NodeWords& w) {
-  if (std::optional<ib::PortRef> at =
-          w.lid ? ib::find_port_lid(f, *w.lid) : ib::find_guid(f, *w.guid))
-    return at->node;
-  std::string what = w.lid ? "LID " + std::to_string(*w.lid) : "GUID " + mad::guid_hex(*w.guid);
+// A directed route other than the one discovery took (or saved) is
+// followed: the node whose GUID answers at its end (as ibqueryerrors -D).
+uint32_t find_node(const ib::Fabric& f, const NodeWords& w, MadSession& s) {
+  std::optional<ib::PortRef> at = w.lid    ? ib::find_port_lid(f, *w.lid)
+                                  : w.guid ? ib::find_guid(f, *w.guid)
+                                           : ib::find_target(f, *w.dr);
+  if (!at && w.dr) {
+    try {
+      ib::NodeInfo ni = ib::read_node_info(s, {true, 0, w.dr->path});
+      if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid)) return *n;
+    } catch (const mad::MadError&) {
+      // Nothing answers at its end: no node, said below.
+    }
+  }
+  if (at) return at->node;
+  std::string what = w.lid    ? "LID " + std::to_string(*w.lid)
+                     : w.guid ? "GUID " + mad::guid_hex(*w.guid)
+                              : "directed route " + w.dr->text.substr(3);
   throw Error("no node with " + what + " in the fabric");
 }
 
@@ -95,6 +119,7 @@ struct ErrorsWords {
   ib::SweepOptions sweep;
   NodeWords node;
   std::optional<uint8_t> port;  // `port N` of the node
+  bool peer = false;            // `peer`: the far end of each port (ibqueryerrors -r)
   std::optional<bool> clear;    // clear after reading; true: every counter (clear all)
   std::optional<std::string> thresholds_file;                // `thresholds FILE`
   std::vector<std::pair<std::string, uint64_t>> thresholds;  // `threshold NAME=N`, in order
@@ -107,9 +132,9 @@ ErrorsWords errors_words(Args& args) {
   while (!args.empty()) {
     const std::string k = args.next();
     auto value = [&](const char* what) { return args.need_value(k, what); };
-    if (node_word(args, k, w.node)) {
-      if (w.node.lid && w.node.guid)
-        throw UsageError("fabric errors takes lid LID or guid GUID, not both");
+    if (node_word(args, k, w.node, "fabric errors")) {
+    } else if (k == "peer") {
+      w.peer = true;
     } else if (node_type_word(k, o.nodes)) {
     } else if (k == "clear") {
       w.clear = !args.empty() && args.peek() == "all";
@@ -168,10 +193,10 @@ ErrorsWords errors_words(Args& args) {
     } else if (matches(k, "details")) {
       o.details = true;
     } else {
-      throw UsageError(
-          unknown_word("fabric errors argument", k,
-                       {"lid", "guid", "port", "switches", "cas", "routers", "clear", "counters",
-                        "threshold", "thresholds", "window", "save", "since", "data", "details"}));
+      throw UsageError(unknown_word(
+          "fabric errors argument", k,
+          {"lid", "guid", "dr", "port", "peer", "switches", "cas", "routers", "clear", "counters",
+           "threshold", "thresholds", "window", "save", "since", "data", "details"}));
     }
   }
   return w;
@@ -232,8 +257,8 @@ void check_counters_port(const ib::Fabric& f, uint32_t n, uint8_t port) {
                 std::to_string(port) + " with counters");
 }
 
-// `reset [all] [lid LID | guid GUID] [port N]`: the node by any of its LIDs
-// or by its node or port GUID, in the fabric discovered or loaded.
+// `reset [all] [lid LID | guid GUID | dr PATH] [port N]`: the node as
+// NodeWords find it, in the fabric discovered or loaded.
 void fabric_errors_reset(Ctx& c, const FabricSource& src) {
   bool all = false;
   NodeWords node;
@@ -243,22 +268,20 @@ void fabric_errors_reset(Ctx& c, const FabricSource& src) {
     auto value = [&](const char* what) { return c.args.need_value(k, what); };
     if (matches(k, "all"))
       all = true;
-    else if (node_word(c.args, k, node))
+    else if (node_word(c.args, k, node, "fabric errors reset"))
       continue;
     else if (matches(k, "port"))
       port = parse_port(value("port number"));
     else
       throw UsageError(
-          unknown_word("fabric errors reset argument", k, {"all", "lid", "guid", "port"}));
+          unknown_word("fabric errors reset argument", k, {"all", "lid", "guid", "dr", "port"}));
   }
-  if (node.lid && node.guid)
-    throw UsageError("fabric errors reset takes lid LID or guid GUID, not both");
-  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID, guid GUID or dr PATH");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
   ib::ClearSelect only;
   if (node) {
-    only.node = find_node(f, node);
+    only.node = find_node(f, node, s);
     if (port) {
       check_counters_port(f, *only.node, *port);
       only.port = port;
@@ -378,6 +401,24 @@ void errors_record(const ib::Fabric& f, const ib::PortCounters& c, const ib::Swe
   errors_counters(c, o, all_counters, rec);
 }
 
+namespace {
+
+// `peer`: the far end of the port's link (ibqueryerrors -r's link info),
+// keyed as fabric links keys it; nothing for a port without a link (or
+// AllPortSelect's sum of a switch's ports).
+void errors_peer(const ib::Fabric& f, ib::PortRef at, view::Record& rec) {
+  const ib::Port* p = f.nodes[at.node].port(at.port);
+  if (!p || !p->peer) return;
+  const ib::Node& n = f.nodes[p->peer->node];
+  rec.pair("peer_node_guid", mad::guid_hex(n.info.node_guid));
+  rec.pair("peer_description", mad::desc_text(n.description), n.description);
+  rec.pair("peer_port", p->peer->port);
+  if (uint64_t g = ib::port_guid(f, *p->peer)) rec.pair("peer_port_guid", mad::guid_hex(g));
+  rec.pair("peer_lid", ib::port_lid(f, *p->peer));
+}
+
+}  // namespace
+
 // The metrics of a sweep: every counter of every port read (an exporter
 // wants the zeros too), labelled with both ends of the port's cable.
 void errors_metrics(const ib::Fabric& f, const ib::ErrorSweep& sweep, const ib::SweepOptions& o,
@@ -396,7 +437,8 @@ namespace {
 void errors_sweep(Ctx& c, const FabricSource& src) {
   ErrorsWords w = errors_words(c.args);
   ib::SweepOptions& o = w.sweep;
-  if (w.port && !w.node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  if (w.port && !w.node)
+    throw UsageError("\"port N\" needs the node: lid LID, guid GUID or dr PATH");
   if (c.opt.watch_s && w.clear) throw UsageError("\"clear\" reads the counters once: not with -w");
   if (c.opt.watch_s && o.details) throw UsageError("\"details\" are read once: not with -w");
   const WindowMode& m = w.window;
@@ -417,7 +459,7 @@ void errors_sweep(Ctx& c, const FabricSource& src) {
               : MetricsRun(c, ib::port_metrics_spec(), "rdma_ib_fabric_errors_", "the error sweep");
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
-  if (w.node) o.nodes.node = find_node(f, w.node);
+  if (w.node) o.nodes.node = find_node(f, w.node, s);
   if (w.port) {
     check_counters_port(f, *o.nodes.node, *w.port);
     o.nodes.port = w.port;
@@ -445,6 +487,7 @@ void errors_sweep(Ctx& c, const FabricSource& src) {
     for (const ib::PortCounters& p : sweep.ports) {
       rec.clear();
       errors_record(f, p, o, c.opt.details, rec);
+      if (w.peer) errors_peer(f, p.port, rec);
       if (json)
         ports.push_back(record_json(rec));
       else
@@ -493,9 +536,7 @@ void fabric_counters(Ctx& c) {
   std::optional<uint8_t> port;
   while (!c.args.empty()) {
     const std::string k = c.args.next();
-    if (node_word(c.args, k, node)) {
-      if (node.lid && node.guid)
-        throw UsageError("fabric counters takes lid LID or guid GUID, not both");
+    if (node_word(c.args, k, node, "fabric counters")) {
     } else if (node_type_word(k, o.nodes)) {
     } else if (matches(k, "port")) {
       port = parse_port(c.args.need_value(k, "port number"));
@@ -503,13 +544,13 @@ void fabric_counters(Ctx& c) {
       throw UsageError("unknown fabric counters argument \"" + k + "\"");
     }
   }
-  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID or guid GUID");
+  if (port && !node) throw UsageError("\"port N\" needs the node: lid LID, guid GUID or dr PATH");
   o.counters.clear();   // no error counter checked
   o.extended = true;    // PortCountersExtended's 64-bit counters where the PMA has them
   o.every_port = true;  // port by port, never a switch's sum
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
-  if (node) o.nodes.node = find_node(f, node);
+  if (node) o.nodes.node = find_node(f, node, s);
   if (port) {
     check_counters_port(f, *o.nodes.node, *port);
     o.nodes.port = port;

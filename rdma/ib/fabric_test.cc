@@ -366,6 +366,57 @@ TEST_F(FabricCmd, ErrorsListsThePortsOverThresholdWithTheirCounters) {
       << t.out;
 }
 
+// ibqueryerrors -D PATH (dr PATH: the node discovery reached by it) and
+// -r (peer: the far end of each port listed).
+TEST_F(FabricCmd, ErrorsByDirectedRouteAndWithThePeer) {
+  fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
+  fabric_.set_counter(fabric_.node("hca2"), 1, "PortRcvErrors", 4);
+  Result r = run({"-j", "fabric", "errors", "dr", "0,1,3", "peer"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out)[0];
+  ASSERT_EQ(doc["ports"].size(), 1u) << doc;
+  const nlohmann::json& p = doc["ports"][0];
+  EXPECT_EQ(p["description"], "sw2");
+  EXPECT_EQ(p["port"], 3);
+  EXPECT_EQ(doc["summary"]["nodes_checked"], 1);
+  const ibtest::FabricNode& sw2 = fabric_.nodes()[fabric_.node("sw2")];
+  const ibtest::FabricNode& peer = fabric_.nodes()[sw2.ports[3].peer_node];
+  EXPECT_EQ(p["peer_node_guid"], guid(peer.node_guid));
+  EXPECT_EQ(p["peer_description"], peer.description);
+  EXPECT_EQ(p["peer_port"], sw2.ports[3].peer_port);
+  EXPECT_EQ(p["peer_lid"], fabric_.lid(sw2.ports[3].peer_node));
+  EXPECT_FALSE(p.contains("peer_port_guid"));  // a switch's port
+  // A CA's peer is a switch; a switch's peer a CA: its port GUID.
+  nlohmann::json all = nlohmann::json::parse(run({"-j", "fabric", "errors", "peer"}).out)[0];
+  ASSERT_EQ(all["ports"].size(), 2u);
+  for (const auto& q : all["ports"])
+    if (q["description"] == "hca2") {
+      EXPECT_EQ(q["peer_description"], "sw1");
+    }
+  // Without peer, none of it.
+  EXPECT_FALSE(nlohmann::json::parse(run({"-j", "fabric", "errors"}).out)[0]["ports"][0].contains(
+      "peer_port"));
+  // The same node by its LID; a route that reaches no node; two nodes.
+  EXPECT_EQ(run({"-j", "fabric", "errors", "lid", std::to_string(fabric_.lid(fabric_.node("sw2"))),
+                 "peer"})
+                .out,
+            r.out);
+  // Another route to a node than discovery's: followed (to sw1 and back).
+  Result back = run({"-j", "fabric", "errors", "dr", "0,1,3,3", "peer"});
+  EXPECT_EQ(back.err, "");
+  EXPECT_EQ(back.out, run({"-j", "fabric", "errors", "dr", "0,1", "peer"}).out);
+  EXPECT_NE(back.out, r.out);
+  r = run({"fabric", "errors", "dr", "0,1,7"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "no node with directed route 0,1,7 in the fabric\n");
+  r = run({"fabric", "errors", "dr", "0,1", "lid", "2"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "fabric errors takes one of lid LID, guid GUID or dr PATH\n");
+  r = run({"fabric", "errors", "dr", "0,x"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("0,x"), std::string::npos) << r.err;
+}
+
 TEST_F(FabricCmd, ErrorsThresholdsDataAndBadWords) {
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   fabric_.set_counter(fabric_.node("sw2"), 3, "PortXmitData", 1ull << 33);

@@ -63,8 +63,9 @@ TEST_F(Findings, FailuresAreTwoAndBadInputToo) {
   } cases[] = {
       {{"fabric", "errors", "lid", "9"}, "no node with LID 9 in the fabric\n"},
       {{"fabric", "errors", "bogus"},
-       "unknown fabric errors argument \"bogus\" (lid, guid, port, switches, cas, routers, clear, "
-       "counters, threshold, thresholds, window, save, since, data or details)\n"},
+       "unknown fabric errors argument \"bogus\" (lid, guid, dr, port, peer, switches, cas, "
+       "routers, "
+       "clear, counters, threshold, thresholds, window, save, since, data or details)\n"},
       {{"-c", "2", "fabric", "errors"}, "-c COUNT needs -w SECONDS\n"},
       {{"fabric", "check", "bogus"}, ""},
       {{"fabric", "diff"}, "missing FILE to compare the fabric with\n"},

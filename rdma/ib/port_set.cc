@@ -91,7 +91,7 @@ ib::PortChange parse_request(Ctx& c) {
   if (req.action == ib::PortAction::None && req.values.empty())
     throw UsageError(
         "missing action: enable, disable, reset, down, arm, active or init, or OP VALUE (speed, "
-        "espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey)");
+        "espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey, mkeylease, mkeyprot)");
   return req;
 }
 

@@ -83,6 +83,8 @@ TEST_F(PortSetCmd, BadValuesAreRefusedBeforeAnyMad) {
       {{"lmc", "8"}, "invalid lmc \"8\" (expected 0-7)\n"},
       {{"espeed", "32"}, "invalid espeed \"32\" (expected 0-31)\n"},
       {{"fdr10", "2"}, "invalid fdr10 \"2\" (expected 0-1)\n"},
+      {{"mkeyprot", "4"}, "invalid mkeyprot \"4\" (expected 0-3)\n"},
+      {{"mkeylease", "65536"}, "invalid mkeylease \"65536\" (expected 0-65535)\n"},
       {{"mtu", "9000"},
        "invalid mtu \"9000\" (expected 1-5, or 256, 512, 1024, 2048 or 4096 bytes)\n"},
       {{"mtu", "0"}, "invalid mtu \"0\" (expected 1-5, or 256, 512, 1024, 2048 or 4096 bytes)\n"},
@@ -99,7 +101,8 @@ TEST_F(PortSetCmd, BadValuesAreRefusedBeforeAnyMad) {
       {{"down", "arm"}, "one state change at a time (\"arm\" after another)\n"},
       {{"bogus"},
        "unknown port set argument \"bogus\" (port, enable, disable, reset, down, arm, active, "
-       "init, speed, espeed, fdr10, width, vls, mtu, lid, smlid, lmc or mkey)\n"},
+       "init, speed, espeed, fdr10, width, vls, mtu, lid, smlid, lmc, mkey, mkeylease or "
+       "mkeyprot)\n"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"port", "set", "lid", "2", "port", "2"};
@@ -182,10 +185,29 @@ TEST_F(PortSetCmd, MkeyProtectsLaterSets) {
 }
 
 TEST_F(PortSetCmd, SwitchKeysAndLidsArePortZeros) {
-  Result r = run({"port", "set", "lid", "2", "port", "3", "lid", "7"});
-  EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "a switch's M_Key, LID, SM LID and LMC are its port 0's, not port 3's\n");
+  for (const char* op : {"lid", "mkeylease", "mkeyprot"}) {
+    Result r = run({"port", "set", "lid", "2", "port", "3", op, "1"});
+    EXPECT_EQ(r.status, 1) << op;
+    EXPECT_EQ(r.err, "a switch's M_Key, LID, SM LID and LMC are its port 0's, not port 3's\n");
+  }
   EXPECT_TRUE(sets().empty());
+}
+
+// ibportstate's mkeylease and mkeyprot: the M_Key's lease period and
+// protection bits written, the rest of PortInfo as it was, read back.
+TEST_F(PortSetCmd, MkeyLeaseAndProtectionAreWritten) {
+  Result r = run({"port", "set", "lid", "3", "port", "1", "mkeylease", "60", "mkeyprot", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(sets().size(), 1u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "M_KeyLeasePeriod"), 60u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "M_KeyProtectBits"), 1u);
+  EXPECT_EQ(sets()[0].get_attr(mad::kPortInfo, "LID"), 3u);
+  EXPECT_EQ(node("hca2").ports[1].mkey_lease, 60u);
+  EXPECT_EQ(node("hca2").ports[1].mkey_protect, 1u);
+  EXPECT_EQ(node("hca2").ports[1].lid, 3u);
+  // A switch's are port 0's.
+  ASSERT_EQ(run({"port", "set", "lid", "2", "port", "0", "mkeyprot", "2"}).status, 0);
+  EXPECT_EQ(node("sw1").ports[0].mkey_protect, 2u);
 }
 
 // A port the node lacks: the refused Get explained by NodeInfo, naming the

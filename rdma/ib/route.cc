@@ -31,8 +31,10 @@ namespace {
 
 void route_help(Ctx& c) {
   std::fputs(
-      "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
-      "       rdma route show all [ lid LID | lids FIRST-LAST ] [ from FILE ] [via DEV/PORT]\n"
+      "Usage: rdma route show TARGET [ lid LID | lids FIRST-LAST ] [ all-entries ] [ from FILE ]\n"
+      "                          [via DEV/PORT]\n"
+      "       rdma route show all [ lid LID | lids FIRST-LAST ] [ all-entries ] [ from FILE ]\n"
+      "                       [via DEV/PORT]\n"
       "       rdma route show all mcast [ lid MLID | lids FIRST-LAST ] [ from FILE ]\n"
       "                                 [via DEV/PORT]\n"
       "       rdma route show TARGET mcast [ lid MLID | lids FIRST-LAST ] [via DEV/PORT]\n"
@@ -59,30 +61,38 @@ uint16_t parse_mlid(const std::string& s) {
 }
 
 // A table's LIDs: all of them, "lid 4" (4-4) or "lids 1-20". Multicast:
-// MLIDs.
+// MLIDs. every: the entries that send a LID nowhere too (ibroute -a).
 struct LidRange {
   uint16_t lo, hi;
+  bool every = false;
 };
 
-// The words after the switch: [ mcast ] [ lid LID | lids FIRST-LAST ], in
-// either order.
+// The words after the switch: [ mcast ] [ lid LID | lids FIRST-LAST ]
+// [ all-entries ], in any order.
 LidRange lid_range(Args& args, bool& mcast) {
   mcast = false;
+  bool every = false;
   std::optional<std::pair<std::string, std::string>> range;
   while (!args.empty()) {
     std::string k = args.next();
     if (k == "mcast" && !mcast) {
       mcast = true;
+    } else if (k == "all-entries" && !every) {
+      every = true;
     } else if ((k == "lid" || k == "lids") && !range) {
       range.emplace(k, args.need_value(k, "a value"));
     } else if (range) {
       throw UsageError("unexpected argument \"" + k + "\"");
     } else {
-      throw UsageError(unknown_word("route show argument", k, {"lid", "lids", "mcast"}));
+      throw UsageError(
+          unknown_word("route show argument", k, {"lid", "lids", "mcast", "all-entries"}));
     }
   }
+  // An MFT entry that forwards nowhere is an empty mask: nothing to list.
+  if (mcast && every)
+    throw UsageError("\"all-entries\" is for the unicast table, not with \"mcast\"");
   ib::LidBounds all = mcast ? ib::mcast_lid_bounds() : ib::unicast_lid_bounds();
-  LidRange r{all.first, all.last};
+  LidRange r{all.first, all.last, every};
   if (!range) return r;
   auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
   const std::string& v = range->second;
@@ -191,7 +201,7 @@ void route_show_all(Ctx& c, const FabricSource& src) {
     const ib::Node& sw = f.nodes[n];
     const std::vector<uint8_t>& ports = lfts[n]->ports;
     for (size_t lid = range.lo; lid <= range.hi && lid < ports.size(); ++lid) {
-      if (ports[lid] == ib::kNoPort) continue;
+      if (ports[lid] == ib::kNoPort && !range.every) continue;
       rec.clear();
       add_switch(rec, sw);
       rec.pair("lid", lid);
@@ -222,7 +232,7 @@ void route_show(Ctx& c) {
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   view::Record rec;
   for (size_t i = 0; i < t.ports.size(); ++i) {
-    if (t.ports[i] == ib::kNoPort) continue;
+    if (t.ports[i] == ib::kNoPort && !range.every) continue;
     uint16_t lid = static_cast<uint16_t>(t.first + i);
     rec.clear();
     rec.pair("lid", lid);

@@ -70,6 +70,47 @@ TEST_F(RouteCmd, ShowRefusesBadInput) {
   EXPECT_NE(r.err.find("missing switch"), std::string::npos) << r.err;
 }
 
+// all-entries (ibroute -a, dump_fts -a): the LIDs the table sends nowhere
+// too, with what sits there (here a CA the switch cannot reach).
+TEST_F(RouteCmd, AllEntriesListsTheLidsSentNowhere) {
+  ibtest::FabricNode& s2 = fabric_.nodes()[fabric_.node("s2")];
+  uint16_t dlid = fabric_.lid(fabric_.node("h5"), 1);
+  s2.lft[dlid] = 0xff;
+  nlohmann::json some = json({"route", "show", "lid", lid_of("s2")});
+  nlohmann::json every = json({"route", "show", "lid", lid_of("s2"), "all-entries"});
+  ASSERT_EQ(every.size(), s2.lft.size());  // LID 0 to LinearFDBTop
+  size_t nowhere = 0;
+  for (const auto& e : every) {
+    uint16_t lid = e["lid"];
+    EXPECT_EQ(e["port"], s2.lft.at(lid)) << lid;
+    if (e["port"] == 0xff) ++nowhere;
+  }
+  EXPECT_EQ(some.size() + nowhere, every.size());
+  EXPECT_GE(nowhere, 2u);  // LID 0 and h5's
+  EXPECT_EQ(every[0]["lid"], 0);
+  EXPECT_FALSE(every[0].contains("node_guid"));  // no port has LID 0
+  EXPECT_EQ(every[dlid]["port"], 0xff);
+  EXPECT_EQ(every[dlid]["description"], "h5");
+  test::Result r = run({"route", "show", "lid", lid_of("s2"), "lid", std::to_string(dlid)});
+  EXPECT_EQ(r.out, "");
+  r = run({"route", "show", "lid", lid_of("s2"), "all-entries", "lid", std::to_string(dlid)});
+  EXPECT_EQ(r.out.rfind("lid " + std::to_string(dlid) + " port 255 type ca ", 0), 0u) << r.out;
+  // Every switch's table (dump_fts -a): s2's entry among them.
+  size_t all = 0;
+  for (const auto& e : json({"route", "show", "all", "all-entries"})) {
+    ++all;
+    if (e["switch_guid"] == guid(s2.node_guid) && e["lid"] == dlid) {
+      EXPECT_EQ(e["port"], 0xff);
+    }
+  }
+  size_t want = 0;
+  for (const char* sw : {"s1", "s2", "s3"}) want += fabric_.nodes()[fabric_.node(sw)].lft.size();
+  EXPECT_EQ(all, want);
+  r = run({"route", "show", "lid", lid_of("s2"), "mcast", "all-entries"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "\"all-entries\" is for the unicast table, not with \"mcast\"\n");
+}
+
 TEST_F(RouteCmd, TraceFollowsTheTables) {
   // h1 (on s1) to h5 (behind s2 and s3).
   nlohmann::json j = json({"route", "trace", "lid", lid_of("h5", 1)});

@@ -70,6 +70,8 @@ run "$RDMA" fabric save healthy.fabric 2>/dev/null
 
 # Every switch's table at once.
 compare "route show all = dump_fts" fts "run dump_fts" "route show all"
+compare "route show all all-entries = dump_fts -a" fts "run dump_fts -a" \
+  "route show all all-entries"
 
 # ibfindnodesusing on every port between two switches.
 { run ibswitches; } >switches.txt 2>/dev/null

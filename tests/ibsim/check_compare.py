@@ -2,7 +2,8 @@
 """Compares rdma fabric check / route output (JSON) with infiniband-diags' text.
 
   check_compare.py fts DUMP_FTS.txt OURS.json      route show all: every switch's LIDs, out
-                                                   port, port GUID and description
+                                                   port, port GUID and description (-a:
+                                                   the port alone where it is 255)
   check_compare.py users IBFINDNODESUSING.txt OURS.json
                                                    route users: the end nodes each way
   check_compare.py ids IBIDSVERIFY.txt OURS.json   fabric check ids: the duplicate LIDs
@@ -14,6 +15,7 @@ import re
 import sys
 
 ENTRY = re.compile(r"^0x([0-9a-f]{4}) (\d{3}) : \((.*) portguid 0x([0-9a-f]+): '(.*)'\)$")
+ILLEGAL = re.compile(r"^0x([0-9a-f]{4}) (\d{3}) : \(path #\d+ - illegal port\)$")
 
 
 def fts(diags, ours):
@@ -27,10 +29,15 @@ def fts(diags, ours):
         if m and switch is not None:
             want[(switch, int(m.group(1), 16))] = (int(m.group(2)), int(m.group(4), 16),
                                                    m.group(5))
-    # dump_fts lists only the LIDs someone answers at.
+        m = ILLEGAL.match(line)
+        if m and switch is not None:
+            want[(switch, int(m.group(1), 16))] = (int(m.group(2)), None, None)
+    # dump_fts lists only the LIDs someone answers at; -a the entries that
+    # send a LID nowhere too, without a destination.
     have = {(int(e["switch_guid"], 16), e["lid"]):
-            (e["port"], int(e["port_guid"], 16), e["description"])
-            for e in ours if "port_guid" in e}
+            (e["port"], int(e["port_guid"], 16), e["description"]) if e["port"] != 255
+            else (255, None, None)
+            for e in ours if "port_guid" in e or e["port"] == 255}
     if not want:
         return ["dump_fts printed no LIDs"]
     errors = [f"switch {s:#x} lid {l}: dump_fts {want.get((s, l))}, rdma {have.get((s, l))}"

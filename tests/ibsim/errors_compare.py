@@ -7,7 +7,9 @@ when a port's GUID differs from the one ibqueryerrors prints (a CA port's
 own port_guid, else the node's; 0x and 16 hex digits), when a port's
 counters over threshold differ from ibqueryerrors' (names or values: both
 list only those), or when the summaries differ (nodes and ports checked,
-nodes and ports over threshold).
+nodes and ports over threshold). With ibqueryerrors -r (its "Link info"
+lines) against `fabric errors peer`: each port's far end (GUID, LID, port,
+description) equal too.
 """
 import json
 import re
@@ -29,8 +31,11 @@ KEYS = {
     "VL15Dropped": "vl15_dropped",
     "PortXmitWait": "xmit_wait",
 }
-# Where a listed port is, not a counter.
+# Where a listed port is, and its far end (peer), not a counter.
 WHERE = {"node_guid", "port_guid", "description", "port", "lid"}
+PEER = {"peer_node_guid", "peer_port_guid", "peer_description", "peer_port", "peer_lid"}
+
+peers = {}
 
 diags = {}
 summary = {}
@@ -44,6 +49,12 @@ for line in open(sys.argv[1]):
     if m:
         counters = {KEYS.get(k, k): int(v) for k, v in re.findall(r"\[(\w+) == (\d+)", m.group(3))}
         diags[(node, int(m.group(2)))] = (int(m.group(1), 16), counters)
+        last = (node, int(m.group(2)))
+    # -r: "Link info:  LID PORT[  ] ==( ... )==>  GUID LID PORT[  ] "DESC" (...)"
+    m = re.match(r'^\s+Link info:\s+\d+\s+\d+\[.*?\]\s+==\(.*?\)==>\s+0x([0-9a-f]+)\s+(\d+)\s+'
+                 r'(\d+)\[.*?\]\s+"(.*)" \(', line)
+    if m:
+        peers[last] = (int(m.group(1), 16), int(m.group(2)), int(m.group(3)), m.group(4))
     m = re.match(r"^## Summary: (\d+) nodes checked, (\d+) bad nodes found", line)
     if m:
         summary["nodes_checked"], summary["nodes_over_threshold"] = map(int, m.groups())
@@ -70,7 +81,14 @@ for port, (guid, counters) in diags.items():
     if not re.fullmatch(r"0x[0-9a-f]{16}", ours_guid) or int(ours_guid, 16) != guid:
         print(f"{port}: GUID {guid:#018x} in ibqueryerrors, {ours_guid} in rdma")
         sys.exit(1)
-    got = {k: v for k, v in ours[port].items() if k not in WHERE}
+    got = {k: v for k, v in ours[port].items() if k not in WHERE | PEER}
+    if peers:
+        p = ours[port]
+        have = (int(p.get("peer_port_guid", p.get("peer_node_guid", "0x0")), 16),
+                p.get("peer_lid"), p.get("peer_port"), p.get("peer_description"))
+        if peers.get(port) != have:
+            print(f"{port}: ibqueryerrors -r's far end {peers.get(port)}, rdma's {have}")
+            sys.exit(1)
     if got != counters:
         print(f"{port}: ibqueryerrors {counters}, rdma {got}")
         sys.exit(1)
@@ -81,5 +99,6 @@ for k, v in summary.items():
     if ours_summary.get(k) != v:
         print(f"summary {k}: ibqueryerrors {v}, rdma {ours_summary.get(k)}")
         sys.exit(1)
-print(f"{len(diags)} ports: " + ", ".join(f"{d}/{p}" for d, p in sorted(diags))
+print(f"{len(diags)} ports" + (f" ({len(peers)} far ends)" if peers else "") + ": "
+      + ", ".join(f"{d}/{p}" for d, p in sorted(diags))
       + "; summary " + ", ".join(f"{k} {v}" for k, v in summary.items()))

@@ -216,6 +216,15 @@ else
   bad "fabric topology read back: $out $(cat topo.err second.err sim2/ibsim.log | tail -n 5)"
 fi
 
+# full: each link line's raw speed, width and VLCap codes as ibnetdiscover -f.
+run ibnetdiscover -f >topo-f.txt 2>/dev/null
+run "$RDMA" fabric topology full >topo-full.txt 2>topo.err
+if out=$(python3 "$HERE/fabric_compare.py" full topo-f.txt topo-full.txt 2>&1); then
+  ok "fabric topology full = ibnetdiscover -f (${out//$'\n'/; })"
+else
+  bad "fabric topology full vs ibnetdiscover -f: $out $(cat topo.err)"
+fi
+
 # The second reading of a window asks each PMA for PortSamplesControl
 # (the tick of the wait share). ibsim answers none of them, and opensm 3.3
 # sharing h1's port under umad2sim sometimes dies of what comes back (at
@@ -358,6 +367,22 @@ if out=$(python3 "$HERE/errors_compare.py" qe.txt errors.json 2>&1) && [ "$rc" -
   ok "fabric errors = ibqueryerrors ($out)"
 else
   bad "fabric errors vs ibqueryerrors: exit $rc: $out $(cat qe.err errors.err)"
+fi
+# -r (peer): each port's far end; -D PATH (dr PATH): s2 alone, by its route.
+run ibqueryerrors -r >qer.txt 2>qer.err
+run "$RDMA" -j fabric errors peer >errors.json 2>errors.err
+if out=$(python3 "$HERE/errors_compare.py" qer.txt errors.json 2>&1) && [[ $out == *"far ends"* ]]; then
+  ok "fabric errors peer = ibqueryerrors -r ($out)"
+else
+  bad "fabric errors peer vs ibqueryerrors -r: $out $(cat qer.err errors.err)"
+fi
+s2dr=$(run ibnetdiscover -s 2>/dev/null | sed -n 's/.*DR path slid 0; dlid 0; \([0-9,]*\) .*"s2".*/\1/p' | head -n 1)
+run ibqueryerrors -D "${s2dr:-0,1,3}" >qed.txt 2>qed.err
+run "$RDMA" -j fabric errors dr "${s2dr:-0,1,3}" >errors.json 2>errors.err
+if out=$(python3 "$HERE/errors_compare.py" qed.txt errors.json 2>&1) && [[ $out == "1 ports: s2/3;"* ]]; then
+  ok "fabric errors dr ${s2dr:-0,1,3} = ibqueryerrors -D ($out)"
+else
+  bad "fabric errors dr vs ibqueryerrors -D ${s2dr:-0,1,3}: $out $(cat qed.err errors.err)"
 fi
 expect "fabric errors text: the counter by perf show's name" 1 '^node_guid 0x[0-9a-f]{16} description "s2" port 3 lid [0-9]+ symbol_errors 17$' \
   fabric errors

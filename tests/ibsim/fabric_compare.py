@@ -4,6 +4,7 @@
 Usage: fabric_compare.py nodes DIAGS OURS   (DIAGS: ibswitches and ibhosts output)
        fabric_compare.py links DIAGS OURS   (DIAGS: ibnetdiscover -p; OURS: fabric links all)
        fabric_compare.py same  OURS1 OURS2  (two `rdma -j fabric show` outputs: same nodes)
+       fabric_compare.py full  DIAGS OURS   (ibnetdiscover -f; OURS: fabric topology full)
 
 Nodes are (type, node GUID, ports, description, switch LID); links are
 unordered pairs of ends (description, port, LID, GUID: a CA's port GUID, a
@@ -77,8 +78,31 @@ def report(name, diags, ours):
     return not missing and not extra
 
 
+def topology_full(text):
+    """Each link line's (node GUID, port) -> its s=, w=, v= codes, under the
+    switchguid=/caguid=/rtguid= line that heads its node; a link line
+    without them is (node GUID, port) -> None."""
+    out, node = {}, None
+    for line in text.splitlines():
+        m = re.match(r'^(?:switch|ca|rt)guid=0x([0-9a-f]+)', line)
+        if m:
+            node = int(m.group(1), 16)
+            continue
+        m = re.match(r'^\[(\d+)\]', line)
+        if m and node is not None:
+            f = re.search(r' s=(\d+) w=(\d+) v=(\d+)$', line)
+            out[(node, int(m.group(1)))] = f.groups() if f else None
+    return out
+
+
 def main():
     kind, first, second = sys.argv[1:4]
+    if kind == 'full':
+        d = topology_full(open(first).read())
+        o = topology_full(open(second).read())
+        items = lambda m: {(k, v) for k, v in m.items()}
+        good = report('link lines with s= w= v=', items(d), items(o))
+        return 0 if good and d and None not in d.values() else 1
     if kind == 'same':
         a = ours_nodes(json.load(open(first)))
         b = ours_nodes(json.load(open(second)))

@@ -52,6 +52,22 @@ readback "lmc read back" 0,1,2 1 LMC "1"
 addr_check "port show with LMC 1: gid and a LID range of two = ibaddr -g -L" "-D 0,1,2" dr 0,1,2
 expect "smlid of a CA" 0 '^dr 0,1,2: port 1 ' port set dr 0,1,2 port 1 smlid 0x33
 readback "smlid read back" 0,1,2 1 SMLid "51"
+# mkeylease and mkeyprot (ibportstate's words): ibsim answers the Set and
+# keeps neither field, so the read-back says what the port still has, the
+# values smpquery reads after ibportstate's own Set of them (exit 1; the
+# double takes them: rdma/ib/port_set_test.cc).
+run ibportstate -D 0,1,2 1 mkeylease 60 >/dev/null 2>&1
+lease=$(pi 0,1,2 1 MkeyLeasePeriod)
+expect "mkeylease: ibsim did not take it, as it did not take ibportstate's ($lease)" 1 \
+  "^warning: dr 0,1,2 port 1 did not take mkeylease 60 \(it has $lease\)$" \
+  port set dr 0,1,2 port 1 mkeylease 60
+run ibportstate -D 0,1,2 1 mkeyprot 1 >/dev/null 2>&1
+prot=$(pi 0,1,2 1 ProtectBits)
+expect "mkeyprot: ibsim did not take it, as it did not take ibportstate's ($prot)" 1 \
+  "^warning: dr 0,1,2 port 1 did not take mkeyprot 1 \(it has $prot\)$" \
+  port set dr 0,1,2 port 1 mkeyprot 1
+expect "mkeyprot 4: refused" 1 '^invalid mkeyprot "4" \(expected 0-3\)$' \
+  port set dr 0,1,2 port 1 mkeyprot 4
 # A value the port does not support is refused before anything is sent:
 # ibsim's ports support no extended speed (LinkSpeedExtSupported 0),
 # though sw1's port 0 has IsExtendedSpeedsSupported (ibportstate sends it).

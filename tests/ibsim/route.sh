@@ -29,6 +29,8 @@ done
 s=$(head -n 1 <<<"$switches")
 compare "route show lid $s lids 2-6 = ibroute $s 2 6" show "run ibroute $s 2 6" \
   "route show lid $s lids 2-6"
+compare "route show lid $s all-entries = ibroute -a $s" show "run ibroute -a $s" \
+  "route show lid $s all-entries"
 expect "route show of a CA is refused" 1 'is not a switch' route show lid 1
 
 # Traces between HCAs on different switches (h1 on s1, h4 on s2, h5 on s3,

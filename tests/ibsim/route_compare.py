@@ -2,6 +2,7 @@
 """Compares rdma route output (JSON) with infiniband-diags' text.
 
   route_compare.py show IBROUTE.txt OURS.json    every LID: out port, port GUID, description
+                                                 (-a: the out port alone where it is 255)
   route_compare.py trace IBTRACERT.txt OURS.json every hop: GUID, in and out port, description
   route_compare.py mcast IBROUTE-M.txt OURS.json every MLID: the ports ibroute -M marks
   route_compare.py mfts DUMP_MFTS.txt OURS.json  every switch's MLIDs: the ports dump_mfts marks
@@ -30,7 +31,12 @@ def show(diags, ours):
         m = re.match(r"^0x([0-9a-f]{4}) (\d{3}) : \((.*) portguid 0x([0-9a-f]+): '(.*)'\)$", line)
         if m:
             want[int(m.group(1), 16)] = (int(m.group(2)), int(m.group(4), 16), m.group(5))
-    have = {e["lid"]: (e["port"], guid(e["port_guid"]), e["description"]) for e in ours}
+        # ibroute -a: an entry sending the LID nowhere names no destination.
+        m = re.match(r"^0x([0-9a-f]{4}) (\d{3}) : \(path #\d+ - illegal port\)$", line)
+        if m:
+            want[int(m.group(1), 16)] = (int(m.group(2)), None, None)
+    have = {e["lid"]: (e["port"], guid(e["port_guid"]), e["description"]) if e["port"] != 255
+            else (255, None, None) for e in ours}
     if not want:
         return ["ibroute printed no LIDs"]
     errors = [f"lid {l}: ibroute {want.get(l)}, rdma {have.get(l)}"

@@ -338,6 +338,35 @@ if [ "$(grep -c "^lid $SW2: port [1235] xmit_wait_vl0 " <<<"$out")" = 4 ] &&
 else
   bad "perf show port 1-3,5 vl: $out"
 fi
+# A list of ports: perfquery sums none (a list prints each port; -a reads
+# port 255 whatever the list), as perf show port N,M lists each.
+sim 'PerformanceSet "sw2"[2] PortCounters.PortRcvErrors=6'
+sleep 0.5
+run perfquery "$SW2" 1,2 >plist.txt 2>/dev/null
+run "$RDMA" -j perf show lid "$SW2" port 1,2 >plist.json 2>/dev/null
+if out=$(python3 - plist.txt plist.json <<'PY' 2>&1
+import json, re, sys
+keys = {"SymbolErrorCounter": "symbol_errors", "PortRcvErrors": "rcv_errors",
+        "LinkDownedCounter": "link_downed", "PortXmitDiscards": "xmit_discards"}
+diags, port = {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r"^# Port counters: Lid \d+ port (\d+) ", line)
+    if m:
+        port = int(m.group(1))
+        diags[port] = {}
+    m = re.match(r"^(\w+):\.*(\d+)$", line.strip())
+    if m and port is not None and m.group(1) in keys:
+        diags[port][keys[m.group(1)]] = int(m.group(2))
+ours = {r["port"]: {k: r[k] for k in keys.values()} for r in json.load(open(sys.argv[2]))}
+if diags != ours or list(diags) != [1, 2] or diags[2]["rcv_errors"] != 6:
+    sys.exit(f"perfquery {diags}, rdma {ours}")
+print(f"ports {sorted(diags)}, each its own")
+PY
+) && run perfquery -a "$SW2" 1,2 2>/dev/null | grep -q "^# Port counters: Lid $SW2 port 255 "; then
+  ok "perf show port 1,2 = perfquery 1,2 ($out); perfquery -a with a list reads port 255"
+else
+  bad "perf show port 1,2 vs perfquery 1,2: $out"
+fi
 # A port the switch lacks in a list: refused before anything is reset.
 sim 'PerformanceSet "sw2"[3] PortCounters.SymbolErrorCounter=9'
 sleep 1

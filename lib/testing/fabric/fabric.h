@@ -116,6 +116,9 @@ struct FabricPort {
   uint8_t neighbor_mtu = 4;  // 2048
   uint64_t mkey = 0;
   uint16_t mkey_lease = 0x0ff9;  // M_KeyLeasePeriod (ibsim's template's)
+  // M_KeyProtectBits, kept and read back; the double guards Sets alike
+  // whatever they say (the Gets' hidden M_Key is not modelled).
+  uint8_t mkey_protect = 0;
 };
 
 // A node's congestion control agent (class 0x21, lib/testing/fabric/

@@ -100,6 +100,7 @@ uint16_t FakeFabric::set_port_info(const Mad& m, int node, int p) {
     base.lmc = static_cast<uint8_t>(lmc);
     base.mkey = get("M_Key");
     base.mkey_lease = static_cast<uint16_t>(get("M_KeyLeasePeriod"));
+    base.mkey_protect = static_cast<uint8_t>(get("M_KeyProtectBits"));
   }
   if (uint64_t w = get("LinkWidthEnabled"))
     fp.width_enabled = static_cast<uint8_t>(w == 255 ? fp.width_supported : w);

@@ -102,6 +102,7 @@ void put_port_info(std::span<uint8_t> d, const FabricNode& n, int p, int local_p
   set("CapabilityMask", sw_ext ? 0 : caps);
   set("M_Key", sw_ext ? 0 : base.mkey);
   set("M_KeyLeasePeriod", sw_ext ? 0 : base.mkey_lease);
+  set("M_KeyProtectBits", sw_ext ? 0 : base.mkey_protect);
   set("GUIDCap", sw_ext ? 0 : base.guid_cap);
   set("SubnetTimeOut", sw_ext ? 0 : 31);
   set("RespTimeValue", n.is_switch() && p == 0 ? 8 : 0);
