@@ -5,6 +5,8 @@
 // Posting and polling are libibverbs' inline calls (the context's ops), so
 // only the setup calls are looked up.
 #include <arpa/inet.h>
+#include <infiniband/ib.h>
+#include <infiniband/sa.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <rdma/rdma_cma.h>
@@ -177,6 +179,8 @@ std::string address_text(const sockaddr* sa) {
     inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, buf, sizeof buf);
   else if (sa->sa_family == AF_INET6)
     inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, buf, sizeof buf);
+  else if (sa->sa_family == AF_IB)  // the GID, written as IPv6 (ibaddr's form)
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_ib*>(sa)->sib_addr, buf, sizeof buf);
   return buf;
 }
 
@@ -481,6 +485,23 @@ struct Listeners {
     ids.push_back(id);
     return 0;
   }
+  // A listener for InfiniBand clients (AF_IB): the port's service ID in
+  // rdma_cm's InfiniBand port space, any GID; 0, or the errno that stopped it.
+  int listen_ib(Channel& ch, uint16_t port) {
+    rdma_cm_id* id = nullptr;
+    if (api_.create_id(ch.get(), &id, nullptr, RDMA_PS_IB)) return errno;
+    sockaddr_ib any{};
+    any.sib_family = AF_IB;
+    any.sib_sid = htobe64(RDMA_IB_PS_IB | port);
+    any.sib_sid_mask = htobe64(~uint64_t{0});
+    if (api_.bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || api_.listen(id, 1)) {
+      int e = errno;
+      api_.destroy_id(id);
+      return e;
+    }
+    ids.push_back(id);
+    return 0;
+  }
 };
 
 class RealCm : public Cm {
@@ -488,31 +509,56 @@ class RealCm : public Cm {
   explicit RealCm(CmApi& api) : api_(api) {}
   std::unique_ptr<Connection> connect(const ConnectTo& to, const Hello& hello,
                                       int timeout_ms) override {
-    sockaddr_storage dst;
-    if (!parse_address(to.address, to.port, dst))
+    // An IP address, or an InfiniBand target's GIDs and P_Key (AF_IB) and
+    // the server's service ID in the InfiniBand port space.
+    sockaddr_storage src{}, dst{};
+    if (to.ib) {
+      if (to.ib->record.size() != sizeof(ibv_path_record))
+        throw Error("internal: a PathRecord of " + std::to_string(to.ib->record.size()) + " bytes");
+      auto* s = reinterpret_cast<sockaddr_ib*>(&src);
+      auto* d = reinterpret_cast<sockaddr_ib*>(&dst);
+      s->sib_family = d->sib_family = AF_IB;
+      s->sib_pkey = d->sib_pkey = htons(to.ib->pkey);
+      std::memcpy(&s->sib_addr, to.ib->sgid.data(), sizeof s->sib_addr);
+      std::memcpy(&d->sib_addr, to.ib->dgid.data(), sizeof d->sib_addr);
+      d->sib_sid = htobe64(RDMA_IB_PS_IB | to.port);
+      d->sib_sid_mask = htobe64(~uint64_t{0});
+    } else if (!parse_address(to.address, to.port, dst)) {
       throw Error("\"" + to.address + "\" is not an IPv4 or IPv6 address");
+    }
+    const std::string target = to.ib ? to.ib->text : to.address;
     auto ch = std::make_unique<Channel>(api_);
     rdma_cm_id* id = nullptr;
-    if (api_.create_id(ch->get(), &id, nullptr, RDMA_PS_TCP))
+    if (api_.create_id(ch->get(), &id, nullptr, to.ib ? RDMA_PS_IB : RDMA_PS_TCP))
       throw Error("rdma_create_id failed: " + err_text(errno));
     Channel& c = *ch;
     auto conn = std::make_unique<RealConnection>(std::move(ch), id, hello);
-    const std::string there = to.address + " port " + std::to_string(to.port);
-    if (api_.resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), timeout_ms))
-      throw Error("no RDMA device has a route to " + to.address + ": " + err_text(errno));
-    Event e = wait_event(c, timeout_ms + 1000, "resolving " + to.address);
+    const std::string there = target + " port " + std::to_string(to.port);
+    if (api_.resolve_addr(id, to.ib ? reinterpret_cast<sockaddr*>(&src) : nullptr,
+                          reinterpret_cast<sockaddr*>(&dst), timeout_ms))
+      throw Error("no RDMA device has a route to " + target + ": " + err_text(errno));
+    Event e = wait_event(c, timeout_ms + 1000, "resolving " + target);
     if (e.type != RDMA_CM_EVENT_ADDR_RESOLVED)
-      throw Error("no RDMA device has a route to " + to.address + ": " + event_words(api_, e));
+      throw Error("no RDMA device has a route to " + target + ": " + event_words(api_, e));
     if ((!to.dev.empty() && conn->device() != to.dev) ||
         (to.dev_port && conn->port() != to.dev_port))
-      throw Error(to.address + " is reached through " + conn->where() + ", not " + to.dev +
+      throw Error(target + " is reached through " + conn->where() + ", not " + to.dev +
                   (to.dev_port ? "/" + std::to_string(to.dev_port) : "") +
                   " (rdma_cm picks the device by the route to the address)");
-    if (api_.resolve_route(id, timeout_ms))
-      throw Error("cannot resolve the route to " + to.address + ": " + err_text(errno));
-    e = wait_event(c, timeout_ms + 1000, "resolving the route to " + to.address);
+    if (to.ib) {
+      // The path the SA gave, both ways, instead of rdma_cm asking for one
+      // (its ROUTE_RESOLVED follows).
+      ibv_path_data path{};
+      path.flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY | IBV_PATH_FLAG_BIDIRECTIONAL;
+      std::memcpy(&path.path, to.ib->record.data(), sizeof path.path);
+      if (api_.set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, &path, sizeof path))
+        throw Error("cannot give rdma_cm the path to " + target + ": " + err_text(errno));
+    } else if (api_.resolve_route(id, timeout_ms)) {
+      throw Error("cannot resolve the route to " + target + ": " + err_text(errno));
+    }
+    e = wait_event(c, timeout_ms + 1000, "resolving the route to " + target);
     if (e.type != RDMA_CM_EVENT_ROUTE_RESOLVED)
-      throw Error("no route to " + to.address + ": " + event_words(api_, e));
+      throw Error("no route to " + target + ": " + event_words(api_, e));
     conn->setup();
     HelloWire w{htonl(kMagic), htonl(hello.size), htonl(hello.iterations), htonl(hello.lat_size)};
     rdma_conn_param p = conn_param(&w, sizeof w);
@@ -540,6 +586,9 @@ class RealCm : public Cm {
     if (int e = l.listen(*ch, AF_INET, on.port))
       throw Error("cannot listen on port " + std::to_string(on.port) + ": " + err_text(e));
     l.listen(*ch, AF_INET6, on.port);
+    // InfiniBand clients (AF_IB) where the host has a port for them; no
+    // error where it has none (RoCE, iWARP).
+    l.listen_ib(*ch, on.port);
     for (;;) {
       rdma_cm_event* ev = ch->next(wait_ms);
       if (!ev) {
