@@ -44,17 +44,6 @@ CmPath cm_path(MadClient& c, const mad::Target& t) {
     path_example(c.local(), std::span<const mad::Target>(&end, 1), {}, example, mask);
     return mad::get_table(c.engine(), c.sm_lid(), mad::kPathRecord, mask, example).records;
   };
-  // A port GUID or a GID is the path's DGID as it is (no NodeRecord table
-  // to read, which an SA without RMPP cuts short); a node GUID, which no
-  // path ends at, and a name are found by their LID.
-  if (t.kind == mad::Target::Kind::Guid || t.kind == mad::Target::Kind::Gid) {
-    try {
-      std::vector<std::vector<uint8_t>> r = paths(t);
-      if (!r.empty()) return cm_path_of(r.front());
-    } catch (const mad::MadError&) {
-      // No such port: perhaps a node's GUID.
-    }
-  }
   mad::Target end;
   end.kind = mad::Target::Kind::Lid;
   end.text = t.text;
@@ -72,7 +61,9 @@ CmPath cm_path(MadClient& c, const mad::Target& t) {
     }
     case mad::Target::Kind::Guid:
     case mad::Target::Kind::Gid:
-      end.lid = c.sa_lid(t);
+      // The SA's Get of the path to the GID (no NodeRecord table, which an
+      // SA without RMPP cuts short), a node GUID's first port's LID.
+      end.lid = c.route(t).lid;
       break;
   }
   std::vector<std::vector<uint8_t>> r = paths(end);
