@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "lib/bw/measure.h"
 #include "lib/bw/report.h"
@@ -119,9 +120,19 @@ mad::Target ib_target(Ctx& c, bool or_address) {
 }
 
 // The SA's PathRecord from the local port (DEV/PORT's, when given) to t.
+// A host without an InfiniBand port (RoCE, iWARP: no SA) says so, naming
+// the target that needs one.
 ib::CmPath ib_path(Ctx& c, const mad::Target& t, const std::string& dev, uint32_t port) {
-  MadSession s(c, dev.empty() ? "" : dev + (port ? "/" + std::to_string(port) : ""));
-  return ib::cm_path(s, t);
+  std::unique_ptr<MadSession> s;
+  try {
+    s = std::make_unique<MadSession>(
+        c, dev.empty() ? "" : dev + (port ? "/" + std::to_string(port) : ""));
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(t.text + " is an InfiniBand target: " + e.what());
+  }
+  return ib::cm_path(*s, t);
 }
 
 // rdma bw path: what `bw client` would connect an InfiniBand target over,

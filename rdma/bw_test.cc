@@ -60,6 +60,20 @@ TEST(BwCmd, BadInputIsOneLineAndNothingOnStdout) {
   }
 }
 
+// Where the host has no InfiniBand port (here: no MAD access at all; the
+// VM's rxe in tests/vm/bw-guest.sh), an InfiniBand target is one line
+// naming it, before librdmacm is loaded.
+TEST(BwCmd, AnInfinibandTargetWithoutAnInfinibandPortIsOneLine) {
+  testkernel::TestKernel k{testkernel::KernelVersion::k6_1};
+  for (auto args : {std::vector<std::string>{"bw", "client", "lid", "4"}, {"bw", "path", "4"}}) {
+    test::Result r = bw_run(k, args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err.rfind("lid 4 is an InfiniBand target: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 TEST(BwCmd, HelpNamesBothSides) {
   testkernel::TestKernel k{testkernel::KernelVersion::k6_1};
   for (auto args : {std::vector<std::string>{"bw"}, {"bw", "help"}}) {
