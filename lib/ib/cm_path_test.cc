@@ -6,54 +6,23 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
-
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/field.h"
-#include "lib/testing/fabric/fabric.h"
-#include "lib/testing/fabric/topology.h"
-#include "lib/testing/test_data.h"
+#include "lib/testing/fabric/client.h"
 
 namespace rdma::ib {
 namespace {
 
 class CmPathTest : public ::testing::Test {
  protected:
-  CmPathTest() {
-    ibtest::FabricOptions o;
-    o.rmpp = ibtest::RmppMode::Reassembled;
-    fabric_ = std::make_unique<ibtest::FakeFabric>(
-        ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"), o);
-    fabric_->assign_lids();
-  }
-  MadClient client() {
-    mad::Access a{[this](const std::string&) { return fabric_->local_port(); },
-                  [this](const mad::LocalPort&) -> std::unique_ptr<mad::Transport> {
-                    return std::make_unique<Lend>(*fabric_);
-                  }};
-    return MadClient(a, "", {100, 1, 4});
-  }
-  // The transport a client owns, lent from the fabric the test owns.
-  class Lend : public mad::Transport {
-   public:
-    explicit Lend(mad::Transport& t) : t_(t) {}
-    void send(const mad::Mad& m, const mad::Address& a, int timeout) override {
-      t_.send(m, a, timeout);
-    }
-    std::optional<mad::Received> receive(int timeout) override { return t_.receive(timeout); }
-
-   private:
-    mad::Transport& t_;
-  };
-  uint64_t guid_of(const char* id, int port) {
-    return fabric_->nodes()[fabric_->node(id)].ports[port].guid;
-  }
-  std::unique_ptr<ibtest::FakeFabric> fabric_;
+  MadClient& client() { return f_.client(); }
+  uint64_t guid_of(const char* id, int port) { return f_.node(id).ports[port].guid; }
+  ibtest::FabricClient f_;
 };
 
 TEST_F(CmPathTest, LidGuidAndNameGiveTheSamePathFromTheLocalPort) {
-  MadClient c = client();
+  MadClient& c = client();
   std::vector<std::string> w = {"lid", "6"};
   size_t i = 0;
   mad::Target by_lid = *mad::parse_target(w, i);
@@ -76,7 +45,7 @@ TEST_F(CmPathTest, LidGuidAndNameGiveTheSamePathFromTheLocalPort) {
 }
 
 TEST_F(CmPathTest, DirectedRoutesAndUnknownTargetsAreErrors) {
-  MadClient c = client();
+  MadClient& c = client();
   mad::Target dr;
   dr.kind = mad::Target::Kind::Dr;
   dr.path = {1};

@@ -461,10 +461,13 @@ struct Listeners {
   ~Listeners() {
     for (rdma_cm_id* i : ids) api_.destroy_id(i);
   }
-  // A listener on the any address of family; 0, or the errno that stopped it.
+  // A listener on the any address of family: IPv4's, IPv6's (IPv6 only),
+  // or for InfiniBand clients (AF_IB) the port's service ID in rdma_cm's
+  // InfiniBand port space, any GID; 0, or the errno that stopped it.
   int listen(Channel& ch, int family, uint16_t port) {
     rdma_cm_id* id = nullptr;
-    if (api_.create_id(ch.get(), &id, nullptr, RDMA_PS_TCP)) return errno;
+    if (api_.create_id(ch.get(), &id, nullptr, family == AF_IB ? RDMA_PS_IB : RDMA_PS_TCP))
+      return errno;
     sockaddr_storage any{};
     if (family == AF_INET6) {
       auto* v6 = reinterpret_cast<sockaddr_in6*>(&any);
@@ -472,28 +475,16 @@ struct Listeners {
       v6->sin6_port = htons(port);
       int one = 1;
       api_.set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &one, sizeof one);
+    } else if (family == AF_IB) {
+      auto* ib = reinterpret_cast<sockaddr_ib*>(&any);
+      ib->sib_family = AF_IB;
+      ib->sib_sid = htobe64(RDMA_IB_PS_IB | port);
+      ib->sib_sid_mask = htobe64(~uint64_t{0});
     } else {
       auto* v4 = reinterpret_cast<sockaddr_in*>(&any);
       v4->sin_family = AF_INET;
       v4->sin_port = htons(port);
     }
-    if (api_.bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || api_.listen(id, 1)) {
-      int e = errno;
-      api_.destroy_id(id);
-      return e;
-    }
-    ids.push_back(id);
-    return 0;
-  }
-  // A listener for InfiniBand clients (AF_IB): the port's service ID in
-  // rdma_cm's InfiniBand port space, any GID; 0, or the errno that stopped it.
-  int listen_ib(Channel& ch, uint16_t port) {
-    rdma_cm_id* id = nullptr;
-    if (api_.create_id(ch.get(), &id, nullptr, RDMA_PS_IB)) return errno;
-    sockaddr_ib any{};
-    any.sib_family = AF_IB;
-    any.sib_sid = htobe64(RDMA_IB_PS_IB | port);
-    any.sib_sid_mask = htobe64(~uint64_t{0});
     if (api_.bind_addr(id, reinterpret_cast<sockaddr*>(&any)) || api_.listen(id, 1)) {
       int e = errno;
       api_.destroy_id(id);
@@ -588,7 +579,7 @@ class RealCm : public Cm {
     l.listen(*ch, AF_INET6, on.port);
     // InfiniBand clients (AF_IB) where the host has a port for them; no
     // error where it has none (RoCE, iWARP).
-    l.listen_ib(*ch, on.port);
+    l.listen(*ch, AF_IB, on.port);
     for (;;) {
       rdma_cm_event* ev = ch->next(wait_ms);
       if (!ev) {

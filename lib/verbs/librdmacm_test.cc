@@ -16,19 +16,25 @@
 namespace rdma::verbs {
 namespace {
 
-// A client's Hello as it travels: "RBW1", size, iterations, ping size,
-// 32-bit big-endian words.
 ListenOn on_port(uint16_t port) {
   ListenOn on;
   on.port = port;
   return on;
 }
 
-std::vector<uint8_t> hello_data(uint32_t size, uint32_t iterations, uint32_t lat_size) {
+// Private data as it travels: "RBW1", then 32-bit big-endian words.
+std::vector<uint8_t> wire(std::initializer_list<uint32_t> words) {
+  std::vector<uint32_t> all = {0x52425731u};
+  all.insert(all.end(), words);
   std::vector<uint8_t> out;
-  for (uint32_t w : {0x52425731u, size, iterations, lat_size})
+  for (uint32_t w : all)
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(w >> shift));
   return out;
+}
+
+// A client's Hello: size, iterations, ping size.
+std::vector<uint8_t> hello_data(uint32_t size, uint32_t iterations, uint32_t lat_size) {
+  return wire({size, iterations, lat_size});
 }
 
 TEST(LibrdmacmHandshake, SecondClientDuringTheHandshakeIsRefusedAndDestroyed) {
@@ -75,14 +81,9 @@ TEST(LibrdmacmHandshake, AnotherProgramsRequestIsRefusedAndTheServerWaitsOn) {
   EXPECT_EQ(api.live().count(stranger), 0u);
 }
 
-// The server's buffer as it travels back: "RBW1", rkey, address high and
-// low words.
+// The server's buffer: rkey, address high and low words.
 std::vector<uint8_t> buffer_data(uint32_t rkey, uint64_t addr) {
-  std::vector<uint8_t> out;
-  for (uint32_t w :
-       {0x52425731u, rkey, static_cast<uint32_t>(addr >> 32), static_cast<uint32_t>(addr)})
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(w >> shift));
-  return out;
+  return wire({rkey, static_cast<uint32_t>(addr >> 32), static_cast<uint32_t>(addr)});
 }
 
 IbPath path_to_lid6() {
