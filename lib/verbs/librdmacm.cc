@@ -56,13 +56,6 @@ struct Lib {
   const char* (*wc_status_str)(ibv_wc_status);
 };
 
-template <typename Fn>
-void bind(void* h, const char* lib, const char* name, Fn& fn) {
-  void* p = dl::sym(h, name);
-  if (!p) throw Error(std::string(lib) + " lacks " + name);
-  fn = reinterpret_cast<Fn>(p);
-}
-
 Lib load() {
   std::string why;
   void* v = dl::open("libibverbs.so.1", &why);
@@ -71,32 +64,32 @@ Lib load() {
   if (!h) throw Error("cannot load librdmacm (install librdmacm1): " + why);
   Lib x{};
   const char* cm = "librdmacm.so.1";
-  bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
-  bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
-  bind(h, cm, "rdma_create_id", x.create_id);
-  bind(h, cm, "rdma_destroy_id", x.destroy_id);
-  bind(h, cm, "rdma_bind_addr", x.bind_addr);
-  bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
-  bind(h, cm, "rdma_resolve_route", x.resolve_route);
-  bind(h, cm, "rdma_create_qp", x.create_qp);
-  bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
-  bind(h, cm, "rdma_connect", x.connect);
-  bind(h, cm, "rdma_listen", x.listen);
-  bind(h, cm, "rdma_accept", x.accept);
-  bind(h, cm, "rdma_reject", x.reject);
-  bind(h, cm, "rdma_disconnect", x.disconnect);
-  bind(h, cm, "rdma_set_option", x.set_option);
-  bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
-  bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
-  bind(h, cm, "rdma_event_str", x.event_str);
+  dl::bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
+  dl::bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
+  dl::bind(h, cm, "rdma_create_id", x.create_id);
+  dl::bind(h, cm, "rdma_destroy_id", x.destroy_id);
+  dl::bind(h, cm, "rdma_bind_addr", x.bind_addr);
+  dl::bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
+  dl::bind(h, cm, "rdma_resolve_route", x.resolve_route);
+  dl::bind(h, cm, "rdma_create_qp", x.create_qp);
+  dl::bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
+  dl::bind(h, cm, "rdma_connect", x.connect);
+  dl::bind(h, cm, "rdma_listen", x.listen);
+  dl::bind(h, cm, "rdma_accept", x.accept);
+  dl::bind(h, cm, "rdma_reject", x.reject);
+  dl::bind(h, cm, "rdma_disconnect", x.disconnect);
+  dl::bind(h, cm, "rdma_set_option", x.set_option);
+  dl::bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
+  dl::bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
+  dl::bind(h, cm, "rdma_event_str", x.event_str);
   const char* vb = "libibverbs.so.1";
-  bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
-  bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
-  bind(v, vb, "ibv_reg_mr", x.reg_mr);
-  bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
-  bind(v, vb, "ibv_create_cq", x.create_cq);
-  bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
-  bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
+  dl::bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
+  dl::bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
+  dl::bind(v, vb, "ibv_reg_mr", x.reg_mr);
+  dl::bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
+  dl::bind(v, vb, "ibv_create_cq", x.create_cq);
+  dl::bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
+  dl::bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
   return x;
 }
 
