@@ -6,12 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "lib/bw/measure.h"
 #include "lib/bw/report.h"
 #include "lib/error.h"
+#include "lib/ib/cm_path.h"
+#include "lib/ib/sa_records.h"
 #include "lib/nldev/devices.h"
 #include "lib/verbs/cm.h"
+#include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
 namespace rdma {
@@ -29,8 +33,12 @@ constexpr uint64_t kNsPerMs = 1000000;
 void bw_help(Ctx& c) {
   std::fputs(
       "Usage: rdma bw server [ DEV[/PORT] ] [ port N ] [ wait SECONDS ]\n"
-      "       rdma bw client ADDRESS [ size BYTES ] [ iterations N ] [ port N ] [ DEV[/PORT] ]\n"
-      "where  ADDRESS := an IPv4 or IPv6 address of the server's RoCE or iWARP netdev\n",
+      "       rdma bw client TARGET [ size BYTES ] [ iterations N ] [ port N ] [ DEV[/PORT] ]\n"
+      "       rdma bw path IBTARGET [ DEV[/PORT] ]\n"
+      "where  TARGET := { ADDRESS | IBTARGET }\n"
+      "       ADDRESS := an IPv4 or IPv6 address of the server's RoCE or iWARP netdev\n"
+      "       IBTARGET := { lid LID | guid GUID | gid GID | name NAME } of the server's\n"
+      "                   InfiniBand port, reached over the PathRecord the SA gives\n",
       c.help_out);
 }
 
@@ -91,16 +99,63 @@ void bw_server(Ctx& c) {
   c.out.record(r);
 }
 
+bool ip_address(const std::string& w) {
+  in6_addr any;
+  return inet_pton(AF_INET, w.c_str(), &any) == 1 || inet_pton(AF_INET6, w.c_str(), &any) == 1;
+}
+
+// An InfiniBand target (lid N, N, guid G, gid G, name NAME) as the next
+// words give it; UsageError naming the choices when they give none.
+mad::Target ib_target(Ctx& c, bool or_address) {
+  if (c.args.empty())
+    throw UsageError(or_address ? "missing server address or InfiniBand target"
+                                : "missing InfiniBand target");
+  std::string w = c.args.peek();
+  std::optional<mad::Target> t = c.args.target();
+  if (!t || t->kind == mad::Target::Kind::Dr)
+    throw UsageError("invalid " + std::string(or_address ? "server address \"" : "target \"") + w +
+                     "\" (expected " + (or_address ? "an IPv4 or IPv6 address, " : "") +
+                     "lid LID, guid GUID, gid GID or name NAME)");
+  return *t;
+}
+
+// The SA's PathRecord from the local port (DEV/PORT's, when given) to t.
+// A host without an InfiniBand port (RoCE, iWARP: no SA) says so, naming
+// the target that needs one.
+ib::CmPath ib_path(Ctx& c, const mad::Target& t, const std::string& dev, uint32_t port) {
+  std::unique_ptr<MadSession> s;
+  try {
+    s = std::make_unique<MadSession>(
+        c, dev.empty() ? "" : dev + (port ? "/" + std::to_string(port) : ""));
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(t.text + " is an InfiniBand target: " + e.what());
+  }
+  return ib::cm_path(*s, t);
+}
+
+// rdma bw path: what `bw client` would connect an InfiniBand target over,
+// printed as `sa show paths` prints a PathRecord.
+void bw_path(Ctx& c) {
+  mad::Target t = ib_target(c, false);
+  std::string dev;
+  uint32_t port = 0;
+  while (!c.args.empty()) take_dev(c, c.args.next(), "bw path parameter", {}, dev, port);
+  ib::CmPath p = ib_path(c, t, dev, port);
+  view::Record& r = c.out.scratch();
+  ib::sa_record(*ib::find_sa_kind("paths"), p.record, c.opt.details, r, c.opt.show_keys);
+  c.out.record(r);
+}
+
 void bw_client(Ctx& c) {
   verbs::ConnectTo to;
   to.port = kDefaultPort;
-  to.address = c.args.need_word("server address");
-  in6_addr any;
-  if (inet_pton(AF_INET, to.address.c_str(), &any) != 1 &&
-      inet_pton(AF_INET6, to.address.c_str(), &any) != 1)
-    throw UsageError("invalid server address \"" + to.address +
-                     "\" (expected an IPv4 or IPv6 address; InfiniBand targets by LID, GUID or "
-                     "name are not supported yet)");
+  std::optional<mad::Target> ib;
+  if (!c.args.empty() && ip_address(c.args.peek()))
+    to.address = c.args.next();
+  else
+    ib = ib_target(c, true);
   verbs::Hello h{kDefaultSize, kDefaultIterations, kLatSize};
   while (!c.args.empty()) {
     std::string w = c.args.next();
@@ -116,6 +171,10 @@ void bw_client(Ctx& c) {
       take_dev(c, w, "bw client parameter", {"size", "iterations", "port"}, to.dev, to.dev_port);
     }
   }
+  if (ib) {
+    ib::CmPath p = ib_path(c, *ib, to.dev, to.dev_port);
+    to.ib = verbs::IbPath{p.record, p.sgid, p.dgid, p.pkey, ib->text};
+  }
   std::unique_ptr<verbs::Cm> cm = verbs::open_librdmacm();
   std::unique_ptr<verbs::Connection> conn = cm->connect(to, h, kStepMs);
   bw::Bandwidth b = bw::write_bandwidth(*conn, bw::steady_ns, kStepMs * kNsPerMs);
@@ -129,10 +188,8 @@ void bw_client(Ctx& c) {
 
 void cmd_bw(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, bw_help},
-      {"server", bw_server},
-      {"client", bw_client},
-      {"help", bw_help},
+      {nullptr, bw_help}, {"server", bw_server}, {"client", bw_client},
+      {"path", bw_path},  {"help", bw_help},
   };
   dispatch(c, kTable, "bw command");
 }

@@ -1,6 +1,7 @@
 #include "lib/testing/fake_rdma_cm.h"
 
 #include <arpa/inet.h>
+#include <infiniband/ib.h>
 #include <netinet/in.h>
 #include <unistd.h>
 
@@ -9,6 +10,22 @@
 #include "lib/error.h"
 
 namespace rdma::verbs {
+
+namespace {
+
+// An address copied as long as its family's (the caller's may be no
+// longer).
+sockaddr_storage copy_address(const sockaddr* a) {
+  sockaddr_storage s{};
+  size_t n = a->sa_family == AF_INET    ? sizeof(sockaddr_in)
+             : a->sa_family == AF_INET6 ? sizeof(sockaddr_in6)
+             : a->sa_family == AF_IB    ? sizeof(sockaddr_ib)
+                                        : sizeof(sockaddr);
+  std::memcpy(&s, a, n);
+  return s;
+}
+
+}  // namespace
 
 FakeRdmaCm::FakeRdmaCm() {
   if (::pipe(pipe_) != 0) throw Error("fake rdma_cm: no pipe");
@@ -81,19 +98,18 @@ int FakeRdmaCm::destroy_id(rdma_cm_id* id) {
 }
 
 int FakeRdmaCm::bind_addr(rdma_cm_id* id, sockaddr* a) {
-  sockaddr_storage s{};
-  std::memcpy(&s, a, a->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof s);
+  sockaddr_storage s = copy_address(a);
   bound.push_back(s);
-  std::memcpy(&id->route.addr.src_addr, &s, sizeof id->route.addr.src_addr);
+  std::memcpy(&id->route.addr.src_storage, &s, sizeof s);
   return 0;
 }
 
 int FakeRdmaCm::resolve_addr(rdma_cm_id* id, sockaddr* src, sockaddr* dst, int) {
   resolved = true;
   src_given = src != nullptr;
-  if (src) std::memcpy(&resolve_src, src, sizeof resolve_src);
-  std::memcpy(&resolve_dst, dst, sizeof resolve_dst);
-  std::memcpy(&id->route.addr.dst_addr, dst, sizeof id->route.addr.dst_addr);
+  if (src) resolve_src = copy_address(src);
+  resolve_dst = copy_address(dst);
+  std::memcpy(&id->route.addr.dst_storage, &resolve_dst, sizeof resolve_dst);
   id->verbs = device(client_dev);
   id->port_num = client_port;
   return 0;

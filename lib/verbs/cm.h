@@ -6,10 +6,13 @@
 // clock of its own.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace rdma::verbs {
 
@@ -35,7 +38,7 @@ class Connection {
   // The local device and port the connection runs on ("rxe0", 1).
   virtual std::string device() const = 0;
   virtual uint32_t port() const = 0;
-  // The peer's IP address as text.
+  // The peer's IP address as text (an InfiniBand peer's: its GID).
   virtual std::string peer() const = 0;
   // The client's request (both sides know it once connected).
   virtual Hello hello() const = 0;
@@ -53,17 +56,32 @@ class Connection {
   virtual bool peer_gone() = 0;
 };
 
-// Where a client connects: an IP address (v4 or v6) and rdma_cm port;
-// dev (and dev_port, 0: any), when set, the device the route must go
-// through.
+// An InfiniBand target's path (`rdma bw client lid 4`, lib/ib/cm_path.h):
+// the PathRecord as the SA sent it (libibverbs' ibv_path_record is its
+// layout), the GIDs and P_Key the AF_IB addresses are made of, and the
+// target as the user gave it, for messages.
+struct IbPath {
+  std::vector<uint8_t> record;
+  std::array<uint8_t, 16> sgid{}, dgid{};
+  uint16_t pkey = 0;
+  std::string text;
+};
+
+// Where a client connects: an IP address (v4 or v6), or with ib an
+// InfiniBand target over its path (AF_IB, the server's InfiniBand port
+// space), and the rdma_cm port; dev (and dev_port, 0: any), when set, the
+// device the route must go through.
 struct ConnectTo {
   std::string address;
+  std::optional<IbPath> ib;
   uint16_t port = 0;
   std::string dev;
   uint32_t dev_port = 0;
 };
 
-// What a server listens on: every address of the host, the port; dev
+// What a server listens on: every address of the host and, for InfiniBand
+// clients, the port's service ID in rdma_cm's InfiniBand port space
+// (RDMA_PS_IB), the port; dev
 // (and dev_port, 0: any), when set, the only device it accepts a client on.
 struct ListenOn {
   uint16_t port = 0;

@@ -5,6 +5,8 @@
 // Posting and polling are libibverbs' inline calls (the context's ops), so
 // only the setup calls are looked up.
 #include <arpa/inet.h>
+#include <infiniband/ib.h>
+#include <infiniband/sa.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <rdma/rdma_cma.h>
@@ -54,13 +56,6 @@ struct Lib {
   const char* (*wc_status_str)(ibv_wc_status);
 };
 
-template <typename Fn>
-void bind(void* h, const char* lib, const char* name, Fn& fn) {
-  void* p = dl::sym(h, name);
-  if (!p) throw Error(std::string(lib) + " lacks " + name);
-  fn = reinterpret_cast<Fn>(p);
-}
-
 Lib load() {
   std::string why;
   void* v = dl::open("libibverbs.so.1", &why);
@@ -69,32 +64,32 @@ Lib load() {
   if (!h) throw Error("cannot load librdmacm (install librdmacm1): " + why);
   Lib x{};
   const char* cm = "librdmacm.so.1";
-  bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
-  bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
-  bind(h, cm, "rdma_create_id", x.create_id);
-  bind(h, cm, "rdma_destroy_id", x.destroy_id);
-  bind(h, cm, "rdma_bind_addr", x.bind_addr);
-  bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
-  bind(h, cm, "rdma_resolve_route", x.resolve_route);
-  bind(h, cm, "rdma_create_qp", x.create_qp);
-  bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
-  bind(h, cm, "rdma_connect", x.connect);
-  bind(h, cm, "rdma_listen", x.listen);
-  bind(h, cm, "rdma_accept", x.accept);
-  bind(h, cm, "rdma_reject", x.reject);
-  bind(h, cm, "rdma_disconnect", x.disconnect);
-  bind(h, cm, "rdma_set_option", x.set_option);
-  bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
-  bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
-  bind(h, cm, "rdma_event_str", x.event_str);
+  dl::bind(h, cm, "rdma_create_event_channel", x.create_event_channel);
+  dl::bind(h, cm, "rdma_destroy_event_channel", x.destroy_event_channel);
+  dl::bind(h, cm, "rdma_create_id", x.create_id);
+  dl::bind(h, cm, "rdma_destroy_id", x.destroy_id);
+  dl::bind(h, cm, "rdma_bind_addr", x.bind_addr);
+  dl::bind(h, cm, "rdma_resolve_addr", x.resolve_addr);
+  dl::bind(h, cm, "rdma_resolve_route", x.resolve_route);
+  dl::bind(h, cm, "rdma_create_qp", x.create_qp);
+  dl::bind(h, cm, "rdma_destroy_qp", x.destroy_qp);
+  dl::bind(h, cm, "rdma_connect", x.connect);
+  dl::bind(h, cm, "rdma_listen", x.listen);
+  dl::bind(h, cm, "rdma_accept", x.accept);
+  dl::bind(h, cm, "rdma_reject", x.reject);
+  dl::bind(h, cm, "rdma_disconnect", x.disconnect);
+  dl::bind(h, cm, "rdma_set_option", x.set_option);
+  dl::bind(h, cm, "rdma_get_cm_event", x.get_cm_event);
+  dl::bind(h, cm, "rdma_ack_cm_event", x.ack_cm_event);
+  dl::bind(h, cm, "rdma_event_str", x.event_str);
   const char* vb = "libibverbs.so.1";
-  bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
-  bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
-  bind(v, vb, "ibv_reg_mr", x.reg_mr);
-  bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
-  bind(v, vb, "ibv_create_cq", x.create_cq);
-  bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
-  bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
+  dl::bind(v, vb, "ibv_alloc_pd", x.alloc_pd);
+  dl::bind(v, vb, "ibv_dealloc_pd", x.dealloc_pd);
+  dl::bind(v, vb, "ibv_reg_mr", x.reg_mr);
+  dl::bind(v, vb, "ibv_dereg_mr", x.dereg_mr);
+  dl::bind(v, vb, "ibv_create_cq", x.create_cq);
+  dl::bind(v, vb, "ibv_destroy_cq", x.destroy_cq);
+  dl::bind(v, vb, "ibv_wc_status_str", x.wc_status_str);
   return x;
 }
 
@@ -177,6 +172,8 @@ std::string address_text(const sockaddr* sa) {
     inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, buf, sizeof buf);
   else if (sa->sa_family == AF_INET6)
     inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, buf, sizeof buf);
+  else if (sa->sa_family == AF_IB)  // the GID, written as IPv6 (ibaddr's form)
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_ib*>(sa)->sib_addr, buf, sizeof buf);
   return buf;
 }
 
@@ -457,10 +454,13 @@ struct Listeners {
   ~Listeners() {
     for (rdma_cm_id* i : ids) api_.destroy_id(i);
   }
-  // A listener on the any address of family; 0, or the errno that stopped it.
+  // A listener on the any address of family: IPv4's, IPv6's (IPv6 only),
+  // or for InfiniBand clients (AF_IB) the port's service ID in rdma_cm's
+  // InfiniBand port space, any GID; 0, or the errno that stopped it.
   int listen(Channel& ch, int family, uint16_t port) {
     rdma_cm_id* id = nullptr;
-    if (api_.create_id(ch.get(), &id, nullptr, RDMA_PS_TCP)) return errno;
+    if (api_.create_id(ch.get(), &id, nullptr, family == AF_IB ? RDMA_PS_IB : RDMA_PS_TCP))
+      return errno;
     sockaddr_storage any{};
     if (family == AF_INET6) {
       auto* v6 = reinterpret_cast<sockaddr_in6*>(&any);
@@ -468,6 +468,11 @@ struct Listeners {
       v6->sin6_port = htons(port);
       int one = 1;
       api_.set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, &one, sizeof one);
+    } else if (family == AF_IB) {
+      auto* ib = reinterpret_cast<sockaddr_ib*>(&any);
+      ib->sib_family = AF_IB;
+      ib->sib_sid = htobe64(RDMA_IB_PS_IB | port);
+      ib->sib_sid_mask = htobe64(~uint64_t{0});
     } else {
       auto* v4 = reinterpret_cast<sockaddr_in*>(&any);
       v4->sin_family = AF_INET;
@@ -488,31 +493,56 @@ class RealCm : public Cm {
   explicit RealCm(CmApi& api) : api_(api) {}
   std::unique_ptr<Connection> connect(const ConnectTo& to, const Hello& hello,
                                       int timeout_ms) override {
-    sockaddr_storage dst;
-    if (!parse_address(to.address, to.port, dst))
+    // An IP address, or an InfiniBand target's GIDs and P_Key (AF_IB) and
+    // the server's service ID in the InfiniBand port space.
+    sockaddr_storage src{}, dst{};
+    if (to.ib) {
+      if (to.ib->record.size() != sizeof(ibv_path_record))
+        throw Error("internal: a PathRecord of " + std::to_string(to.ib->record.size()) + " bytes");
+      auto* s = reinterpret_cast<sockaddr_ib*>(&src);
+      auto* d = reinterpret_cast<sockaddr_ib*>(&dst);
+      s->sib_family = d->sib_family = AF_IB;
+      s->sib_pkey = d->sib_pkey = htons(to.ib->pkey);
+      std::memcpy(&s->sib_addr, to.ib->sgid.data(), sizeof s->sib_addr);
+      std::memcpy(&d->sib_addr, to.ib->dgid.data(), sizeof d->sib_addr);
+      d->sib_sid = htobe64(RDMA_IB_PS_IB | to.port);
+      d->sib_sid_mask = htobe64(~uint64_t{0});
+    } else if (!parse_address(to.address, to.port, dst)) {
       throw Error("\"" + to.address + "\" is not an IPv4 or IPv6 address");
+    }
+    const std::string target = to.ib ? to.ib->text : to.address;
     auto ch = std::make_unique<Channel>(api_);
     rdma_cm_id* id = nullptr;
-    if (api_.create_id(ch->get(), &id, nullptr, RDMA_PS_TCP))
+    if (api_.create_id(ch->get(), &id, nullptr, to.ib ? RDMA_PS_IB : RDMA_PS_TCP))
       throw Error("rdma_create_id failed: " + err_text(errno));
     Channel& c = *ch;
     auto conn = std::make_unique<RealConnection>(std::move(ch), id, hello);
-    const std::string there = to.address + " port " + std::to_string(to.port);
-    if (api_.resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), timeout_ms))
-      throw Error("no RDMA device has a route to " + to.address + ": " + err_text(errno));
-    Event e = wait_event(c, timeout_ms + 1000, "resolving " + to.address);
+    const std::string there = target + " port " + std::to_string(to.port);
+    if (api_.resolve_addr(id, to.ib ? reinterpret_cast<sockaddr*>(&src) : nullptr,
+                          reinterpret_cast<sockaddr*>(&dst), timeout_ms))
+      throw Error("no RDMA device has a route to " + target + ": " + err_text(errno));
+    Event e = wait_event(c, timeout_ms + 1000, "resolving " + target);
     if (e.type != RDMA_CM_EVENT_ADDR_RESOLVED)
-      throw Error("no RDMA device has a route to " + to.address + ": " + event_words(api_, e));
+      throw Error("no RDMA device has a route to " + target + ": " + event_words(api_, e));
     if ((!to.dev.empty() && conn->device() != to.dev) ||
         (to.dev_port && conn->port() != to.dev_port))
-      throw Error(to.address + " is reached through " + conn->where() + ", not " + to.dev +
+      throw Error(target + " is reached through " + conn->where() + ", not " + to.dev +
                   (to.dev_port ? "/" + std::to_string(to.dev_port) : "") +
                   " (rdma_cm picks the device by the route to the address)");
-    if (api_.resolve_route(id, timeout_ms))
-      throw Error("cannot resolve the route to " + to.address + ": " + err_text(errno));
-    e = wait_event(c, timeout_ms + 1000, "resolving the route to " + to.address);
+    if (to.ib) {
+      // The path the SA gave, both ways, instead of rdma_cm asking for one
+      // (its ROUTE_RESOLVED follows).
+      ibv_path_data path{};
+      path.flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY | IBV_PATH_FLAG_BIDIRECTIONAL;
+      std::memcpy(&path.path, to.ib->record.data(), sizeof path.path);
+      if (api_.set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, &path, sizeof path))
+        throw Error("cannot give rdma_cm the path to " + target + ": " + err_text(errno));
+    } else if (api_.resolve_route(id, timeout_ms)) {
+      throw Error("cannot resolve the route to " + target + ": " + err_text(errno));
+    }
+    e = wait_event(c, timeout_ms + 1000, "resolving the route to " + target);
     if (e.type != RDMA_CM_EVENT_ROUTE_RESOLVED)
-      throw Error("no route to " + to.address + ": " + event_words(api_, e));
+      throw Error("no route to " + target + ": " + event_words(api_, e));
     conn->setup();
     HelloWire w{htonl(kMagic), htonl(hello.size), htonl(hello.iterations), htonl(hello.lat_size)};
     rdma_conn_param p = conn_param(&w, sizeof w);
@@ -540,6 +570,9 @@ class RealCm : public Cm {
     if (int e = l.listen(*ch, AF_INET, on.port))
       throw Error("cannot listen on port " + std::to_string(on.port) + ": " + err_text(e));
     l.listen(*ch, AF_INET6, on.port);
+    // InfiniBand clients (AF_IB) where the host has a port for them; no
+    // error where it has none (RoCE, iWARP).
+    l.listen(*ch, AF_IB, on.port);
     for (;;) {
       rdma_cm_event* ev = ch->next(wait_ms);
       if (!ev) {

@@ -45,6 +45,7 @@ for dst in $(run ibhosts | sed -n 's/^Ca.*: 0x\([0-9a-f]*\) .*/\1/p'); do
   compare "route trace lid $dlid = ibtracert 1 $dlid" trace "run ibtracert 1 $dlid" \
     "route trace lid $dlid"
   last=$dlid
+  last_guid=$(printf 0x%x $((0x$dst + 1)))
   dlids="${dlids:-} $dlid"
 done
 [ -n "${last:-}" ] || { bad "no HCA LIDs from ibaddr"; last=1; }
@@ -117,6 +118,13 @@ expect "sa show nodes with a bad field: the choices" 1 '^unknown nodes field "no
 run python3 "$HERE/inform_sub.py" 1 64 >/dev/null && run python3 "$HERE/inform_sub.py" 1 65 >/dev/null ||
   bad "inform_sub.py: no subscription"
 compare "sa show inform = saquery IIR" inform "run saquery IIR" "sa show inform"
+# rdma bw client's path to an InfiniBand target (ibsim has no verbs to
+# connect over: the AF_IB connection is the unit tests', on a fake
+# librdmacm): the PathRecord the SA gives for the same pair.
+compare "bw path lid $last = saquery -p --src-to-dst 1:$last" paths \
+  "run saquery -p --src-to-dst 1:$last" "bw path lid $last"
+compare "bw path guid ${last_guid:-0} = saquery -p --src-to-dst 1:$last" paths \
+  "run saquery -p --src-to-dst 1:$last" "bw path guid ${last_guid:-0}"
 compare "sa show sm = saquery SMIR" sm "run saquery SMIR" "sa show sm"
 compare "sa show switches lid 2 = saquery SWIR 2" switches "run saquery SWIR 2" \
   "sa show switches lid 2"

@@ -116,6 +116,10 @@ ERRORS = [
     ("err-noarp", r"no RDMA device has a route to 192\.0\.2\.77: |resolving 192\.0\.2\.77: no answer", 15),
     ("err-wrongdev", r"192\.0\.2\.1 is reached through rxe1/1, not rxe0 ", 15),
     ("err-wait", r"no client connected in 2 s$", 6),
+    # An InfiniBand target on RoCE and iWARP only (rdma/bw.cc; the AF_IB
+    # connection itself is the unit tests', on a fake librdmacm).
+    ("err-ibtarget", r"^lid 4 is an InfiniBand target: .*(no InfiniBand|not InfiniBand)", 15),
+    ("err-ibtarget-dev", r'^name "h4" is an InfiniBand target: .*(not InfiniBand|no RDMA device|umad)', 15),
 ]
 for name, want, bound in ERRORS:
     rc, out, err, t = read(name + ".rc").strip(), read(name + ".out"), read(name + ".err"), elapsed(name + ".time")

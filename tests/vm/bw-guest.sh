@@ -65,6 +65,8 @@ err err-noroute bw client 198.51.100.77           # no route at all
 err err-noarp bw client 192.0.2.77                # on the subnet, nobody there
 err err-wrongdev bw client 192.0.2.1 rxe0         # the route goes through rxe1
 err err-wait bw server wait 2                     # no client comes
+err err-ibtarget bw client lid 4                  # rxe and siw: no InfiniBand port, no SA
+err err-ibtarget-dev bw client name h4 rxe1       # the same through a RoCE device
 # A server bound to rxe1 refuses a client that arrives on rxe0
 pair err-srvdev "$N bw server rxe1 wait 8" "$N bw client 192.0.2.1"
 true
