@@ -3,7 +3,9 @@
 # generated fat trees (bench/fattree.py) loaded into ibsim, discovered by
 # ibnetdiscover (default options) and by `rdma fabric show` (at each window
 # given), each under umad2sim, with wall time, peak RSS and MADs sent, and
-# the ratios ours/ibnetdiscover. Also `rdma fabric show from FILE`.
+# the ratios ours/ibnetdiscover. Also `rdma fabric show from FILE`. The
+# user CPU time and what it makes per MAD sent (us_mad) is the harness's
+# CPU per MAD: the tool's own work (ibsim's is another process's).
 #
 #   bench/fabric_ibsim.sh [--rdma PATH] [--base PATH] [--windows "8 32 64"] [SIZES...]
 #                                                   # sizes default: 100 1000 5000
@@ -37,13 +39,13 @@ need ibsim ibnetdiscover cc python3 /usr/bin/time "$RDMA" ${BASE:+"$BASE"}
 bench_dir fabric
 build_umad_count
 
-# timed OUT CMD...: the median of 3 runs' "wall_s rss_kib" into OUT; the
+# timed OUT CMD...: the median of 3 runs' "wall_s rss_kib user_s" into OUT; the
 # last run's stdout in OUT.out, stderr in OUT.err.
 timed() {
   local out=$1
   shift
   for i in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$out.t$i" "$@" >"$out.out" 2>"$out.err"
+    /usr/bin/time -f "%e %M %U" -o "$out.t$i" "$@" >"$out.out" 2>"$out.err"
   done
   sort -n "$out.t1" "$out.t2" "$out.t3" | sed -n 2p >"$out"
 }
@@ -54,14 +56,16 @@ timed_pair() {
   shift 3
   local cmd_a=("${@:1:n}") cmd_b=("${@:n+1}")
   for i in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$a.t$i" "${cmd_a[@]}" >"$a.out" 2>"$a.err"
-    /usr/bin/time -f "%e %M" -o "$b.t$i" "${cmd_b[@]}" >"$b.out" 2>"$b.err"
+    /usr/bin/time -f "%e %M %U" -o "$a.t$i" "${cmd_a[@]}" >"$a.out" 2>"$a.err"
+    /usr/bin/time -f "%e %M %U" -o "$b.t$i" "${cmd_b[@]}" >"$b.out" 2>"$b.err"
   done
   sort -n "$a.t1" "$a.t2" "$a.t3" | sed -n 2p >"$a"
   sort -n "$b.t1" "$b.t2" "$b.t3" | sed -n 2p >"$b"
 }
 
-printf '%-6s %-22s %8s %9s %8s %8s %8s\n' nodes tool wall_s rss_kib mads wall_x rss_x
+# us_per USER MADS: microseconds of user CPU per MAD.
+us_per() { python3 -c "import sys; u, m = float(sys.argv[1]), int(sys.argv[2]); print(f'{u * 1e6 / m:.1f}' if m else '-')" "$1" "$2"; }
+printf '%-6s %-22s %8s %9s %8s %8s %8s %7s %6s\n' nodes tool wall_s rss_kib mads wall_x rss_x user_s us_mad
 for n in "${@:-100 1000 5000}"; do
   fattree "$n"
   start_ibsim "$n"
@@ -69,9 +73,10 @@ for n in "${@:-100 1000 5000}"; do
   timed "ibnd$n" env LD_PRELOAD="$WORK/umad_count.so $UMAD2SIM" ibnetdiscover
   found=$(grep -c '^Switch\|^Ca' "ibnd$n.out")
   [ "$found" = "$nodes" ] || { echo "ibnetdiscover found $found nodes of $nodes"; exit 1; }
-  read -r ref_wall ref_rss <"ibnd$n"
+  read -r ref_wall ref_rss ref_user <"ibnd$n"
   ref_mads=$(sed -n 's/^umad_count: \([0-9]*\) sent$/\1/p' "ibnd$n.err")
-  printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" ibnetdiscover "$ref_wall" "$ref_rss" "$ref_mads" 1.00 1.00
+  printf '%-6s %-22s %8s %9s %8s %8s %8s %7s %6s\n' "$n" ibnetdiscover "$ref_wall" "$ref_rss" "$ref_mads" 1.00 1.00 \
+    "$ref_user" "$(us_per "$ref_user" "$ref_mads")"
 
   for w in $WINDOWS; do
     run=(env LD_PRELOAD="$UMAD2SIM" "$RDMA" -d --window "$w" fabric show)
@@ -86,18 +91,18 @@ for n in "${@:-100 1000 5000}"; do
     for r in $rows; do
       found=$(grep -c '^type ' "$r$n-$w.out")
       [ "$found" = "$nodes" ] || { echo "$r found $found nodes of $nodes"; cat "$r$n-$w.err"; exit 1; }
-      read -r wall rss <"$r$n-$w"
+      read -r wall rss user <"$r$n-$w"
       mads=$(sed -n 's/^fabric: .*MADs sent \([0-9]*\),.*/\1/p' "$r$n-$w.err")
       label="rdma fabric show w$w"
       [ "$r" = base ] && label="base fabric show w$w"
-      printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" "$label" "$wall" "$rss" "$mads" \
-        "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")"
+      printf '%-6s %-22s %8s %9s %8s %8s %8s %7s %6s\n' "$n" "$label" "$wall" "$rss" "$mads" \
+        "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")" "$user" "$(us_per "$user" "$mads")"
     done
   done
   env LD_PRELOAD="$UMAD2SIM" "$RDMA" fabric save "saved$n.json" 2>/dev/null
   timed "from$n" "$RDMA" fabric show from "saved$n.json"
-  read -r wall rss <"from$n"
-  printf '%-6s %-22s %8s %9s %8s %8s %8s\n' "$n" "rdma ... from FILE" "$wall" "$rss" 0 \
-    "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")"
+  read -r wall rss user <"from$n"
+  printf '%-6s %-22s %8s %9s %8s %8s %8s %7s %6s\n' "$n" "rdma ... from FILE" "$wall" "$rss" 0 \
+    "$(ratio "$wall" "$ref_wall")" "$(ratio "$rss" "$ref_rss")" "$user" -
   stop
 done

@@ -65,5 +65,42 @@ TEST(PortPeers, TheFirstAnswerStandsAndALieIsKeptWhole) {
   EXPECT_EQ(peers.find({0x10, 3})->num_ports, 36);
 }
 
+TEST(PortPeers, EachPortOfACaKeepsItsPortGuid) {
+  PortPeers peers;
+  NodeInfo s1 = port_peers_node(0x10, NodeType::Switch, 36, 1, 0x10);
+  NodeInfo s2 = port_peers_node(0x11, NodeType::Switch, 36, 1, 0x11);
+  peers.learn(s1, 3, port_peers_node(0x20, NodeType::Ca, 2, 1, 0x21));
+  peers.learn(s2, 4, port_peers_node(0x20, NodeType::Ca, 2, 2, 0x22));
+  EXPECT_EQ(peers.find({0x10, 3})->port_guid, 0x21u);
+  EXPECT_EQ(peers.find({0x11, 4})->port_guid, 0x22u);
+  EXPECT_EQ(peers.find({0x11, 4})->local_port, 2);
+  EXPECT_EQ(peers.size(), 4u);  // both ports, both ways back
+}
+
+TEST(PortPeers, ANodeMetAsANearEndTakesItsFirstAnswer) {
+  PortPeers peers;
+  NodeInfo ca = port_peers_node(0x20, NodeType::Ca, 2, 1, 0x21);
+  NodeInfo sw = port_peers_node(0x10, NodeType::Switch, 36, 5, 0x10);
+  peers.learn(ca, 1, sw);
+  // The CA as a probe through another switch shows it: a different device
+  // ID is not the near end's NodeInfo made over.
+  NodeInfo seen = ca;
+  seen.device_id = 7;
+  peers.learn(port_peers_node(0x11, NodeType::Switch, 36, 1, 0x11), 2, seen);
+  EXPECT_EQ(peers.find({0x11, 2})->device_id, 7);
+}
+
+TEST(PortPeers, APortPastTheNodesCountIsKeptWhole) {
+  PortPeers peers;
+  NodeInfo a = port_peers_node(0x10, NodeType::Switch, 8, 1, 0x10);
+  NodeInfo b = port_peers_node(0x30, NodeType::Switch, 36, 4, 0x30);
+  peers.learn(a, 20, b);  // port 20 of an 8-port switch
+  ASSERT_TRUE(peers.known({0x10, 20}));
+  EXPECT_EQ(peers.find({0x10, 20})->node_guid, 0x30u);
+  EXPECT_EQ(peers.find({0x30, 4})->local_port, 20);
+  EXPECT_FALSE(peers.known({0x10, 21}));
+  EXPECT_FALSE(peers.known({0x99, 1}));
+}
+
 }  // namespace
 }  // namespace rdma::ib

@@ -83,15 +83,29 @@ Engine::Dest& Engine::route_dest(const Query& q) {
   Dest& d = it->second;
   if (added) {
     d.limited = q.mad.mgmt_class() != kClassSa;
-    if (directed) {
-      d.text = "dr 0";
-      for (size_t i = 1; i < it->first.size(); ++i)
-        d.text += "," + std::to_string(static_cast<uint8_t>(it->first[i]));
-    } else {
-      d.text = "lid " + std::to_string(q.to.lid);
-    }
+    d.key = &it->first;
   }
   return d;
+}
+
+// "dr 0,1,3", "lid 4", "behind 0x...", "behind dr 0,1": from the key
+// route_dest and dest_of give it.
+std::string Engine::Dest::text() const {
+  const std::string& k = *key;
+  auto path = [&k](std::string out) {
+    for (size_t i = 1; i < k.size(); ++i) out += "," + std::to_string(static_cast<uint8_t>(k[i]));
+    return out;
+  };
+  switch (k[0]) {
+    case 'd':
+      return path("dr 0");
+    case 'g':
+      return path("behind dr 0");
+    case 'G':
+      return "behind " + guid_hex(std::stoull(k.substr(1)));
+    default:  // 'l'
+      return "lid " + k.substr(1);
+  }
 }
 
 // Where a query waits its turn: its route's end, or for a probe of an
@@ -100,23 +114,18 @@ Engine::Dest& Engine::route_dest(const Query& q) {
 Engine::Dest& Engine::dest_of(const Query& q) {
   size_t hops = q.mad.mgmt_class() == kClassSmiDr ? q.mad.get(hdr::kHopCount) : 0;
   if (!q.unknown_end || hops == 0) return route_dest(q);
-  std::string key, text;
+  std::string key;
   if (q.behind) {  // the node, not the route: one group whichever way
     key = "G" + std::to_string(q.behind);
-    text = "behind " + guid_hex(q.behind);
   } else {
     key = "g";
-    text = "behind dr 0";
-    for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i) {
-      auto port = static_cast<uint8_t>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
-      key += static_cast<char>(port);
-      text += "," + std::to_string(port);
-    }
+    for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i)
+      key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
   }
   auto [it, added] = dests_.try_emplace(std::move(key));
   if (added) {
     it->second.group = true;
-    it->second.text = std::move(text);
+    it->second.key = &it->first;
   }
   return it->second;
 }
@@ -190,7 +199,7 @@ void Engine::send(Flight& f) {
   ++stats_.sent;
   if (++f.counted->sent > stats_.busiest_sent) {
     stats_.busiest_sent = f.counted->sent;
-    stats_.busiest = f.counted->text;
+    stats_.busiest = f.counted->text();
   }
   f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
   deadlines_.emplace(f.deadline, f.tids.front());
@@ -245,7 +254,7 @@ void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
 // at once (expire()): their replies, if any come, are strays.
 void Engine::give_up(Dest& d) {
   d.given_up = true;
-  stats_.gave_up_on.push_back(d.text);
+  stats_.gave_up_on.push_back(d.text());
   for (; !d.pending.empty(); d.pending.pop_front())
     doomed_.emplace_back(std::move(d.pending.front()), &d);
   for (auto& [key, f] : flights_)
@@ -275,8 +284,8 @@ Failure Engine::given_up_failure(const Query& q, const Dest& d, bool sent) {
   ++stats_.given_up;
   return {Failure::Kind::Timeout, 0, 0,
           (sent ? "no reply to " : "not sent: ") + q.what + ": gave up on " +
-              (d.group ? "the probes " + d.text : d.text) + " (" + std::to_string(d.unanswered) +
-              " tries in a row unanswered)"};
+              (d.group ? "the probes " + d.text() : d.text()) + " (" +
+              std::to_string(d.unanswered) + " tries in a row unanswered)"};
 }
 
 void Engine::end_given_up(Query q, const Dest& d) {

@@ -203,7 +203,11 @@ class Engine {
     bool group = false;     // probes behind a known node's ports, not one node
     int timeout_ms = 0;     // 0: nothing learned, the configured one
     uint64_t sent = 0;
-    std::string text;
+    // Its key in dests_ (stable: a node's), the text derived from it when
+    // a message needs it: not a string per destination (19,000 of them in
+    // a 4,768-node discovery, 1.2 MB; bench/fabric_results.md).
+    const std::string* key = nullptr;
+    std::string text() const;
   };
   struct Flight {
     Query q;
