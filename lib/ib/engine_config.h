@@ -11,9 +11,10 @@ namespace rdma::ib {
 
 // timeout_ms, retries and window as given; kPerNode MADs in flight to one
 // node, a node given up on after kGiveUp unanswered queries' worth of
-// tries, a failing sweep judged by its last kFailingTries tries (not
-// retried while it fails); the deadline deadline_s seconds from now (0:
-// none).
+// tries in a row or half of its last 2 x kGiveUp queries' worth
+// unanswered (mad::give_up_window), a failing sweep judged by its last
+// kFailingTries tries (not retried while it fails); the deadline
+// deadline_s seconds from now (0: none).
 mad::EngineConfig session_engine_config(int timeout_ms, int retries, size_t window,
                                         double deadline_s);
 

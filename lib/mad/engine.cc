@@ -27,6 +27,11 @@ double time_value_ms(uint64_t v) {
 
 }  // namespace
 
+int give_up_window(const EngineConfig& c, bool group) {
+  if (c.give_up <= 0) return 0;
+  return std::min(2 * c.give_up * (std::max(c.retries, 0) + 1) * (group ? 2 : 1), 64);
+}
+
 std::string EngineStats::dropped_text() const {
   std::string out;
   if (dropped) {
@@ -234,19 +239,37 @@ void Engine::withdraw(Query q) {
 // all but one kind of query (a PMA silent on PortSamplesControl, one query
 // a node) would be given up on. Not once the deadline ended the run: every
 // query ends then anyway.
+//
+// And by its answer ratio: at least half of its last give_up_window()
+// tries unanswered, judged try by try, gives it up whatever it answered in
+// between. So before it is given up its unanswered tries are fewer than
+// its answered ones plus that window (a window's worth at the start, then
+// less than half of each window's worth): a node that answers every other
+// query at once costs the window, not C/(2k) queries' tries (man rdma,
+// TIME BOUND; engine_bound_test).
 void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
   if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached)
     return;
+  int tries = std::max(c_.retries, 0) + 1;
+  // A query left unanswered while the sweep is failing (one try, not
+  // retried) counts as one that ran out of its tries.
+  int lost = answered ? f.tries - 1 : failing() ? std::max(f.tries, tries) : f.tries;
+  const int n = give_up_window(c_, d.group);
+  const uint64_t last = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  bool poor = false;
+  for (int i = 0; i < lost + (answered ? 1 : 0); ++i) {
+    bool unanswered = i < lost;
+    d.recent = d.recent << 1 | (unanswered ? 1 : 0);
+    d.recent_count = std::min(d.recent_count + 1, n);
+    poor = poor || (unanswered && d.recent_count >= n && 2 * std::popcount(d.recent & last) >= n);
+  }
   if (answered && f.tries == 1) {
     d.unanswered = 0;
     return;
   }
-  int tries = std::max(c_.retries, 0) + 1;
-  // A query left unanswered while the sweep is failing (one try, not
-  // retried) counts as one that ran out of its tries.
-  d.unanswered += answered ? f.tries - 1 : failing() ? std::max(f.tries, tries) : f.tries;
+  d.unanswered += lost;
   int allowed = c_.give_up * tries * (d.group ? 2 : 1);
-  if (d.unanswered >= allowed) give_up(d);
+  if (d.unanswered >= allowed || poor) give_up(d);
 }
 
 // Its waiting queries end unsent, at the top of run()'s next turn (their
@@ -284,8 +307,18 @@ Failure Engine::given_up_failure(const Query& q, const Dest& d, bool sent) {
   ++stats_.given_up;
   return {Failure::Kind::Timeout, 0, 0,
           (sent ? "no reply to " : "not sent: ") + q.what + ": gave up on " +
-              (d.group ? "the probes " + d.text() : d.text()) + " (" +
-              std::to_string(d.unanswered) + " tries in a row unanswered)"};
+              (d.group ? "the probes " + d.text() : d.text()) + " (" + why_given_up(d) + ")"};
+}
+
+// "8 tries in a row unanswered", or by its answer ratio "9 of its last 16
+// tries unanswered".
+std::string Engine::why_given_up(const Dest& d) const {
+  int allowed = c_.give_up * (std::max(c_.retries, 0) + 1) * (d.group ? 2 : 1);
+  if (d.unanswered >= allowed) return std::to_string(d.unanswered) + " tries in a row unanswered";
+  const int n = give_up_window(c_, d.group);
+  const uint64_t last = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  return std::to_string(std::popcount(d.recent & last)) + " of its last " + std::to_string(n) +
+         " tries unanswered";
 }
 
 void Engine::end_given_up(Query q, const Dest& d) {
@@ -526,7 +559,12 @@ void Engine::run(const std::function<bool()>& until) {
   // Every query ended: the next ones (a watch's next sweep) try the
   // destinations given up on again.
   if (!pending_ && flights_.empty())
-    for (auto& [key, d] : dests_) d.given_up = false, d.unanswered = 0;
+    for (auto& [key, d] : dests_) {
+      d.given_up = false;
+      d.unanswered = 0;
+      d.recent = 0;
+      d.recent_count = 0;
+    }
   stats_.seconds += std::chrono::duration<double>(t_.now() - began).count();
 }
 

@@ -36,6 +36,10 @@ inline constexpr size_t kPerNode = 2;
 // answers nothing, or nothing but damaged replies, or every query only
 // after its retries, would otherwise hold its queue of queries k at a time
 // for every try of each (a switch's sweep of 39 queries, 4 s each, 80 s).
+// And how many queries' worth of its last tries judge a node by its
+// answer ratio: 2 x kGiveUp x (retries+1) tries (give_up_window), half of
+// them unanswered give it up, so a node that answers every other query at
+// once and leaves the rest unanswered is not kept (man rdma, TIME BOUND).
 inline constexpr int kGiveUp = 2;
 // How many of the last tries judge whether a sweep is failing
 // (EngineConfig::failing_tries): enough that a node or two that do not
@@ -63,6 +67,10 @@ struct EngineConfig {
   // leaves nothing behind: a watch's next sweep tries it again).
   // While the sweep is failing (failing_tries), an unanswered query counts
   // as one that spent all its tries: two in a row give the node up.
+  // Also given up on: a destination at least half of whose last
+  // give_up_window() tries went unanswered (once that many have ended),
+  // whatever it answered in between: a node answering every other query
+  // at once is not kept, while one losing a try now and then is.
   // 0: never (the engine before, bench/'s model of other tools); the
   // tool's sessions use kGiveUp.
   int give_up = 0;
@@ -91,6 +99,11 @@ struct EngineConfig {
   // leave with index 0, as the diags send them.
   uint16_t gmp_pkey_index = 0;
 };
+
+// The last tries of a destination that judge its answer ratio
+// (EngineConfig::give_up): 2 x give_up x (retries+1), twice that for a
+// probe group (many nodes), at most 64; 0 when give_up is.
+int give_up_window(const EngineConfig& c, bool group);
 
 // Called once per query: the reply, checked against the request (class,
 // method, attribute, status), or why there is none. One of the two is set.
@@ -195,9 +208,13 @@ class Engine {
     // a discovery meets (bench/fabric_results.md, peak memory).
     std::list<Query> pending;
     size_t in_flight = 0;
-    bool in_ring = false;   // in ring_
-    bool in_idle = false;   // in idle_
-    int unanswered = 0;     // tries unanswered in a row (EngineConfig::give_up)
+    bool in_ring = false;  // in ring_
+    bool in_idle = false;  // in idle_
+    int unanswered = 0;    // tries unanswered in a row (EngineConfig::give_up)
+    // Its last tries, one bit each (1: unanswered), the newest lowest, and
+    // how many (give_up_window).
+    uint64_t recent = 0;
+    int recent_count = 0;
     bool given_up = false;  // its queries end unsent
     bool limited = true;    // not the SA
     bool group = false;     // probes behind a known node's ports, not one node
@@ -244,6 +261,7 @@ class Engine {
   void count_tries(Dest& d, const Flight& f, bool answered);
   void give_up(Dest& d);
   Failure given_up_failure(const Query& q, const Dest& d, bool sent);
+  std::string why_given_up(const Dest& d) const;
   void end_given_up(Query q, const Dest& d);
   void note_try(bool answered);
   bool failing() const;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -237,6 +238,124 @@ TEST(EngineBound, DeadNodesAmongLiveOnesAreRetried) {
   EXPECT_EQ(ask_bound_lids(e, {{10, 1}}), 0u);
   EXPECT_EQ(e.stats().not_retried, cut);
   EXPECT_EQ(e.stats().timeouts, 3u + 40u + 1u);
+}
+
+// A node that answers some queries and leaves the others unanswered for
+// every try: the i-th query it is asked (counted from 0, by attribute
+// modifier, whatever the try) is left unanswered when silent(i); the
+// others are answered answer_ms after they are sent (at once, or just
+// before the timeout: the slowest answer still believed).
+class PatternTransport : public Transport {
+ public:
+  using Ns = std::chrono::nanoseconds;
+  PatternTransport(std::function<bool(int)> silent, int answer_ms)
+      : silent_(std::move(silent)), answer_(answer_ms) {}
+  int max_in_flight = 0;
+
+  void send(const Mad& m, const Address&, int timeout_ms) override {
+    uint32_t mod = static_cast<uint32_t>(m.get(hdr::kAttrMod));
+    auto it = index_.try_emplace(mod, static_cast<int>(index_.size())).first;
+    max_in_flight = std::max(max_in_flight, ++in_flight_);
+    if (silent_(it->second)) {  // freed once the engine timed it out
+      lost_.push_back(now_ + std::chrono::milliseconds(timeout_ms));
+      return;
+    }
+    Received r;
+    r.bytes = reply_to(m, std::vector<uint8_t>(64));
+    due_.push_back({now_ + std::chrono::milliseconds(answer_), std::move(r)});
+  }
+  std::optional<Received> receive(int timeout_ms) override {
+    Ns limit = now_ + std::chrono::milliseconds(timeout_ms);
+    std::optional<Received> r;
+    if (!due_.empty() && due_.front().first <= limit) {
+      now_ = std::max(now_, due_.front().first);
+      r = std::move(due_.front().second);
+      due_.pop_front();
+      --in_flight_;
+    } else {
+      now_ = limit;
+    }
+    while (!lost_.empty() && lost_.front() <= now_) lost_.pop_front(), --in_flight_;
+    return r;
+  }
+  std::chrono::steady_clock::time_point now() const override {
+    return std::chrono::steady_clock::time_point(now_);
+  }
+  double seconds() const { return std::chrono::duration<double>(now_).count(); }
+
+ private:
+  std::function<bool(int)> silent_;
+  int answer_;
+  Ns now_{0};
+  int in_flight_ = 0;
+  std::map<uint32_t, int> index_;
+  std::deque<std::pair<Ns, Received>> due_;
+  std::deque<Ns> lost_;
+};
+
+// rdma(8)'s TIME BOUND for one destination with give_up: before it is
+// given up on by its answer ratio, its unanswered tries are fewer than its
+// answered ones plus the window n (give_up_window), so its queries hold
+// their k slots for fewer than 2C + n tries of at most t each, and the
+// last one in flight beside them: ((2C + n)/k + 1) x t, whatever it
+// answers. Before, a node answering every other query at once was never
+// given up on and cost C/(2k) x T.
+TEST(EngineBound, ANodeAnsweringSomeQueriesCostsAtMostItsRatioWindow) {
+  const int t_ms = 1000, retries = 3;
+  const double t = t_ms / 1000.0, T = (retries + 1) * t;
+  EngineConfig c{.timeout_ms = t_ms,
+                 .retries = retries,
+                 .window = 256,
+                 .per_node = kPerNode,
+                 .give_up = kGiveUp};
+  const int n = give_up_window(c, false);
+  EXPECT_EQ(n, 16);
+  EXPECT_EQ(give_up_window(c, true), 32);  // a probe group
+  const double C = 148, k = kPerNode;      // a 36-port switch's worst C (above)
+  const double bound = ((2 * C + n) / k + 1) * t;
+  double worst_at_once = 0, worst = 0;
+  // Every m-th query left unanswered, m = 2 (every other) to 12, from the
+  // first or the last of each m; the others answered at once or late.
+  for (int answer_ms : {0, t_ms - 1})
+    for (int m = 2; m <= 12; ++m)
+      for (int phase : {0, m - 1}) {
+        PatternTransport tr([m, phase](int i) { return i % m == phase; }, answer_ms);
+        Engine e(tr, c);
+        size_t answered = ask_bound_lids(e, {{1, static_cast<int>(C)}});
+        SCOPED_TRACE("every " + std::to_string(m) + "th from " + std::to_string(phase) +
+                     ", answers after " + std::to_string(answer_ms) + " ms");
+        EXPECT_LE(tr.seconds(), bound);
+        EXPECT_LE(tr.max_in_flight, static_cast<int>(kPerNode));
+        EXPECT_GT(answered, 0u);
+        (answer_ms ? worst : worst_at_once) =
+            std::max(answer_ms ? worst : worst_at_once, tr.seconds());
+        if (m == 2) {  // every other query: given up on by its ratio, within a few T
+          EXPECT_EQ(e.stats().gave_up_on, std::vector<std::string>{"lid 1"});
+          EXPECT_LE(tr.seconds(), 3 * T);
+        }
+      }
+  // What the alternating node cost before (C/(2k) x T = 148 s here).
+  EXPECT_LT(worst_at_once, C / (2 * k) * T / 2);
+  EXPECT_LT(worst, C / (2 * k) * T);
+}
+
+// The message says which rule gave the node up: one query at a time, so
+// each answer ends the run of unanswered tries and only the ratio can.
+TEST(EngineBound, AGiveUpByRatioSaysSo) {
+  PatternTransport tr([](int i) { return i % 2 == 1; }, 0);
+  Engine e(tr, {.timeout_ms = 100, .retries = 3, .window = 8, .per_node = 1, .give_up = kGiveUp});
+  std::vector<std::string> messages;
+  uint32_t mod = 0;
+  for (int i = 0; i < 40; ++i)
+    e.submit({make_smp({false, 1, {}}, kGet, kNodeDescription, ++mod), smp_address({false, 1, {}}),
+              "query", [&messages](const Mad*, const Failure* f) {
+                if (f && f->tries == 0) messages.push_back(f->message);
+              }});
+  e.run();
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages.front().find("gave up on lid 1 ("), std::string::npos) << messages.front();
+  EXPECT_NE(messages.front().find(" of its last 16 tries unanswered)"), std::string::npos)
+      << messages.front();
 }
 
 }  // namespace
