@@ -397,7 +397,8 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
 
 }  // namespace
 
-Fabric load_fabric(const std::string& path) {
+Fabric load_fabric(const std::string& path, FabricFile* kind) {
+  if (kind) *kind = FabricFile::Saved;
   using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
   File in(std::fopen(path.c_str(), "r"), std::fclose);
   if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
@@ -413,7 +414,10 @@ Fabric load_fabric(const std::string& path) {
   char buf[65536];
   for (size_t n; (n = std::fread(buf, 1, sizeof buf, in.get())) > 0;) text.append(buf, n);
   if (std::ferror(in.get())) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
-  if (is_topology_text(text)) return parse_topology_fabric(text, path);
+  if (is_topology_text(text)) {
+    if (kind) *kind = FabricFile::Topology;
+    return parse_topology_fabric(text, path);
+  }
   File mem(fmemopen(text.data(), text.size(), "r"), std::fclose);
   if (!mem) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
   return read_saved(mem.get(), path);

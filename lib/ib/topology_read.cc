@@ -95,6 +95,13 @@ bool set_rate(const std::string& word, PortInfo& p) {
 
 }  // namespace
 
+bool topology_holds(std::string_view field) {
+  static constexpr std::string_view kHeld[] = {"NodeType",     "NumPorts", "SystemImageGUID",
+                                               "NodeGUID",     "PortGUID", "DeviceID",
+                                               "LocalPortNum", "VendorID", "EnhancedPort0"};
+  return std::find(std::begin(kHeld), std::end(kHeld), field) != std::end(kHeld);
+}
+
 bool is_topology_text(std::string_view text) {
   static const std::regex kNode(R"re((^|\n)[ \t]*(Switch|Hca|Ca|Rt)[ \t]+\d+[ \t]+")re");
   return std::regex_search(text.begin(), text.end(), kNode);

@@ -34,4 +34,8 @@ bool is_topology_text(std::string_view text);
 // link to a node the file does not have, or two ends that disagree.
 Fabric parse_topology_fabric(const std::string& text, const std::string& file);
 
+// The NodeInfo and SwitchInfo fields (IBA names) a topology file holds;
+// the model's others are 0 or stand-ins.
+bool topology_holds(std::string_view field);
+
 }  // namespace rdma::ib

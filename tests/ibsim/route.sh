@@ -76,6 +76,36 @@ for args in "fabric show" "-j fabric show" "fabric show switches" "fabric links"
   # shellcheck disable=SC2086
   from_both $args
 done
+# node show from FILE, beside the live view: every field the file holds
+# as the live view prints it, the others left out and named once on
+# stderr (a switch by the route that found it: NodeInfo's LocalPortNum is
+# the port an SMP arrives on).
+for file in saved.json topo.txt; do
+  for t in "lid 1" "lid $last" "dr 0,1" "dr 0,1,3"; do
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d node show $t >live.json 2>/dev/null
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d node show $t from $file >file.json 2>file.err
+    if out=$(python3 - live.json file.json file.err <<'PY' 2>&1
+import json, re, sys
+live, got = (json.load(open(p))[0] for p in sys.argv[1:3])
+err = open(sys.argv[3]).read()
+m = re.fullmatch(r"(?:note: \S+ does not hold (.*)\n)?", err)
+if not m:
+    sys.exit(f"stderr: {err!r}")
+said = set(m[1].split(", ")) if m[1] else set()
+wrong = {k: (v, live.get(k)) for k, v in got.items() if live.get(k) != v}
+if wrong or set(live) - set(got) != said or len(got) < 8:
+    sys.exit(f"differ {wrong}; left out {sorted(set(live) - set(got))}, said {sorted(said)}")
+print(f"{len(got)} fields equal, {len(said)} not in the file")
+PY
+); then
+      ok "node show $t from $file = node show $t ($out)"
+    else
+      bad "node show $t from $file: $out"
+    fi
+  done
+done
 run "$RDMA" fabric topology from topo.txt >topo2.txt 2>/dev/null
 if out=$(python3 - topo.txt topo2.txt <<'PY' 2>&1
 import sys
