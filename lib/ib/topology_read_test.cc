@@ -18,19 +18,13 @@
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
+#include "lib/testing/written.h"
 
 namespace rdma::ib {
 namespace {
 
 std::string topo_read_text(const Fabric& f) {
-  char* buf = nullptr;
-  size_t len = 0;
-  std::FILE* out = open_memstream(&buf, &len);
-  write_topology(f, out);
-  std::fclose(out);
-  std::string s(buf, len);
-  std::free(buf);
-  return s;
+  return testio::written([&](std::FILE* out) { write_topology(f, out); });
 }
 
 Fabric topo_read_discovered(const std::string& net) {
