@@ -112,6 +112,11 @@ class IbdiagsManPage : public ::testing::Test {
     std::ofstream(files_["/etc/infiniband-diags/error_thresholds"]) << "SymbolErrorCounter=10\n";
     test::Result saved = run({"rdma", "fabric", "save", files_["fabric.json"]});
     ASSERT_EQ(saved.status, 0) << saved.err;
+    // The topology file the page reads from (ibnetdiscover's format).
+    files_["topo.txt"] = (dir_ / "topo.txt").string();
+    test::Result topo = run({"rdma", "fabric", "topology"});
+    ASSERT_EQ(topo.status, 0) << topo.err;
+    std::ofstream(files_["topo.txt"]) << topo.out;
   }
 
   // One form (its words, "rdma" first) on a fresh kernel and fabric.

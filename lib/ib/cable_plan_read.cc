@@ -13,6 +13,7 @@
 #include "lib/ib/cable_plan.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/topology_read.h"
 #include "lib/ib/types.h"
 #include "lib/view/number.h"
 #include "lib/view/read_text.h"
@@ -313,9 +314,7 @@ Plan load_plan(const std::string& path, const NodeNameMap& names) {
     rename_nodes(names, f);
     return names_checked(plan_of(f), path);
   }
-  static const std::regex kTopo(R"re((^|\n)\s*(Switch|Hca|Ca|Rt)\s+\d+\s+")re");
-  if (std::regex_search(text, kTopo))
-    return names_checked(parse_plan_topology(text, path, names), path);
+  if (is_topology_text(text)) return names_checked(parse_plan_topology(text, path, names), path);
   return names_checked(parse_plan_csv(text, path), path);
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "lib/error.h"
+#include "lib/ib/topology_read.h"
 
 namespace rdma::ib {
 
@@ -299,9 +300,10 @@ void save_fabric(const Fabric& f, const std::string& path) {
     throw Error("cannot write \"" + path + "\": " + std::strerror(errno));
 }
 
-Fabric load_fabric(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "r"), std::fclose);
-  if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+namespace {
+
+// The saved fabric's JSON Lines from in.
+Fabric read_saved(std::FILE* in, const std::string& path) {
   Fabric f;
   std::string text;
   int lineno = 0;
@@ -311,10 +313,10 @@ Fabric load_fabric(const std::string& path) {
   auto fail = [&](const std::string& why) {
     throw Error(path + ":" + std::to_string(lineno) + ": " + why);
   };
-  while (std::fgets(buf, sizeof buf, in.get())) {
+  while (std::fgets(buf, sizeof buf, in)) {
     text += buf;
     // A long line goes on; an empty read (a NUL where a line starts) too.
-    if (text.empty() || (text.back() != '\n' && !std::feof(in.get()))) continue;
+    if (text.empty() || (text.back() != '\n' && !std::feof(in))) continue;
     ++lineno;
     if (header && FastLine(text, port_info_columns, switch_info_columns).read(f)) {
       text.clear();
@@ -391,6 +393,34 @@ Fabric load_fabric(const std::string& path) {
   }
   if (!header) throw Error(path + ": empty, not an rdma fabric file");
   return f;
+}
+
+}  // namespace
+
+Fabric load_fabric(const std::string& path, FabricFile* kind) {
+  if (kind) *kind = FabricFile::Saved;
+  using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+  File in(std::fopen(path.c_str(), "r"), std::fclose);
+  if (!in) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+  // The format by content: a saved fabric starts with its JSON header;
+  // anything else is read whole (a pipe cannot be read twice) and, unless
+  // it is a topology file, given to the JSON reader to say what is wrong.
+  int c = std::fgetc(in.get());
+  if (c == EOF || c == '{') {
+    std::ungetc(c, in.get());
+    return read_saved(in.get(), path);
+  }
+  std::string text(1, static_cast<char>(c));
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, in.get())) > 0;) text.append(buf, n);
+  if (std::ferror(in.get())) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+  if (is_topology_text(text)) {
+    if (kind) *kind = FabricFile::Topology;
+    return parse_topology_fabric(text, path);
+  }
+  File mem(fmemopen(text.data(), text.size(), "r"), std::fclose);
+  if (!mem) throw Error("cannot read \"" + path + "\": " + std::strerror(errno));
+  return read_saved(mem.get(), path);
 }
 
 }  // namespace rdma::ib

@@ -17,9 +17,13 @@ namespace rdma::ib {
 void save_fabric(const Fabric& f, const std::string& path);
 void write_fabric(const Fabric& f, std::FILE* out);
 
+// The file as `from FILE` takes it: a saved fabric, or a topology file
+// (ibnetdiscover's text, lib/ib/topology_read.h), told apart by content.
 // Throws Error naming the file and line for anything malformed: a bad
 // header or version, a line that is not JSON, a missing or out-of-range
 // field, a link to a node or port the file does not have.
-Fabric load_fabric(const std::string& path);
+// kind, when given, says which format the file was.
+enum class FabricFile { Saved, Topology };
+Fabric load_fabric(const std::string& path, FabricFile* kind = nullptr);
 
 }  // namespace rdma::ib

@@ -12,6 +12,7 @@
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
+#include "lib/testing/written.h"
 
 namespace rdma::ib {
 namespace {
@@ -22,14 +23,7 @@ Fabric discovered(ibtest::FakeFabric& fake) {
 }
 
 std::string topology_text(const Fabric& f) {
-  char* buf = nullptr;
-  size_t len = 0;
-  std::FILE* out = open_memstream(&buf, &len);
-  write_topology(f, out);
-  std::fclose(out);
-  std::string s(buf, len);
-  std::free(buf);
-  return s;
+  return testio::written([&](std::FILE* out) { write_topology(f, out); });
 }
 
 // Links by (description, port) pairs, each once.

@@ -47,6 +47,7 @@ start_opensm
 printf '0x0000000000100006 "hca3-site-name"\n' >nodes.map
 printf 'SymbolErrorCounter=10\n' >error_thresholds
 run "$RDMA" fabric save fabric.json || bad "fabric save fabric.json (the file the forms read)"
+run ibnetdiscover >topo.txt 2>/dev/null || bad "ibnetdiscover >topo.txt (the topology file the forms read)"
 
 # The bold "rdma ..." spans of the page, as rdma/ibdiags_man_test.cc reads
 # them: .B lines, the bold arguments of .BR and .RB, \fB...\fR.

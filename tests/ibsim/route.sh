@@ -55,6 +55,78 @@ compare "route trace lid $last lid 1 = ibtracert $last 1" trace "run ibtracert $
 run "$RDMA" fabric save saved.json 2>/dev/null
 compare "route trace lid $last from FILE = ibtracert 1 $last" trace "run ibtracert 1 $last" \
   "route trace lid $last from saved.json"
+# ibnetdiscover's topology file as FILE: the same nodes, routes, LIDs,
+# links and rates as the saved fabric, so every view of what the file holds
+# prints the same from both (man rdma-fabric: what it does not hold);
+# written back by fabric topology, ibnetdiscover's own node blocks.
+run ibnetdiscover >topo.txt 2>/dev/null
+compare "route trace lid $last from ibnetdiscover's file = ibtracert 1 $last" trace \
+  "run ibtracert 1 $last" "route trace lid $last from topo.txt"
+from_both() {
+  local a b
+  a=$(run "$RDMA" "$@" from saved.json 2>/dev/null; echo "exit $?")
+  b=$(run "$RDMA" "$@" from topo.txt 2>/dev/null; echo "exit $?")
+  if [ "$(wc -l <<<"$a")" -gt 1 ] && [ "$a" = "$b" ]; then
+    ok "$* from ibnetdiscover's file = from a saved fabric ($(($(wc -l <<<"$a") - 1)) lines)"
+  else
+    bad "$* from ibnetdiscover's file: $(diff <(echo "$a") <(echo "$b") | head -n 6)"
+  fi
+}
+for args in "fabric show" "-j fabric show" "fabric show switches" "fabric links" \
+  "-j fabric links" "fabric topology" "fabric topology slurm" \
+  "route trace lid 1 lid $last" "-j route trace lid $last lid 1" "route show lid 3" \
+  "route users lid 3 port 6" "-j route users lid 2 port 1"; do
+  # shellcheck disable=SC2086
+  from_both $args
+done
+# node show from FILE, beside the live view: every field the file holds
+# as the live view prints it, the others left out and named once on
+# stderr (a switch by the route that found it: NodeInfo's LocalPortNum is
+# the port an SMP arrives on).
+for file in saved.json topo.txt; do
+  for t in "lid 1" "lid $last" "dr 0,1" "dr 0,1,3"; do
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d node show $t >live.json 2>/dev/null
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d node show $t from $file >file.json 2>file.err
+    if out=$(python3 - live.json file.json file.err <<'PY' 2>&1
+import json, re, sys
+live, got = (json.load(open(p))[0] for p in sys.argv[1:3])
+err = open(sys.argv[3]).read()
+m = re.fullmatch(r"(?:note: \S+ does not hold (.*)\n)?", err)
+if not m:
+    sys.exit(f"stderr: {err!r}")
+said = set(m[1].split(", ")) if m[1] else set()
+wrong = {k: (v, live.get(k)) for k, v in got.items() if live.get(k) != v}
+if wrong or set(live) - set(got) != said or len(got) < 8:
+    sys.exit(f"differ {wrong}; left out {sorted(set(live) - set(got))}, said {sorted(said)}")
+print(f"{len(got)} fields equal, {len(said)} not in the file")
+PY
+); then
+      ok "node show $t from $file = node show $t ($out)"
+    else
+      bad "node show $t from $file: $out"
+    fi
+  done
+done
+run "$RDMA" fabric topology from topo.txt >topo2.txt 2>/dev/null
+if out=$(python3 - topo.txt topo2.txt <<'PY' 2>&1
+import sys
+# The node blocks (blank-line separated, comments left out), as sets: the
+# order of the nodes is each tool's own.
+def blocks(path):
+    text = "".join(l for l in open(path) if not l.startswith("#"))
+    return {b.strip() for b in text.split("\n\n") if b.strip()}
+d, o = blocks(sys.argv[1]), blocks(sys.argv[2])
+if d != o or len(d) != 8:
+    sys.exit(f"only ibnetdiscover's: {sorted(d - o)}; only ours: {sorted(o - d)}")
+print(f"{len(d)} nodes")
+PY
+); then
+  ok "fabric topology from ibnetdiscover's file = ibnetdiscover ($out)"
+else
+  bad "fabric topology from ibnetdiscover's file: $out"
+fi
 
 # --node-name-map (blanks and UTF-8 in quoted and bare names) as ibroute
 # and ibtracert apply it; sa show nodes names the node alike.
