@@ -1,6 +1,7 @@
 #include "lib/ib/port_verdicts.h"
 
 #include "lib/ib/degraded.h"
+#include "lib/ib/node_view.h"
 #include "lib/ib/pma.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/port_view.h"
@@ -17,12 +18,15 @@ PortVerdict verdict(uint16_t lid, uint8_t port, const char* check, std::string r
   return {lid, port, check, ok, std::move(reason)};
 }
 
-// As the links check: a port that is not Active carries no traffic.
+// As the links check: a port that is not Active carries no traffic; as
+// ibcheckportstate, nor does one whose physical link is not LinkUp (a
+// port disabled while its PortState stays where it was).
 std::string state_reason(const PortInfo& pi) {
-  if (pi.state == kPortActive) return "";
+  if (pi.state == kPortActive && pi.phys_state == kPhysLinkUp) return "";
   const char* s = mad::port_state_name(pi.state);
-  return std::string("state ") + (s ? s : "unknown") + " (expected " +
-         mad::port_state_name(kPortActive) + ")";
+  return std::string("state ") + (s ? s : "unknown") + ", physical state " +
+         mad::phys_state_name(pi.phys_state) + " (expected " + mad::port_state_name(kPortActive) +
+         ", " + mad::phys_state_name(kPhysLinkUp) + ")";
 }
 
 // degraded() (the links check's "running below what both ends support")
@@ -62,8 +66,9 @@ std::vector<PortVerdict> judge_port(uint16_t lid, uint8_t port, const PortInfo& 
 std::vector<PortVerdict> check_node_ports(MadClient& c, const mad::Route& r,
                                           std::optional<uint8_t> port, bool all,
                                           const SweepOptions& o, const PortChecks& which) {
-  PmaClient pma(c, r);
-  const NodeInfo& n = pma.node();
+  // SMPs by the route given (a directed route reaches a port whose links
+  // are not Active yet); the PMA, a GMP, by LID, only for errors.
+  NodeInfo n = read_node_info(c, r);
   std::vector<uint8_t> ports;
   if (port) {
     check_port(n, *port, mad::route_text(r));
@@ -73,20 +78,23 @@ std::vector<PortVerdict> check_node_ports(MadClient& c, const mad::Route& r,
   } else {
     ports.push_back(n.local_port);
   }
-  uint16_t lid = pma.route().lid;
+  // A switch's ports share port 0's LID.
+  uint16_t switch_lid = n.is_switch() ? PortInfo::from(read_port_info(c, r, 0).data()).lid : 0;
+  std::optional<PmaClient> pma;
+  if (which.errors) pma.emplace(c, r);
   std::vector<PortVerdict> out;
   for (uint8_t p : ports) {
     PortInfo pi = PortInfo::from(read_port_info(c, r, p).data());
+    uint16_t lid = n.is_switch() ? switch_lid : pi.lid;
     std::optional<PortCounters> pc;
-    if (which.errors) {
-      PortReply reply = pma.read(port_counters(), p, PmaCaps{});
+    if (pma) {
+      PortReply reply = pma->read(port_counters(), p, PmaCaps{});
       pc.emplace();
       pc->port = {0, p};
       pc->lid = lid;
       pc->pc = attr_bytes(reply.reply, port_counters());
     }
-    std::vector<PortVerdict> v =
-        judge_port(n.is_switch() ? lid : pi.lid, p, pi, pc ? &*pc : nullptr, o, which);
+    std::vector<PortVerdict> v = judge_port(lid, p, pi, pc ? &*pc : nullptr, o, which);
     out.insert(out.end(), v.begin(), v.end());
   }
   return out;

@@ -28,7 +28,7 @@ struct PortVerdict {
   uint8_t port = 0;
   std::string check;  // "state", "width", "errors"
   bool ok = true;
-  std::string reason;  // why not ok: "state DOWN (expected ACTIVE)"
+  std::string reason;  // why not ok: "state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)"
 };
 
 // The verdicts of one port from what it answered: its PortInfo and, for

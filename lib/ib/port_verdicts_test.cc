@@ -11,6 +11,7 @@ namespace {
 PortInfo active_4x() {
   PortInfo p;
   p.state = kPortActive;
+  p.phys_state = kPhysLinkUp;
   p.width_enabled = 2;    // 4X
   p.width_supported = 3;  // 1X, 4X
   p.width_active = 2;
@@ -28,13 +29,19 @@ TEST(PortVerdicts, AHealthyPortIsOkForEveryCheck) {
 TEST(PortVerdicts, DownAndNarrowSayWhatWasExpected) {
   PortInfo p = active_4x();
   p.state = kPortDown;
+  p.phys_state = 2;    // Polling
   p.width_active = 1;  // 1X
   std::vector<PortVerdict> v = judge_port(5, 1, p, nullptr, {}, {});
   ASSERT_EQ(v.size(), 2u);
   EXPECT_FALSE(v[0].ok);
-  EXPECT_EQ(v[0].reason, "state DOWN (expected ACTIVE)");
+  EXPECT_EQ(v[0].reason, "state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)");
   EXPECT_FALSE(v[1].ok);
   EXPECT_EQ(v[1].reason, "width 1X (enabled 4X)");
+  // Active with its physical link disabled (ibsim's disabled port): not ok.
+  p.state = kPortActive;
+  p.phys_state = 3;
+  EXPECT_EQ(judge_port(5, 1, p, nullptr, {}, {.width = false})[0].reason,
+            "state ACTIVE, physical state DISABLED (expected ACTIVE, LINK_UP)");
   // Enabled for 1X or 4X, running 1X: still below the widest enabled.
   p.width_enabled = 3;
   EXPECT_FALSE(judge_port(5, 1, p, nullptr, {}, {.state = false})[0].ok);

@@ -22,11 +22,12 @@ TEST_F(PortCheckCmd, APortDownFailsItsState) {
   fabric_.unlink(fabric_.node("sw2"), 2);  // hca4's link
   Result r = run({"port", "check", "lid", "4", "port", "2", "state"});
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_EQ(r.out, "lid 4 port 2: state DOWN (expected ACTIVE)\n");
+  EXPECT_EQ(r.out, "lid 4 port 2: state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)\n");
   // The other ports of the switch are judged by `port all`.
   r = run({"port", "check", "lid", "4", "port", "all", "state"});
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.out.find("lid 4 port 1: ok\nlid 4 port 2: state DOWN (expected ACTIVE)\n"
+  EXPECT_NE(r.out.find("lid 4 port 1: ok\nlid 4 port 2: state DOWN, physical state POLLING "
+                       "(expected ACTIVE, LINK_UP)\n"
                        "lid 4 port 3: ok\n"),
             std::string::npos)
       << r.out;
