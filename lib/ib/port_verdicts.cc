@@ -58,7 +58,8 @@ std::vector<PortVerdict> judge_port(uint16_t lid, uint8_t port, const PortInfo& 
                                     const PortChecks& which) {
   std::vector<PortVerdict> out;
   if (which.state) out.push_back(verdict(lid, port, "state", state_reason(pi)));
-  if (which.width) out.push_back(verdict(lid, port, "width", width_reason(pi)));
+  // A port whose link is not up runs at no width (the state verdict says so).
+  if (which.width && pi.link_up()) out.push_back(verdict(lid, port, "width", width_reason(pi)));
   if (which.errors && pc) out.push_back(verdict(lid, port, "errors", errors_reason(*pc, o)));
   return out;
 }
@@ -85,9 +86,12 @@ std::vector<PortVerdict> check_node_ports(MadClient& c, const mad::Route& r,
   std::vector<PortVerdict> out;
   for (uint8_t p : ports) {
     PortInfo pi = PortInfo::from(read_port_info(c, r, p).data());
-    uint16_t lid = n.is_switch() ? switch_lid : pi.lid;
+    // A CA port without a LID (no link) is named by the LID asked.
+    uint16_t lid = n.is_switch() ? switch_lid : pi.lid ? pi.lid : r.directed ? 0 : r.lid;
     std::optional<PortCounters> pc;
-    if (pma) {
+    // A CA's PMA keeps counters only for its ports with a LID (as the
+    // error sweep asks them): the state verdict speaks for the others.
+    if (pma && (n.is_switch() || pi.lid)) {
       PortReply reply = pma->read(port_counters(), p, PmaCaps{});
       pc.emplace();
       pc->port = {0, p};

@@ -28,11 +28,13 @@ struct PortVerdict {
   uint8_t port = 0;
   std::string check;  // "state", "width", "errors"
   bool ok = true;
-  std::string reason;  // why not ok: "state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)"
+  std::string
+      reason;  // why not ok: "state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)"
 };
 
 // The verdicts of one port from what it answered: its PortInfo and, for
-// errors, its PortCounters (null: not asked); o's thresholds and counters
+// errors, its PortCounters (null: not asked; no verdict); a port whose
+// link is not up has no width verdict. o's thresholds and counters
 // are those of `fabric errors`.
 std::vector<PortVerdict> judge_port(uint16_t lid, uint8_t port, const PortInfo& pi,
                                     const PortCounters* pc, const SweepOptions& o,
@@ -40,7 +42,8 @@ std::vector<PortVerdict> judge_port(uint16_t lid, uint8_t port, const PortInfo& 
 
 // The verdicts of the ports of the node at r: port N, every port (all: a
 // switch's 1..NumPorts, a CA's too), or by default the port the MAD
-// arrives on (a switch: every port). Throws Error for a port the node
+// arrives on (a switch: every port). A CA port without a LID has no
+// errors verdict (its PMA keeps no counters for it). Throws Error for a port the node
 // lacks, before anything else is read; MadError when the node or its PMA
 // does not answer.
 std::vector<PortVerdict> check_node_ports(MadClient& c, const mad::Route& r,

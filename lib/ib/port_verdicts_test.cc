@@ -31,14 +31,19 @@ TEST(PortVerdicts, DownAndNarrowSayWhatWasExpected) {
   p.state = kPortDown;
   p.phys_state = 2;    // Polling
   p.width_active = 1;  // 1X
+  // A port whose link is down runs at no width: no width verdict.
   std::vector<PortVerdict> v = judge_port(5, 1, p, nullptr, {}, {});
-  ASSERT_EQ(v.size(), 2u);
+  ASSERT_EQ(v.size(), 1u);
   EXPECT_FALSE(v[0].ok);
   EXPECT_EQ(v[0].reason, "state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)");
+  p.state = kPortActive;
+  p.phys_state = kPhysLinkUp;
+  v = judge_port(5, 1, p, nullptr, {}, {});
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_TRUE(v[0].ok);
   EXPECT_FALSE(v[1].ok);
   EXPECT_EQ(v[1].reason, "width 1X (enabled 4X)");
   // Active with its physical link disabled (ibsim's disabled port): not ok.
-  p.state = kPortActive;
   p.phys_state = 3;
   EXPECT_EQ(judge_port(5, 1, p, nullptr, {}, {.width = false})[0].reason,
             "state ACTIVE, physical state DISABLED (expected ACTIVE, LINK_UP)");

@@ -33,6 +33,20 @@ TEST_F(PortCheckCmd, APortDownFailsItsState) {
       << r.out;
 }
 
+// hca1's port 2 is cabled to nothing: Down, named by the LID asked, and
+// without a width or errors verdict (a CA's PMA keeps no counters for a
+// port without a LID); port 1 is judged in full.
+TEST_F(PortCheckCmd, AnUncabledCaPortFailsItsStateOnly) {
+  nlohmann::json j = json({"port", "check", "lid", "1", "port", "all"}, 1);
+  ASSERT_EQ(j.size(), 4u) << j;  // no width for a link that is down
+  EXPECT_EQ(j[2]["check"], "errors");
+  EXPECT_EQ(j[2]["ok"], true);
+  EXPECT_EQ(j[3]["lid"], 1);
+  EXPECT_EQ(j[3]["port"], 2);
+  EXPECT_EQ(j[3]["check"], "state");
+  EXPECT_EQ(j[3]["ok"], false);
+}
+
 TEST_F(PortCheckCmd, ANarrowPortFailsItsWidth) {
   fabric_.set_link_active(fabric_.node("hca3"), 1, ibtest::kWidth1x, ibtest::kSpeedSdr);
   Result r = run({"port", "check", "lid", "5", "width"});
