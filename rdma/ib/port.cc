@@ -5,6 +5,7 @@
 #include "lib/ib/port_select.h"
 #include "lib/ib/port_view.h"
 #include "lib/mad/format.h"
+#include "rdma/ib/port_check.h"
 #include "rdma/ib/port_peer.h"
 #include "rdma/ib/port_set.h"
 #include "rdma/ib/port_tables.h"
@@ -23,6 +24,8 @@ void port_help(Ctx& c) {
       "DEV/PORT]\n"
       "       rdma --yes port set all init [via DEV/PORT]\n"
       "       rdma port peer [ DEV[/PORT] ]\n"
+      "       rdma port check TARGET [ port { N | all } ] [ state | width | errors ]... [via "
+      "DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
@@ -113,8 +116,13 @@ void port_show(Ctx& c) {
 
 void cmd_port(Ctx& c) {
   static constexpr Cmd kTable[] = {
-      {nullptr, port_help}, {"show", port_show}, {"list", port_show},
-      {"set", port_set},    {"peer", port_peer}, {"help", port_help},
+      {nullptr, port_help},
+      {"show", port_show},
+      {"list", port_show},
+      {"set", port_set},
+      {"peer", port_peer},
+      {"help", port_help},
+      {"check", port_check, Takes::Findings},
   };
   dispatch(c, kTable, "port command");
 }

@@ -142,6 +142,11 @@ done
 # train links).
 expect "disable sw2 port 2" 0 '^dr 0,1,3: port 2 ' port set dr 0,1,3 port 2 disable
 readback "disabled" 0,1,3 2 PhysLinkState "Disabled"
+# port check (ibcheckportstate): the disabled port's verdict (ibsim leaves
+# its PortState as it was), exit 1.
+expect "port check of the disabled port: its state, exit 1" 1 \
+  "^lid [0-9]+ port 2: state [A-Z]+, physical state DISABLED \(expected ACTIVE, LINK_UP\)$" \
+  port check dr 0,1,3 port 2 state
 expect "enable sw2 port 2" 0 '^dr 0,1,3: port 2 .*physical_state (POLLING|LINK_UP) ' \
   port set dr 0,1,3 port 2 enable
 

@@ -276,6 +276,16 @@ sleep 1
 expect "perf show: PerformanceSet values read back" 0 "symbol_errors 17 link_error_recovery 0 link_downed 3 .*xmit_discards 5 " \
   perf show lid "$HCA4" port 1
 compare "perf show lid $HCA4 port 1 = perfquery" perf "perfquery $HCA4 1" "perf show lid $HCA4 port 1"
+# port check (ibcheckerrs, ibcheckport): the counter perfquery reads is over
+# its threshold (the site's file, else 0): a verdict and exit 1; state
+# and width alone pass.
+expect "port check: an errored port fails, exit 1" 1 \
+  "^lid $HCA4 port 1: errors: SymbolErrorCounter 17 over 0, LinkDownedCounter 3 over 0, PortXmitDiscards 5 over 0$" \
+  port check lid "$HCA4"
+expect "port check state width: ok, exit 0" 0 "^lid $HCA4 port 1: ok$" port check lid "$HCA4" port 1 state width
+expect "port check -j: one object a verdict" 1 \
+  "\{\"lid\":$HCA4,\"port\":1,\"check\":\"errors\",\"ok\":false,\"reason\":\"errors: SymbolErrorCounter 17 " \
+  -j port check lid "$HCA4" errors
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"

@@ -1,0 +1,86 @@
+// rdma port check against the fabric double: a healthy port, a port Down,
+// a narrow port and an errored port, each a verdict and an exit status as
+// diff(1)'s.
+#include "rdma/ib/test_util.h"
+
+namespace rdma {
+namespace {
+
+using madtest::MadCmd;
+using madtest::Result;
+
+class PortCheckCmd : public MadCmd {};
+
+TEST_F(PortCheckCmd, AHealthyPortIsOkAndExitsZero) {
+  Result r = run({"port", "check", "lid", "3"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "lid 3 port 1: ok\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(PortCheckCmd, APortDownFailsItsState) {
+  fabric_.unlink(fabric_.node("sw2"), 2);  // hca4's link
+  Result r = run({"port", "check", "lid", "4", "port", "2", "state"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "lid 4 port 2: state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)\n");
+  // The other ports of the switch are judged by `port all`.
+  r = run({"port", "check", "lid", "4", "port", "all", "state"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("lid 4 port 1: ok\nlid 4 port 2: state DOWN, physical state POLLING "
+                       "(expected ACTIVE, LINK_UP)\n"
+                       "lid 4 port 3: ok\n"),
+            std::string::npos)
+      << r.out;
+}
+
+// hca1's port 2 is cabled to nothing: Down, named by the LID asked, and
+// without a width or errors verdict (a CA's PMA keeps no counters for a
+// port without a LID); port 1 is judged in full.
+TEST_F(PortCheckCmd, AnUncabledCaPortFailsItsStateOnly) {
+  nlohmann::json j = json({"port", "check", "lid", "1", "port", "all"}, 1);
+  ASSERT_EQ(j.size(), 4u) << j;  // no width for a link that is down
+  EXPECT_EQ(j[2]["check"], "errors");
+  EXPECT_EQ(j[2]["ok"], true);
+  EXPECT_EQ(j[3]["lid"], 1);
+  EXPECT_EQ(j[3]["port"], 2);
+  EXPECT_EQ(j[3]["check"], "state");
+  EXPECT_EQ(j[3]["ok"], false);
+}
+
+TEST_F(PortCheckCmd, ANarrowPortFailsItsWidth) {
+  fabric_.set_link_active(fabric_.node("hca3"), 1, ibtest::kWidth1x, ibtest::kSpeedSdr);
+  Result r = run({"port", "check", "lid", "5", "width"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "lid 5 port 1: width 1X (enabled 4X)\n");
+  // state alone does not look at the width.
+  EXPECT_EQ(run({"port", "check", "lid", "5", "state"}).status, 0);
+}
+
+TEST_F(PortCheckCmd, AnErroredPortFailsItsErrorsInJson) {
+  fabric_.set_counter(fabric_.node("hca2"), 1, "SymbolErrorCounter", 12);
+  nlohmann::json j = json({"port", "check", "lid", "3"}, 1);
+  ASSERT_EQ(j.size(), 3u) << j;
+  EXPECT_EQ(j[0],
+            nlohmann::json::parse(R"({"lid":3,"port":1,"check":"state","ok":true,"reason":""})"));
+  EXPECT_EQ(j[2]["check"], "errors");
+  EXPECT_EQ(j[2]["ok"], false);
+  EXPECT_EQ(j[2]["reason"], "errors: SymbolErrorCounter 12 over 0");
+  Result r = run({"port", "check", "3", "errors"});
+  EXPECT_EQ(r.out, "lid 3 port 1: errors: SymbolErrorCounter 12 over 0\n");
+}
+
+TEST_F(PortCheckCmd, BadInputAndSilenceExitTwo) {
+  Result r = run({"port", "check", "lid", "3", "colour"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("unknown port check argument \"colour\""), std::string::npos) << r.err;
+  r = run({"port", "check", "lid", "2", "port", "9"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  r = run({"port", "check", "lid", "9"});  // nobody's
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+}
+
+}  // namespace
+}  // namespace rdma
