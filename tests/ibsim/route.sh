@@ -297,6 +297,13 @@ compare "sa show mcast smkey 1 = saquery --smkey 1 MCMR" mcast_records \
   "run saquery --smkey 1 MCMR" "sa show mcast smkey 1"
 compare "sa show mcast mlid 0xc000 smkey 1 = saquery --smkey 1 MCMR" mcast_records \
   "run saquery --smkey 1 MCMR" "sa show mcast mlid 0xc000 smkey 1"
+# saquery's MCMemberRecord filters (-J, --scope, -q, -X) are KEY=VALUE
+# words of the record's own keys.
+compare "sa show mcast join_state=0x1 scope=2 qkey=0xb1b = saquery MCMR -J 1 --scope 2 -q 0xb1b" \
+  mcast_records "run saquery --smkey 1 MCMR -J 1 --scope 2 -q 0xb1b" \
+  "sa show mcast smkey 1 join_state=0x1 scope=2 qkey=0xb1b"
+compare "sa show mcast proxy_join=0 = saquery MCMR -X 0" mcast_records \
+  "run saquery --smkey 1 MCMR -X 0" "sa show mcast smkey 1 proxy_join=0"
 for s in $switches; do
   compare "route show lid $s mcast = ibroute -M $s" mcast "run ibroute -M $s" \
     "route show lid $s mcast"
