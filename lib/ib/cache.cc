@@ -262,8 +262,10 @@ class FastLine {
 }  // namespace
 
 void write_fabric(const Fabric& f, std::FILE* out) {
+  // A NodeDescription is 64 bytes of anything: a byte that is not UTF-8
+  // is saved as U+FFFD (JSON holds only UTF-8), not a throw out of save.
   auto line = [&](const Json& j) {
-    std::string s = j.dump();
+    std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
     s += '\n';
     std::fwrite(s.data(), 1, s.size(), out);
   };

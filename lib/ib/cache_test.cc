@@ -100,6 +100,16 @@ TEST_F(Cache, WhatIsSavedLoadsBackTheSame) {
   }
 }
 
+// A description with a byte that is not UTF-8 (a node's 64 bytes are
+// anything; the fuzzer found it through a topology file) is saved with
+// U+FFFD in its place and loads back.
+TEST_F(Cache, ADescriptionThatIsNotUtf8IsSavedReplaced) {
+  Fabric f = fabric_;
+  f.nodes[0].description = "sw\xd7x";
+  Fabric back = load(text_of(f));
+  EXPECT_EQ(back.nodes[0].description, "sw\xef\xbf\xbdx");
+}
+
 TEST_F(Cache, OtherJsonLayoutsReadTheSame) {
   // Every line re-written by the JSON library with its keys sorted and
   // indented onto one line with spaces: none of it is the fast path's

@@ -1,5 +1,6 @@
-// Saved fabric files (`fabric save FILE`, read by `from FILE`): JSON Lines
-// with a header, nodes and links, on the fast path and the JSON one. A bad
+// Fabric files read by `from FILE`: `fabric save`'s JSON Lines with a
+// header, nodes and links, on the fast path and the JSON one, and
+// ibnetdiscover's topology text (told apart by content). A bad
 // file is an Error naming the file and line; anything else (a crash, a
 // hang, an exception of another kind) is a bug. What loads is written back
 // out, as `fabric save` of a loaded fabric would.

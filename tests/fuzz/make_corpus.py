@@ -6,9 +6,11 @@ of fuzz_nl_replies.cc's table that were recorded; mad_decode and mad_attrs:
 the MADs captured from ibsim (lib/testing/captured.h); cmdline and batch:
 the command lines of tests/vm/corpus*.txt; topology: the simulator's
 topology files (tests/ibsim/*.net, tests/data/*.net, *.topo); node_name_map and
-thresholds: small files of each format written here. fabric_file's seed
-(net-*) is `rdma fabric save` of tests/ibsim/net under the simulator, kept
-as it is (not written here). Run from anywhere; it replaces
+thresholds: small files of each format written here. fabric_file's seeds
+(net-*: `rdma fabric save` of tests/ibsim/net under the simulator; topo-*:
+tests/data/ibnetdiscover-net.topo, which `from FILE` reads too, and the
+fuzzer's find of a description that is not UTF-8) are kept as they are
+(not written here). Run from anywhere; it replaces
 the seeds it wrote before (files named seed-*).
 """
 import glob
