@@ -1,6 +1,8 @@
 #include "lib/ib/port_peers.h"
 
+#include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace rdma::ib {
 
@@ -19,24 +21,48 @@ bool alike(const NodeInfo& a, const NodeInfo& b) {
 // The node's index, added when new (fresh: its NodeInfo is this one). A
 // node met as a near end first takes its first answer's NodeInfo, as if
 // that had come first.
+size_t PortPeers::index_slot(uint64_t guid) const {
+  size_t mask = index_.size() - 1;
+  // Fibonacci hashing: GUIDs of one vendor differ in their low bits.
+  size_t i = static_cast<size_t>((guid * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+  while (index_[i] && nodes_[index_[i] - 1].info.node_guid != guid) i = (i + 1) & mask;
+  return i;
+}
+
+const uint32_t* PortPeers::index_find(uint64_t guid) const {
+  if (index_.empty()) return nullptr;
+  const uint32_t& s = index_[index_slot(guid)];
+  return s ? &s : nullptr;
+}
+
 uint32_t PortPeers::node_of(const NodeInfo& ni, bool answer, bool& fresh) {
-  auto [it, added] = index_.try_emplace(ni.node_guid, static_cast<uint32_t>(nodes_.size()));
-  fresh = added;
-  if (added) {
-    nodes_.push_back({ni, static_cast<uint32_t>(slots_.size()), ni.num_ports, answer});
-    slots_.resize(slots_.size() + ni.num_ports + 1);
-  } else if (Known& k = nodes_[it->second]; answer && !k.answered) {
-    k.info = ni;
-    k.answered = true;
-    fresh = true;
+  if (const uint32_t* s = index_find(ni.node_guid)) {
+    fresh = false;
+    if (Known& k = nodes_[*s - 1]; answer && !k.answered) {
+      k.info = ni;
+      k.answered = true;
+      fresh = true;
+    }
+    return *s - 1;
   }
-  return it->second;
+  fresh = true;
+  if ((nodes_.size() + 1) * 2 > index_.size()) {  // grow: at most half full
+    std::vector<uint32_t> old =
+        std::exchange(index_, std::vector<uint32_t>(std::max<size_t>(64, index_.size() * 2)));
+    for (uint32_t s : old)
+      if (s) index_[index_slot(nodes_[s - 1].info.node_guid)] = s;
+  }
+  uint32_t n = static_cast<uint32_t>(nodes_.size());
+  nodes_.push_back({ni, static_cast<uint32_t>(slots_.size()), ni.num_ports, answer});
+  slots_.resize(slots_.size() + ni.num_ports + 1);
+  index_[index_slot(ni.node_guid)] = n + 1;
+  return n;
 }
 
 size_t PortPeers::slot_of(const Key& k) const {
-  auto it = index_.find(k.first);
-  if (it == index_.end()) return kNone;
-  const Known& n = nodes_[it->second];
+  const uint32_t* s = index_find(k.first);
+  if (!s) return kNone;
+  const Known& n = nodes_[*s - 1];
   return k.second <= n.ports ? n.first + k.second : kNone;
 }
 

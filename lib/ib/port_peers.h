@@ -13,8 +13,8 @@
 #include <deque>
 #include <map>
 #include <optional>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "lib/ib/smp.h"
 
@@ -55,7 +55,13 @@ class PortPeers {
   // Deques: grown without a copy at twice the size (a vector's doubling
   // held 1 MB at the peak for 0.5 MB of slots and nodes).
   std::deque<Known> nodes_;
-  std::unordered_map<uint64_t, uint32_t> index_;  // node GUID -> nodes_
+  // Node GUID -> nodes_: open addressing, linear probing, each slot a
+  // nodes_ index + 1 (0: empty), the GUID read from nodes_; at most half
+  // full. 4 bytes a slot, where a hash node was 32 and its bucket 8 (0.2
+  // MB at 5,000 nodes, bench/fabric_results.md).
+  std::vector<uint32_t> index_;
+  size_t index_slot(uint64_t guid) const;           // its slot, or the empty one it would take
+  const uint32_t* index_find(uint64_t guid) const;  // its slot when known
   std::deque<Slot> slots_;
   std::map<Key, uint64_t> port_guids_;  // PortGUIDs not the node's first (a CA's other ports)
   // Answers that differ from nodes_ in more than the port, or through a

@@ -102,5 +102,27 @@ TEST(PortPeers, APortPastTheNodesCountIsKeptWhole) {
   EXPECT_FALSE(peers.known({0x99, 1}));
 }
 
+// Thousands of nodes, their GUIDs alike but in a few bits (one vendor's),
+// past every growth of the index: each still found, none taken for another.
+TEST(PortPeers, ThousandsOfNodesEachFoundBehindItsPort) {
+  PortPeers peers;
+  NodeInfo sw = port_peers_node(0x10, NodeType::Switch, 36, 1, 0x10);
+  constexpr uint64_t kBase = 0x0002c90300000000ULL;
+  for (uint64_t i = 0; i < 3000; ++i) {
+    NodeInfo near = port_peers_node(kBase + i * 0x100, NodeType::Switch, 36, 1, kBase + i * 0x100);
+    peers.learn(near, 1 + i % 36, port_peers_node(kBase + i * 0x100 + 1, NodeType::Ca, 1, 1, 0));
+  }
+  peers.learn(sw, 3, port_peers_node(kBase, NodeType::Switch, 36, 5, kBase));
+  for (uint64_t i = 0; i < 3000; ++i) {
+    std::optional<NodeInfo> ca = peers.find({kBase + i * 0x100, 1 + i % 36});
+    ASSERT_TRUE(ca) << i;
+    EXPECT_EQ(ca->node_guid, kBase + i * 0x100 + 1);
+    EXPECT_FALSE(peers.known({kBase + i * 0x100, 1 + (i + 1) % 36})) << i;
+    EXPECT_TRUE(peers.known({kBase + i * 0x100 + 1, 1})) << i;  // the way back
+  }
+  EXPECT_FALSE(peers.known({kBase + 0x80, 1}));  // never met
+  EXPECT_EQ(peers.find({0x10, 3})->node_guid, kBase);
+}
+
 }  // namespace
 }  // namespace rdma::ib
