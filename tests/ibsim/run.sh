@@ -286,6 +286,17 @@ expect "port check state width: ok, exit 0" 0 "^lid $HCA4 port 1: ok$" port chec
 expect "port check -j: one object a verdict" 1 \
   "\{\"lid\":$HCA4,\"port\":1,\"check\":\"errors\",\"ok\":false,\"reason\":\"errors: SymbolErrorCounter 17 " \
   -j port check lid "$HCA4" errors
+# thresholds FILE: ibqueryerrors' (and ibcheckerrs -T's) NAME=VALUE file,
+# as fabric errors takes it: counters at their thresholds pass, one over
+# fails alone; a file that cannot be read fails before a MAD is sent.
+printf 'SymbolErrorCounter=17\nLinkDownedCounter=3\nPortXmitDiscards=5\n' >thr.conf
+expect "port check thresholds FILE: at the thresholds, ok" 0 "^lid $HCA4 port 1: ok$" \
+  port check lid "$HCA4" errors thresholds thr.conf
+printf 'SymbolErrorCounter=10\nLinkDownedCounter=3\nPortXmitDiscards=5\n' >thr.conf
+expect "port check thresholds FILE: one over" 1 \
+  "^lid $HCA4 port 1: errors: SymbolErrorCounter 17 over 10$" port check lid "$HCA4" thresholds thr.conf
+expect "port check thresholds of no file: exit 2" 2 "nothere" \
+  port check lid "$HCA4" thresholds nothere
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"
