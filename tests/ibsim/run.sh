@@ -102,6 +102,24 @@ compare "port show lid $SW1 port 3 = smpquery portinfo" portinfo "smpquery porti
 compare "port show lid $SW2 port 7 (down) = smpquery portinfo" portinfo "smpquery portinfo $SW2 7" "port show lid $SW2 port 7"
 compare "port show lid $HCA3 port 2 (down) = smpquery portinfo" portinfo "smpquery portinfo $HCA3 2" "port show lid $HCA3 port 2"
 compare "port show dr 0,1 port 0 = smpquery -D portinfo" portinfo "smpquery -D portinfo 0,1 0" "port show dr 0,1 port 0"
+# Without a port a switch answers with port 0's PortInfo, whose
+# LocalPortNum is the port the SMP arrived on (1 by dr 0,1): the label is
+# the port smpquery's header names (0), not LocalPortNum; a CA answers
+# for its arriving port, which LocalPortNum names.
+for t in "dr 0,1|-D portinfo 0,1" "lid $SW2|portinfo $SW2" "dr 0|-D portinfo 0"; do
+  # shellcheck disable=SC2086
+  d=$(run smpquery ${t#*|} 2>&1)
+  # shellcheck disable=SC2086
+  o=$(run "$RDMA" -j port show ${t%|*} 2>&1)
+  want=$(sed -n 's/^# Port info: .* port \([0-9]*\)$/\1/p' <<<"$d")
+  [[ $t == "dr 0|"* ]] && want=$(sed -n 's/^LocalPort:\.*//p' <<<"$d")
+  got=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["port"])' <<<"$o" 2>&1)
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then
+    ok "port show ${t%|*}: port $got, as smpquery ${t#*|}"
+  else
+    bad "port show ${t%|*}: port '$got', smpquery '$want': $d"
+  fi
+done
 # Keys: smpquery prints the M_Key as "<not displayed>" unless -K; so does
 # -d port show (and mad get PortInfo) unless --show-keys, which prints the
 # value smpquery -K prints.
