@@ -1,11 +1,14 @@
 #include "lib/ib/port_verdicts.h"
 
+#include "lib/error.h"
 #include "lib/ib/degraded.h"
+#include "lib/ib/fdr10.h"
 #include "lib/ib/node_view.h"
 #include "lib/ib/pma.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/port_view.h"
 #include "lib/ib/records.h"
+#include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/speed.h"
 #include "lib/mad/target.h"
@@ -109,6 +112,16 @@ std::vector<PortVerdict> check_node_ports(MadClient& c, const mad::Route& r,
   std::vector<PortVerdict> out;
   for (uint8_t p : ports) {
     PortInfo pi = PortInfo::from(read_port_info(c, r, p).data());
+    // A QDR link may run FDR10, which only the vendor's MlnxExtPortInfo
+    // tells (asked where iblinkinfo asks it): a port enabled for FDR and
+    // running FDR10 reads "speed FDR10", not QDR. No answer: QDR.
+    if (which.speed && ask_fdr10(n, pi)) {
+      try {
+        pi.mlnx_speed_active =
+            mlnx_speed_active(c.smp(r, mad::kGet, mad::kMlnxExtPortInfo, p).data());
+      } catch (const Error&) {
+      }
+    }
     // A CA port without a LID (no link) is named by the LID asked.
     uint16_t lid = n.is_switch() ? switch_lid : pi.lid ? pi.lid : r.directed ? 0 : r.lid;
     std::optional<PortCounters> pc;

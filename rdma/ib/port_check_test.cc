@@ -88,6 +88,26 @@ TEST_F(PortCheckCmd, APortBelowItsEnabledSpeedFailsItsSpeed) {
   EXPECT_EQ(j[0]["check"], "speed");
 }
 
+// A ConnectX-3 enabled for FDR on a link running FDR10 (QDR in PortInfo):
+// below FDR, and named FDR10 as its MlnxExtPortInfo says; enabled for no
+// extended speed, FDR10 is as asked.
+TEST_F(PortCheckCmd, Fdr10BelowAnEnabledFdrIsNamedFdr10) {
+  int hca3 = fabric_.node("hca3");
+  fabric_.set_link_active(hca3, 1, ibtest::kWidth4x, ibtest::kSpeedQdr);
+  fabric_.nodes()[hca3].device_id = 0x1003;
+  ibtest::FabricPort& p = fabric_.nodes()[hca3].ports[1];
+  p.speed_enabled = p.speed_supported = ibtest::kSpeedSdr | ibtest::kSpeedDdr | ibtest::kSpeedQdr;
+  p.mlnx_speed_enabled = p.mlnx_speed_active = 1;
+  p.speed_ext_enabled = p.speed_ext_supported = ibtest::kSpeedExtFdr;
+  Result r = run({"port", "check", "lid", "5", "speed"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "lid 5 port 1: speed FDR10 (enabled FDR)\n");
+  p.speed_ext_enabled = 0;
+  r = run({"port", "check", "lid", "5", "speed"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "lid 5 port 1: ok\n");
+}
+
 // `thresholds FILE`, the file `fabric errors` takes: a counter at or under
 // its threshold passes; a missing file fails before anything is sent.
 TEST_F(PortCheckCmd, ThresholdsFromAFile) {
