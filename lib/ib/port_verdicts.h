@@ -1,8 +1,9 @@
 // The old infiniband-diags scripts' per-port verdicts (ibcheckport,
 // ibcheckportstate, ibcheckportwidth, ibcheckerrs) for the ports of one
 // node: each judged as the fabric checks judge it (a port not Active, a
-// width below what the port is enabled for, an error counter over its
-// threshold as `fabric errors` reads them), without discovering the fabric.
+// width or speed below what the port is enabled for, an error counter
+// over its threshold as `fabric errors` reads them), without discovering
+// the fabric.
 #pragma once
 
 #include <cstdint>
@@ -16,17 +17,19 @@
 
 namespace rdma::ib {
 
-// Which verdicts are asked: `state`, `width`, `errors`; all by default.
+// Which verdicts are asked: `state`, `width`, `speed`, `errors`; all by
+// default.
 struct PortChecks {
   bool state = true;
   bool width = true;
+  bool speed = true;
   bool errors = true;
 };
 
 struct PortVerdict {
   uint16_t lid = 0;  // the port's (a switch's: its port 0's)
   uint8_t port = 0;
-  std::string check;  // "state", "width", "errors"
+  std::string check;  // "state", "width", "speed", "errors"
   bool ok = true;
   std::string
       reason;  // why not ok: "state DOWN, physical state POLLING (expected ACTIVE, LINK_UP)"
@@ -34,11 +37,13 @@ struct PortVerdict {
 
 // The verdicts of one port from what it answered: its PortInfo and, for
 // errors, its PortCounters (null: not asked; no verdict); a port whose
-// link is not up has no width verdict. o's thresholds and counters
-// are those of `fabric errors`.
+// link is not up has no width or speed verdict. caps: the PortInfo whose
+// capability masks vouch for its extended speeds (a switch's port 0's;
+// null: its own). o's thresholds and counters are those of `fabric
+// errors`.
 std::vector<PortVerdict> judge_port(uint16_t lid, uint8_t port, const PortInfo& pi,
                                     const PortCounters* pc, const SweepOptions& o,
-                                    const PortChecks& which);
+                                    const PortChecks& which, const PortInfo* caps = nullptr);
 
 // The verdicts of the ports of the node at r: port N, every port (all: a
 // switch's 1..NumPorts, a CA's too), or by default the port the MAD

@@ -55,8 +55,12 @@ mad::Mad read_port_info(MadClient& c, const mad::Route& r, uint8_t port) {
 PortAttrs port_attrs(MadClient& c, const mad::Route& r, std::optional<uint8_t> port,
                      std::span<const uint8_t> port_info) {
   PortAttrs a;
-  // Without a port a CA answers for the port the MAD arrived on.
-  a.port = port ? *port : PortInfo::from(port_info).local_port;
+  // Without a port a CA answers for the port the MAD arrived on; a
+  // switch for its port 0, whose LocalPortNum is still the arriving port
+  // (smpquery portinfo and ibportstate say "port 0").
+  a.port = port                               ? *port
+           : read_node_info(c, r).is_switch() ? 0
+                                              : PortInfo::from(port_info).local_port;
   a.info.assign(port_info.begin(), port_info.end());
   a.speed_caps = speed_caps(c, r, port_info, a.port);
   a.fdr10 = fdr10(c, r, port_info, a.port);

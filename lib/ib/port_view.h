@@ -33,7 +33,8 @@ struct PortAttrs {
 mad::Mad read_port_info(MadClient& c, const mad::Route& r, uint8_t port);
 
 // The rest of what port show prints, port_info being read_port_info's for
-// port (nullopt: 0): the number (a CA's arriving port without one), the
+// port (nullopt: 0): the number (a CA's arriving port without one, a
+// switch's 0 whatever its LocalPortNum says), the
 // masks that vouch for the extended speeds (a switch's port 0's when the
 // port's own, reserved on an external port, do not), FDR10 where
 // iblinkinfo asks it (no answer: no FDR10), the address. Throws MadError.

@@ -32,6 +32,20 @@ TEST(PortView, ACaPortByItsArrivingPort) {
   EXPECT_TRUE(a.address.gid);
 }
 
+// Without a port a switch answers with port 0's PortInfo, whose
+// LocalPortNum is the port a directed SMP came in by: the port shown is 0,
+// as smpquery portinfo and ibportstate name it.
+TEST(PortView, ASwitchWithoutAPortIsItsPortZero) {
+  ibtest::FabricClient f;
+  mad::Route r{true, 0, {1}};  // dr 0,1: hca1 to sw1, arriving at its port 1
+  mad::Mad pi = read_port_info(f.client(), r, 0);
+  ASSERT_EQ(PortInfo::from(pi.data()).local_port, 1);
+  PortAttrs a = port_attrs(f.client(), r, std::nullopt, pi.data());
+  EXPECT_EQ(a.port, 0u);
+  EXPECT_EQ(PortInfo::from(a.info).lid, 2);
+  EXPECT_EQ(port_by_smp(f, 2, std::nullopt).port, 0u);
+}
+
 // A switch's external port showing an extended speed its own (reserved)
 // masks cannot vouch for reads port 0's masks.
 TEST(PortView, ASwitchPortsExtendedSpeedByPortZerosMasks) {

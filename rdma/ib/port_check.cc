@@ -47,12 +47,14 @@ void print_verdicts(Ctx& c, const std::vector<ib::PortVerdict>& verdicts) {
 }  // namespace
 
 void port_check(Ctx& c) {
-  std::optional<mad::Target> target = c.args.target_or_name({"port", "state", "width", "errors"});
+  std::optional<mad::Target> target =
+      c.args.target_or_name({"port", "state", "width", "speed", "errors", "thresholds"});
   std::string via = c.args.take_via();
   if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   std::optional<uint8_t> port;
   bool all = false;
-  ib::PortChecks which{false, false, false};
+  ib::PortChecks which{false, false, false, false};
+  std::optional<std::string> thresholds;  // `thresholds FILE`, as fabric errors'
   while (!c.args.empty()) {
     std::string k = c.args.next();
     if (matches(k, "port")) {
@@ -63,17 +65,22 @@ void port_check(Ctx& c) {
       which.state = true;
     } else if (k == "width") {
       which.width = true;
+    } else if (k == "speed") {
+      which.speed = true;
     } else if (k == "errors") {
       which.errors = true;
+    } else if (k == "thresholds") {
+      thresholds = c.args.need_value(k, "FILE");
     } else {
-      throw UsageError(
-          unknown_word("port check argument", k, {"port", "state", "width", "errors"}));
+      throw UsageError(unknown_word("port check argument", k,
+                                    {"port", "state", "width", "speed", "errors", "thresholds"}));
     }
   }
-  if (!which.state && !which.width && !which.errors) which = {};
-  // The thresholds of `fabric errors`: the site's file where it exists.
+  if (!which.state && !which.width && !which.speed && !which.errors) which = {};
+  // The thresholds of `fabric errors`: the file named, else the site's
+  // where it exists; read before anything is sent.
   ib::SweepOptions o;
-  if (std::optional<std::string> file = ib::thresholds_file(std::nullopt))
+  if (std::optional<std::string> file = ib::thresholds_file(thresholds))
     c.warn(o.thresholds.load(*file));
   MadSession s(c, via);
   std::vector<ib::PortVerdict> v = ib::check_node_ports(s, s.route(target), port, all, o, which);

@@ -1,6 +1,6 @@
-// rdma port check TARGET [port N|all] [state|width|errors]...: the old
-// ibcheckport, ibcheckportstate, ibcheckportwidth and ibcheckerrs
-// verdicts, a line a port (lib/ib/port_verdicts.h judges).
+// rdma port check TARGET [port N|all] [state|width|speed|errors]... [thresholds
+// FILE]: the old ibcheckport, ibcheckportstate, ibcheckportwidth and
+// ibcheckerrs verdicts, a line a port (lib/ib/port_verdicts.h judges).
 #pragma once
 
 #include "rdma/command.h"

@@ -1,6 +1,9 @@
 // rdma port check against the fabric double: a healthy port, a port Down,
 // a narrow port and an errored port, each a verdict and an exit status as
 // diff(1)'s.
+#include <algorithm>
+#include <cstdio>
+
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -38,13 +41,13 @@ TEST_F(PortCheckCmd, APortDownFailsItsState) {
 // port without a LID); port 1 is judged in full.
 TEST_F(PortCheckCmd, AnUncabledCaPortFailsItsStateOnly) {
   nlohmann::json j = json({"port", "check", "lid", "1", "port", "all"}, 1);
-  ASSERT_EQ(j.size(), 4u) << j;  // no width for a link that is down
-  EXPECT_EQ(j[2]["check"], "errors");
-  EXPECT_EQ(j[2]["ok"], true);
-  EXPECT_EQ(j[3]["lid"], 1);
-  EXPECT_EQ(j[3]["port"], 2);
-  EXPECT_EQ(j[3]["check"], "state");
-  EXPECT_EQ(j[3]["ok"], false);
+  ASSERT_EQ(j.size(), 5u) << j;  // no width or speed for a link that is down
+  EXPECT_EQ(j[3]["check"], "errors");
+  EXPECT_EQ(j[3]["ok"], true);
+  EXPECT_EQ(j[4]["lid"], 1);
+  EXPECT_EQ(j[4]["port"], 2);
+  EXPECT_EQ(j[4]["check"], "state");
+  EXPECT_EQ(j[4]["ok"], false);
 }
 
 TEST_F(PortCheckCmd, ANarrowPortFailsItsWidth) {
@@ -59,14 +62,78 @@ TEST_F(PortCheckCmd, ANarrowPortFailsItsWidth) {
 TEST_F(PortCheckCmd, AnErroredPortFailsItsErrorsInJson) {
   fabric_.set_counter(fabric_.node("hca2"), 1, "SymbolErrorCounter", 12);
   nlohmann::json j = json({"port", "check", "lid", "3"}, 1);
-  ASSERT_EQ(j.size(), 3u) << j;
+  ASSERT_EQ(j.size(), 4u) << j;
   EXPECT_EQ(j[0],
             nlohmann::json::parse(R"({"lid":3,"port":1,"check":"state","ok":true,"reason":""})"));
-  EXPECT_EQ(j[2]["check"], "errors");
-  EXPECT_EQ(j[2]["ok"], false);
-  EXPECT_EQ(j[2]["reason"], "errors: SymbolErrorCounter 12 over 0");
+  EXPECT_EQ(j[3]["check"], "errors");
+  EXPECT_EQ(j[3]["ok"], false);
+  EXPECT_EQ(j[3]["reason"], "errors: SymbolErrorCounter 12 over 0");
   Result r = run({"port", "check", "3", "errors"});
   EXPECT_EQ(r.out, "lid 3 port 1: errors: SymbolErrorCounter 12 over 0\n");
+}
+
+// A port enabled up to QDR on a link both ends run at SDR: below its
+// enabled speed (what ibportstate's LinkSpeedEnabled shows beside
+// LinkSpeedActive); the peer, enabled for SDR only, runs as asked.
+TEST_F(PortCheckCmd, APortBelowItsEnabledSpeedFailsItsSpeed) {
+  int hca3 = fabric_.node("hca3");
+  fabric_.nodes()[hca3].ports[1].speed_enabled =
+      ibtest::kSpeedSdr | ibtest::kSpeedDdr | ibtest::kSpeedQdr;
+  Result r = run({"port", "check", "lid", "5", "speed"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "lid 5 port 1: speed SDR (enabled QDR)\n");
+  EXPECT_EQ(run({"port", "check", "lid", "5", "state", "width"}).status, 0);
+  nlohmann::json j = json({"port", "check", "lid", "4", "port", "1", "speed"}, 0);
+  ASSERT_EQ(j.size(), 1u) << j;
+  EXPECT_EQ(j[0]["check"], "speed");
+}
+
+// A ConnectX-3 enabled for FDR on a link running FDR10 (QDR in PortInfo):
+// below FDR, and named FDR10 as its MlnxExtPortInfo says; enabled for no
+// extended speed, FDR10 is as asked.
+TEST_F(PortCheckCmd, Fdr10BelowAnEnabledFdrIsNamedFdr10) {
+  int hca3 = fabric_.node("hca3");
+  fabric_.set_link_active(hca3, 1, ibtest::kWidth4x, ibtest::kSpeedQdr);
+  fabric_.nodes()[hca3].device_id = 0x1003;
+  ibtest::FabricPort& p = fabric_.nodes()[hca3].ports[1];
+  p.speed_enabled = p.speed_supported = ibtest::kSpeedSdr | ibtest::kSpeedDdr | ibtest::kSpeedQdr;
+  p.mlnx_speed_enabled = p.mlnx_speed_active = 1;
+  p.speed_ext_enabled = p.speed_ext_supported = ibtest::kSpeedExtFdr;
+  Result r = run({"port", "check", "lid", "5", "speed"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "lid 5 port 1: speed FDR10 (enabled FDR)\n");
+  p.speed_ext_enabled = 0;
+  r = run({"port", "check", "lid", "5", "speed"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "lid 5 port 1: ok\n");
+}
+
+// `thresholds FILE`, the file `fabric errors` takes: a counter at or under
+// its threshold passes; a missing file fails before anything is sent.
+TEST_F(PortCheckCmd, ThresholdsFromAFile) {
+  fabric_.set_counter(fabric_.node("hca2"), 1, "SymbolErrorCounter", 12);
+  std::string file = ::testing::TempDir() + "port_check_thresholds";
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  std::fputs("# as ibqueryerrors\nSymbolErrorCounter=12\n", f);
+  std::fclose(f);
+  Result r = run({"port", "check", "lid", "3", "errors", "thresholds", file});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "lid 3 port 1: ok\n");
+  f = std::fopen(file.c_str(), "w");
+  std::fputs("SymbolErrorCounter=10\n", f);
+  std::fclose(f);
+  r = run({"port", "check", "lid", "3", "thresholds", file, "errors"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "lid 3 port 1: errors: SymbolErrorCounter 12 over 10\n");
+  std::remove(file.c_str());
+  r = run({"port", "check", "lid", "3", "thresholds", file});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = run({"port", "check", "lid", "3", "thresholds"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("FILE"), std::string::npos) << r.err;
 }
 
 TEST_F(PortCheckCmd, BadInputAndSilenceExitTwo) {

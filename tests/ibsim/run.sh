@@ -102,6 +102,24 @@ compare "port show lid $SW1 port 3 = smpquery portinfo" portinfo "smpquery porti
 compare "port show lid $SW2 port 7 (down) = smpquery portinfo" portinfo "smpquery portinfo $SW2 7" "port show lid $SW2 port 7"
 compare "port show lid $HCA3 port 2 (down) = smpquery portinfo" portinfo "smpquery portinfo $HCA3 2" "port show lid $HCA3 port 2"
 compare "port show dr 0,1 port 0 = smpquery -D portinfo" portinfo "smpquery -D portinfo 0,1 0" "port show dr 0,1 port 0"
+# Without a port a switch answers with port 0's PortInfo, whose
+# LocalPortNum is the port the SMP arrived on (1 by dr 0,1): the label is
+# the port smpquery's header names (0), not LocalPortNum; a CA answers
+# for its arriving port, which LocalPortNum names.
+for t in "dr 0,1|-D portinfo 0,1" "lid $SW2|portinfo $SW2" "dr 0|-D portinfo 0"; do
+  # shellcheck disable=SC2086
+  d=$(run smpquery ${t#*|} 2>&1)
+  # shellcheck disable=SC2086
+  o=$(run "$RDMA" -j port show ${t%|*} 2>&1)
+  want=$(sed -n 's/^# Port info: .* port \([0-9]*\)$/\1/p' <<<"$d")
+  [[ $t == "dr 0|"* ]] && want=$(sed -n 's/^LocalPort:\.*//p' <<<"$d")
+  got=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["port"])' <<<"$o" 2>&1)
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then
+    ok "port show ${t%|*}: port $got, as smpquery ${t#*|}"
+  else
+    bad "port show ${t%|*}: port '$got', smpquery '$want': $d"
+  fi
+done
 # Keys: smpquery prints the M_Key as "<not displayed>" unless -K; so does
 # -d port show (and mad get PortInfo) unless --show-keys, which prints the
 # value smpquery -K prints.
@@ -286,6 +304,17 @@ expect "port check state width: ok, exit 0" 0 "^lid $HCA4 port 1: ok$" port chec
 expect "port check -j: one object a verdict" 1 \
   "\{\"lid\":$HCA4,\"port\":1,\"check\":\"errors\",\"ok\":false,\"reason\":\"errors: SymbolErrorCounter 17 " \
   -j port check lid "$HCA4" errors
+# thresholds FILE: ibqueryerrors' (and ibcheckerrs -T's) NAME=VALUE file,
+# as fabric errors takes it: counters at their thresholds pass, one over
+# fails alone; a file that cannot be read fails before a MAD is sent.
+printf 'SymbolErrorCounter=17\nLinkDownedCounter=3\nPortXmitDiscards=5\n' >thr.conf
+expect "port check thresholds FILE: at the thresholds, ok" 0 "^lid $HCA4 port 1: ok$" \
+  port check lid "$HCA4" errors thresholds thr.conf
+printf 'SymbolErrorCounter=10\nLinkDownedCounter=3\nPortXmitDiscards=5\n' >thr.conf
+expect "port check thresholds FILE: one over" 1 \
+  "^lid $HCA4 port 1: errors: SymbolErrorCounter 17 over 10$" port check lid "$HCA4" thresholds thr.conf
+expect "port check thresholds of no file: exit 2" 2 "nothere" \
+  port check lid "$HCA4" thresholds nothere
 compare "perf show lid $HCA4 port 1 extended = perfquery -x" perf "perfquery -x $HCA4 1" "perf show lid $HCA4 port 1 extended"
 compare "perf show lid $SW2 port 1 = perfquery" perf "perfquery $SW2 1" "perf show lid $SW2 port 1"
 compare "perf show (no target: the local port) = perfquery (no destination)" perf "perfquery" "perf show"

@@ -48,6 +48,7 @@ PY
 : >port.json
 : >sa.json
 : >ibstat.txt
+: >check.txt
 while read -r name lid port; do
   { echo "== $name $port"; run smpquery portinfo "$lid" "$port"; } >>smp.txt 2>&1
   { echo "== $name $port"; run smpquery MlnxExtPortInfo "$lid" "$port"; } >>mepi.txt 2>&1
@@ -55,6 +56,7 @@ while read -r name lid port; do
   { echo "== $name $port"; run "$RDMA" -j sa show ports lid "$lid" port "$port"; } >>sa.json 2>&1
   [ "$name" = sw ] && continue
   { echo "== $name $port"; SIM_HOST=$name run ibstat; } >>ibstat.txt 2>&1
+  run "$RDMA" port check lid "$lid" port "$port" speed width >>check.txt 2>&1
 done <ports.txt
 speeds_check "port show and sa show ports = smpquery portinfo (and mlnxextportinfo); rate = ibstat" \
   ports smp.txt mepi.txt port.json sa.json ibstat.txt
@@ -78,6 +80,28 @@ if grep -q ' width 4X speed 10.0 rate 40 generation FDR10 ' <<<"$text"; then
   ok "text: 4X FDR10 reads speed 10.0 rate 40 generation FDR10"
 else
   bad "text: 4X FDR10 link: $text"
+fi
+
+# port check speed width (ibcheckportwidth, and the speed beside it): every
+# port runs at the best its LinkSpeedEnabled, LinkSpeedExtEnabled and
+# LinkWidthEnabled allow (ibsim gives both ends the first end's s=, e=,
+# w=), each generation and width judged, the extended speeds of the
+# switch's ports vouched for by its port 0, FDR10 not taken for below FDR.
+# ibsim keeps no LinkSpeedEnabled a Set writes, so a port below its
+# enabled speed is shown on the fake fabric (rdma/ib/port_check_test.cc).
+cas=$(grep -vc '^sw ' ports.txt)
+if [ "$(grep -c ': ok$' check.txt)" = "$cas" ] && [ "$(wc -l <check.txt)" = "$cas" ]; then
+  ok "port check speed width: each of the $cas CA ports ok"
+else
+  bad "port check speed width of the CA ports: $(grep -v ': ok$' check.txt)"
+fi
+sw=$(sed -n 's/^sw \([0-9]*\) .*/\1/p' ports.txt | head -n 1)
+text=$(run "$RDMA" port check lid "$sw" speed width 2>&1)
+rc=$?
+if [ $rc = 0 ] && [ "$(grep -c ': ok$' <<<"$text")" = 18 ] && ! grep -q 'port 18:' <<<"$text"; then
+  ok "port check lid $sw speed width: its 18 linked ports ok, the down one unjudged, exit 0"
+else
+  bad "port check lid $sw speed width: exit $rc, $text"
 fi
 
 check_line_ends
