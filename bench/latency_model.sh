@@ -9,8 +9,10 @@
 #   bench/latency_model.sh [--build DIR] [SIZES...]   # default: 1000 5000 20000
 #
 # Rows: rdma as shipped (window 256, kPerNode in flight per node and per
-# port group), at window 32 (the default before) and 1024, and the
-# ibnetdiscover model (-o 2 and -o 16). Results: bench/latency_results.md.
+# port group), at window 32 (the default before) and 1024, with 1 ms
+# switches (some switch firmware's pace, issue 40) at 256 and 1024, and the
+# ibnetdiscover model (-o 2 and -o 16, and -o 2 with 1 ms switches).
+# Results: bench/latency_results.md.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=$HERE/../build
@@ -29,6 +31,9 @@ for n in "${@:-1000 5000 20000}"; do
   $m
   $m --window 32
   $m --window 1024
+  $m --switch-us 1000
+  $m --switch-us 1000 --window 1024
   $m --tool ibnetdiscover
   $m --tool ibnetdiscover --window 16
+  $m --tool ibnetdiscover --switch-us 1000
 done
