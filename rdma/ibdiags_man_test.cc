@@ -142,11 +142,13 @@ class IbdiagsManPage : public ::testing::Test {
     ibtest::FabricOptions options;
     options.rmpp = ibtest::RmppMode::Reassembled;
     ibtest::FakeFabric fabric(topology_, options);
-    // ibping's and ibsysstat's servers and a Mellanox vendor agent on every
-    // node (ibsim has none: tests/ibsim/ibdiags_man.sh skips those forms).
+    // ibping's and ibsysstat's servers and a Mellanox vendor agent (an
+    // InfiniScale III's) on every node (ibsim has none: tests/ibsim/ibdiags_man.sh skips those
+    // forms).
     for (auto& node : fabric.nodes()) {
       for (auto& port : node.ports) port.port_info_ext = true;
       node.vendor.ping_server = node.vendor.sysstat_server = node.vendor.mellanox = true;
+      node.vendor.general.device_id = mad::kIs3DeviceId;  // vendstat -w's InfiniScale III
     }
     fabric.assign_lids();
     Env env;

@@ -27,6 +27,20 @@ constexpr size_t kExtMajor = 76, kExtMinor = 80, kExtSubMinor = 84;
 constexpr size_t kIs4Sw = 104;                                 // after the extended firmware info
 constexpr size_t kSwMajor = 1, kSwMinor = 2, kSwSubMinor = 3;  // within sw_info
 
+// The config space records (vendstat.c's is3_config_space_t) after 8
+// reserved bytes, 12 bytes each (address, data, mask); the record count
+// in the modifier's bits 16-21 beside an access type of 2 in bits 22-23.
+constexpr size_t kRecords = 8, kRecordBytes = 12;
+constexpr unsigned kRecordCountShift = 16, kRecordCountBits = 6;
+constexpr uint32_t kConfigAccess = 2u << 22;
+constexpr uint32_t kIs3PortXmitWait = 0x10013c;
+constexpr unsigned kBlockShift = 12;
+
+// Counter groups (is4_counter_group_info_t, is4_config_counter_groups_t):
+// the number at byte 11, the masks from 12; the selects in the last byte
+// of each 4-byte word from 12.
+constexpr size_t kGroupCount = 11, kGroupMasks = 12, kGroupSelects = 12;
+
 uint64_t be(std::span<const uint8_t> d, size_t byte, unsigned bytes) {
   return get_bits(d, static_cast<unsigned>(byte * 8), bytes * 8);
 }
@@ -60,6 +74,12 @@ Mad make_vendor_get(uint8_t mgmt_class, uint16_t attr, uint32_t mod, uint32_t ou
   m.set(hdr::kAttrId, attr);
   m.set(hdr::kAttrMod, mod);
   if (vendor_range2(mgmt_class)) set_bits(m.bytes, kOuiBit, 24, oui);
+  return m;
+}
+
+Mad make_vendor_set(uint8_t mgmt_class, uint16_t attr, uint32_t mod, uint32_t oui) {
+  Mad m = make_vendor_get(mgmt_class, attr, mod, oui);
+  m.set(hdr::kMethod, kSet);
   return m;
 }
 
@@ -157,6 +177,72 @@ void encode_general_info(const MellanoxGeneralInfo& g, std::span<uint8_t> d) {
   d[sw + kSwMajor] = g.sw_major;
   d[sw + kSwMinor] = g.sw_minor;
   d[sw + kSwSubMinor] = g.sw_sub_minor;
+}
+
+uint32_t config_space_mod(unsigned n) {
+  return kConfigAccess | std::min(n, kConfigRecordsMax) << kRecordCountShift;
+}
+
+unsigned config_space_records(uint32_t mod) {
+  unsigned n = (mod >> kRecordCountShift) & ((1u << kRecordCountBits) - 1);
+  return std::min(n, kConfigRecordsMax);
+}
+
+void encode_config_records(std::span<const ConfigRecord> records, std::span<uint8_t> d) {
+  size_t n = std::min<size_t>(records.size(), kConfigRecordsMax);
+  for (size_t i = 0; i < n; ++i) {
+    size_t at = kRecords + i * kRecordBytes;
+    put(d, at, 4, records[i].address);
+    put(d, at + 4, 4, records[i].data);
+    put(d, at + 8, 4, records[i].mask);
+  }
+}
+
+std::vector<ConfigRecord> decode_config_records(std::span<const uint8_t> d, unsigned n) {
+  std::vector<ConfigRecord> out(std::min(n, kConfigRecordsMax));
+  for (size_t i = 0; i < out.size(); ++i) {
+    size_t at = kRecords + i * kRecordBytes;
+    out[i].address = static_cast<uint32_t>(be(d, at, 4));
+    out[i].data = static_cast<uint32_t>(be(d, at + 4, 4));
+    out[i].mask = static_cast<uint32_t>(be(d, at + 8, 4));
+  }
+  return out;
+}
+
+uint32_t is3_xmit_wait_address(unsigned block) {
+  return kIs3PortXmitWait + (block << kBlockShift);
+}
+
+unsigned is3_xmit_wait_port(unsigned block) {
+  // vendstat: "port 4 is first port"; its second query (blocks 17-24)
+  // labels i < 4 as i + 21, the rest as i - 3.
+  if (block <= 16) return block + 3;
+  unsigned i = block - 17;
+  return i < 4 ? i + 21 : i - 3;
+}
+
+CounterGroupInfo decode_counter_group_info(std::span<const uint8_t> d) {
+  CounterGroupInfo info;
+  info.groups = d[kGroupCount];
+  for (unsigned i = 0; i < std::min<unsigned>(info.groups, kCounterGroups); ++i)
+    info.masks.push_back(static_cast<uint32_t>(be(d, kGroupMasks + 4 * i, 4)));
+  return info;
+}
+
+void encode_counter_group_info(const CounterGroupInfo& info, std::span<uint8_t> d) {
+  d[kGroupCount] = info.groups;
+  for (size_t i = 0; i < std::min<size_t>(info.masks.size(), kCounterGroups); ++i)
+    put(d, kGroupMasks + 4 * i, 4, info.masks[i]);
+}
+
+CounterGroupSelect decode_counter_group_select(std::span<const uint8_t> d) {
+  CounterGroupSelect s{};
+  for (unsigned i = 0; i < kCounterGroups; ++i) s[i] = d[kGroupSelects + 4 * i + 3];
+  return s;
+}
+
+void encode_counter_group_select(const CounterGroupSelect& s, std::span<uint8_t> d) {
+  for (unsigned i = 0; i < kCounterGroups; ++i) d[kGroupSelects + 4 * i + 3] = s[i];
 }
 
 }  // namespace rdma::mad

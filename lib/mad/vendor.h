@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lib/mad/mad.h"
 
@@ -30,11 +31,18 @@ inline constexpr uint16_t kSysstatCpu = 0x12;
 // vendstat's: ClassPortInfo first (required of a class an agent supports),
 // then GeneralInfo.
 inline constexpr uint16_t kMellanoxGeneralInfo = 0x17;
+// vendstat's others: the InfiniScale III configuration space (-R, -W, and
+// -w's port xmit wait counters), InfiniScale IV counter groups (-i, -c).
+inline constexpr uint16_t kMellanoxConfigSpace = 0x50;
+inline constexpr uint16_t kMellanoxCounterGroupInfo = 0x90;
+inline constexpr uint16_t kMellanoxConfigCounterGroup = 0x91;
 
 bool vendor_range2(uint8_t mgmt_class);
 
 // A vendor Get of attr (modifier mod); range 2 with oui.
 Mad make_vendor_get(uint8_t mgmt_class, uint16_t attr, uint32_t mod = 0, uint32_t oui = kOpenIbOui);
+// The same as a Set (data filled in by the caller).
+Mad make_vendor_set(uint8_t mgmt_class, uint16_t attr, uint32_t mod = 0, uint32_t oui = kOpenIbOui);
 
 // The OUI of a range-2 MAD (0 in range 1).
 uint32_t vendor_oui(const Mad& m);
@@ -75,5 +83,44 @@ bool mellanox_ext_fw(uint16_t device_id);
 MellanoxGeneralInfo decode_general_info(std::span<const uint8_t> data);
 // The data of a GeneralInfo with these values (the fake fabric's answer).
 void encode_general_info(const MellanoxGeneralInfo& g, std::span<uint8_t> data);
+
+// One record of the InfiniScale III configuration space: a 32-bit word
+// at address, the bits of mask. A MAD carries up to kConfigRecordsMax.
+struct ConfigRecord {
+  uint32_t address = 0, data = 0, mask = 0xffffffff;
+};
+inline constexpr unsigned kConfigRecordsMax = 18;
+
+// The attribute modifier of a config space access of n records.
+uint32_t config_space_mod(unsigned n);
+// How many records a config space access's modifier carries.
+unsigned config_space_records(uint32_t mod);
+// Records into and out of the data (at most kConfigRecordsMax).
+void encode_config_records(std::span<const ConfigRecord> records, std::span<uint8_t> data);
+std::vector<ConfigRecord> decode_config_records(std::span<const uint8_t> data, unsigned n);
+
+// InfiniScale III's PortXmitWait counters (vendstat -w): the device id
+// that has them, and where block b (1-24) of them lives.
+inline constexpr uint16_t kIs3DeviceId = 47396;
+inline constexpr unsigned kIs3XmitWaitBlocks = 24;
+uint32_t is3_xmit_wait_address(unsigned block);
+// The port vendstat names block b's counter with (its labels, kept: the
+// blocks 17-24 say ports 21-24, then 1-4).
+unsigned is3_xmit_wait_port(unsigned block);
+
+// InfiniScale IV counter groups of a port (vendstat -i): how many, and
+// the groups' masks (the first kCounterGroups: the attribute has two).
+inline constexpr unsigned kCounterGroups = 2;
+struct CounterGroupInfo {
+  uint8_t groups = 0;
+  std::vector<uint32_t> masks;
+};
+CounterGroupInfo decode_counter_group_info(std::span<const uint8_t> data);
+void encode_counter_group_info(const CounterGroupInfo& info, std::span<uint8_t> data);
+
+// The counter groups' selects (vendstat -c G0,G1).
+using CounterGroupSelect = std::array<uint8_t, kCounterGroups>;
+CounterGroupSelect decode_counter_group_select(std::span<const uint8_t> data);
+void encode_counter_group_select(const CounterGroupSelect& select, std::span<uint8_t> data);
 
 }  // namespace rdma::mad

@@ -99,5 +99,75 @@ TEST(VendorMad, GeneralInfoOfADeviceWithExtendedFirmwareInfo) {
   EXPECT_EQ(back.psid, "MT_0000000063");
 }
 
+TEST(VendorMad, ConfigSpaceRecordsAtVendstatsOffsets) {
+  // vendstat -R 10013c,ffff: a Get of 0x50, the modifier 2 << 22 | 1 << 16.
+  ConfigRecord want{.address = 0x10013c, .data = 0, .mask = 0xffff};
+  Mad m = make_vendor_get(kClassMellanox, kMellanoxConfigSpace, config_space_mod(1));
+  encode_config_records(std::span(&want, 1), vendor_data(m));
+  EXPECT_EQ(m.bytes[16], 0x00);
+  EXPECT_EQ(m.bytes[17], 0x50);
+  EXPECT_EQ(m.bytes[20], 0x00);  // modifier 0x00810000
+  EXPECT_EQ(m.bytes[21], 0x81);
+  EXPECT_EQ(m.bytes[22], 0x00);
+  // The first record after 8 reserved bytes of the data (byte 24 + 8).
+  const uint8_t rec[12] = {0x00, 0x10, 0x01, 0x3c, 0, 0, 0, 0, 0x00, 0x00, 0xff, 0xff};
+  EXPECT_EQ(std::memcmp(&m.bytes[32], rec, 12), 0);
+  EXPECT_EQ(config_space_records(static_cast<uint32_t>(m.get(hdr::kAttrMod))), 1u);
+  // The second record 12 bytes on; the data big-endian.
+  Mad r = m;
+  r.bytes[44 + 4] = 0x12, r.bytes[44 + 7] = 0x34;
+  std::vector<ConfigRecord> got = decode_config_records(vendor_data(r), 2);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].address, 0x10013cu);
+  EXPECT_EQ(got[0].mask, 0xffffu);
+  EXPECT_EQ(got[1].data, 0x12000034u);
+  // 18 records at most, in the modifier and the data.
+  EXPECT_EQ(config_space_records(config_space_mod(30)), 18u);
+  EXPECT_EQ(config_space_mod(18), 0x00920000u);
+  EXPECT_EQ(decode_config_records(vendor_data(r), 40).size(), 18u);
+  Mad set = make_vendor_set(kClassMellanox, kMellanoxConfigSpace, config_space_mod(1));
+  EXPECT_EQ(set.bytes[3], 0x02);
+}
+
+TEST(VendorMad, Is3XmitWaitAddressesAndVendstatsPortLabels) {
+  EXPECT_EQ(is3_xmit_wait_address(1), 0x10113cu);
+  EXPECT_EQ(is3_xmit_wait_address(24), 0x11813cu);
+  EXPECT_EQ(is3_xmit_wait_port(1), 4u);  // "port 4 is first port"
+  EXPECT_EQ(is3_xmit_wait_port(16), 19u);
+  EXPECT_EQ(is3_xmit_wait_port(17), 21u);
+  EXPECT_EQ(is3_xmit_wait_port(20), 24u);
+  EXPECT_EQ(is3_xmit_wait_port(21), 1u);
+  EXPECT_EQ(is3_xmit_wait_port(24), 4u);
+}
+
+TEST(VendorMad, CounterGroupInfoAndSelectsAtVendstatsOffsets) {
+  Mad m = make_vendor_get(kClassMellanox, kMellanoxCounterGroupInfo, 12);
+  EXPECT_EQ(m.bytes[17], 0x90);
+  EXPECT_EQ(m.bytes[23], 12);  // the port in the modifier
+  uint8_t* d = &m.bytes[24];
+  d[11] = 2;
+  d[12] = 0x80, d[15] = 0x01;
+  d[19] = 0xff;
+  CounterGroupInfo info = decode_counter_group_info(vendor_data(m));
+  EXPECT_EQ(info.groups, 2);
+  ASSERT_EQ(info.masks.size(), 2u);
+  EXPECT_EQ(info.masks[0], 0x80000001u);
+  EXPECT_EQ(info.masks[1], 0xffu);
+  d[11] = 1;  // one group: one mask
+  EXPECT_EQ(decode_counter_group_info(vendor_data(m)).masks.size(), 1u);
+  d[11] = 2;
+  Mad back = make_vendor_get(kClassMellanox, kMellanoxCounterGroupInfo);
+  encode_counter_group_info(info, vendor_data(back));
+  EXPECT_EQ(std::memcmp(&back.bytes[24], d, 20), 0);
+  // vendstat -c 2,8: the selects in the last byte of the words at 12, 16.
+  Mad c = make_vendor_set(kClassMellanox, kMellanoxConfigCounterGroup, 12);
+  EXPECT_EQ(c.bytes[17], 0x91);
+  encode_counter_group_select({2, 8}, vendor_data(c));
+  EXPECT_EQ(c.bytes[24 + 15], 2);
+  EXPECT_EQ(c.bytes[24 + 19], 8);
+  EXPECT_EQ(c.bytes[24 + 12], 0);
+  EXPECT_EQ(decode_counter_group_select(vendor_data(c)), (CounterGroupSelect{2, 8}));
+}
+
 }  // namespace
 }  // namespace rdma::mad

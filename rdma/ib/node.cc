@@ -26,7 +26,9 @@ void node_help(Ctx& c) {
       "       rdma node ping serve [count N] [oui OUI] [via DEV/PORT]\n"
       "       rdma node sysstat TARGET [ping | host | cpu] [oui OUI] [via DEV/PORT]\n"
       "       rdma node sysstat serve [count N] [oui OUI] [via DEV/PORT]\n"
-      "       rdma node vendor TARGET [general] [via DEV/PORT]\n"
+      "       rdma node vendor TARGET [general | xmitwait | groups [set G0 G1]\n"
+      "              [port N] | config { read ADDR | write ADDR VALUE } [mask M]...]\n"
+      "              [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
       "              name NAME }\n"
       "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs;\n"
@@ -34,8 +36,9 @@ void node_help(Ctx& c) {
       "set description: the NodeDescription of the local devices (every one\n"
       "without dev), at most 64 bytes.\n"
       "ping, sysstat: ibping's and ibsysstat's vendor MADs; serve answers them\n"
-      "(until count N requests or Ctrl-C). vendor: vendstat -N's Mellanox\n"
-      "GeneralInfo.\n",
+      "(until count N requests or Ctrl-C). vendor: vendstat's Mellanox\n"
+      "GeneralInfo (-N), port xmit wait counters (-w), counter groups (-i, -c)\n"
+      "and config space records in hex (-R, -W; a write is read back).\n",
       c.help_out);
 }
 

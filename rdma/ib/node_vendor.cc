@@ -1,15 +1,19 @@
 // rdma node ping TARGET [count N] [flood] | ping serve [count N]: ibping
 // and its server (-S); rdma node sysstat TARGET [ping|host|cpu] | sysstat
 // serve [count N]: ibsysstat and its server; rdma node vendor TARGET
-// [general]: vendstat -N. Words in, lines out; the MADs are lib/ib's.
+// [general | xmitwait | groups [set G0 G1] [port N] | config read/write
+// ...]: vendstat -N, -w, -i, -c, -R and -W. Words in, lines out; the MADs
+// are lib/ib's.
 #include "rdma/ib/node_vendor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 
 #include "lib/choices.h"
 #include "lib/error.h"
+#include "lib/ib/mellanox.h"
 #include "lib/ib/vendor.h"
 #include "rdma/ib/session.h"
 #include "rdma/stat_watch.h"
@@ -234,17 +238,189 @@ void node_sysstat(Ctx& c) {
   if (answer.empty()) text_line(c, "");
 }
 
+namespace {
+
+std::string hex_text(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%x", v);
+  return b;
+}
+
+// A config space word's address, data or mask: hex as vendstat reads them.
+uint32_t hex_word(Ctx& c, const char* name) {
+  return static_cast<uint32_t>(
+      need_number(c.args.need_word(name), name, {.max = UINT32_MAX, .hex = true}));
+}
+
+uint8_t byte_word(Ctx& c, const char* name) {
+  return static_cast<uint8_t>(need_number(c.args.need_word(name), name, {.max = UINT8_MAX}));
+}
+
+// Config space records: "Config space record at 0x...: 0x..." (the data's
+// masked bits), as vendstat -R and -W print them.
+void print_records(Ctx& c, uint16_t lid, const std::vector<mad::ConfigRecord>& recs,
+                   const char* op) {
+  for (const mad::ConfigRecord& r : recs) {
+    if (!c.out.is_json()) {
+      text_line(c,
+                "Config space record at " + hex_text(r.address) + ": " + hex_text(r.data & r.mask));
+      continue;
+    }
+    view::Record j;
+    j.add("target", "", "lid " + std::to_string(lid));
+    j.add("op", "", op);
+    j.add("address", "", r.address);
+    j.add("data", "", r.data & r.mask);
+    j.add("mask", "", r.mask);
+    c.out.record(j);
+  }
+}
+
+// vendstat -R/-W: config read ADDR [mask M] ..., config write ADDR VALUE
+// [mask M] ...; the reads first, then the writes (each read back).
+void vendor_config(Ctx& c, MadSession& s, uint16_t lid, const std::vector<mad::ConfigRecord>& reads,
+                   const std::vector<mad::ConfigRecord>& writes) {
+  std::vector<mad::ConfigRecord> got;
+  if (!reads.empty()) got = ib::config_space_read(s, lid, reads);
+  std::vector<mad::ConfigRecord> back;
+  if (!writes.empty()) back = ib::config_space_write(s, lid, writes);
+  s.end_progress();
+  // The mask asked for, whatever the device echoes.
+  for (size_t i = 0; i < got.size(); ++i) got[i].mask = reads[i].mask;
+  for (size_t i = 0; i < back.size(); ++i) back[i].mask = writes[i].mask;
+  print_records(c, lid, got, "read");
+  print_records(c, lid, back, "write");
+}
+
+void vendor_xmit_wait(Ctx& c, MadSession& s, uint16_t lid) {
+  std::vector<ib::XmitWait> waits = ib::is3_port_xmit_wait(s, lid);
+  s.end_progress();
+  if (!c.out.is_json()) {
+    // As vendstat -w: the counters that are not 0.
+    for (const ib::XmitWait& w : waits)
+      if (w.value)
+        text_line(c, "Port " + std::to_string(w.port) + ": PortXmitWait " + hex_text(w.value));
+    return;
+  }
+  view::Record r;
+  r.add("target", "", "lid " + std::to_string(lid));
+  view::Json list = view::Json::array();
+  for (const ib::XmitWait& w : waits) list.push_back({{"port", w.port}, {"xmit_wait", w.value}});
+  r.add("xmit_wait", "", std::move(list));
+  c.out.record(r);
+}
+
+struct VendorGroups {
+  uint8_t port = 0;
+  std::optional<mad::CounterGroupSelect> select;
+};
+
+void vendor_groups(Ctx& c, MadSession& s, uint16_t lid, const VendorGroups& g) {
+  std::string target = "lid " + std::to_string(lid);
+  if (g.select) {
+    ib::config_counter_groups(s, lid, g.port, *g.select);
+    s.end_progress();
+    if (c.out.is_json()) {
+      view::Record r;
+      r.add("target", "", target);
+      r.add("port", "", g.port);
+      view::Json list = view::Json::array();
+      for (uint8_t v : *g.select) list.push_back(v);
+      r.add("selects", "", std::move(list));
+      c.out.record(r);
+      return;
+    }
+    return text_line(c, "counter_groups_config: configuring group0 " +
+                            std::to_string((*g.select)[0]) + " group1 " +
+                            std::to_string((*g.select)[1]));
+  }
+  mad::CounterGroupInfo info = ib::counter_group_info(s, lid, g.port);
+  s.end_progress();
+  if (c.out.is_json()) {
+    view::Record r;
+    r.add("target", "", target);
+    r.add("port", "", g.port);
+    r.add("groups", "", info.groups);
+    view::Json list = view::Json::array();
+    for (uint32_t m : info.masks) list.push_back(m);
+    r.add("masks", "", std::move(list));
+    c.out.record(r);
+    return;
+  }
+  text_line(c, "counter_group_info:");
+  text_line(c, std::to_string(info.groups) + " counter groups");
+  char b[64];
+  for (size_t i = 0; i < info.masks.size(); ++i) {
+    std::snprintf(b, sizeof b, "group%zu mask %#x", i, info.masks[i]);
+    text_line(c, b);
+  }
+}
+
+}  // namespace
+
 void node_vendor(Ctx& c) {
-  std::optional<mad::Target> t = need_lid_target(c, "vendor", {"general"});
+  static const char* const kWhat[] = {"general", "xmitwait", "groups", "config"};
+  std::optional<mad::Target> t =
+      need_lid_target(c, "vendor", {"general", "xmitwait", "groups", "config"});
   std::string via = c.args.take_via();
+  std::string what = "general";
   if (!c.args.empty()) {
     std::string k = c.args.next();
-    if (!matches(k, "general"))
-      throw UsageError(unknown_word("node vendor attribute", k, {"general"}));
+    const char* named = nullptr;
+    for (const char* w : kWhat)
+      if (!named && matches(k, w)) named = w;
+    if (!named)
+      throw UsageError(
+          unknown_word("node vendor attribute", k, {"general", "xmitwait", "groups", "config"}));
+    what = named;
+  }
+  VendorGroups groups;
+  std::vector<mad::ConfigRecord> reads, writes;
+  if (what == "groups") {
+    while (!c.args.empty()) {
+      std::string k = c.args.next();
+      if (matches(k, "port")) {
+        groups.port = byte_word(c, "port");
+      } else if (matches(k, "set") && !groups.select) {
+        mad::CounterGroupSelect sel{};
+        for (uint8_t& v : sel) v = byte_word(c, "group");
+        groups.select = sel;
+      } else {
+        throw UsageError(unknown_word("node vendor groups argument", k, {"port", "set"}));
+      }
+    }
+  } else if (what == "config") {
+    while (!c.args.empty()) {
+      std::string k = c.args.next();
+      std::vector<mad::ConfigRecord>* into = nullptr;
+      mad::ConfigRecord r;
+      if (matches(k, "read")) {
+        into = &reads;
+        r.address = hex_word(c, "address");
+      } else if (matches(k, "write")) {
+        into = &writes;
+        r.address = hex_word(c, "address");
+        r.data = hex_word(c, "value");
+      } else {
+        throw UsageError(unknown_word("node vendor config argument", k, {"read", "write"}));
+      }
+      if (!c.args.empty() && c.args.peek() == "mask") {
+        c.args.next();
+        r.mask = hex_word(c, "mask");
+      }
+      into->push_back(r);
+    }
+    if (reads.empty() && writes.empty())
+      throw UsageError("node vendor config needs read ADDRESS or write ADDRESS VALUE");
+    if (!reads.empty()) ib::check_config_records(reads.size(), "read");
+    if (!writes.empty()) ib::check_config_records(writes.size(), "write");
   }
   c.args.done();
   MadSession s(c, via);
   uint16_t lid = target_lid(s, *t, "vendor");
+  if (what == "xmitwait") return vendor_xmit_wait(c, s, lid);
+  if (what == "groups") return vendor_groups(c, s, lid, groups);
+  if (what == "config") return vendor_config(c, s, lid, reads, writes);
   mad::MellanoxGeneralInfo g = ib::mellanox_general_info(s, lid);
   s.end_progress();
   char b[64];

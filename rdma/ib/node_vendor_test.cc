@@ -160,5 +160,113 @@ TEST_F(MadCmd, NodeVendorGeneralAsVendstat) {
   EXPECT_NE(r.err.find("no reply to ClassPortInfo from lid 3"), std::string::npos) << r.err;
 }
 
+TEST_F(MadCmd, NodeVendorXmitWaitAsVendstatW) {
+  auto& v = node("sw1").vendor;
+  v.mellanox = true;
+  v.general.device_id = 47396;  // InfiniScale III
+  v.config[0x10113c] = 0x10;    // block 1: vendstat's port 4
+  v.config[0x11013c] = 0x2;     // block 16: port 19
+  v.config[0x11113c] = 0xabc;   // block 17: port 21
+  v.config[0x11513c] = 0x7;     // block 21: port 1
+  Result r = run({"node", "vendor", "2", "xmitwait"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "Port 4: PortXmitWait 0x10\n"
+            "Port 19: PortXmitWait 0x2\n"
+            "Port 21: PortXmitWait 0xabc\n"
+            "Port 1: PortXmitWait 0x7\n");
+  // ClassPortInfo, GeneralInfo, then the two reads of 16 and 8 records.
+  ASSERT_GE(sent_.size(), 2u);
+  EXPECT_EQ(sent_.back().get(mad::hdr::kAttrId), 0x50u);
+  EXPECT_EQ(sent_.back().get(mad::hdr::kAttrMod), 0x00880000u);
+  auto j = json({"node", "vendor", "2", "xmitwait"});
+  ASSERT_EQ(j[0]["xmit_wait"].size(), 24u);
+  EXPECT_EQ(j[0]["xmit_wait"][0]["port"], 4);
+  EXPECT_EQ(j[0]["xmit_wait"][0]["xmit_wait"], 0x10);
+  EXPECT_EQ(j[0]["xmit_wait"][1]["xmit_wait"], 0);
+  // Another device has no such counters: named, a failure.
+  v.general.device_id = 0xcb20;
+  r = run({"node", "vendor", "2", "xmitwait"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("lid 2 is device 0xcb20: port xmit wait counters are an InfiniScale III's"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(MadCmd, NodeVendorGroupsInfoAndSetReadBack) {
+  auto& v = node("sw1").vendor;
+  v.mellanox = true;
+  v.counter_groups.groups = 2;
+  v.counter_groups.masks = {0x3, 0};
+  Result r = run({"node", "vendor", "2", "groups", "port", "12"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // vendstat's %#x: 0 without its 0x.
+  EXPECT_EQ(r.out, "counter_group_info:\n2 counter groups\ngroup0 mask 0x3\ngroup1 mask 0\n");
+  EXPECT_EQ(sent_.back().get(mad::hdr::kAttrMod), 12u);
+  r = run({"node", "vendor", "2", "groups", "set", "2", "8", "port", "12"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "counter_groups_config: configuring group0 2 group1 8\n");
+  EXPECT_EQ((v.group_selects[12]), (mad::CounterGroupSelect{2, 8}));
+  EXPECT_EQ(sent_.back().get(mad::hdr::kMethod), mad::kGet);  // read back
+  auto j = json({"node", "vendor", "2", "groups", "port", "12"});
+  EXPECT_EQ(j[0]["groups"], 2);
+  EXPECT_EQ(j[0]["masks"][0], 3);
+  j = json({"node", "vendor", "2", "groups", "set", "0", "1"});
+  EXPECT_EQ(j[0]["port"], 0);
+  EXPECT_EQ(j[0]["selects"][1], 1);
+  r = run({"node", "vendor", "2", "groups", "set", "2", "256"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("group"), std::string::npos) << r.err;
+}
+
+TEST_F(MadCmd, NodeVendorConfigReadAndWriteReadBack) {
+  auto& v = node("sw1").vendor;
+  v.mellanox = true;
+  v.config[0x1000] = 0x12345678;
+  Result r =
+      run({"node", "vendor", "2", "config", "read", "1000", "read", "0x2000", "mask", "ff00"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "Config space record at 0x1000: 0x12345678\n"
+            "Config space record at 0x2000: 0x0\n");
+  EXPECT_EQ(sent_.back().get(mad::hdr::kAttrMod), 0x00820000u);
+  r = run({"node", "vendor", "2", "config", "write", "1000", "abcd", "mask", "ffff"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "Config space record at 0x1000: 0xabcd\n");
+  EXPECT_EQ(v.config[0x1000], 0x1234abcdu);  // the mask's bits only
+  auto j = json({"node", "vendor", "2", "config", "write", "3000", "5"});
+  EXPECT_EQ(j[0]["op"], "write");
+  EXPECT_EQ(j[0]["address"], 0x3000);
+  EXPECT_EQ(j[0]["data"], 5);
+  // A word that drops the write: the read back says so, a failure.
+  v.read_only = {0x4000};
+  r = run({"node", "vendor", "2", "config", "write", "4000", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("config space record at 0x4000 of lid 2 reads back 0x0 after writing 0x1"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(MadCmd, NodeVendorWordsAreChecked) {
+  size_t before = sent_.size();
+  Result r = run({"node", "vendor", "2", "config"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("needs read ADDRESS or write ADDRESS VALUE"), std::string::npos) << r.err;
+  r = run({"node", "vendor", "2", "config", "read", "xyz"});
+  EXPECT_NE(r.status, 0);
+  r = run({"node", "vendor", "2", "config", "poke", "1"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("(read or write)"), std::string::npos) << r.err;
+  std::vector<std::string> many = {"node", "vendor", "2", "config"};
+  for (int i = 0; i < 19; ++i) many.insert(many.end(), {"read", "1"});
+  r = run(many);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("1 to 18 read records, not 19"), std::string::npos) << r.err;
+  r = run({"node", "vendor", "2", "counters"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("(general, xmitwait, groups or config)"), std::string::npos) << r.err;
+  EXPECT_EQ(sent_.size(), before);  // nothing was sent for bad words
+}
+
 }  // namespace
 }  // namespace rdma

@@ -573,6 +573,8 @@ expect "node sysstat under ibsim: the query named" 1 "^no reply to sysstat host 
   --timeout 200 node sysstat "$HCA1" host
 expect "node vendor under ibsim: vendstat's ClassPortInfo unanswered" 1 \
   "^no reply to ClassPortInfo from lid $SW2 \(4 tries" --timeout 200 node vendor lid "$SW2"
+expect "node vendor config under ibsim: vendstat -R's record read unanswered" 1 \
+  "^no reply to config space read from lid $SW2 \(4 tries" --timeout 200 node vendor lid "$SW2" config read 10113c
 
 check_line_ends
 echo "$PASS passed, $FAIL failed"

@@ -138,7 +138,7 @@ struct FabricCc {
 // A node's vendor-class agents (fabric_vendor.cc; ibsim has none): the
 // servers of ibping (-S) and ibsysstat (-S), off until a test starts them,
 // answering with host and cpus; a Mellanox agent (vendstat) with its
-// ClassPortInfo and GeneralInfo.
+// ClassPortInfo, GeneralInfo, config space and counter groups.
 struct FabricVendor {
   bool ping_server = false;
   bool sysstat_server = false;
@@ -146,6 +146,13 @@ struct FabricVendor {
   std::string cpus;
   bool mellanox = false;
   mad::MellanoxGeneralInfo general;
+  // Its configuration space (words by address; 0 where unset), the
+  // addresses whose writes it drops (a read-only word), and each port's
+  // counter groups and their selects.
+  std::map<uint32_t, uint32_t> config;
+  std::vector<uint32_t> read_only;
+  mad::CounterGroupInfo counter_groups;
+  std::map<uint8_t, mad::CounterGroupSelect> group_selects;
 };
 
 struct FabricNode {
