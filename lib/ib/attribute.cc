@@ -6,6 +6,7 @@
 #include "lib/mad/attr_class.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_ext.h"
+#include "lib/mad/combined_route.h"
 #include "lib/mad/format.h"
 
 namespace rdma::ib {
@@ -29,7 +30,7 @@ mad::Mad exchange(MadClient& c, const mad::Route& r, const AttrAccess& at, uint8
   const mad::AttrDef& a = *at.def;
   std::string what = std::string(a.name) + (method == mad::kSet ? " Set to " : " from ");
   if (mad::is_smp(a)) {
-    mad::Mad m = mad::make_smp(r, method, a, modifier(at));
+    mad::Mad m = mad::make_smp_from(c.local().lid, r, method, a, modifier(at));
     if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
     return c.engine().call(m, mad::smp_address(r), what + mad::route_text(r));
   }

@@ -10,6 +10,7 @@
 #include "lib/ib/sa_query.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/combined_route.h"
 #include "lib/mad/describe.h"
 #include "lib/mad/sa.h"
 #include "lib/view/printer.h"
@@ -75,7 +76,7 @@ mad::Route MadClient::route(const std::optional<mad::Target>& t) {
 
 mad::Mad MadClient::smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                         const mad::Mad* body) {
-  mad::Mad m = mad::make_smp(r, method, a, mod);
+  mad::Mad m = mad::make_smp_from(local_.lid, r, method, a, mod);
   m.set(mad::hdr::kMKey, mkey_for(r));
   if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
   return engine_->call(m, mad::smp_address(r), std::string(a.name) + " from " + mad::route_text(r));
@@ -90,7 +91,7 @@ uint64_t MadClient::mkey_for(const mad::Route& r) {
   const std::string where = mad::route_text(r);
   auto known = port_guids_.find(where);
   if (known == port_guids_.end()) {
-    mad::Mad q = mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0);
+    mad::Mad q = mad::make_smp_from(local_.lid, r, mad::kGet, mad::kNodeInfo, 0);
     q.set(mad::hdr::kMKey, mkey_);
     NodeInfo ni =
         NodeInfo::from(engine_->call(q, mad::smp_address(r), "NodeInfo from " + where).data());

@@ -192,8 +192,17 @@ std::optional<PortRef> find_target(const Fabric& f, const mad::Target& t) {
     case mad::Target::Kind::Dr:
       break;
   }
+  // A combined route's path starts at the node with its LID: the route
+  // from the local port is that node's then the rest.
+  std::vector<uint8_t> path = t.path;
+  if (t.lid) {
+    std::optional<PortRef> start = find_port_lid(f, t.lid);
+    if (!start) return std::nullopt;
+    path = f.nodes[start->node].path;
+    path.insert(path.end(), t.path.begin(), t.path.end());
+  }
   for (uint32_t n = 0; n < f.nodes.size(); ++n)
-    if (f.nodes[n].path == t.path) return node_port(f, n);
+    if (f.nodes[n].path == path) return node_port(f, n);
   return std::nullopt;
 }
 

@@ -286,10 +286,13 @@ std::optional<std::vector<uint8_t>> dr_of_lid(MadClient& c, uint16_t lid) {
 mad::Route port_change_route(MadClient& c, const mad::Route& given, const PortChange& change,
                              bool force, const std::string& what) {
   std::optional<std::vector<uint8_t>> path;
-  if (given.directed)
+  if (given.directed && !given.lid) {
     path = given.path;
-  else
+  } else {
+    // A LID, or a combined route's start LID and the path from there.
     path = dr_of_lid(c, given.lid);
+    if (path) path->insert(path->end(), given.path.begin(), given.path.end());
+  }
   if (!path) {
     if (change.cuts() && !force)
       throw Error("cannot tell whether " + what +
@@ -403,7 +406,8 @@ std::optional<PortPeer> port_peer(MadClient& c, const mad::Route& r, uint8_t por
   if (!r.directed || port == 0) return std::nullopt;
   try {
     NodeInfo ni = node_info(c, r);
-    if (!ni.is_switch() && !(r.path.empty() && port == c.local().port)) return std::nullopt;
+    if (!ni.is_switch() && !(r.lid == 0 && r.path.empty() && port == c.local().port))
+      return std::nullopt;
     mad::Route peer = r;
     peer.path.push_back(port);
     NodeInfo pn = node_info(c, peer);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "lib/ib/saved_fields.h"
 #include "lib/ib/topology_read.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/field.h"
@@ -16,31 +17,15 @@ namespace rdma::ib {
 
 namespace {
 
-template <typename T>
-std::optional<uint64_t> known(const T& v) {
-  return uint64_t{v};
-}
-template <typename T>
-std::optional<uint64_t> known(const std::optional<T>& v) {
-  return v ? std::optional<uint64_t>(uint64_t{*v}) : std::nullopt;
-}
-
-// The attribute's fields the model holds (held's names), encoded into its
-// bytes; then decoded, only those, into out. Returns the labels detail
-// would show that are not held.
+// The attribute's fields the model holds, encoded into its bytes; then
+// decoded, only those, into out. Returns the labels detail would show that
+// are not held.
 template <typename S, typename Fields>
 std::vector<std::string> add_held(const mad::AttrDef& a, const S& s, Fields fields, bool topology,
                                   int detail, view::Record& out) {
   std::vector<uint8_t> bytes(a.bytes, 0);
   std::set<std::string_view> held;
-  fields(s, [&](const char* name, const auto& v) {
-    if (std::strchr(name, '.')) return;  // another attribute's field
-    if (topology && !topology_holds(name)) return;
-    if (std::optional<uint64_t> x = known(v)) {
-      mad::set_field(a, bytes, name, *x);
-      held.insert(name);
-    }
-  });
+  encode_held(a, s, fields, topology ? topology_holds : nullptr, bytes, held);
   std::vector<mad::FieldDef> shown;
   std::vector<std::string> missing;
   for (const mad::FieldDef& f : a.fields) {

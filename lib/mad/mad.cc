@@ -77,6 +77,10 @@ Mad make_smp(const Route& r, uint8_t method, const AttrDef& a, uint32_t mod) {
   if (r.path.size() > kMaxHops)
     throw Error("directed route of " + std::to_string(r.path.size()) +
                 " hops is too long (at most " + std::to_string(kMaxHops) + ")");
+  // A combined route needs the requester's LID as DrSLID (combined_route.h).
+  if (r.directed && r.lid)
+    throw Error("a combined route (LID " + std::to_string(r.lid) +
+                ", then directed) is not supported here");
   Mad m;
   m.set(hdr::kBaseVersion, 1);
   m.set(hdr::kMgmtClass, r.directed ? kClassSmiDr : kClassSmiLid);
@@ -95,7 +99,8 @@ Mad make_smp(const Route& r, uint8_t method, const AttrDef& a, uint32_t mod) {
 }
 
 Address smp_address(const Route& r) {
-  return {r.directed ? kPermissiveLid : r.lid, 0, 0};
+  // A combined route's LID-routed part ends at its start LID.
+  return {r.directed && !r.lid ? kPermissiveLid : r.lid, 0, 0};
 }
 
 Mad make_gmp(uint8_t mgmt_class, uint8_t method, const AttrDef& a, uint32_t mod) {

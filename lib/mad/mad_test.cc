@@ -4,6 +4,7 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/combined_route.h"
 #include "lib/testing/fake_transport.h"
 
 namespace rdma::mad {
@@ -36,6 +37,32 @@ TEST(Mad, DirectedRouteSmpCarriesThePath) {
   EXPECT_EQ(m.bytes[130], 4);
   EXPECT_EQ(smp_address(r).lid, kPermissiveLid);
   EXPECT_EQ(m.data().data(), m.bytes.data() + 64);
+}
+
+// A combined route, IBA 14.2.2: LID-routed to the start (the address's
+// DLID), hop pointer 0, DrSLID the requester's LID for the reply's LID leg,
+// DrDLID permissive (no LID leg at the end).
+TEST(Mad, CombinedRouteSmpHeader) {
+  Route r{true, 4, {2, 1}};
+  Mad m = make_smp_from(0x0102, r, kGet, kNodeDescription, 0);
+  EXPECT_EQ(m.bytes[1], 0x81);   // SubnMgmt directed route
+  EXPECT_EQ(m.bytes[6], 0);      // hop pointer
+  EXPECT_EQ(m.bytes[7], 2);      // hop count
+  EXPECT_EQ(m.bytes[17], 0x10);  // NodeDescription
+  EXPECT_EQ(m.bytes[32], 0x01);  // DrSLID 0x0102
+  EXPECT_EQ(m.bytes[33], 0x02);
+  EXPECT_EQ(m.bytes[34], 0xff);  // DrDLID permissive
+  EXPECT_EQ(m.bytes[35], 0xff);
+  EXPECT_EQ(m.bytes[129], 2);  // out of the start node's port 2
+  EXPECT_EQ(m.bytes[130], 1);
+  EXPECT_EQ(smp_address(r).lid, 4);
+  // Without the requester's LID there is no way back.
+  EXPECT_THROW(make_smp(r, kGet, kNodeInfo, 0), Error);
+  EXPECT_THROW(make_smp_from(0, r, kGet, kNodeInfo, 0), Error);
+  // Other routes are make_smp's.
+  Mad dr = make_smp_from(5, {true, 0, {1}}, kGet, kNodeInfo, 0);
+  EXPECT_EQ(dr.get(hdr::kDrSlid), kPermissiveLid);
+  EXPECT_EQ(make_smp_from(5, {false, 3, {}}, kGet, kNodeInfo, 0).bytes[1], 0x01);
 }
 
 TEST(Mad, RejectsTooLongRoutes) {

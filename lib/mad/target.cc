@@ -120,7 +120,19 @@ std::optional<Target> parse_target(const std::vector<std::string>& w, size_t& i)
     t = name_target(value("a node name"));
   } else if (key == "dr") {
     t.kind = Target::Kind::Dr;
-    t.path = parse_path(value("a directed route like 0,1,4"));
+    // "dr lid L PATH": a combined route, LID-routed to L and directed
+    // from there (smpquery -c L PATH). "lid" is no path, so the words stay
+    // one target where a command takes two ("route trace lid 1 dr 0,1").
+    if (value("a directed route like 0,1,4") == "lid") {
+      if (i + 3 >= w.size())
+        throw UsageError("\"dr lid\" needs a LID and a directed route from it, like dr lid 4 0,1");
+      t.lid = parse_lid(w[i + 2]);
+      t.path = parse_path(w[i + 3]);
+      t.text = "dr lid " + std::to_string(t.lid) + " " + w[i + 3];
+      i += 4;
+      return t;
+    }
+    t.path = parse_path(w[i + 1]);
     t.text = "dr " + w[i + 1];
   } else {
     return std::nullopt;
@@ -140,7 +152,7 @@ Target name_target(const std::string& name) {
 
 std::string route_text(const Route& r) {
   if (!r.directed) return "lid " + std::to_string(r.lid);
-  std::string s = "dr 0";
+  std::string s = r.lid ? "dr lid " + std::to_string(r.lid) + " 0" : "dr 0";
   for (uint8_t p : r.path) s += "," + std::to_string(p);
   return s;
 }
@@ -168,6 +180,7 @@ Route resolve(Engine& e, const LocalPort& local, const Target& t) {
       return r;
     case Target::Kind::Dr:
       r.directed = true;
+      r.lid = t.lid;  // a combined route's start, 0 for the local port
       r.path = t.path;
       return r;
     case Target::Kind::Name:

@@ -183,11 +183,43 @@ TEST(Target, LidsAndRoutesNeedNoSa) {
   tg.lid = 3;
   EXPECT_EQ(resolve(e, local_with_sm(0), tg).lid, 3);
   tg.kind = Target::Kind::Dr;
+  tg.lid = 0;  // a LID with a route makes it a combined one
   tg.path = {1, 2};
   Route r = resolve(e, local_with_sm(0), tg);
   EXPECT_TRUE(r.directed);
   EXPECT_EQ(route_text(r), "dr 0,1,2");
   EXPECT_TRUE(t.sent.empty());
+}
+
+// smpquery -c: "dr lid L PATH", LID-routed to L, directed from there; the
+// LID and the path are one target, so two targets still read as two.
+TEST(Target, ParsesCombinedRoutes) {
+  std::vector<std::string> w = {"dr", "lid", "4", "0,2", "port", "1"};
+  size_t i = 0;
+  std::optional<Target> t = parse_target(w, i);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->kind, Target::Kind::Dr);
+  EXPECT_EQ(t->lid, 4);
+  EXPECT_EQ(t->path, std::vector<uint8_t>{2});
+  EXPECT_EQ(t->text, "dr lid 4 0,2");
+  EXPECT_EQ(i, 4u);
+  FakeTransport ft([](const Mad&, const Address&) { return std::nullopt; });
+  Engine e(ft, {});
+  Route r = resolve(e, local_with_sm(0), *t);
+  EXPECT_TRUE(r.directed);
+  EXPECT_EQ(r.lid, 4);
+  EXPECT_EQ(route_text(r), "dr lid 4 0,2");
+  w = {"lid", "1", "dr", "0,1,3"};
+  i = 0;
+  EXPECT_EQ(parse_target(w, i)->text, "lid 1");
+  EXPECT_EQ(parse_target(w, i)->text, "dr 0,1,3");
+  w = {"dr", "lid", "4"};
+  i = 0;
+  EXPECT_EQ(error_of([&] { parse_target(w, i); }),
+            "\"dr lid\" needs a LID and a directed route from it, like dr lid 4 0,1");
+  w = {"dr", "lid", "0xc000", "0,1"};
+  EXPECT_EQ(error_of([&] { parse_target(w, i); }),
+            "LID 0xc000 is a multicast LID; a target needs a unicast LID");
 }
 
 }  // namespace

@@ -75,6 +75,28 @@ TEST_F(MadCmd, DirectedRouteAndVia) {
   EXPECT_EQ(sent_[0].get(mad::hdr::kHopCount), 2u);
 }
 
+// smpquery -c: LID-routed to sw1 (LID 2), then directed out of its port 3
+// to sw2 and on. ibsim discards such SMPs ("dr[ds]lids are used (not
+// supported)"), so the fabric double shows them.
+TEST_F(MadCmd, CombinedRouteStartsByLid) {
+  Result r = run({"-j", "node", "show", "dr", "lid", "2", "0,3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j[0]["target"], "dr lid 2 0,3");
+  EXPECT_EQ(j[0]["description"], "sw2");
+  EXPECT_EQ(sent_[0].mgmt_class(), mad::kClassSmiDr);
+  EXPECT_EQ(sent_[0].get(mad::hdr::kDrSlid), 1u);  // hca1's own LID
+  r = run({"-j", "port", "show", "dr", "lid", "4", "0,1", "port", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)[0]["lid"], 5);  // hca3
+  r = run({"mad", "get", "NodeDescription", "dr", "lid", "4", "0,2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("hca4"), std::string::npos) << r.out;
+  // A combined route from a CA goes nowhere: a CA forwards nothing.
+  r = run({"node", "show", "dr", "lid", "5", "0,1"});
+  EXPECT_NE(r.status, 0);
+}
+
 TEST_F(MadCmd, PerfShowSelectsThePort) {
   fabric_.set_counter(fabric_.node("sw1"), 3, "SymbolErrorCounter", 17);
   Result r = run({"perf", "show", "lid", "2", "port", "3"});

@@ -231,11 +231,14 @@ LinksScope take_links_scope(Ctx& c) {
 // The directed route to a partial scan's start node: LIDs through the
 // switches' tables from the local port, GUIDs and GIDs through the SA.
 std::vector<uint8_t> start_path(MadSession& s, const mad::Target& t) {
-  if (t.kind == mad::Target::Kind::Dr) return t.path;
+  if (t.kind == mad::Target::Kind::Dr && !t.lid) return t.path;
   mad::Route r = s.route(t);
-  if (r.directed) return r.path;  // a name found by discovery, without a LID
-  return ib::directed_route_to(s.engine(), static_cast<uint8_t>(s.local().port), s.local().lid,
-                               r.lid);
+  if (r.directed && !r.lid) return r.path;  // a name found by discovery, without a LID
+  // A LID, or a combined route's start LID and then its path.
+  std::vector<uint8_t> path =
+      ib::directed_route_to(s.engine(), static_cast<uint8_t>(s.local().port), s.local().lid, r.lid);
+  path.insert(path.end(), r.path.begin(), r.path.end());
+  return path;
 }
 
 // `links`: every link once; `all` adds the ports with no peer; `degraded`

@@ -57,7 +57,7 @@ void node_show_saved(Ctx& c, const mad::Target& t, const std::string& file) {
   // the LID the target resolves to.
   const ib::Port* p = f.nodes[at->node].port(at->port);
   if (t.kind == mad::Target::Kind::Dr)
-    add_target(rec, {true, 0, t.path});
+    add_target(rec, {true, t.lid, t.path});
   else
     add_target(rec, {false, p && p->info ? p->info->lid : t.lid, {}});
   std::vector<std::string> missing = ib::add_saved_node(

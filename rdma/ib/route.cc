@@ -255,7 +255,7 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
       lid = t.lid;
       return *found;
     case mad::Target::Kind::Dr: {
-      mad::Route r{true, 0, t.path};
+      mad::Route r{true, t.lid, t.path};  // t.lid: a combined route's start
       ib::NodeInfo ni = ib::read_node_info(s, r);
       if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid))
         found = ib::PortRef{*n, f.nodes[*n].is_switch() ? uint8_t{0} : ni.local_port};

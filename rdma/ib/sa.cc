@@ -13,9 +13,11 @@
 
 #include "lib/error.h"
 #include "lib/ib/alias_guid.h"
+#include "lib/ib/cache.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
 #include "lib/ib/sa_records.h"
+#include "lib/ib/saved_sa.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
@@ -42,6 +44,7 @@ void sa_help(Ctx& c) {
       "       rdma sa show services [ id SERVICE_ID ] [ guid PORT_GUID ] [ name NAME ]\n"
       "                    [ via DEV/PORT ]\n"
       "       rdma sa show classportinfo [ via DEV/PORT ]\n"
+      "       rdma sa show { nodes | ports | links } [ filters ] from FILE\n"
       "       rdma sa set guid TARGET index N GUID [ smkey KEY ] [ via DEV/PORT ]\n"
       "       rdma sa delete guid TARGET index N [ GUID ] [ smkey KEY ] [ via DEV/PORT ]\n"
       "where  SRC, DST, TARGET := { lid LID | LID | guid GUID | gid GID }\n"
@@ -236,10 +239,46 @@ void show_paths(Ctx& c, MadSession& s, ib::SaQuery& q) {
   }
 }
 
+// from FILE: the records a saved fabric or topology file answers, no MAD
+// sent, printed as live; what the file does not hold is left out and said
+// once on stderr (as node show from FILE).
+void sa_show_saved(Ctx& c, ib::SaQuery& q, const std::string& file) {
+  if (q.sm_key) throw UsageError("\"smkey\" is the SA's: not with \"from FILE\"");
+  ib::FabricFile type;
+  ib::Fabric f = ib::load_fabric(file, &type);
+  const bool topology = type == ib::FabricFile::Topology;
+  ib::SavedSa saved = ib::saved_sa_records(f, *q.kind, topology, c.opt.details);
+  std::optional<std::set<uint16_t>> lids;
+  if (q.guid || q.name)
+    lids = ib::node_record_lids(
+        ib::saved_sa_records(f, *ib::find_sa_kind("nodes"), topology, 0).records, q.guid, q.name);
+  q.complete(0);
+  ib::NodeNameMap names;
+  if (q.kind == ib::find_sa_kind("nodes")) names = ib::load_node_name_map(c.opt.node_name_map);
+  view::Record out;
+  for (const auto& r : saved.records) {
+    if (!q.answers(r, lids)) continue;
+    out.clear();
+    ib::saved_sa_record(*q.kind, saved, r, c.opt.details, out, c.opt.show_keys);
+    if (!names.names.empty())
+      ib::rename_description(names, ib::NodeRecord::from(r).info.node_guid, out);
+    c.out.record(out);
+  }
+  if (!saved.missing.empty()) {
+    std::string list;
+    for (const std::string& m : saved.missing) list += (list.empty() ? "" : ", ") + m;
+    std::fprintf(c.err, "note: %s does not hold %s\n", file.c_str(), list.c_str());
+  }
+}
+
 void sa_show(Ctx& c) {
-  std::string via = c.args.take_via();
+  FabricSource src = c.args.take_source();
   ib::SaQuery q = sa_query(c.args);
-  MadSession s(c, via);
+  if (!src.from.empty()) {
+    if (!src.via.empty()) throw UsageError("\"from FILE\" reads a file: not with \"via\"");
+    return sa_show_saved(c, q, src.from);
+  }
+  MadSession s(c, src.via);
   if (q.paths()) return show_paths(c, s, q);
   view::Record out;
   if (q.kind->get) {

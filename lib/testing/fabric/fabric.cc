@@ -243,19 +243,33 @@ std::optional<FakeFabric::Hop> FakeFabric::route_lid(int from_node, int from_por
 // ReturnPath[i] and leaves by InitialPath[i+1]; only switches forward. The
 // reply (D=1) retraces ReturnPath, so it arrives with HopPointer 0 at the
 // requester (14.2.2.4). Returns where the SMP is delivered, or nullopt when
-// a real SMI would discard it. Only fully directed SMPs (both DrLIDs
-// permissive) are supported.
-std::optional<FakeFabric::Hop> FakeFabric::route_directed(mad::Mad& m) const {
+// a real SMI would discard it. DrDLID must be permissive (no LID-routed
+// end). A DrSLID that is not (a combined route, 14.2.2.1) makes the start
+// the switch at the address's DLID, reached by LID, and the reply's last
+// leg LID-routed from there to DrSLID, which must be the requester's.
+std::optional<FakeFabric::Hop> FakeFabric::route_directed(mad::Mad& m, uint16_t dlid) const {
   using namespace mad::hdr;
   size_t hc = m.get(kHopCount);
   if (m.get(kDirection) || m.get(kHopPointer) != 0 || hc > mad::kMaxHops) return std::nullopt;
-  if (m.get(kDrSlid) != mad::kPermissiveLid || m.get(kDrDlid) != mad::kPermissiveLid)
+  if (m.get(kDrDlid) != mad::kPermissiveLid) return std::nullopt;
+  int n = attach_node_, in = attach_port_, lid_hops = 0;
+  bool combined = m.get(kDrSlid) != mad::kPermissiveLid;
+  if (combined) {
+    std::optional<Hop> start = route_lid(attach_node_, attach_port_, dlid, true);
+    uint16_t back = static_cast<uint16_t>(m.get(kDrSlid));
+    if (!start || back != nodes_[attach_node_].ports[attach_port_].lid) return std::nullopt;
+    if (start->node != attach_node_ && !route_lid(start->node, start->port, back, true))
+      return std::nullopt;
+    if (hc > 0 && !nodes_[start->node].is_switch()) return std::nullopt;
+    n = start->node;
+    in = start->port;
+    lid_hops = start->hops;
+  } else if (hc > 0 && path_at(m, kInitialPath, 1) != attach_port_) {
     return std::nullopt;
-  int n = attach_node_, in = attach_port_;
-  if (hc > 0 && path_at(m, kInitialPath, 1) != attach_port_) return std::nullopt;
+  }
   for (size_t hp = 1; hp <= hc; ++hp) {
     const FabricNode& nd = nodes_[n];
-    int out = hp == 1 ? attach_port_ : path_at(m, kInitialPath, hp);
+    int out = hp == 1 && !combined ? attach_port_ : path_at(m, kInitialPath, hp);
     if (hp > 1 && !nd.is_switch()) return std::nullopt;
     if (out < 1 || out > nd.num_ports()) return std::nullopt;
     const FabricPort& p = nd.ports[out];
@@ -265,7 +279,9 @@ std::optional<FakeFabric::Hop> FakeFabric::route_directed(mad::Mad& m) const {
     set_path_at(m, kReturnPath, hp, static_cast<uint8_t>(in));
   }
   m.set(kHopPointer, hc + 1);  // at the end of the path: handed to the SMA
-  return Hop{n, hc == 0 ? (nodes_[n].is_switch() ? 0 : attach_port_) : in, static_cast<int>(hc)};
+  int hops = lid_hops + static_cast<int>(hc);
+  if (hc == 0 && combined) return Hop{n, in, hops};
+  return Hop{n, hc == 0 ? (nodes_[n].is_switch() ? 0 : attach_port_) : in, hops};
 }
 
 // ---- the transport ----
@@ -296,8 +312,8 @@ void FakeFabric::send(const mad::Mad& request, const mad::Address& to, int timeo
   bool directed = m.mgmt_class() == mad::kClassSmiDr;
   uint16_t slid = to.lid;
   if (directed) {
-    at = route_directed(m);
-    slid = mad::kPermissiveLid;
+    at = route_directed(m, to.lid);
+    if (m.get(mad::hdr::kDrSlid) == mad::kPermissiveLid) slid = mad::kPermissiveLid;
   } else if (m.mgmt_class() == mad::kClassSmiLid && to.lid == mad::kPermissiveLid) {
     at = Hop{attach_node_, attach_port_};  // the local SMA
   } else {

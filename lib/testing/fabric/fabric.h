@@ -332,7 +332,8 @@ class FakeFabric : public mad::Transport {
   void link_down(int a, int ap);
   std::optional<Hop> route_lid(int from_node, int from_port, uint16_t dlid, bool smp) const;
   std::optional<Hop> owner_of(uint16_t lid) const;
-  std::optional<Hop> route_directed(mad::Mad& m) const;  // walks and fills ReturnPath
+  // Walks and fills ReturnPath; dlid: where a combined route starts.
+  std::optional<Hop> route_directed(mad::Mad& m, uint16_t dlid) const;
   bool matches(const MadMatch& mm, int node, const mad::Mad& m) const;
   void lost(const mad::Mad& m, int timeout_ms);
   std::vector<mad::Mad> answer(mad::Mad& m, Hop at, bool directed);
