@@ -32,7 +32,7 @@ void mad_help(Ctx& c) {
                "               (a name, any prefix, or the attribute id: an SMP attribute\n"
                "               without a decoder is read and written raw, FIELD data=HEX)\n"
                "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
-               "              name NAME }\n"
+               "              dr lid LID PATH | name NAME }\n"
                "       FIELD := the IBA field name, as mad get -j prints it; NAME[i] for a table\n",
                names.c_str());
 }

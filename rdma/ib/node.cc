@@ -30,7 +30,7 @@ void node_help(Ctx& c) {
       "              [port N] | config { read ADDR | write ADDR VALUE } [mask M]...]\n"
       "              [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
-      "              name NAME }\n"
+      "              dr lid LID PATH | name NAME }\n"
       "--sa reads the SA's NodeRecord and SwitchInfoRecord instead of SMPs;\n"
       "from FILE the node in a saved fabric or ibnetdiscover's topology file.\n"
       "set description: the NodeDescription of the local devices (every one\n"

@@ -27,7 +27,7 @@ void port_help(Ctx& c) {
       "       rdma port check TARGET [ port { N | all } ] [ state | width | speed | errors ]...\n"
       "                          [ thresholds FILE ] [via DEV/PORT]\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
-      "              name NAME }\n"
+      "              dr lid LID PATH | name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
       "       OP := { speed | espeed | fdr10 | width | vls | mtu | lid | smlid | lmc | mkey }\n"
       "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",

@@ -23,7 +23,7 @@ void sm_help(Ctx& c) {
       "where  STATE := { notactive | discovering | standby | master | 0-3 }\n"
       "       CTRL := { handover | acknowledge | disable | standby | discover }\n"
       "where  TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
-      "              name NAME }\n"
+      "              dr lid LID PATH | name NAME }\n"
       "--sa reads the SA's SMInfoRecord instead of an SMP.\n",
       c.help_out);
 }
