@@ -227,15 +227,15 @@ void node_sysstat(Ctx& c) {
     return;
   }
   if (q->second == ib::SysstatQuery::Ping) return text_line(c, "sysstat ping succeeded");
-  // A line each (the cpu answer is one per CPU, each ended).
-  size_t at = 0;
-  while (at < answer.size()) {
+  // ibsysstat puts() the answer: the answer and one newline more. The cpu
+  // answer's lines each end with one, so a blank line follows them (as
+  // ibsysstat's); host's has none, so it is one line.
+  for (size_t at = 0;;) {
     size_t nl = answer.find('\n', at);
-    if (nl == std::string::npos) nl = answer.size();
-    text_line(c, answer.substr(at, nl - at));
+    text_line(c, answer.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+    if (nl == std::string::npos) break;
     at = nl + 1;
   }
-  if (answer.empty()) text_line(c, "");
 }
 
 namespace {
