@@ -138,7 +138,11 @@ class Discoverer {
         p.path, mad::kNodeInfo, 0,
         [this, &p](std::span<const uint8_t> a) {
           NodeInfo far = NodeInfo::from(a);
-          if (p.from) learn(d_.fabric.nodes[p.from->node].info, p.from->port, far);
+          // Not learnt through a switch demoted since (check_lid): in the
+          // order where it was suspect first it sent no probe, and a probe
+          // through a neighbour's port must not take its word instead.
+          if (p.from && !suspect_.count(p.from->node))
+            learn(d_.fabric.nodes[p.from->node].info, p.from->port, far);
           answer(p, far);
         },
         nullptr, true, p.from ? d_.fabric.nodes[p.from->node].info.node_guid : 0);
@@ -189,9 +193,12 @@ class Discoverer {
     if (port != 0) return ahead(e, port);
     // Another switch of its size with its LID: not explored through ahead
     // (the wave decides whether it is at all, check_lid).
+    // Which of the two the wave finds first is not known yet, and the first
+    // to answer need not be it: neither is explored ahead from here on.
     if (uint16_t lid = base->second.lid) {
-      auto [owner, fresh] = early_lids_.emplace(lid, &e);
-      if (!fresh && owner->second != &e && owner->second->info.num_ports == e.info.num_ports) {
+      auto [owner, fresh] = early_lids_.emplace(std::pair{lid, e.info.num_ports}, &e);
+      if (!fresh && owner->second != &e) {
+        owner->second->suspect = true;
         e.suspect = true;
         return;
       }
@@ -460,7 +467,8 @@ class Discoverer {
     node.ports[port].info.emplace(std::move(pi));
     if (node.is_switch() && port == 0) check_lid(n);
     // A switch's ports are probed early only once its port 0 has passed
-    // check_lid: a suspect switch is not explored through at all.
+    // check_lid: a suspect switch is not explored through, but for what
+    // one demoted by a switch found before it sent in the meantime.
     const Port* base = node.port(0);
     bool checked = !node.is_switch() || (base && base->info);
     if (std::optional<Probe> p = checked ? probe_behind(n, node.ports[port]) : std::nullopt) {
@@ -564,15 +572,22 @@ class Discoverer {
     const Port* port = node.port(0);
     if (suspect_.count(n) || !node.is_switch() || !port || !port->info || !port->info->lid) return;
     uint16_t lid = port->info->lid;
-    auto [it, fresh] = lid_owner_.emplace(lid, n);
+    auto [it, fresh] = lid_owner_.emplace(std::pair{lid, node.info.num_ports}, n);
     if (fresh || it->second == n) return;
-    const Node& owner = d_.fabric.nodes[it->second];
-    if (owner.info.num_ports != node.info.num_ports) return;
+    // The one found first owns the LID (node numbers are wave order), not
+    // the one whose port 0 answered first: a later owner is demoted. Its
+    // probes sent early stay in early_ till the wave ends (a waiting probe
+    // may point at one); next_wave leaves them out.
+    uint32_t first = std::min(it->second, n);
+    uint32_t second = std::max(it->second, n);
+    it->second = first;
+    const Node& owner = d_.fabric.nodes[first];
+    const Node& other = d_.fabric.nodes[second];
     d_.warnings.push_back("nodes " + mad::guid_hex(owner.info.node_guid) + " at " +
-                          route(owner.path) + " and " + mad::guid_hex(node.info.node_guid) +
-                          " at " + route(node.path) + " both have LID " + std::to_string(lid) +
-                          ": not exploring through " + route(node.path));
-    suspect_.insert(n);
+                          route(owner.path) + " and " + mad::guid_hex(other.info.node_guid) +
+                          " at " + route(other.path) + " both have LID " + std::to_string(lid) +
+                          ": not exploring through " + route(other.path));
+    suspect_.insert(second);
   }
 
   // Probes behind every port of the new switches (and the local CA's own
@@ -631,8 +646,9 @@ class Discoverer {
 
   mad::Engine& e_;
   const DiscoverScope& scope_;
-  std::map<uint16_t, uint32_t> lid_owner_;  // by LID: the node found first with it
-  std::set<uint32_t> suspect_;              // nodes not explored through
+  // By port 0's LID and the port count: the switch found first with them.
+  std::map<std::pair<uint16_t, uint8_t>, uint32_t> lid_owner_;
+  std::set<uint32_t> suspect_;  // nodes not explored through
   bool too_many_ = false;
   std::vector<unsigned> hops_;  // by node: links from the start node
   // The next wave's probes sent while this wave's details come in, by
@@ -645,8 +661,9 @@ class Discoverer {
   PortPeers peers_;                  // what is behind each port, learnt from either end
   std::set<PortPeers::Key> asking_;  // ports probed ahead, the answer not in yet
   std::map<PortPeers::Key, std::vector<Probe*>> waiters_;  // the waves' probes waiting for them
-  std::map<uint16_t, const Early*> early_lids_;  // by port 0's LID: the first early switch
-  bool finished_ = false;                        // the last wave has settled
+  // By port 0's LID and the port count: the first early switch with them.
+  std::map<std::pair<uint16_t, uint8_t>, Early*> early_lids_;
+  bool finished_ = false;  // the last wave has settled
   Discovery d_;
 };
 

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/ib/discover.h"
@@ -135,6 +137,77 @@ TEST(DiscoverContradictions, TwoNodesWithOneLid) {
   EXPECT_FALSE(lies_explored_through(t, {1, 4}));
   EXPECT_TRUE(d.fabric.find(f.nodes()[f.node("hca4")].node_guid));  // found through sw2
   EXPECT_TRUE(d.fabric.find(f.nodes()[f.node("hca3")].node_guid));
+}
+
+// LyingNodeInfo, but the PortInfo of port 0 answered at `late` is held
+// back till the fabric has nothing else to answer.
+class LyingLatePortZero : public LyingNodeInfo {
+ public:
+  LyingLatePortZero(ibtest::FakeFabric& f, std::vector<uint8_t> at,
+                    std::function<void(mad::Mad&)> lie, std::vector<uint8_t> late)
+      : LyingNodeInfo(f, std::move(at), std::move(lie)), late_(std::move(late)) {}
+  std::optional<mad::Received> receive(int timeout_ms) override {
+    for (;;) {
+      std::optional<mad::Received> r = LyingNodeInfo::receive(timeout_ms);
+      if (!r) return std::exchange(held_, std::nullopt);
+      if (r->status || r->bytes.size() < mad::kMadBytes) return r;
+      mad::Mad m;
+      std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
+      if (m.mgmt_class() != mad::kClassSmiDr || m.get(mad::hdr::kAttrId) != mad::kPortInfo.id ||
+          m.get(mad::hdr::kAttrMod) != 0 || path_of(m) != late_)
+        return r;
+      held_ = std::move(r);
+      ++held;
+    }
+  }
+  int held = 0;  // replies held back
+
+ private:
+  std::vector<uint8_t> late_;
+  std::optional<mad::Received> held_;
+};
+
+std::vector<std::pair<uint64_t, uint64_t>> lies_links(const Fabric& f) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const Link& l : f.links()) {
+    uint64_t a = f.nodes[l.a.node].info.node_guid * 256 + l.a.port;
+    uint64_t b = f.nodes[l.b.node].info.node_guid * 256 + l.b.port;
+    out.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Which of two switches with one LID is explored is the one the waves find
+// first (sw2 at dr 0,1,3, before the phantom at dr 0,1,4), not the one
+// whose port 0 answers first: with sw2's held back, the same warnings and
+// the same fabric.
+TEST(DiscoverContradictions, TheLidOwnerIsFoundFirstNotAnsweredFirst) {
+  auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
+  ibtest::FakeFabric natural_fabric(ibtest::load_topology(testdata::kNet));
+  natural_fabric.assign_lids();
+  LyingNodeInfo natural_t(natural_fabric, {1, 4}, lie);
+  mad::Engine natural_e(natural_t, {100, 3, 16});
+  Discovery natural = discover(natural_e);
+
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  f.assign_lids();
+  LyingLatePortZero t(f, {1, 4}, lie, {1, 3});
+  mad::Engine e(t, {100, 3, 16});
+  Discovery late = discover(e);
+  EXPECT_GT(t.held, 0);
+  ASSERT_EQ(late.warnings.size(), 2u) << lies_joined(late.warnings);
+  EXPECT_PRED2(lies_has, late.warnings[0],
+               (" at dr 0,1,3 and 0x00000000deadbeef at dr 0,1,4 both "
+                "have LID 4: not exploring through dr 0,1,4"));
+  EXPECT_EQ(late.warnings, natural.warnings);
+  EXPECT_EQ(late.fabric.nodes.size(), natural.fabric.nodes.size());
+  EXPECT_EQ(lies_links(late.fabric), lies_links(natural.fabric));
+  // sw2 explored: its CAs found behind it, its port 4 probed.
+  const Node* sw2 = late.fabric.find(f.nodes()[f.node("sw2")].node_guid);
+  ASSERT_TRUE(sw2);
+  EXPECT_TRUE(sw2->ports[1].peer);
+  EXPECT_TRUE(sw2->ports[2].peer);
 }
 
 // Without an SM there are no LIDs to compare: the phantom is explored, but
