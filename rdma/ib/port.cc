@@ -1,9 +1,13 @@
 // rdma port show TARGET [port N] [pkeys|guids|sl2vl|vlarb]: PortInfo and
 // the per-port tables (port set: port_set.cc).
 #include "lib/error.h"
+#include "lib/ib/cache.h"
+#include "lib/ib/find.h"
+#include "lib/ib/node_name_map.h"
 #include "lib/ib/node_view.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/port_view.h"
+#include "lib/ib/saved_port.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/port_check.h"
 #include "rdma/ib/port_peer.h"
@@ -20,6 +24,7 @@ void port_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] port show TARGET [port N] [ pkeys | guids | sl2vl | vlarb ] [via "
       "DEV/PORT]\n"
+      "       rdma port show TARGET [port N] from FILE\n"
       "       rdma [-f] [--mkey KEY] port set TARGET port N [ STATE ] [ OP VALUE ]... [via "
       "DEV/PORT]\n"
       "       rdma --yes port set all init [via DEV/PORT]\n"
@@ -30,7 +35,8 @@ void port_help(Ctx& c) {
       "              name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
       "       OP := { speed | espeed | fdr10 | width | vls | mtu | lid | smlid | lmc | mkey }\n"
-      "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",
+      "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only);\n"
+      "from FILE the port in a saved fabric or ibnetdiscover's topology file.\n",
       c.help_out);
 }
 
@@ -44,6 +50,38 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   rec.pair("port", a.port);
   ib::add_port_attrs(a, c.opt.details, c.opt.show_keys, rec);
   c.out.record(one_field_a_line(c, rec));
+}
+
+// from FILE: the port as the file holds it, no MAD sent; what the file
+// does not hold is left out and said once on stderr.
+void port_show_saved(Ctx& c, const mad::Target& t, std::optional<uint8_t> port,
+                     const std::string& file) {
+  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
+  ib::FabricFile kind;
+  ib::Fabric f = ib::load_fabric(file, &kind);
+  ib::rename_nodes(names, f);
+  std::optional<ib::PortRef> at = ib::find_target(f, t);
+  if (!at) throw Error(t.text + " is not in " + file);
+  const ib::Node& n = f.nodes[at->node];
+  // Labelled as the live view labels it: a directed route as given, else
+  // the LID the target resolves to.
+  const ib::Port* p = n.port(at->port);
+  mad::Route label{t.kind == mad::Target::Kind::Dr, 0, t.path};
+  if (!label.directed) label.lid = p && p->info ? p->info->lid : t.lid;
+  view::Record rec;
+  add_target(rec, label);
+  // Without a port a CA answers for the port named, a switch for port 0.
+  unsigned shown = port ? *port : n.is_switch() ? 0 : at->port;
+  rec.pair("port", shown);
+  std::vector<std::string> missing =
+      ib::add_saved_port(n, at->port, shown, kind == ib::FabricFile::Topology, c.opt.details,
+                         c.opt.show_keys, mad::route_text(label), rec);
+  c.out.record(one_field_a_line(c, rec));
+  if (!missing.empty()) {
+    std::string list;
+    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    std::fprintf(c.err, "note: %s does not hold %s\n", file.c_str(), list.c_str());
+  }
 }
 
 }  // namespace
@@ -89,7 +127,8 @@ namespace {
 void port_show(Ctx& c) {
   std::optional<mad::Target> target =
       c.args.target_or_name({"port", "pkeys", "guids", "sl2vl", "vlarb"});
-  std::string via = c.args.take_via();
+  FabricSource src = c.args.take_source();
+  std::string via = src.via;
   if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   std::optional<uint8_t> port;
   std::string table;
@@ -105,6 +144,12 @@ void port_show(Ctx& c) {
   }
   if (c.opt.sa && !table.empty())
     throw UsageError("--sa shows PortInfo; the " + table + " table needs SMPs");
+  if (!src.from.empty()) {
+    if (c.opt.sa) throw UsageError("\"from FILE\" reads a saved fabric: --sa asks the SA");
+    if (!table.empty())
+      throw UsageError("\"from FILE\" shows PortInfo; the " + table + " table needs SMPs");
+    return port_show_saved(c, *target, port, src.from);
+  }
   MadSession s(c, via);
   if (c.opt.sa) return port_show_sa(c, s, *target, port);
   mad::Route route = s.route(target);
