@@ -1,5 +1,6 @@
 #include "lib/ib/saved_port.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -109,8 +110,18 @@ std::vector<std::string> add_saved_port(const Node& n, unsigned arrive, unsigned
   std::set<std::string> got;
   for (const view::Field* f = out.begin() + before; f != out.end(); ++f) got.insert(f->key);
   std::vector<std::string> missing;
-  for (const view::Field& f : full)
-    if (!got.count(f.key)) missing.push_back(f.key);
+  auto lacks = [&](const std::string& k) {
+    if (!got.count(k) && std::find(missing.begin(), missing.end(), k) == missing.end())
+      missing.push_back(k);
+  };
+  for (const view::Field& f : full) {
+    lacks(f.key);
+    // The speed keys are LinkSpeedActive's: where the file lacks it, the
+    // live view's rate and generation are lacking too, which the zeros
+    // here do not give.
+    if (f.key == "speed" && !got.count(f.key))
+      for (const char* k : {"rate", "generation"}) lacks(k);
+  }
   return missing;
 }
 

@@ -82,6 +82,17 @@ TEST(SavedPort, ATopologyFileHoldsLidWidthAndSpeedOnly) {
   EXPECT_EQ(got.count("state"), 0u);
   for (const char* k : {"state", "physical_state", "subnet_prefix", "gid", "mtu"})
     EXPECT_NE(std::find(missing.begin(), missing.end(), k), missing.end()) << k;
+  // A switch's port 0: no rate word, so none of the speed keys, though
+  // zeros (as topology_read leaves them) give no rate or generation.
+  Node sw = f.nodes[1];
+  ASSERT_TRUE(sw.is_switch());
+  sw.ports[0].info->width_active = 0;
+  sw.ports[0].info->speed_active = 0;
+  view::Record s;
+  missing = add_saved_port(sw, 0, 0, true, 0, false, "x", s);
+  EXPECT_EQ(saved_port_fields(s).count("speed"), 0u);
+  for (const char* k : {"width", "speed", "rate", "generation"})
+    EXPECT_NE(std::find(missing.begin(), missing.end(), k), missing.end()) << k;
 }
 
 TEST(SavedPort, APortTheNodeLacksOrTheFileDoesNotHoldIsAnError) {
