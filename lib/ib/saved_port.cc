@@ -82,7 +82,14 @@ std::vector<std::string> add_saved_port(const Node& n, unsigned arrive, unsigned
   }
   std::set<std::string_view> held;
   std::vector<uint8_t> bytes = port_info_bytes(
-      pi, [&](std::string_view f) { return !topology || topology_port_holds(f, n, port); }, &held);
+      pi,
+      [&](std::string_view f) {
+        // A switch's LocalPortNum is the port an SMP arrives on, which
+        // the route decides (ibsim answers 0 by LID): no file holds it.
+        if (n.is_switch() && f == "LocalPortNum") return false;
+        return !topology || topology_port_holds(f, n, port);
+      },
+      &held);
   // The masks that vouch for the extended speeds: a switch's port 0's
   // where the port's own (reserved on an external port) do not, as live.
   std::vector<uint8_t> caps = bytes;

@@ -109,6 +109,52 @@ PY
     fi
   done
 done
+# port show from FILE, beside the live view, as node show's: CA ports
+# (h3's second by its LID), a switch's port 0 and an external port, by
+# LID, GUID, name and route; JSON (-d) and text.
+h3lid=$(run "$RDMA" -j port show name h3 port 2 2>/dev/null |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["lid"])' 2>/dev/null)
+for file in saved.json topo.txt; do
+  for t in "lid 1" "lid $last" "guid $last_guid" "lid ${h3lid:-0}" "name h3 port 2" \
+    "lid $s" "name s1 port 3" "dr 0,1 port 1"; do
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d port show $t >live.json 2>/dev/null
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d port show $t from $file >file.json 2>file.err
+    # shellcheck disable=SC2086
+    run "$RDMA" port show $t >live.txt 2>/dev/null
+    # shellcheck disable=SC2086
+    run "$RDMA" port show $t from $file >file.txt 2>/dev/null
+    if out=$(python3 - live.json file.json file.err live.txt file.txt <<'PY' 2>&1
+import json, re, sys
+live, got = (json.load(open(p))[0] for p in sys.argv[1:3])
+err = open(sys.argv[3]).read()
+m = re.fullmatch(r"(?:note: \S+ does not hold (.*)\n)?", err)
+if not m:
+    sys.exit(f"stderr: {err!r}")
+said = set(m[1].split(", ")) if m[1] else set()
+wrong = {k: (v, live.get(k)) for k, v in got.items() if live.get(k) != v}
+if wrong or set(live) - set(got) != said or len(got) < 5:
+    sys.exit(f"differ {wrong}; left out {sorted(set(live) - set(got))}, said {sorted(said)}")
+# Text: the same target, the file's pairs the live line's, in its order.
+lt, ft = (open(p).read().split(": ", 1) for p in sys.argv[4:6])
+pairs = lambda s: [tuple(s.split()[i:i + 2]) for i in range(0, len(s.split()), 2)]
+lp, fp = pairs(lt[1]), pairs(ft[1])
+it = iter(lp)
+if lt[0] != ft[0] or not all(p in it for p in fp) or len(fp) < 4:
+    sys.exit(f"text {ft} is not of {lt}")
+print(f"{len(got)} fields equal, {len(said)} not in the file, {len(fp)} text pairs")
+PY
+); then
+      ok "port show $t from $file = port show $t ($out)"
+    else
+      bad "port show $t from $file: $out"
+    fi
+  done
+done
+expect "port show from FILE of a port the file does not hold" 1 "holds no PortInfo" \
+  port show name s1 port 8 from topo.txt
+expect "port show from FILE refuses a table" 1 "needs SMPs" port show lid 1 pkeys from saved.json
 run "$RDMA" fabric topology from topo.txt >topo2.txt 2>/dev/null
 if out=$(python3 - topo.txt topo2.txt <<'PY' 2>&1
 import sys
