@@ -17,15 +17,6 @@ namespace rdma::ib {
 
 namespace {
 
-template <typename T>
-std::optional<uint64_t> value_of(const T& v) {
-  return uint64_t{v};
-}
-template <typename T>
-std::optional<uint64_t> value_of(const std::optional<T>& v) {
-  return v ? std::optional<uint64_t>(uint64_t{*v}) : std::nullopt;
-}
-
 // What a topology file says of a linked port: a CA port's LID and LMC
 // ("lid N lmc M") and a rate word's width and speed; a switch's LID and
 // LMC (its node line's) on port 0, which has no rate; the rest of its
@@ -46,9 +37,15 @@ std::vector<uint8_t> port_info_bytes(const PortInfo& pi, Holds holds,
                                      std::set<std::string_view>* held) {
   std::vector<uint8_t> bytes(mad::kPortInfo.bytes, 0);
   port_info_fields(pi, [&](const char* name, const auto& v) {
-    std::optional<uint64_t> x = value_of(v);
-    if (!x || std::string_view(name).find('.') != std::string_view::npos) return;
-    mad::set_field(mad::kPortInfo, bytes, name, *x);
+    if (std::string_view(name).find('.') != std::string_view::npos) return;
+    uint64_t x = 0;
+    if constexpr (requires { v.has_value(); }) {
+      if (!v) return;  // not in a file saved before it
+      x = *v;
+    } else {
+      x = v;
+    }
+    mad::set_field(mad::kPortInfo, bytes, name, x);
     if (held && holds(name)) held->insert(name);
   });
   return bytes;

@@ -89,20 +89,7 @@ for file in saved.json topo.txt; do
     run "$RDMA" -j -d node show $t >live.json 2>/dev/null
     # shellcheck disable=SC2086
     run "$RDMA" -j -d node show $t from $file >file.json 2>file.err
-    if out=$(python3 - live.json file.json file.err <<'PY' 2>&1
-import json, re, sys
-live, got = (json.load(open(p))[0] for p in sys.argv[1:3])
-err = open(sys.argv[3]).read()
-m = re.fullmatch(r"(?:note: \S+ does not hold (.*)\n)?", err)
-if not m:
-    sys.exit(f"stderr: {err!r}")
-said = set(m[1].split(", ")) if m[1] else set()
-wrong = {k: (v, live.get(k)) for k, v in got.items() if live.get(k) != v}
-if wrong or set(live) - set(got) != said or len(got) < 8:
-    sys.exit(f"differ {wrong}; left out {sorted(set(live) - set(got))}, said {sorted(said)}")
-print(f"{len(got)} fields equal, {len(said)} not in the file")
-PY
-); then
+    if out=$(python3 "$HERE/saved_compare.py" 8 live.json file.json file.err 2>&1); then
       ok "node show $t from $file = node show $t ($out)"
     else
       bad "node show $t from $file: $out"
@@ -125,27 +112,8 @@ for file in saved.json topo.txt; do
     run "$RDMA" port show $t >live.txt 2>/dev/null
     # shellcheck disable=SC2086
     run "$RDMA" port show $t from $file >file.txt 2>/dev/null
-    if out=$(python3 - live.json file.json file.err live.txt file.txt <<'PY' 2>&1
-import json, re, sys
-live, got = (json.load(open(p))[0] for p in sys.argv[1:3])
-err = open(sys.argv[3]).read()
-m = re.fullmatch(r"(?:note: \S+ does not hold (.*)\n)?", err)
-if not m:
-    sys.exit(f"stderr: {err!r}")
-said = set(m[1].split(", ")) if m[1] else set()
-wrong = {k: (v, live.get(k)) for k, v in got.items() if live.get(k) != v}
-if wrong or set(live) - set(got) != said or len(got) < 5:
-    sys.exit(f"differ {wrong}; left out {sorted(set(live) - set(got))}, said {sorted(said)}")
-# Text: the same target, the file's pairs the live line's, in its order.
-lt, ft = (open(p).read().split(": ", 1) for p in sys.argv[4:6])
-pairs = lambda s: [tuple(s.split()[i:i + 2]) for i in range(0, len(s.split()), 2)]
-lp, fp = pairs(lt[1]), pairs(ft[1])
-it = iter(lp)
-if lt[0] != ft[0] or not all(p in it for p in fp) or len(fp) < 4:
-    sys.exit(f"text {ft} is not of {lt}")
-print(f"{len(got)} fields equal, {len(said)} not in the file, {len(fp)} text pairs")
-PY
-); then
+    if out=$(python3 "$HERE/saved_compare.py" 5 live.json file.json file.err live.txt file.txt \
+      2>&1); then
       ok "port show $t from $file = port show $t ($out)"
     else
       bad "port show $t from $file: $out"
