@@ -1,9 +1,6 @@
 // rdma port show TARGET [port N] [pkeys|guids|sl2vl|vlarb]: PortInfo and
 // the per-port tables (port set: port_set.cc).
 #include "lib/error.h"
-#include "lib/ib/cache.h"
-#include "lib/ib/find.h"
-#include "lib/ib/node_name_map.h"
 #include "lib/ib/node_view.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/port_view.h"
@@ -13,6 +10,7 @@
 #include "rdma/ib/port_peer.h"
 #include "rdma/ib/port_set.h"
 #include "rdma/ib/port_tables.h"
+#include "rdma/ib/saved_target.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -56,32 +54,18 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
 // does not hold is left out and said once on stderr.
 void port_show_saved(Ctx& c, const mad::Target& t, std::optional<uint8_t> port,
                      const std::string& file) {
-  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
-  ib::FabricFile kind;
-  ib::Fabric f = ib::load_fabric(file, &kind);
-  ib::rename_nodes(names, f);
-  std::optional<ib::PortRef> at = ib::find_target(f, t);
-  if (!at) throw Error(t.text + " is not in " + file);
-  const ib::Node& n = f.nodes[at->node];
-  // Labelled as the live view labels it: a directed route as given, else
-  // the LID the target resolves to.
-  const ib::Port* p = n.port(at->port);
-  mad::Route label{t.kind == mad::Target::Kind::Dr, 0, t.path};
-  if (!label.directed) label.lid = p && p->info ? p->info->lid : t.lid;
+  SavedTarget s = load_saved_target(c, t, file);
+  const ib::Node& n = s.fabric.nodes[s.at.node];
   view::Record rec;
-  add_target(rec, label);
+  add_target(rec, s.label);
   // Without a port a CA answers for the port named, a switch for port 0.
-  unsigned shown = port ? *port : n.is_switch() ? 0 : at->port;
+  unsigned shown = port ? *port : n.is_switch() ? 0 : s.at.port;
   rec.pair("port", shown);
   std::vector<std::string> missing =
-      ib::add_saved_port(n, at->port, shown, kind == ib::FabricFile::Topology, c.opt.details,
-                         c.opt.show_keys, mad::route_text(label), rec);
+      ib::add_saved_port(n, s.at.port, shown, s.kind == ib::FabricFile::Topology, c.opt.details,
+                         c.opt.show_keys, mad::route_text(s.label), rec);
   c.out.record(one_field_a_line(c, rec));
-  if (!missing.empty()) {
-    std::string list;
-    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
-    std::fprintf(c.err, "note: %s does not hold %s\n", file.c_str(), list.c_str());
-  }
+  note_not_held(c, file, missing);
 }
 
 }  // namespace
