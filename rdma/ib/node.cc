@@ -11,6 +11,7 @@
 #include "lib/ib/node_view.h"
 #include "lib/ib/saved_node.h"
 #include "rdma/ib/node_vendor.h"
+#include "rdma/ib/saved_target.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -46,28 +47,14 @@ void node_help(Ctx& c) {
 // does not hold is left out and said once on stderr.
 void node_show_saved(Ctx& c, const mad::Target& t, const std::string& file) {
   if (c.opt.sa) throw UsageError("\"from FILE\" reads a saved fabric: --sa asks the SA");
-  ib::NodeNameMap names = ib::load_node_name_map(c.opt.node_name_map);
-  ib::FabricFile kind;
-  ib::Fabric f = ib::load_fabric(file, &kind);
-  ib::rename_nodes(names, f);
-  std::optional<ib::PortRef> at = ib::find_target(f, t);
-  if (!at) throw Error(t.text + " is not in " + file);
+  SavedTarget s = load_saved_target(c, t, file);
   view::Record rec;
-  // Labelled as the live view labels it: a directed route as given, else
-  // the LID the target resolves to.
-  const ib::Port* p = f.nodes[at->node].port(at->port);
-  if (t.kind == mad::Target::Kind::Dr)
-    add_target(rec, {true, t.lid, t.path});
-  else
-    add_target(rec, {false, p && p->info ? p->info->lid : t.lid, {}});
-  std::vector<std::string> missing = ib::add_saved_node(
-      f.nodes[at->node], at->port, kind == ib::FabricFile::Topology, c.opt.details, names, rec);
+  add_target(rec, s.label);
+  std::vector<std::string> missing =
+      ib::add_saved_node(s.fabric.nodes[s.at.node], s.at.port, s.kind == ib::FabricFile::Topology,
+                         c.opt.details, s.names, rec);
   c.out.record(one_field_a_line(c, rec));
-  if (!missing.empty()) {
-    std::string list;
-    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
-    std::fprintf(c.err, "note: %s does not hold %s\n", file.c_str(), list.c_str());
-  }
+  note_not_held(c, file, missing);
 }
 
 void node_show(Ctx& c) {

@@ -4,11 +4,13 @@
 #include "lib/ib/node_view.h"
 #include "lib/ib/port_select.h"
 #include "lib/ib/port_view.h"
+#include "lib/ib/saved_port.h"
 #include "lib/mad/format.h"
 #include "rdma/ib/port_check.h"
 #include "rdma/ib/port_peer.h"
 #include "rdma/ib/port_set.h"
 #include "rdma/ib/port_tables.h"
+#include "rdma/ib/saved_target.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
@@ -20,6 +22,7 @@ void port_help(Ctx& c) {
   std::fputs(
       "Usage: rdma [--sa] port show TARGET [port N] [ pkeys | guids | sl2vl | vlarb ] [via "
       "DEV/PORT]\n"
+      "       rdma port show TARGET [port N] from FILE\n"
       "       rdma [-f] [--mkey KEY] port set TARGET port N [ STATE ] [ OP VALUE ]... [via "
       "DEV/PORT]\n"
       "       rdma --yes port set all init [via DEV/PORT]\n"
@@ -30,7 +33,8 @@ void port_help(Ctx& c) {
       "              dr lid LID PATH | name NAME }\n"
       "       STATE := { enable | disable | reset | down | arm | active | init }\n"
       "       OP := { speed | espeed | fdr10 | width | vls | mtu | lid | smlid | lmc | mkey }\n"
-      "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only).\n",
+      "--sa reads the SA's PortInfoRecord instead of an SMP (PortInfo only);\n"
+      "from FILE the port in a saved fabric or ibnetdiscover's topology file.\n",
       c.help_out);
 }
 
@@ -44,6 +48,24 @@ void port_show_sa(Ctx& c, MadSession& s, const mad::Target& t, std::optional<uin
   rec.pair("port", a.port);
   ib::add_port_attrs(a, c.opt.details, c.opt.show_keys, rec);
   c.out.record(one_field_a_line(c, rec));
+}
+
+// from FILE: the port as the file holds it, no MAD sent; what the file
+// does not hold is left out and said once on stderr.
+void port_show_saved(Ctx& c, const mad::Target& t, std::optional<uint8_t> port,
+                     const std::string& file) {
+  SavedTarget s = load_saved_target(c, t, file);
+  const ib::Node& n = s.fabric.nodes[s.at.node];
+  view::Record rec;
+  add_target(rec, s.label);
+  // Without a port a CA answers for the port named, a switch for port 0.
+  unsigned shown = port ? *port : n.is_switch() ? 0 : s.at.port;
+  rec.pair("port", shown);
+  std::vector<std::string> missing =
+      ib::add_saved_port(n, s.at.port, shown, s.kind == ib::FabricFile::Topology, c.opt.details,
+                         c.opt.show_keys, mad::route_text(s.label), rec);
+  c.out.record(one_field_a_line(c, rec));
+  note_not_held(c, file, missing);
 }
 
 }  // namespace
@@ -89,7 +111,8 @@ namespace {
 void port_show(Ctx& c) {
   std::optional<mad::Target> target =
       c.args.target_or_name({"port", "pkeys", "guids", "sl2vl", "vlarb"});
-  std::string via = c.args.take_via();
+  FabricSource src = c.args.take_source();
+  std::string via = src.via;
   if (!target) throw UsageError("missing target (lid N, guid G, gid G, dr PATH or name NAME)");
   std::optional<uint8_t> port;
   std::string table;
@@ -105,6 +128,12 @@ void port_show(Ctx& c) {
   }
   if (c.opt.sa && !table.empty())
     throw UsageError("--sa shows PortInfo; the " + table + " table needs SMPs");
+  if (!src.from.empty()) {
+    if (c.opt.sa) throw UsageError("\"from FILE\" reads a saved fabric: --sa asks the SA");
+    if (!table.empty())
+      throw UsageError("\"from FILE\" shows PortInfo; the " + table + " table needs SMPs");
+    return port_show_saved(c, *target, port, src.from);
+  }
   MadSession s(c, via);
   if (c.opt.sa) return port_show_sa(c, s, *target, port);
   mad::Route route = s.route(target);

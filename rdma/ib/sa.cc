@@ -21,6 +21,7 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
+#include "rdma/ib/saved_target.h"
 #include "rdma/ib/sa_smkey.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
@@ -264,11 +265,7 @@ void sa_show_saved(Ctx& c, ib::SaQuery& q, const std::string& file) {
       ib::rename_description(names, ib::NodeRecord::from(r).info.node_guid, out);
     c.out.record(out);
   }
-  if (!saved.missing.empty()) {
-    std::string list;
-    for (const std::string& m : saved.missing) list += (list.empty() ? "" : ", ") + m;
-    std::fprintf(c.err, "note: %s does not hold %s\n", file.c_str(), list.c_str());
-  }
+  note_not_held(c, file, saved.missing);
 }
 
 void sa_show(Ctx& c) {

@@ -79,28 +79,6 @@ for args in "fabric show" "-j fabric show" "fabric show switches" "fabric links"
   # shellcheck disable=SC2086
   from_both $args
 done
-# file_vs_live LIVE FILE ERR: the JSON record from FILE has every field
-# the file holds as LIVE prints it, the others left out and named once on
-# stderr (ERR).
-file_vs_live() {
-  python3 - "$@" <<'PY'
-import json, re, sys
-live, got = (json.load(open(p))[0] for p in sys.argv[1:3])
-err = open(sys.argv[3]).read()
-m = re.fullmatch(r"(?:note: \S+ does not hold (.*)\n)?", err)
-if not m:
-    sys.exit(f"stderr: {err!r}")
-said = set(m[1].split(", ")) if m[1] else set()
-# A port's rate and generation derive from its width and speed: left out
-# with them.
-if {"width", "speed"} <= said:
-    said |= {"rate", "generation"} & set(live)
-wrong = {k: (v, live.get(k)) for k, v in got.items() if live.get(k) != v}
-if wrong or set(live) - set(got) != said or len(got) < 4:
-    sys.exit(f"differ {wrong}; left out {sorted(set(live) - set(got))}, said {sorted(said)}")
-print(f"{len(got)} fields equal, {len(said)} not in the file")
-PY
-}
 # node show and sa show from FILE, beside the live view (a switch's node
 # by the route that found it: NodeInfo's LocalPortNum is the port an SMP
 # arrives on); sa show one record each (ibsim's SA has no RMPP), a switch
@@ -118,13 +96,40 @@ for file in saved.json topo.txt; do
     run "$RDMA" -j -d $cmd >live.json 2>/dev/null
     # shellcheck disable=SC2086
     run "$RDMA" -j -d $cmd from $file >file.json 2>file.err
-    if out=$(file_vs_live live.json file.json file.err 2>&1); then
+    if out=$(python3 "$HERE/saved_compare.py" 4 live.json file.json file.err 2>&1); then
       ok "$cmd from $file = $cmd ($out)"
     else
       bad "$cmd from $file: $out"
     fi
   done
 done
+# port show from FILE, beside the live view, as node show's: CA ports
+# (h3's second by its LID), a switch's port 0 and an external port, by
+# LID, GUID, name and route; JSON (-d) and text.
+h3lid=$(run "$RDMA" -j port show name h3 port 2 2>/dev/null |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["lid"])' 2>/dev/null)
+for file in saved.json topo.txt; do
+  for t in "lid 1" "lid $last" "guid $last_guid" "lid ${h3lid:-0}" "name h3 port 2" \
+    "lid $s" "name s1 port 3" "dr 0,1 port 1"; do
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d port show $t >live.json 2>/dev/null
+    # shellcheck disable=SC2086
+    run "$RDMA" -j -d port show $t from $file >file.json 2>file.err
+    # shellcheck disable=SC2086
+    run "$RDMA" port show $t >live.txt 2>/dev/null
+    # shellcheck disable=SC2086
+    run "$RDMA" port show $t from $file >file.txt 2>/dev/null
+    if out=$(python3 "$HERE/saved_compare.py" 5 live.json file.json file.err live.txt file.txt \
+      2>&1); then
+      ok "port show $t from $file = port show $t ($out)"
+    else
+      bad "port show $t from $file: $out"
+    fi
+  done
+done
+expect "port show from FILE of a port the file does not hold" 1 "holds no PortInfo" \
+  port show name s1 port 8 from topo.txt
+expect "port show from FILE refuses a table" 1 "needs SMPs" port show lid 1 pkeys from saved.json
 run "$RDMA" fabric topology from topo.txt >topo2.txt 2>/dev/null
 if out=$(python3 - topo.txt topo2.txt <<'PY' 2>&1
 import sys
