@@ -21,8 +21,8 @@
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
-#include "rdma/ib/saved_target.h"
 #include "rdma/ib/sa_smkey.h"
+#include "rdma/ib/saved_target.h"
 #include "rdma/ib/session.h"
 #include "rdma/objects.h"
 
