@@ -70,6 +70,24 @@ run_suite() {  # name, command...
   count "$name" "$status" "$LOG/$name.log" $((SECONDS - t0))
 }
 
+# A suite in the background (the same log as run_suite) and, later,
+# bg_done: its tail and count line. For two suites that share nothing and
+# leave each other a core (a VM suite is one QEMU thread, the fuzzers one).
+bg_start() {  # name, command...
+  BG_NAME=$1; shift
+  ( t0=$SECONDS; "$@"; s=$?; echo $((SECONDS - t0)) >"$LOG/$BG_NAME.secs"; exit $s ) \
+    >"$LOG/$BG_NAME.log" 2>&1 &
+  BG_PID=$!
+}
+bg_done() {
+  wait "$BG_PID"
+  local status=$?
+  note "$BG_NAME"
+  tail -n 25 "$LOG/$BG_NAME.log"
+  count "$BG_NAME" "$status" "$LOG/$BG_NAME.log" "$(cat "$LOG/$BG_NAME.secs")"
+  rm -f "$LOG/$BG_NAME.secs"
+}
+
 note "setup"
 scripts/setup-debian.sh || { echo "0 passed, 1 failed"; exit 1; }
 for f in tests/vm/setup.sh tests/ibsim/setup.sh tests/completion/setup.sh; do
@@ -212,9 +230,11 @@ fi
 # fault suites under ASan+UBSan.
 if wait_san; then
   run_suite unit-asan-ubsan unit_san
-  # libFuzzer targets (built in build-san): run each for 5 s.
-  [ -x tests/fuzz/run.sh ] && run_suite fuzz tests/fuzz/run.sh --build build-san --seconds 5
+  # libFuzzer targets (built in build-san): run each for 5 s, beside the
+  # corruption suite's VM.
+  [ -x tests/fuzz/run.sh ] && bg_start fuzz tests/fuzz/run.sh --build build-san --seconds 5
   [ -f tests/vm/corrupt-test.sh ] && run_suite vm-corrupt-asan-ubsan-6.12 vm_corrupt 6.12 build-san/rdma
+  [ -x tests/fuzz/run.sh ] && bg_done
   [ -x tests/ibsim/fault.sh ] && run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
 fi
 
