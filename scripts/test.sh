@@ -41,17 +41,23 @@ gtest_counts() {
 }
 
 # A gtest binary as RDMA_TEST_SHARDS processes at once (gtest's own
-# sharding: every test runs once, in one of them). Most of the unit tests'
-# 40 s is waiting (watch intervals, deadlines), not CPU: four shards end
-# with the longest test instead of the sum. OUT gets the shards' outputs
-# one after another and the summed count line.
+# sharding: every test runs once, in one of them; one a core). Most of the
+# unit tests' 40 s is waiting (watch intervals, deadlines), not CPU: shards end
+# with the longest test instead of the sum. Each shard has its own
+# temporary directory: tests name their files under gtest's TempDir() by
+# the fixture, not the process. OUT gets the shards' outputs one after
+# another and the summed count line.
 gtest_sharded() {  # BINARY OUT
-  local bin=$1 out=$2 n=${RDMA_TEST_SHARDS:-4} i s=0 pids=()
+  local bin=$1 out=$2 n=${RDMA_TEST_SHARDS:-$(nproc)} i s=0 pids=() tmp
+  tmp=$(mktemp -d)
   for ((i = 0; i < n; i++)); do
-    GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i "$bin" >"$out.$i" 2>&1 &
+    mkdir -p "$tmp/$i"
+    TEST_TMPDIR=$tmp/$i/ TMPDIR=$tmp/$i GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i \
+      "$bin" >"$out.$i" 2>&1 &
     pids+=($!)
   done
   for i in "${!pids[@]}"; do wait "${pids[$i]}" || s=1; done
+  rm -rf "$tmp"
   : >"$out"
   for ((i = 0; i < n; i++)); do cat "$out.$i" >>"$out"; rm -f "$out.$i"; done
   cat "$out"
