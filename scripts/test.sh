@@ -32,12 +32,38 @@ count() {
   echo "$name: $p passed, $f failed${secs:+ in $secs s}"
 }
 
-# gtest's summary as "N passed, M failed".
+# gtest's summary as "N passed, M failed", summed over the shards' summaries.
 gtest_counts() {
   local p f
-  p=$(grep -oE '^\[  PASSED  \] [0-9]+' "$1" | grep -oE '[0-9]+$' | tail -n 1)
-  f=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | tail -n 1)
-  echo "${p:-0} passed, ${f:-0} failed" >>"$1"
+  p=$(grep -oE '^\[  PASSED  \] [0-9]+' "$1" | grep -oE '[0-9]+$' | awk '{s += $1} END {print s + 0}')
+  f=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+  echo "$p passed, $f failed" >>"$1"
+}
+
+# A gtest binary as RDMA_TEST_SHARDS processes at once (gtest's own
+# sharding: every test runs once, in one of them; one a core). Most of the
+# unit tests' 40 s is waiting (watch intervals, deadlines), not CPU: shards end
+# with the longest test instead of the sum. Each shard has its own
+# temporary directory: tests name their files under gtest's TempDir() by
+# the fixture, not the process. OUT gets the shards' outputs one after
+# another and the summed count line.
+gtest_sharded() {  # BINARY OUT
+  local bin=$1 out=$2 n=${RDMA_TEST_SHARDS:-$(nproc)} i s=0 pids=() tmp
+  tmp=$(mktemp -d)
+  for ((i = 0; i < n; i++)); do
+    mkdir -p "$tmp/$i"
+    TEST_TMPDIR=$tmp/$i/ TMPDIR=$tmp/$i GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i \
+      "$bin" >"$out.$i" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || s=1; done
+  rm -rf "$tmp"
+  : >"$out"
+  for ((i = 0; i < n; i++)); do cat "$out.$i" >>"$out"; rm -f "$out.$i"; done
+  cat "$out"
+  gtest_counts "$out"
+  tail -n1 "$out"
+  return $s
 }
 
 run_suite() {  # name, command...
@@ -48,6 +74,24 @@ run_suite() {  # name, command...
   tail -n 25 "$LOG/$name.log"
   # The time of each suite, to see where CI's 35 minutes go.
   count "$name" "$status" "$LOG/$name.log" $((SECONDS - t0))
+}
+
+# A suite in the background (the same log as run_suite) and, later,
+# bg_done: its tail and count line. For two suites that share nothing and
+# leave each other a core (a VM suite is one QEMU thread, the fuzzers one).
+bg_start() {  # name, command...
+  BG_NAME=$1; shift
+  ( t0=$SECONDS; "$@"; s=$?; echo $((SECONDS - t0)) >"$LOG/$BG_NAME.secs"; exit $s ) \
+    >"$LOG/$BG_NAME.log" 2>&1 &
+  BG_PID=$!
+}
+bg_done() {
+  wait "$BG_PID"
+  local status=$?
+  note "$BG_NAME"
+  tail -n 25 "$LOG/$BG_NAME.log"
+  count "$BG_NAME" "$status" "$LOG/$BG_NAME.log" "$(cat "$LOG/$BG_NAME.secs")"
+  rm -f "$LOG/$BG_NAME.secs"
 }
 
 note "setup"
@@ -83,18 +127,35 @@ build_step() {  # NAME LOG COMMAND...
 }
 build_step "build (Release, dpkg-buildflags)" "$LOG/build.log" \
   sh -c 'cmake -S . -B build -G Ninja "$@" >/dev/null && ninja -C build' sh "${BUILD_FLAGS[@]}"
-build_step "build-san (clang ASan+UBSan: unit tests, rdma, fuzzers)" "$LOG/build-san.log" \
-  sh -c 'cmake -S . -B build-san -G Ninja "$@" >/dev/null && ninja -C build-san unit_tests rdma fuzzers' sh "${SAN_FLAGS[@]}"
+# build-san compiles in the background at the lowest priority while the
+# suites that test build/ run: they leave a core or more idle (a VM suite
+# is one QEMU thread under TCG, the simulator suites mostly wait), and at
+# nice 19 the compile takes only what they leave. The suites that need
+# build-san run last, after wait_san.
+SAN_T0=$SECONDS
+echo "building build-san (clang ASan+UBSan: unit tests, rdma, fuzzers) in the background ..."
+nice -n 19 sh -c 'cmake -S . -B build-san -G Ninja "$@" >/dev/null && ninja -C build-san unit_tests rdma fuzzers' \
+  sh "${SAN_FLAGS[@]}" >"$LOG/build-san.log" 2>&1 &
+SAN_PID=$!
+# Waits for build-san; a failed build is one failed suite (its tail shown)
+# and the sanitizer suites are skipped.
+wait_san() {
+  local t0=$SECONDS
+  note "build-san"
+  if ! wait "$SAN_PID"; then
+    tail -n 50 "$LOG/build-san.log"
+    count build-san 1 /dev/null
+    return 1
+  fi
+  echo "built build-san in $((SECONDS - SAN_T0)) s (waited $((SECONDS - t0)) s for it)"
+}
 
-unit() { build/unit_tests >"$LOG/unit.out" 2>&1; local s=$?; cat "$LOG/unit.out"; gtest_counts "$LOG/unit.out"; tail -n1 "$LOG/unit.out"; return $s; }
-unit_san() { build-san/unit_tests >"$LOG/unit-san.out" 2>&1; local s=$?; cat "$LOG/unit-san.out"; gtest_counts "$LOG/unit-san.out"; tail -n1 "$LOG/unit-san.out"; return $s; }
+unit() { gtest_sharded build/unit_tests "$LOG/unit.out"; }
+unit_san() { gtest_sharded build-san/unit_tests "$LOG/unit-san.out"; }
 run_suite unit unit
-run_suite unit-asan-ubsan unit_san
 
 # cmake --install, the .deb (unpacked, lintian, dpkg -i/-r beside iproute2)
 [ -x tests/package/test.sh ] && run_suite package tests/package/test.sh --build build
-# libFuzzer targets (built in build-san): run each for 5 s.
-[ -x tests/fuzz/run.sh ] && run_suite fuzz tests/fuzz/run.sh --build build-san --seconds 5
 
 [ -x tests/completion/completion_test.sh ] && run_suite completion tests/completion/completion_test.sh
 [ -x tests/completion/man_test.sh ] && run_suite man tests/completion/man_test.sh
@@ -144,7 +205,6 @@ vm_corrupt() {  # KERNEL RDMA
 }
 if [ -f tests/vm/corrupt-test.sh ]; then
   run_suite vm-corrupt-6.12 vm_corrupt 6.12 build/rdma
-  run_suite vm-corrupt-asan-ubsan-6.12 vm_corrupt 6.12 build-san/rdma
 fi
 if [ -x tests/vm/writes.sh ]; then
   run_suite vm-writes-6.1 tests/vm/writes.sh --kernel 6.1 --rdma build/rdma
@@ -167,11 +227,22 @@ fi
 # binary and the ASan+UBSan one (a sanitizer report is a crash). About 40 s each.
 if [ -x tests/ibsim/fault.sh ]; then
   run_suite ibsim-fault tests/ibsim/fault.sh --rdma build/rdma
-  run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
 fi
 [ -x tests/ibsim/madset.sh ] && run_suite ibsim-madset tests/ibsim/madset.sh --rdma build/rdma
 # Every rdma command rdma-ibdiags(7) prints, on the simulator (about 25 s).
 [ -x tests/ibsim/ibdiags_man.sh ] && run_suite ibsim-ibdiags-man tests/ibsim/ibdiags_man.sh --rdma build/rdma
+
+# The suites of build-san: the unit tests, the fuzzers, the corruption and
+# fault suites under ASan+UBSan.
+if wait_san; then
+  run_suite unit-asan-ubsan unit_san
+  # libFuzzer targets (built in build-san): run each for 5 s, beside the
+  # corruption suite's VM.
+  [ -x tests/fuzz/run.sh ] && bg_start fuzz tests/fuzz/run.sh --build build-san --seconds 5
+  [ -f tests/vm/corrupt-test.sh ] && run_suite vm-corrupt-asan-ubsan-6.12 vm_corrupt 6.12 build-san/rdma
+  [ -x tests/fuzz/run.sh ] && bg_done
+  [ -x tests/ibsim/fault.sh ] && run_suite ibsim-fault-asan-ubsan tests/ibsim/fault.sh --rdma build-san/rdma
+fi
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"
