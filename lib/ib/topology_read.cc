@@ -109,7 +109,11 @@ bool is_topology_text(std::string_view text) {
 
 Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
   static const std::regex kValue(
-      R"re(^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)(\(([0-9a-fA-F]+)\))?\s*$)re");
+      R"re(^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)(\(([0-9a-fA-F]+)\))?\s*(#.*)?$)re");
+  // ibnetdiscover -g's headings: a chassis, the nodes outside any, a Xsigo
+  // chassis' host name. What they say the IDs of the nodes say again.
+  static const std::regex kGrouping(
+      R"re(^(Chassis\s+\d+(\s+\(guid 0x[0-9a-fA-F]+\))?|Non-Chassis Nodes|Hostname:.*)$)re");
   static const std::regex kInitiated(
       R"re(^#\s*Initiated from node ([0-9a-fA-F]+) port ([0-9a-fA-F]+))re");
   static const std::regex kNode(R"re(^(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]*)"(.*)$)re");
@@ -145,6 +149,7 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       }
       continue;
     }
+    if (std::regex_match(t, kGrouping)) continue;
     if (std::regex_match(t, m, kValue)) {
       uint64_t paren = m[4].matched ? number(m[4].str(), true, UINT64_MAX, where, "GUID") : 0;
       values[m[1].str()] = {number(m[2].str(), true, UINT64_MAX, where, m[1].str().c_str()), paren};
