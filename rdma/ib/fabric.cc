@@ -382,10 +382,12 @@ void fabric_topology(Ctx& c) {
   bool grouped = false;  // ibnetdiscover -g
   while (!c.args.empty()) {
     std::string k = c.args.next();
-    if (matches(k, "full") && !style.full)  // ibnetdiscover -f
-      style.full = true;
-    else if (matches(k, "grouped") && !grouped)
-      grouped = true;
+    bool* word = matches(k, "full")      ? &style.full  // ibnetdiscover -f
+                 : matches(k, "grouped") ? &grouped
+                                         : nullptr;
+    if (word && *word) throw UsageError("fabric topology \"" + k + "\" given twice");
+    if (word)
+      *word = true;
     else
       throw UsageError(
           unknown_word("fabric topology argument", k, {"full", "grouped", "dot", "slurm"}));
