@@ -13,6 +13,7 @@
 #include "lib/ib/cable_plan.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/ib/topology_lines.h"
 #include "lib/ib/topology_read.h"
 #include "lib/ib/types.h"
 #include "lib/view/number.h"
@@ -183,9 +184,6 @@ Plan parse_plan_csv(const std::string& text, const std::string& file) {
 
 Plan parse_plan_topology(const std::string& text, const std::string& file,
                          const NodeNameMap& names) {
-  static const std::regex kNode(R"re(^(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]*)"(.*)$)re");
-  static const std::regex kPort(
-      R"re(^\[(\d+)\](\([0-9a-fA-F]+\))?\s*"([^"]*)"\[(\d+)\](\([0-9a-fA-F]+\))?(.*)$)re");
   static const std::regex kGuid(R"re(^(switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+).*$)re");
   static const std::regex kIdGuid(R"re(^[SHR]-([0-9a-fA-F]{1,16})$)re");
   static const std::regex kDesc(R"re(#\s*"([^"]*)")re");
@@ -215,9 +213,9 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
     if (t.empty() || t[0] == '#') continue;
     if (std::regex_match(t, m, kGuid)) {
       guid = file_number(m[2].str(), true, UINT64_MAX, where, "GUID");
-    } else if (std::regex_match(t, m, kNode)) {
-      current = m[3].str();
-      std::string rest = m[4].str();
+    } else if (std::optional<TopologyNodeLine> nl = topology_node_line(t)) {
+      current = nl->id;
+      std::string rest = nl->rest;
       std::smatch d;
       std::string name = std::regex_search(rest, d, kDesc) ? d[1].str() : current;
       std::smatch g;
@@ -233,21 +231,21 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
         pn.guid = 0;
       } else {
         pn.guid = guid;
-        pn.type = m[1].str() == "Switch" ? static_cast<uint8_t>(NodeType::Switch)
-                  : m[1].str() == "Rt"   ? static_cast<uint8_t>(NodeType::Router)
-                                         : static_cast<uint8_t>(NodeType::Ca);
+        pn.type = nl->type == "Switch" ? static_cast<uint8_t>(NodeType::Switch)
+                  : nl->type == "Rt"   ? static_cast<uint8_t>(NodeType::Router)
+                                       : static_cast<uint8_t>(NodeType::Ca);
       }
       guid = 0;
-    } else if (std::regex_match(t, m, kPort)) {
+    } else if (std::optional<TopologyPortLine> pl = topology_port_line(t)) {
       if (current.empty()) throw Error(where + ": a port line before any node line");
       HalfCable h{current,
-                  m[3].str(),
-                  static_cast<unsigned>(file_number(m[1].str(), false, 254, where, "port", 1)),
-                  static_cast<unsigned>(file_number(m[4].str(), false, 254, where, "port", 1)),
+                  pl->peer_id,
+                  static_cast<unsigned>(file_number(pl->port, false, 254, where, "port", 1)),
+                  static_cast<unsigned>(file_number(pl->peer_port, false, 254, where, "port", 1)),
                   0,
                   mad::Generation::Unknown,
                   lineno};
-      std::string rest = m[6].str();
+      std::string rest = pl->rest;
       std::smatch r;
       if (std::regex_search(rest, r, kRate)) {
         h.lanes = static_cast<unsigned>(file_number(r[1].str(), false, 255, where, "width"));

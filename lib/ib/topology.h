@@ -11,8 +11,11 @@ namespace rdma::ib {
 // full (ibnetdiscover -f): each link line ends with the port's raw
 // LinkSpeedActive, LinkWidthActive and VLCap codes (" s=1 w=2 v=4"), read
 // from the port the line is under.
+// grouped (ibnetdiscover -g): the nodes by chassis (lib/ib/chassis.h),
+// each chassis' spines, lines and other chips first.
 struct TopologyStyle {
   bool full = false;
+  bool grouped = false;
 };
 
 void write_topology(const Fabric& f, std::FILE* out, TopologyStyle style = {});

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "lib/error.h"
+#include "lib/ib/topology_lines.h"
 #include "lib/ib/types.h"
 #include "lib/mad/speed.h"
 #include "lib/view/number.h"
@@ -109,16 +110,17 @@ bool is_topology_text(std::string_view text) {
 
 Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
   static const std::regex kValue(
-      R"re(^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)(\(([0-9a-fA-F]+)\))?\s*$)re");
+      R"re(^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)(\(([0-9a-fA-F]+)\))?\s*(#.*)?$)re");
+  // ibnetdiscover -g's headings: a chassis, the nodes outside any, a Xsigo
+  // chassis' host name. What they say the IDs of the nodes say again.
+  static const std::regex kGrouping(
+      R"re(^(Chassis\s+\d+(\s+\(guid 0x[0-9a-fA-F]+\))?|Non-Chassis Nodes|Hostname:.*)$)re");
   static const std::regex kInitiated(
       R"re(^#\s*Initiated from node ([0-9a-fA-F]+) port ([0-9a-fA-F]+))re");
-  static const std::regex kNode(R"re(^(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]*)"(.*)$)re");
   static const std::regex kSwitchRest(
       R"re(^\s*#\s*"(.*)"\s+(base|enhanced)\s+port\s+0\s+lid\s+(\d+)\s+lmc\s+(\d+).*$)re");
   static const std::regex kCaRest(R"re(^\s*#\s*"(.*)"\s*$)re");
   static const std::regex kIdGuid(R"re(^[SHR]-([0-9a-fA-F]{1,16})$)re");
-  static const std::regex kPort(
-      R"re(^\[(\d+)\](\[ext \d+\])?(\(([0-9a-fA-F]+)\))?\s*"([^"]*)"\[(\d+)\](\[ext \d+\])?(\(([0-9a-fA-F]+)\))?(.*)$)re");
   static const std::regex kCaPortRest(
       R"re(^\s*#\s*lid\s+(\d+)\s+lmc\s+(\d+)\s+"(.*)"\s+lid\s+(\d+)\s+(\S+)\s*$)re");
   static const std::regex kSwitchPortRest(R"re(^\s*#\s*"(.*)"\s+lid\s+(\d+)\s+(\S+)\s*$)re");
@@ -145,21 +147,22 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       }
       continue;
     }
+    if (std::regex_match(t, kGrouping)) continue;
     if (std::regex_match(t, m, kValue)) {
       uint64_t paren = m[4].matched ? number(m[4].str(), true, UINT64_MAX, where, "GUID") : 0;
       values[m[1].str()] = {number(m[2].str(), true, UINT64_MAX, where, m[1].str().c_str()), paren};
-    } else if (std::regex_match(t, m, kNode)) {
+    } else if (std::optional<TopologyNodeLine> nl = topology_node_line(t)) {
       FileNode n;
       n.line = lineno;
-      n.id = m[3].str();
-      std::string type = m[1].str();
+      n.id = nl->id;
+      std::string type = nl->type;
       n.info.base_version = 1;
       n.info.class_version = 1;
       n.info.node_type = static_cast<uint8_t>(type == "Switch" ? NodeType::Switch
                                               : type == "Rt"   ? NodeType::Router
                                                                : NodeType::Ca);
-      n.info.num_ports = static_cast<uint8_t>(number(m[2].str(), false, 254, where, "port count"));
-      std::string rest = m[4].str();
+      n.info.num_ports = static_cast<uint8_t>(number(nl->ports, false, 254, where, "port count"));
+      std::string rest = nl->rest;
       if (n.info.is_switch() && std::regex_match(rest, r, kSwitchRest)) {
         n.description = r[1].str();
         n.enhanced = r[2].str() == "enhanced";
@@ -198,18 +201,18 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       if (!by_id.emplace(n.id, nodes.size()).second)
         throw Error(where + ": node \"" + n.id + "\" is declared twice");
       nodes.push_back(std::move(n));
-    } else if (std::regex_match(t, m, kPort)) {
+    } else if (std::optional<TopologyPortLine> pl = topology_port_line(t)) {
       if (nodes.empty()) throw Error(where + ": a port line before any node line");
       FileLink l;
       l.line = lineno;
       l.node = nodes.size() - 1;
       l.port = static_cast<unsigned>(
-          number(m[1].str(), false, nodes.back().info.num_ports, where, "port", 1));
-      if (m[4].matched) l.guid = number(m[4].str(), true, UINT64_MAX, where, "GUID");
-      l.peer_id = m[5].str();
-      l.peer_port = static_cast<unsigned>(number(m[6].str(), false, 254, where, "port", 1));
-      if (m[9].matched) l.peer_guid = number(m[9].str(), true, UINT64_MAX, where, "GUID");
-      std::string rest = m[10].str();
+          number(pl->port, false, nodes.back().info.num_ports, where, "port", 1));
+      if (pl->guid) l.guid = number(*pl->guid, true, UINT64_MAX, where, "GUID");
+      l.peer_id = pl->peer_id;
+      l.peer_port = static_cast<unsigned>(number(pl->peer_port, false, 254, where, "port", 1));
+      if (pl->peer_guid) l.peer_guid = number(*pl->peer_guid, true, UINT64_MAX, where, "GUID");
+      std::string rest = pl->rest;
       if (std::regex_match(rest, r, kCaPortRest)) {
         l.lid = static_cast<uint16_t>(number(r[1].str(), false, 0xffff, where, "LID"));
         l.lmc = static_cast<uint8_t>(number(r[2].str(), false, 7, where, "LMC"));

@@ -42,6 +42,7 @@
 #include "rdma/ib/fabric_top.h"
 #include "rdma/ib/plan.h"
 #include "rdma/ib/session.h"
+#include "rdma/ib/topology_grouped.h"
 #include "rdma/ib/topology_slurm.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
@@ -76,7 +77,8 @@ void fabric_help(Ctx& c) {
       "       rdma fabric counters [ switches | cas | routers ] [ lid LID | guid GUID [ port N ] "
       "]\n"
       "                            [ from FILE ] [via DEV/PORT]\n"
-      "       rdma fabric topology [ full | dot [ errors ] ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric topology [ full ] [ grouped ] [ from FILE ] [via DEV/PORT]\n"
+      "       rdma fabric topology dot [ errors ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric topology slurm [ tree | block ] [ from FILE ] [via DEV/PORT]\n"
       "       rdma fabric save FILE [via DEV/PORT]\n"
       "       rdma fabric diff FILE [ switches | cas | routers ]...\n"
@@ -380,11 +382,20 @@ void fabric_topology(Ctx& c) {
     return fabric_topology_slurm(c, src);
   }
   ib::TopologyStyle style;
-  if (!c.args.empty() && matches(c.args.peek(), "full")) {  // ibnetdiscover -f
-    c.args.next();
-    style.full = true;
+  bool grouped = false;  // ibnetdiscover -g
+  while (!c.args.empty()) {
+    std::string k = c.args.next();
+    bool* word = matches(k, "full")      ? &style.full  // ibnetdiscover -f
+                 : matches(k, "grouped") ? &grouped
+                                         : nullptr;
+    if (word && *word) throw UsageError("fabric topology \"" + k + "\" given twice");
+    if (word)
+      *word = true;
+    else
+      throw UsageError(
+          unknown_word("fabric topology argument", k, {"full", "grouped", "dot", "slurm"}));
   }
-  c.args.done();
+  if (grouped) return fabric_topology_grouped(c, src, style);
   if (c.out.is_json()) throw UsageError("fabric topology is ibnetdiscover's text format; no JSON");
   ib::Fabric f = fabric_of(c, src, nullptr, fabric_options(c));
   std::fflush(c.help_out);

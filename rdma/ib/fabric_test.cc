@@ -250,6 +250,9 @@ TEST_F(FabricCmd, BadCommandLinesAreOneLine) {
       {{"fabric", "show", "from"}, "missing FILE after \"from\"\n"},
       {{"fabric", "show", "switches", "cas"}, "unexpected argument \"cas\"\n"},
       {{"-j", "fabric", "topology"}, "fabric topology is ibnetdiscover's text format; no JSON\n"},
+      {{"fabric", "topology", "grouped", "bogus"},
+       "unknown fabric topology argument \"bogus\" (full, grouped, dot or slurm)\n"},
+      {{"fabric", "topology", "grouped", "full", "g"}, "fabric topology \"g\" given twice\n"},
       {{"fabric", "show", "from", "/nonexistent/f"},
        "cannot read \"/nonexistent/f\": No such file or directory\n"},
   };

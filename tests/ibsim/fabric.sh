@@ -216,6 +216,47 @@ else
   bad "fabric topology read back: $out $(cat topo.err second.err sim2/ibsim.log | tail -n 5)"
 fi
 
+# grouped: ibnetdiscover -g on a third ibsim whose net file (chassis.net)
+# makes boxes of its nodes: a Mellanox IS4 chassis whose chips name their
+# slots, a Topspin pair, a dual-chip host; the same chassis, sections,
+# notes and [ext N] marks, and the grouped file read back by `from`.
+mkdir sim3
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 exec ibsim -s "$HERE/chassis.net" </dev/null >ibsim.log 2>&1 ) &
+SIM3=$!
+for _ in $(seq 50); do grep -q "simulator ready" sim3/ibsim.log 2>/dev/null && break; sleep 0.2; done
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run ibnetdiscover -g ) >grouped-d.txt 2>/dev/null
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" fabric topology grouped ) >grouped.txt 2>grouped.err
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" -j fabric topology grouped ) >grouped.json 2>>grouped.err
+kill "$SIM3" 2>/dev/null
+wait "$SIM3" 2>/dev/null
+if out=$(python3 "$HERE/fabric_compare.py" grouped grouped-d.txt grouped.txt 2>&1); then
+  ok "fabric topology grouped = ibnetdiscover -g (${out//$'\n'/; })"
+else
+  bad "fabric topology grouped vs ibnetdiscover -g: $out $(cat grouped.err | tail -n 3)"
+fi
+if out=$(python3 - grouped.json <<'PY' 2>&1
+import json, sys
+recs = json.load(open(sys.argv[1]))
+by = {r["description"]: r["chassis"] for r in recs}
+l2, ts1, hca1 = by["MF0;sys1:MSX6536/L02/U1"], by["ts1"], by["hca1"]
+want = {"number": 1, "guid": "0x0002c90000abcd00", "type": "MSX6536", "slot": "line",
+        "slot_number": 2, "chip": 1}
+if l2 != want or ts1 != {"number": 2, "guid": "0x0005ad0000000001"} or hca1 is not None:
+    sys.exit(f"L02 {l2}, ts1 {ts1}, hca1 {hca1}")
+print(f"{len(recs)} nodes, {sum(1 for c in by.values() if c)} in a chassis")
+PY
+); then
+  ok "-j fabric topology grouped: a chassis object per node ($out)"
+else
+  bad "-j fabric topology grouped: $out"
+fi
+run "$RDMA" fabric topology grouped from grouped-d.txt >grouped2.txt 2>grouped.err
+if out=$(python3 "$HERE/fabric_compare.py" grouped grouped-d.txt grouped2.txt 2>&1); then
+  ok "fabric topology grouped from ibnetdiscover -g's file = ibnetdiscover -g (${out//$'\n'/; })"
+else
+  bad "fabric topology grouped from ibnetdiscover -g's file: $out $(tail -n 3 grouped.err)"
+fi
+
 # full: each link line's raw speed, width and VLCap codes as ibnetdiscover -f.
 run ibnetdiscover -f >topo-f.txt 2>/dev/null
 run "$RDMA" fabric topology full >topo-full.txt 2>topo.err

@@ -95,8 +95,61 @@ def topology_full(text):
     return out
 
 
+def topology_grouped(text):
+    """ibnetdiscover -g's grouping as facts to compare as sets: each node
+    (by GUID) with its chassis (by GUID: the numbers follow each tool's
+    node order), the section it is listed in, its switch line's note, and
+    each link line's [ext N] marks."""
+    out, number, chassis, section, node = set(), {}, None, 'none', None
+    facts = {}
+    for line in text.splitlines():
+        m = re.match(r'^Chassis (\d+)(?: \(guid 0x([0-9a-f]+)\))?$', line)
+        if m:
+            chassis = int(m.group(2) or '0', 16)
+            number[m.group(1)] = chassis
+            out.add(('chassis', chassis))
+            continue
+        if line == 'Non-Chassis Nodes':
+            chassis, section = None, 'none'
+            continue
+        m = re.match(r'^# (Spine Nodes|Line Nodes|Chassis Switches|Chassis CAs)$', line)
+        if m:
+            section = m.group(1)
+            continue
+        if line.startswith('vendid='):
+            facts = {'mark': None, 'note': None, 'section': section}
+            continue
+        m = re.match(r'^sysimgguid=0x[0-9a-f]+(?:\t\t# Chassis (\d+))?$', line)
+        if m:
+            facts['mark'] = number.get(m.group(1)) if m.group(1) else None
+            continue
+        m = re.match(r'^switchguid=0x([0-9a-f]+)\([0-9a-f]+\)(?:\t#(.*))?$', line)
+        if m:
+            node = int(m.group(1), 16)
+            facts['note'] = (m.group(2) or '').strip()
+            out.add(('node', node, facts['section'], facts['mark'], facts['note']))
+            continue
+        m = re.match(r'^(?:ca|rt)guid=0x([0-9a-f]+)$', line)
+        if m:
+            node = int(m.group(1), 16)
+            out.add(('node', node, facts['section'], facts['mark'], None))
+            continue
+        m = re.match(r'^\[(\d+)\](\[ext \d+\])?[^"]*"[^"]*"\[(\d+)\](\[ext \d+\])?', line)
+        if m and node is not None:
+            out.add(('link', node, int(m.group(1)), m.group(2), m.group(4)))
+    return out
+
+
 def main():
     kind, first, second = sys.argv[1:4]
+    if kind == 'grouped':
+        d = topology_grouped(open(first).read())
+        o = topology_grouped(open(second).read())
+        chassis = {x for x in d if x[0] == 'chassis'}
+        ext = {x for x in d if x[0] == 'link' and (x[3] or x[4])}
+        good = report('grouping facts', d, o)
+        print(f'{len(chassis)} chassis, {len(ext)} link lines with [ext N]')
+        return 0 if good and len(chassis) > 1 and ext else 1
     if kind == 'full':
         d = topology_full(open(first).read())
         o = topology_full(open(second).read())

@@ -1,0 +1,60 @@
+// Chassis grouping (ibnetdiscover -g): which nodes are chips of one box,
+// decoded from NodeInfo and NodeDescription as libibnetdisc groups them.
+// Nodes sharing a chassis GUID (the SystemImageGUID, some vendors' with a
+// slot byte masked) form a chassis; a Mellanox IS4 chip whose description
+// is "MF0;system:type/L01/U1" also has its line or spine slot.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/ib/fabric_model.h"
+
+namespace rdma::ib {
+
+enum class ChassisSlot : uint8_t { Line = 1, Spine = 2 };
+
+// Where a chip sits in its box, as its description names it.
+struct ChassisPlace {
+  std::string type;  // the system type: "MSX6536"
+  ChassisSlot slot = ChassisSlot::Line;
+  unsigned number = 0;  // slot number, 1-36 (lines) or 1-18 (spines)
+  unsigned chip = 0;    // "U1"
+};
+
+// The place a Mellanox switch chip's description gives, nothing for
+// another device or a description in no such form.
+std::optional<ChassisPlace> mellanox_place(uint32_t vendor_id, uint16_t device_id,
+                                           std::string_view description);
+
+// The GUID that names a node's chassis, 0 for none. Topspin and InfiniCon
+// put the slot in byte 4 of the SystemImageGUID, Xsigo switches the port
+// type; a Xsigo CA belongs to the chassis of the leaf its port 1 meets
+// (peer_sys_image_guid, 0 when unlinked).
+uint64_t chassis_guid(const NodeInfo& info, uint64_t peer_sys_image_guid = 0);
+
+// "Line 3 Chip 1".
+std::string slot_text(const ChassisPlace& p);
+
+struct Chassis {
+  unsigned number = 0;  // 1, 2, ... in the order of their first node
+  uint64_t guid = 0;
+  std::vector<uint32_t> spines, lines;  // by slot number, then the others
+  std::vector<uint32_t> nodes;          // the chassis' other chips
+};
+
+struct Grouping {
+  std::vector<Chassis> chassis;
+  std::vector<unsigned> chassis_of;  // per node: its chassis number, 0 none
+  // Per node: its decoded place (also for a chip left out of every chassis).
+  std::vector<std::optional<ChassisPlace>> place;
+  // The external port number (the faceplate's) of a node's port, 0: none.
+  unsigned external_port(const Fabric& f, PortRef r) const;
+};
+
+Grouping group_chassis(const Fabric& f);
+
+}  // namespace rdma::ib
