@@ -1,8 +1,8 @@
 // The sweep's time budget (Budget, man rdma TIME BOUND) on a virtual
 // clock: whatever a fabric answers (late, lost, damaged, twice, nothing
 // after a while), a budgeted sweep ends within base + per answer x the
-// queries answered, every query ending once; a healthy fabric, and one
-// that loses a reply in a hundred, is never cut.
+// queries answered, every query ending once; a healthy fabric is never
+// cut (a 1%-lossy one: tests/ibsim/fault.sh, on the simulator).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -26,11 +26,12 @@ namespace {
 // `delay` (or just under the try's timeout), damaged (another attribute:
 // dropped as not answering), twice, or not at all.
 struct BudgetSickness {
-  int lose_every = 0;    // every m-th request unanswered
-  int lose_after = 0;    // every request after the first N unanswered
-  int damage_every = 0;  // every m-th reply another attribute's
-  bool late = false;     // each reply 1 ms before its try times out
-  bool twice = false;    // each reply comes twice
+  uint64_t lose_every = 0;    // every m-th request unanswered
+  uint64_t lose_percent = 0;  // each request unanswered by this chance
+  uint64_t lose_after = 0;    // every request after the first N unanswered
+  uint64_t damage_every = 0;  // every m-th reply another attribute's
+  bool late = false;          // each reply 1 ms before its try times out
+  bool twice = false;         // each reply comes twice
   std::chrono::microseconds delay{50};
 };
 
@@ -42,6 +43,12 @@ class BudgetTransport : public Transport {
   void send(const Mad& m, const Address& to, int timeout_ms) override {
     ++n_;
     if (s_.lose_every && n_ % s_.lose_every == 0) return;
+    // A fixed sequence (splitmix64 of the count), so losses fall on any
+    // node, not on the one the round robin brings every m-th.
+    uint64_t z = (n_ + 1) * 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    if (s_.lose_percent && (z ^ (z >> 31)) % 100 < s_.lose_percent) return;
     if (s_.lose_after && n_ > s_.lose_after) return;
     Mad answered = m;
     if (s_.damage_every && n_ % s_.damage_every == 0) answered.set(hdr::kAttrId, kSwitchInfo.id);
@@ -144,16 +151,6 @@ TEST(EngineBudget, AHealthyFabricIsNeverCut) {
   }
 }
 
-TEST(EngineBudget, OneReplyInAHundredLostGivesTheFullResult) {
-  BudgetTransport t({.lose_every = 100});
-  Engine e(t, budget_defaults());
-  e.set_budget(kSweepBudget);
-  BudgetSweep s = budget_sweep(e, 100, 40);
-  EXPECT_FALSE(e.stats().budget_spent);
-  EXPECT_EQ(s.answered, 4000u);  // retried
-  EXPECT_GT(e.stats().retried, 0u);
-}
-
 TEST(EngineBudget, WhateverTheFabricAnswersTheSweepEndsWithinIt) {
   const std::vector<std::pair<std::string, BudgetSickness>> sick = {
       {"every reply late", {.late = true}},
@@ -164,6 +161,7 @@ TEST(EngineBudget, WhateverTheFabricAnswersTheSweepEndsWithinIt) {
       {"all lost after 300", {.lose_after = 300}},
       {"all lost after 300, late", {.lose_after = 300, .late = true}},
       {"every 5th lost, twice", {.lose_every = 5, .twice = true}},
+      {"1 in 100 lost, late", {.lose_percent = 1, .late = true}},
   };
   for (const auto& [name, how] : sick) {
     BudgetTransport t(how);
