@@ -20,4 +20,9 @@ mad::EngineConfig session_engine_config(int timeout_ms, int retries, size_t wind
   return cfg;
 }
 
+mad::Budget sweep_budget(double deadline_s) {
+  if (deadline_s > 0) return {};
+  return {.base_ms = kBudgetBaseMs, .per_answer_us = kBudgetPerAnswerUs};
+}
+
 }  // namespace rdma::ib

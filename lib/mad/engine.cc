@@ -64,6 +64,24 @@ std::string EngineStats::not_retried_text() const {
          " not retried: most tries of the sweep went unanswered";
 }
 
+void Engine::set_budget(Budget b) {
+  budget_ = b;
+  budget_from_s_ = stats_.seconds;
+  budget_from_answers_ = stats_.answered + stats_.status_errors;
+}
+
+// The run time allowed (base and earned since set_budget) minus what was
+// spent before this run(), from `began`. Answers are counted as they come,
+// so the loop asks again after each.
+std::optional<Engine::Clock::time_point> Engine::budget_due(Clock::time_point began) const {
+  if (budget_.base_ms <= 0) return std::nullopt;
+  uint64_t answers = stats_.answered + stats_.status_errors - budget_from_answers_;
+  double allowed =
+      budget_.base_ms / 1e3 + static_cast<double>(answers) * budget_.per_answer_us / 1e6;
+  double left = allowed - (stats_.seconds - budget_from_s_);
+  return began + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(left));
+}
+
 uint32_t Engine::new_tid() {
   if (next_tid_ == 0)  // not 0, and unlike the last run's, so stale replies do not match
     next_tid_ = (static_cast<uint32_t>(getpid()) << 16) ^
@@ -248,7 +266,8 @@ void Engine::withdraw(Query q) {
 // query at once costs the window, not C/(2k) queries' tries (man rdma,
 // TIME BOUND; engine_bound_test).
 void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
-  if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached)
+  if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached ||
+      stats_.budget_spent)
     return;
   int tries = std::max(c_.retries, 0) + 1;
   // A query left unanswered while the sweep is failing (one try, not
@@ -467,22 +486,20 @@ void Engine::drop_stale_deadlines() {
 
 // Every query still pending or in flight ends without its reply; done
 // callbacks may submit more, which end the same way.
-void Engine::end_at_deadline() {
-  stats_.deadline_reached = true;
+void Engine::end_at_deadline(const std::string& why) {
   while (pending_ || !flights_.empty()) {
     if (!doomed_.empty()) {
       Query q = std::move(doomed_.front().first);
       doomed_.pop_front();
       --pending_;
-      Failure failure{Failure::Kind::Timeout, 0, 0, "deadline reached: not sent: " + q.what};
+      Failure failure{Failure::Kind::Timeout, 0, 0, why + ": not sent: " + q.what};
       ++stats_.timeouts;
       if (q.done) q.done(nullptr, &failure);
       continue;
     }
     if (!flights_.empty()) {
       Flight& f = flights_.begin()->second;
-      Failure failure{Failure::Kind::Timeout, f.tries, 0,
-                      "deadline reached: no reply to " + f.q.what};
+      Failure failure{Failure::Kind::Timeout, f.tries, 0, why + ": no reply to " + f.q.what};
       finish(flights_.begin()->first, nullptr, &failure);
       continue;
     }
@@ -495,7 +512,7 @@ void Engine::end_at_deadline() {
         Query q = std::move(d->pending.front());
         d->pending.pop_front();
         --pending_;
-        Failure failure{Failure::Kind::Timeout, 0, 0, "deadline reached: not sent: " + q.what};
+        Failure failure{Failure::Kind::Timeout, 0, 0, why + ": not sent: " + q.what};
         ++stats_.timeouts;
         if (q.done) q.done(nullptr, &failure);
       }
@@ -514,7 +531,17 @@ void Engine::run(const std::function<bool()>& until) {
   Clock::time_point began = t_.now();
   while ((pending_ || !flights_.empty()) && !(until && until())) {
     if (c_.deadline && t_.now() >= *c_.deadline) {
-      end_at_deadline();
+      stats_.deadline_reached = true;
+      end_at_deadline("deadline reached");
+      break;
+    }
+    std::optional<Clock::time_point> budget = budget_due(began);
+    if (budget && t_.now() >= *budget) {
+      stats_.budget_spent = true;
+      stats_.budget_answers = stats_.answered + stats_.status_errors - budget_from_answers_;
+      stats_.budget_seconds = budget_.base_ms / 1e3 + static_cast<double>(stats_.budget_answers) *
+                                                          budget_.per_answer_us / 1e6;
+      end_at_deadline("time budget spent");
       break;
     }
     if (!doomed_.empty()) {  // then the loop's test again: the run may be over
@@ -548,6 +575,7 @@ void Engine::run(const std::function<bool()>& until) {
     drop_stale_deadlines();
     Clock::time_point next = deadlines_.empty() ? Clock::time_point::max() : deadlines_.top().first;
     if (c_.deadline) next = std::min(next, *c_.deadline);
+    if (budget) next = std::min(next, *budget);
     auto now = t_.now();
     int wait =
         next <= now || !doomed_.empty()

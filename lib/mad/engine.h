@@ -100,6 +100,20 @@ struct EngineConfig {
   uint16_t gmp_pkey_index = 0;
 };
 
+// A sweep's time budget (Engine::set_budget): the time spent in run()
+// since it was set may not pass base_ms plus per_answer_us for every
+// query answered since. When it would, the sweep ends as at a deadline
+// (EngineStats::budget_spent): what was found is kept. A fabric that
+// answers earns far more than it spends (a few to 150 us of wall time an
+// answer, bench/latency_results.md), while one that answers late, or
+// not at all, or damaged, cannot stretch a sweep past base_ms plus
+// per_answer_us for each query the command asks (man rdma, TIME BOUND).
+// 0 base_ms: no budget.
+struct Budget {
+  int base_ms = 0;
+  int per_answer_us = 0;
+};
+
 // The last tries of a destination that judge its answer ratio
 // (EngineConfig::give_up): 2 x give_up x (retries+1), twice that for a
 // probe group (many nodes), at most 64; 0 when give_up is.
@@ -138,6 +152,10 @@ struct EngineStats {
   uint64_t busiest_sent = 0;
   double seconds = 0;             // time spent in run(), on the transport's clock
   bool deadline_reached = false;  // EngineConfig::deadline cut the run short
+  bool budget_spent = false;      // the Budget cut the run short
+  // Its figures when it did: seconds allowed (base and earned), answers.
+  double budget_seconds = 0;
+  uint64_t budget_answers = 0;
   uint64_t failed() const { return timeouts + status_errors + malformed; }
   // "dropped 4 replies not matching their request (attribute 3, path 1),
   // 2 stray"; "" when none.
@@ -193,6 +211,10 @@ class Engine {
   Mad call(const Mad& request, const Address& to, const std::string& what);
 
   const EngineConfig& config() const { return c_; }
+  // Sets the sweep's time budget from now (a fabric-wide command's, set as
+  // its discovery starts): it counts run()'s time and the answers from
+  // here on.
+  void set_budget(Budget b);
   const EngineStats& stats() const { return stats_; }
 
   // Sees every MAD sent (">") and received ("<"), for -dd.
@@ -255,7 +277,10 @@ class Engine {
   void on_receive(const Received& r);
   void expire(Clock::time_point now);
   void drop_stale_deadlines();
-  void end_at_deadline();
+  void end_at_deadline(const std::string& why);
+  // When the budget falls due in a run() that began at `began`; none
+  // without a budget.
+  std::optional<Clock::time_point> budget_due(Clock::time_point began) const;
   void finish(uint32_t key, const Mad* reply, const Failure* failure);
   void withdraw(Query q);
   void count_tries(Dest& d, const Flight& f, bool answered);
@@ -284,6 +309,10 @@ class Engine {
   // lowest, and how many of them there are (EngineConfig::failing_tries).
   uint64_t recent_tries_ = 0;
   int recent_count_ = 0;
+  // The budget, and the run time and answers when it was set.
+  Budget budget_;
+  double budget_from_s_ = 0;
+  uint64_t budget_from_answers_ = 0;
   // Each try has its own TID (low 32 bits; the kernel owns the high ones), so
   // a failure report for an old try cannot cut the current one short, while
   // a late reply to any try still answers the query.

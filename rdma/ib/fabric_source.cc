@@ -7,6 +7,7 @@
 #include "lib/error.h"
 #include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/engine_config.h"
 #include "lib/ib/lid_discover.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_fabric.h"
@@ -22,6 +23,9 @@ ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
   if (!src.from.empty()) return ib::load_fabric(src.from);
   std::optional<MadSession> own;
   MadSession& s = session ? *session : own.emplace(c, src.via);
+  // A fabric-wide command ends within its time budget whatever the fabric
+  // answers (man rdma, TIME BOUND), from here on to its last step.
+  s.engine().set_budget(ib::sweep_budget(c.opt.deadline_s));
   ib::Discovery d;
   if (o.sa) {
     // From the SA's records: no SMP sent.

@@ -55,6 +55,17 @@ MadSession::MadSession(Ctx& c, const std::string& via, int trace_level)
 MadSession::~MadSession() {
   progress_.clear();
   const mad::EngineStats& st = engine().stats();
+  if (st.budget_spent) {
+    char allowed[32];
+    std::snprintf(allowed, sizeof allowed, "%.1f", st.budget_seconds);
+    c_.warn("time budget of " + std::string(allowed) + " s spent (" +
+            std::to_string(ib::kBudgetBaseMs / 1000) + " s, and " +
+            std::to_string(ib::kBudgetPerAnswerUs) + " us for each of " +
+            std::to_string(st.budget_answers) +
+            " answers): the fabric is too slow or sick, stopped sending, the result is "
+            "partial (--deadline sets another bound)");
+    return;
+  }
   if (!st.deadline_reached) return;
   c_.warn("deadline of " + c_.opt.deadline_text +
           " s reached: stopped sending, the result is partial");
