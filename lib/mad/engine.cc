@@ -25,6 +25,31 @@ double time_value_ms(uint64_t v) {
   return 4.096e-3 * std::ldexp(1.0, static_cast<int>(v));
 }
 
+// A query's route end as a key of Engine::dests_: "d" and a directed
+// route's ports, or "l" and the DLID.
+std::string route_key(const Query& q) {
+  std::string key;
+  bool directed = q.mad.mgmt_class() == kClassSmiDr;
+  if (directed) {
+    size_t hops = std::min<size_t>(q.mad.get(hdr::kHopCount), kMaxHops);
+    key = "d";
+    for (size_t i = 1; i <= hops; ++i)
+      key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
+  } else {
+    key = "l" + std::to_string(q.to.lid);
+  }
+  return key;
+}
+
+// A directed route's key in 64 bits (its length, then its ports), when it
+// has at most 7 hops (a 3-level fat tree's longest is 6): Engine::probe_sent_.
+std::optional<uint64_t> packed_route(const std::string& key) {
+  if (key.empty() || key[0] != 'd' || key.size() > 8) return std::nullopt;
+  uint64_t v = key.size();
+  for (size_t i = 1; i < key.size(); ++i) v |= uint64_t{static_cast<uint8_t>(key[i])} << (8 * i);
+  return v;
+}
+
 }  // namespace
 
 int give_up_window(const EngineConfig& c, bool group) {
@@ -92,29 +117,25 @@ uint32_t Engine::new_tid() {
 
 // A directed route's end (its path), or the DLID: the node that serves it.
 Engine::Dest& Engine::route_dest(const Query& q) {
-  std::string key;
-  bool directed = q.mad.mgmt_class() == kClassSmiDr;
-  if (directed) {
-    size_t hops = std::min<size_t>(q.mad.get(hdr::kHopCount), kMaxHops);
-    key = "d";
-    for (size_t i = 1; i <= hops; ++i)
-      key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
-  } else {
-    key = "l" + std::to_string(q.to.lid);
-  }
-  auto [it, added] = dests_.try_emplace(std::move(key));
+  auto [it, added] = dests_.try_emplace(route_key(q));
   Dest& d = it->second;
   if (added) {
     d.limited = q.mad.mgmt_class() != kClassSa;
     d.key = &it->first;
+    // Probes sent to this route before it had a Dest: counted on, once.
+    if (std::optional<uint64_t> p = packed_route(it->first))
+      if (auto n = probe_sent_.find(*p); n != probe_sent_.end()) {
+        d.sent = n->second;
+        probe_sent_.erase(n);
+      }
   }
   return d;
 }
 
 // "dr 0,1,3", "lid 4", "behind 0x...", "behind dr 0,1": from the key
-// route_dest and dest_of give it.
-std::string Engine::Dest::text() const {
-  const std::string& k = *key;
+// route_dest and dest_of give it; a probe's route's too (count_sent).
+namespace {
+std::string key_text(const std::string& k) {
   auto path = [&k](std::string out) {
     for (size_t i = 1; i < k.size(); ++i) out += "," + std::to_string(static_cast<uint8_t>(k[i]));
     return out;
@@ -129,6 +150,23 @@ std::string Engine::Dest::text() const {
     default:  // 'l'
       return "lid " + k.substr(1);
   }
+}
+}  // namespace
+std::string Engine::Dest::text() const {
+  return key_text(*key);
+}
+
+// Where a try counts for EngineStats::busiest: its route end's Dest, or for
+// a probe whose route no Dest serves, the route's count in probe_sent_
+// (a route too long to pack gets a Dest).
+uint64_t& Engine::count_sent(Flight& f) {
+  if (f.counted) return f.counted->sent;
+  std::string key = route_key(f.q);
+  std::optional<uint64_t> p = packed_route(key);
+  auto it = dests_.find(key);
+  if (it == dests_.end() && p) return probe_sent_[*p];
+  f.counted = it != dests_.end() ? &it->second : &route_dest(f.q);
+  return f.counted->sent;
 }
 
 // Where a query waits its turn: its route's end, or for a probe of an
@@ -207,7 +245,7 @@ void Engine::submit(Query q) {
 void Engine::start(Query q, Dest& d) {
   uint32_t tid = tid_of(q.mad.bytes);
   Flight& f = flights_[tid];
-  f.counted = d.group ? &route_dest(q) : &d;
+  f.counted = d.group ? nullptr : &d;  // a probe's route: count_sent
   f.q = std::move(q);
   f.dest = &d;
   f.timeout_ms = d.timeout_ms ? d.timeout_ms : c_.timeout_ms;
@@ -220,9 +258,9 @@ void Engine::start(Query q, Dest& d) {
 void Engine::send(Flight& f) {
   ++f.tries;
   ++stats_.sent;
-  if (++f.counted->sent > stats_.busiest_sent) {
-    stats_.busiest_sent = f.counted->sent;
-    stats_.busiest = f.counted->text();
+  if (uint64_t& n = count_sent(f); ++n > stats_.busiest_sent) {
+    stats_.busiest_sent = n;
+    stats_.busiest = f.counted ? f.counted->text() : key_text(route_key(f.q));
   }
   f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
   deadlines_.emplace(f.deadline, f.tids.front());

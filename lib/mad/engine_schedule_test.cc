@@ -163,6 +163,35 @@ TEST(EngineSchedule, ProbesBehindOneNodeNeverPassPerNode) {
   EXPECT_EQ(e.stats().busiest.rfind("dr 0,", 0), 0u) << e.stats().busiest;
 }
 
+// A probe's route end is counted without a Dest of its own until a query
+// goes there as to a known node: its count then goes on from the probes'.
+TEST(EngineSchedule, BusiestCountsAProbesRouteOnWithTheNodeItFound) {
+  ScheduleTransport t;
+  Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 8, .per_node = 2});
+  auto ask = [&e](std::vector<uint8_t> path, bool probe) {
+    Route r{true, 0, std::move(path)};
+    Query q{make_smp(r, kGet, kNodeInfo, 0), smp_address(r), "query", nullptr};
+    q.unknown_end = probe;
+    e.submit(std::move(q));
+  };
+  for (uint8_t port : {1, 2, 3}) ask({1, port}, true);
+  e.run();
+  EXPECT_EQ(e.stats().busiest_sent, 1u);
+  ask({1, 2}, false);
+  ask({1, 2}, false);
+  e.run();
+  EXPECT_EQ(e.stats().busiest, "dr 0,1,2");
+  EXPECT_EQ(e.stats().busiest_sent, 3u);
+  // A route too long to pack in 64 bits (8 hops) is counted the same.
+  std::vector<uint8_t> far{1, 2, 3, 4, 5, 6, 7, 8};
+  ask(far, true);
+  e.run();
+  for (int i = 0; i < 3; ++i) ask(far, false);
+  e.run();
+  EXPECT_EQ(e.stats().busiest, "dr 0,1,2,3,4,5,6,7,8");
+  EXPECT_EQ(e.stats().busiest_sent, 4u);
+}
+
 TEST(EngineSchedule, WithoutTheMarkEachProbeRouteIsItsOwnNode) {
   ScheduleTransport t;
   Engine e(t, {.timeout_ms = 1000, .retries = 0, .window = 64, .per_node = 2});
