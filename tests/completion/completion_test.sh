@@ -303,7 +303,7 @@ check "port set width values" "rdma port set 4 port 1 width " "12x 1x 2x 4x 8x a
 check "port set speed values" "rdma port set 4 port 1 speed " "all ddr qdr sdr"
 check "port show tables" "rdma port show guid 0x0002c903000e0b72 port 1 " "from guids pkeys sl2vl via vlarb"
 check "port check words" "rdma port check lid 5 port 1 " "errors speed state thresholds via width"
-check "port show tables, combined route" "rdma port show dr lid 4 0,1 port 1 " "guids pkeys sl2vl via vlarb"
+check "port show tables, combined route" "rdma port show dr lid 4 0,1 port 1 " "from guids pkeys sl2vl via vlarb"
 check "port check port all" "rdma port check lid 5 port " "all"
 check "port check words once" "rdma port check lid 5 state " "errors port speed thresholds via width"
 check "port check thresholds FILE" "rdma port check lid 5 thresholds c" "cmds.txt"
