@@ -358,6 +358,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
   watch_view(c, [&](Interval& iv) {
     head.clear();
     add_sweep_time(head);
+    arm_sweep_budget(c, s);  // each sweep its own (TIME BOUND)
     ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
     sweep_warnings(c, sweep, s);
     if (!json) iv.out().record(head);

@@ -213,6 +213,7 @@ void fabric_top(Ctx& c) {
   Clock::time_point last = Clock::now();
   auto sweep = [&] {
     Clock::time_point start = Clock::now();
+    arm_sweep_budget(c, s);  // each sweep its own (TIME BOUND)
     ib::ErrorSweep sw = ib::sweep_errors(s.engine(), f, o);
     o.wait_tick = false;
     double secs = std::chrono::duration<double>(start - last).count();
