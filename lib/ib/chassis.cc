@@ -2,12 +2,14 @@
 
 #include <map>
 
+#include "lib/ib/voltaire.h"
+
 namespace rdma::ib {
 
 namespace {
 
 // Vendor IDs (IEEE OUIs) and the device ID the grouping rules name.
-constexpr uint32_t kVoltaire = 0x0008f1;
+constexpr uint32_t kVoltaire = kVoltaireVendor;
 constexpr uint32_t kMellanox = 0x0002c9;
 constexpr uint32_t kTopspin = 0x0005ad;
 constexpr uint32_t kInfiniCon = 0x00066a;
@@ -40,6 +42,76 @@ unsigned leading_number(std::string_view s) {
     v = v * 10 + static_cast<unsigned>(c - '0');
   }
   return v;
+}
+
+bool voltaire_switch(const Node& n) {
+  return n.info.vendor_id == kVoltaire && n.is_switch();
+}
+
+// Whether port p of n faces the box's other chips (inner_ports 0: all).
+bool inner(const Node& n, unsigned p) {
+  unsigned last = voltaire_inner_ports(n.info.device_id);
+  return !last || p <= last;
+}
+
+// A Voltaire chip's place: a spine's from the line port its first
+// switch link meets, a line's from the spine port its first inner link
+// meets (libibnetdisc looks no further).
+std::optional<ChassisPlace> voltaire_place(const Fabric& f, const Node& n) {
+  bool spine = voltaire_spine(n.info.device_id);
+  if (!spine && !voltaire_line(n.info.device_id)) return std::nullopt;
+  for (const Port& p : n.ports) {
+    if (!p.num || !p.peer || !inner(n, p.num)) continue;
+    const Node& peer = f.nodes[p.peer->node];
+    if (spine) {
+      if (!peer.is_switch()) continue;
+      return voltaire_spine_place(n.info.device_id, p.peer->port);
+    }
+    if (!voltaire_spine(peer.info.device_id)) return std::nullopt;
+    return voltaire_line_place(peer.info.device_id, p.peer->port);
+  }
+  return std::nullopt;
+}
+
+// Voltaire's chassis, numbered before the others: each grows from a
+// placed spine (the last found first, as libibnetdisc's switch list runs)
+// through the spines' links to lines and the lines' inner links to
+// spines, each chip at its position while that is free.
+void group_voltaire(const Fabric& f, Grouping& g) {
+  for (uint32_t s = static_cast<uint32_t>(f.nodes.size()); s-- > 0;) {
+    const Node& start = f.nodes[s];
+    if (!voltaire_switch(start) || !voltaire_spine(start.info.device_id) || !g.place[s] ||
+        g.chassis_of[s])
+      continue;
+    unsigned number = static_cast<unsigned>(g.chassis.size() + 1);
+    std::map<unsigned, uint32_t> spines, lines;
+    auto insert = [&](uint32_t i) {
+      const Node& n = f.nodes[i];
+      if (!voltaire_switch(n) || !g.place[i] || g.chassis_of[i]) return false;
+      unsigned at = voltaire_position(n.info.device_id, *g.place[i]);
+      auto& slots = g.place[i]->slot == ChassisSlot::Line ? lines : spines;
+      if (!at || !slots.emplace(at, i).second) return false;
+      g.chassis_of[i] = number;
+      return true;
+    };
+    insert(s);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (auto* kind : {&spines, &lines}) {
+        std::vector<uint32_t> members;
+        for (auto [at, i] : *kind) members.push_back(i);
+        for (uint32_t i : members)
+          for (const Port& p : f.nodes[i].ports)
+            if (p.num && p.peer && inner(f.nodes[i], p.num)) grew |= insert(p.peer->node);
+      }
+    }
+    Chassis c{number, 0, {}, {}, {}};
+    for (auto [at, i] : spines) c.spines.push_back(i);
+    for (auto [at, i] : lines) c.lines.push_back(i);
+    // The first spine's GUID less one, as Voltaire's SM names the box.
+    c.guid = f.nodes[c.spines.front()].info.node_guid - 1;
+    g.chassis.push_back(std::move(c));
+  }
 }
 
 }  // namespace
@@ -94,8 +166,11 @@ std::string slot_text(const ChassisPlace& p) {
 }
 
 unsigned Grouping::external_port(const Fabric& f, PortRef r) const {
-  // A Mellanox line chip's ports 1-18 are the faceplate's 1-18.
   const std::optional<ChassisPlace>& p = place[r.node];
+  const Node& n = f.nodes[r.node];
+  if (n.info.vendor_id == kVoltaire)
+    return p ? voltaire_external_port(n.info.device_id, p->chip, r.port) : 0;
+  // A Mellanox line chip's ports 1-18 are the faceplate's 1-18.
   if (!p || p->slot != ChassisSlot::Line) return 0;
   return r.port >= 1 && r.port <= 18 && r.port <= f.nodes[r.node].info.num_ports ? r.port : 0;
 }
@@ -105,11 +180,14 @@ Grouping group_chassis(const Fabric& f) {
   g.chassis_of.assign(f.nodes.size(), 0);
   g.place.resize(f.nodes.size());
   for (uint32_t i = 0; i < f.nodes.size(); ++i)
-    if (f.nodes[i].is_switch())
+    if (voltaire_switch(f.nodes[i]))
+      g.place[i] = voltaire_place(f, f.nodes[i]);
+    else if (f.nodes[i].is_switch())
       g.place[i] = mellanox_place(f.nodes[i].info.vendor_id, f.nodes[i].info.device_id,
                                   f.nodes[i].description);
-  // Voltaire's chips are placed by how their spines are wired, not by
-  // SystemImageGUID: not decoded here, so left out of every chassis.
+  // Voltaire's chips are grouped by how they are wired, not by
+  // SystemImageGUID.
+  group_voltaire(f, g);
   std::vector<std::optional<uint64_t>> key(f.nodes.size());
   std::map<uint64_t, unsigned> count;
   for (uint32_t i = 0; i < f.nodes.size(); ++i) {
@@ -122,7 +200,8 @@ Grouping group_chassis(const Fabric& f) {
     ++count[*key[i]];
   }
   std::map<uint64_t, size_t> index;
-  std::vector<std::map<unsigned, uint32_t>> spines, lines;
+  size_t voltaire = g.chassis.size();
+  std::vector<std::map<unsigned, uint32_t>> spines(voltaire), lines(voltaire);
   for (uint32_t i = 0; i < f.nodes.size(); ++i) {
     if (!key[i] || count[*key[i]] < 2) continue;
     auto [it, fresh] = index.emplace(*key[i], g.chassis.size());
@@ -141,7 +220,7 @@ Grouping group_chassis(const Fabric& f) {
     }
     g.chassis_of[i] = c.number;
   }
-  for (size_t c = 0; c < g.chassis.size(); ++c) {
+  for (size_t c = voltaire; c < g.chassis.size(); ++c) {
     for (auto [slot, i] : spines[c]) g.chassis[c].spines.push_back(i);
     for (auto [slot, i] : lines[c]) g.chassis[c].lines.push_back(i);
   }

@@ -98,13 +98,25 @@ std::string desc_of(const Fabric& f, uint32_t i) {
 
 TEST(Chassis, GroupsTheBoxesOfTheNetFile) {
   Fabric f = chassis_fabric();
-  ASSERT_EQ(f.nodes.size(), 10u);
+  ASSERT_EQ(f.nodes.size(), 14u);
   Grouping g = group_chassis(f);
-  // In the order of each chassis' first node: discovery meets L01 first,
-  // then ts1, then box-a.
-  ASSERT_EQ(g.chassis.size(), 3u);
-  const Chassis& sys1 = g.chassis[0];
-  EXPECT_EQ(sys1.number, 1u);
+  // Voltaire's first, then in the order of each chassis' first node:
+  // discovery meets L01 first, then ts1, then box-a.
+  ASSERT_EQ(g.chassis.size(), 4u);
+  const Chassis& isr = g.chassis[0];
+  EXPECT_EQ(isr.number, 1u);
+  ASSERT_EQ(isr.spines.size(), 1u);
+  EXPECT_EQ(desc_of(f, isr.spines[0]), "VS");
+  EXPECT_EQ(isr.guid, f.nodes[isr.spines[0]].info.node_guid - 1);
+  ASSERT_EQ(isr.lines.size(), 2u);  // by chip position: slot 1's chips 1, 2
+  EXPECT_EQ(desc_of(f, isr.lines[0]), "VL1");
+  EXPECT_EQ(desc_of(f, isr.lines[1]), "VL2");
+  EXPECT_TRUE(isr.nodes.empty());
+  EXPECT_EQ(g.place[isr.lines[1]]->type, "ISR9096");
+  EXPECT_EQ(slot_text(*g.place[isr.lines[1]]), "Line 1 Chip 2");
+  EXPECT_EQ(slot_text(*g.place[isr.spines[0]]), "Spine 1 Chip 1");
+  const Chassis& sys1 = g.chassis[1];
+  EXPECT_EQ(sys1.number, 2u);
   EXPECT_EQ(sys1.guid, 0x2c90000abcd00u);
   ASSERT_EQ(sys1.spines.size(), 2u);  // by slot, whatever the order found
   EXPECT_EQ(desc_of(f, sys1.spines[0]), "MF0;sys1:MSX6536/S01/U1");
@@ -113,37 +125,67 @@ TEST(Chassis, GroupsTheBoxesOfTheNetFile) {
   EXPECT_EQ(desc_of(f, sys1.lines[0]), "MF0;sys1:MSX6536/L01/U1");
   EXPECT_EQ(desc_of(f, sys1.lines[1]), "MF0;sys1:MSX6536/L02/U1");
   EXPECT_TRUE(sys1.nodes.empty());
-  EXPECT_EQ(g.chassis[1].guid, 0x5ad0000000001u);
-  ASSERT_EQ(g.chassis[1].nodes.size(), 2u);
-  EXPECT_EQ(desc_of(f, g.chassis[1].nodes[0]), "ts1");
-  EXPECT_EQ(desc_of(f, g.chassis[1].nodes[1]), "ts2");
-  EXPECT_EQ(g.chassis[2].guid, 0x1234000000000099u);
+  EXPECT_EQ(g.chassis[2].guid, 0x5ad0000000001u);
   ASSERT_EQ(g.chassis[2].nodes.size(), 2u);
+  EXPECT_EQ(desc_of(f, g.chassis[2].nodes[0]), "ts1");
+  EXPECT_EQ(desc_of(f, g.chassis[2].nodes[1]), "ts2");
+  EXPECT_EQ(g.chassis[3].guid, 0x1234000000000099u);
+  ASSERT_EQ(g.chassis[3].nodes.size(), 2u);
   for (uint32_t i = 0; i < f.nodes.size(); ++i) {
     const std::string& d = f.nodes[i].description;
-    unsigned want = d.starts_with("MF0")   ? 1
-                    : d.starts_with("ts")  ? 2
-                    : d.starts_with("box") ? 3
+    bool voltaire = d == "VS" || d.starts_with("VL");
+    unsigned want = voltaire               ? 1
+                    : d.starts_with("MF0") ? 2
+                    : d.starts_with("ts")  ? 3
+                    : d.starts_with("box") ? 4
                                            : 0;
     EXPECT_EQ(g.chassis_of[i], want) << d;
-    EXPECT_EQ(g.place[i].has_value(), d.starts_with("MF0")) << d;
+    EXPECT_EQ(g.place[i].has_value(), d.starts_with("MF0") || voltaire) << d;
   }
   // A line chip's ports 1-18 are the faceplate's; a spine's are inside.
   EXPECT_EQ(g.external_port(f, {sys1.lines[0], 2}), 2u);
   EXPECT_EQ(g.external_port(f, {sys1.lines[0], 9}), 0u);  // past its 8 ports
   EXPECT_EQ(g.external_port(f, {sys1.spines[0], 1}), 0u);
+  // A Voltaire line's by its chip's map: port 19 of chip 2 is the 7th.
+  EXPECT_EQ(g.external_port(f, {isr.lines[1], 19}), 7u);
+  EXPECT_EQ(g.external_port(f, {isr.lines[0], 13}), 6u);
+  EXPECT_EQ(g.external_port(f, {isr.lines[0], 1}), 0u);
+  EXPECT_EQ(g.external_port(f, {isr.spines[0], 13}), 0u);
+}
+
+// Voltaire's chips are placed by their wiring alone: a line cabled to no
+// spine, or a spine whose first switch link meets a faceplate port, has
+// no place and no chassis.
+TEST(Chassis, VoltaireChipsWithoutTheirWiringStayOutside) {
+  Fabric f = chassis_fabric();
+  uint32_t vs = 0, vl2 = 0;
+  for (uint32_t i = 0; i < f.nodes.size(); ++i) {
+    if (f.nodes[i].description == "VS") vs = i;
+    if (f.nodes[i].description == "VL2") vl2 = i;
+  }
+  // The spine's devices no longer a spine's: the lines have no place.
+  f.nodes[vs].info.device_id = 0x5a06;  // ISR9024
+  Grouping g = group_chassis(f);
+  EXPECT_EQ(g.chassis.size(), 3u);
+  EXPECT_FALSE(g.place[vl2]);
+  EXPECT_EQ(g.chassis_of[vl2], 0u);
+  EXPECT_EQ(g.external_port(f, {vl2, 19}), 0u);
 }
 
 TEST(Chassis, AChipInATakenSlotStaysOutside) {
   Fabric f = chassis_fabric();
-  for (Node& n : f.nodes)
+  for (Node& n : f.nodes) {
     if (n.description == "MF0;sys1:MSX6536/L02/U1") n.description = "MF0;sys1:MSX6536/L01/U1";
+    // VL2 seen on the spine port VL1 uses: the same line slot and chip.
+    if (n.description == "VL2") n.ports[1].peer->port = 2;
+  }
   Grouping g = group_chassis(f);
   ASSERT_EQ(g.chassis[0].lines.size(), 1u);
+  ASSERT_EQ(g.chassis[1].lines.size(), 1u);
   unsigned outside = 0;
   for (uint32_t i = 0; i < f.nodes.size(); ++i)
     if (g.place[i] && !g.chassis_of[i]) ++outside;
-  EXPECT_EQ(outside, 1u);
+  EXPECT_EQ(outside, 2u);
 }
 
 TEST(Chassis, GroupedTopologyTextAndReadBack) {
@@ -151,9 +193,10 @@ TEST(Chassis, GroupedTopologyTextAndReadBack) {
   std::string t =
       testio::written([&](std::FILE* out) { write_topology(f, out, {.grouped = true}); });
   for (const char* want :
-       {"\nChassis 1 (guid 0x2c90000abcd00)\n\n# Spine Nodes\n",
-        "sysimgguid=0x2c90000abcd00\t\t# Chassis 1\n", "\t# MSX6536 Spine 1 Chip 1\n",
-        "\t# MSX6536 Line 2 Chip 1\n", "\nChassis 2 (guid 0x5ad0000000001)\n", "\n# Chassis CAs\n",
+       {"\nChassis 2 (guid 0x2c90000abcd00)\n\n# Spine Nodes\n",
+        "sysimgguid=0x2c90000abcd00\t\t# Chassis 2\n", "\t# MSX6536 Spine 1 Chip 1\n",
+        "\t# MSX6536 Line 2 Chip 1\n", "\nChassis 3 (guid 0x5ad0000000001)\n",
+        "\t# ISR9096 Line 1 Chip 2\n", "[19][ext 7]\t\"S-", "[3][ext 3]\t\"S-", "\n# Chassis CAs\n",
         "\nNon-Chassis Nodes\n", "[1][ext 1]\t\"H-", "[2][ext 2]\t\t# lid", "\t#\nSwitch"}) {
     EXPECT_NE(t.find(want), std::string::npos) << want << " in\n" << t;
   }

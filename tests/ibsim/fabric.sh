@@ -218,7 +218,8 @@ fi
 
 # grouped: ibnetdiscover -g on a third ibsim whose net file (chassis.net)
 # makes boxes of its nodes: a Mellanox IS4 chassis whose chips name their
-# slots, a Topspin pair, a dual-chip host; the same chassis, sections,
+# slots, a Voltaire ISR9096 placed by its wiring, a Topspin pair, a
+# dual-chip host; the same chassis, sections,
 # notes and [ext N] marks, and the grouped file read back by `from`.
 mkdir sim3
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 exec ibsim -s "$HERE/chassis.net" </dev/null >ibsim.log 2>&1 ) &
@@ -239,10 +240,18 @@ import json, sys
 recs = json.load(open(sys.argv[1]))
 by = {r["description"]: r["chassis"] for r in recs}
 l2, ts1, hca1 = by["MF0;sys1:MSX6536/L02/U1"], by["ts1"], by["hca1"]
-want = {"number": 1, "guid": "0x0002c90000abcd00", "type": "MSX6536", "slot": "line",
+vl2, vs = by["VL2"], by["VS"]
+want = {"number": 2, "guid": "0x0002c90000abcd00", "type": "MSX6536", "slot": "line",
         "slot_number": 2, "chip": 1}
-if l2 != want or ts1 != {"number": 2, "guid": "0x0005ad0000000001"} or hca1 is not None:
+if l2 != want or ts1 != {"number": 3, "guid": "0x0005ad0000000001"} or hca1 is not None:
     sys.exit(f"L02 {l2}, ts1 {ts1}, hca1 {hca1}")
+# Voltaire's chassis first; the second chip of line slot 1, as the spine
+# port it meets says; the chassis GUID the spine's less one.
+vwant = {"number": 1, "guid": vl2["guid"], "type": "ISR9096", "slot": "line",
+         "slot_number": 1, "chip": 2}
+vs_guid = next(int(r["node_guid"], 16) for r in recs if r["description"] == "VS")
+if vl2 != vwant or vs["slot"] != "spine" or int(vl2["guid"], 16) != vs_guid - 1:
+    sys.exit(f"VL2 {vl2}, VS {vs}")
 print(f"{len(recs)} nodes, {sum(1 for c in by.values() if c)} in a chassis")
 PY
 ); then
