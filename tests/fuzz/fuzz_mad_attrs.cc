@@ -19,8 +19,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     mad::decode(pick, bytes, data[1] % 3, r);
   } catch (const Error&) {
   }
+  // A LID route to 2, or a directed route 0,1,3 (no LID: a directed route
+  // with one is a combined route, which only a client knowing its own LID
+  // can build).
+  const bool dr = (data[1] & 4) != 0;
   mad::Mad req = pick.mgmt_class == mad::kClassSmiLid
-                     ? mad::make_smp({(data[1] & 4) != 0, 2, {1, 3}}, mad::kGet, pick, data[1] >> 4)
+                     ? mad::make_smp({dr, static_cast<uint16_t>(dr ? 0 : 2), {1, 3}}, mad::kGet,
+                                     pick, data[1] >> 4)
                      : mad::make_gmp(pick.mgmt_class, mad::kGet, pick, data[1] >> 4);
   if (data[1] & 8) req.set(mad::hdr::kTid, 0x1234);
   try {
