@@ -46,7 +46,6 @@ void node_help(Ctx& c) {
 // from FILE: the node as the file holds it, no MAD sent; what the file
 // does not hold is left out and said once on stderr.
 void node_show_saved(Ctx& c, const mad::Target& t, const std::string& file) {
-  if (c.opt.sa) throw UsageError("\"from FILE\" reads a saved fabric: --sa asks the SA");
   SavedTarget s = load_saved_target(c, t, file);
   view::Record rec;
   add_target(rec, s.label);

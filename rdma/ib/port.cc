@@ -129,7 +129,6 @@ void port_show(Ctx& c) {
   if (c.opt.sa && !table.empty())
     throw UsageError("--sa shows PortInfo; the " + table + " table needs SMPs");
   if (!src.from.empty()) {
-    if (c.opt.sa) throw UsageError("\"from FILE\" reads a saved fabric: --sa asks the SA");
     if (!table.empty())
       throw UsageError("\"from FILE\" shows PortInfo; the " + table + " table needs SMPs");
     return port_show_saved(c, *target, port, src.from);

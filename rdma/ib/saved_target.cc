@@ -8,6 +8,7 @@
 namespace rdma {
 
 SavedTarget load_saved_target(Ctx& c, const mad::Target& t, const std::string& file) {
+  if (c.opt.sa) throw UsageError("\"from FILE\" reads a saved fabric: --sa asks the SA");
   SavedTarget s;
   s.names = ib::load_node_name_map(c.opt.node_name_map);
   s.fabric = ib::load_fabric(file, &s.kind);

@@ -22,7 +22,8 @@ struct SavedTarget {
   mad::Route label;  // a directed route as given, else the LID t resolves to
 };
 
-// Throws Error for a file that cannot be read or a target it does not have.
+// Throws UsageError with --sa (a file is not the SA), Error for a file
+// that cannot be read or a target it does not have.
 SavedTarget load_saved_target(Ctx& c, const mad::Target& t, const std::string& file);
 
 // "note: FILE does not hold a, b" on stderr; nothing when nothing lacks.
