@@ -20,10 +20,10 @@ struct Target {
   // the fabric can resolve (lib/ib/client.h, lib/ib/find.h): resolve()
   // refuses it.
   enum class Kind { Lid, Guid, Gid, Dr, Name } kind = Kind::Lid;
-  uint16_t lid = 0;
+  uint16_t lid = 0;  // also Dr: where a combined route starts, else 0
   uint64_t guid = 0;
   std::array<uint8_t, 16> gid{};
-  std::vector<uint8_t> path;  // output ports after the local one
+  std::vector<uint8_t> path;  // Dr: output ports after the node at lid (0: the local port)
   std::string name;           // Name: as given
   std::string text;           // as given, for messages: "lid 4", "dr 0,1"
 };
