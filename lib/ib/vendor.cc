@@ -157,16 +157,21 @@ uint64_t vendor_serve(mad::Transport& t, VendorServer which, const ServeInfo& in
   serving->serve(mgmt_class, oui);
   uint64_t n = 0;
   while ((!count || n < count) && !stop()) {
-    std::optional<mad::Received> got = t.receive(200);
-    if (!got || got->status || got->bytes.size() < mad::kMadBytes) continue;
+    std::optional<mad::Request> got = serving->receive_request(200);
+    if (!got || got->mad.status || got->mad.bytes.size() < mad::kMadBytes) continue;
     mad::Mad m;
-    std::copy_n(got->bytes.begin(), mad::kMadBytes, m.bytes.begin());
+    std::copy_n(got->mad.bytes.begin(), mad::kMadBytes, m.bytes.begin());
     std::optional<mad::Mad> reply = vendor_answer(mgmt_class, oui, info, m);
     if (!reply) continue;
-    // The requester's GSI (QP1): the diags' clients send from there.
-    t.send(*reply, mad::gsi_address(got->slid), 0);
+    // The requester's GSI (QP1): the diags' clients send from there. The
+    // answer leaves on the P_Key index the request came in on, as umad's
+    // reply path does: a client in a partition other than index 0's hears
+    // it only there.
+    mad::Address to = mad::gsi_address(got->mad.slid);
+    to.pkey_index = got->pkey_index;
+    t.send(*reply, to, 0);
     ++n;
-    if (answered) answered(got->slid);
+    if (answered) answered(got->mad.slid);
   }
   return n;
 }

@@ -21,7 +21,7 @@ namespace {
 struct VendorWire {
   std::mutex mu;
   std::condition_variable cv;
-  std::deque<mad::Received> to_server, to_client;
+  std::deque<mad::Request> to_server, to_client;
 };
 
 class VendorWireEnd : public mad::Transport, public mad::Serving {
@@ -30,15 +30,23 @@ class VendorWireEnd : public mad::Transport, public mad::Serving {
   void send(const mad::Mad& m, const mad::Address& to, int) override {
     std::lock_guard<std::mutex> l(w_.mu);
     sent_to.push_back(to);
-    (server_ ? w_.to_client : w_.to_server).push_back({{m.bytes.begin(), m.bytes.end()}, 0, lid_});
+    // The wire keeps the P_Key index a MAD left with: both ports' tables
+    // are taken to be alike.
+    (server_ ? w_.to_client : w_.to_server)
+        .push_back({{{m.bytes.begin(), m.bytes.end()}, 0, lid_}, to.pkey_index});
     w_.cv.notify_all();
   }
   std::optional<mad::Received> receive(int timeout_ms) override {
+    std::optional<mad::Request> r = receive_request(timeout_ms);
+    if (!r) return std::nullopt;
+    return std::move(r->mad);
+  }
+  std::optional<mad::Request> receive_request(int timeout_ms) override {
     std::unique_lock<std::mutex> l(w_.mu);
     auto& q = server_ ? w_.to_server : w_.to_client;
     if (!w_.cv.wait_for(l, std::chrono::milliseconds(timeout_ms), [&] { return !q.empty(); }))
       return std::nullopt;
-    mad::Received r = std::move(q.front());
+    mad::Request r = std::move(q.front());
     q.pop_front();
     return r;
   }
@@ -132,6 +140,26 @@ TEST(VendorServe, ServesTheOuiItIsGiven) {
   EXPECT_EQ(sysstat(c, 9, SysstatQuery::Host, 0x0002c9), kInfo.host);
   t.join();
   EXPECT_EQ(server.served_oui, 0x0002c9u);
+}
+
+TEST(VendorServe, AnswersOnThePKeyIndexTheRequestCameOn) {
+  VendorWire w;
+  VendorWireEnd server(w, true, 9);
+  std::thread t([&] { vendor_serve(server, VendorServer::Ping, kInfo, 2, [] { return false; }); });
+  mad::EngineConfig cfg;
+  cfg.timeout_ms = 2000;
+  cfg.gmp_pkey_index = 3;  // --pkey-idx 3
+  {
+    MadClient c(wire_access(w), "", cfg);
+    EXPECT_EQ(ping(c, 9).host, kInfo.host);
+  }
+  cfg.gmp_pkey_index = 0;
+  MadClient c(wire_access(w), "", cfg);
+  EXPECT_EQ(ping(c, 9).host, kInfo.host);
+  t.join();
+  ASSERT_EQ(server.sent_to.size(), 2u);
+  EXPECT_EQ(server.sent_to[0].pkey_index, 3);
+  EXPECT_EQ(server.sent_to[1].pkey_index, 0);
 }
 
 TEST(VendorServe, StopsWhenAskedAndNeedsAServingPort) {

@@ -123,6 +123,18 @@ void UmadTransport::send(const Mad& mad, const Address& to, int timeout_ms) {
 }
 
 std::optional<Received> UmadTransport::receive(int timeout_ms) {
+  return receive_on(timeout_ms, nullptr);
+}
+
+std::optional<Request> UmadTransport::receive_request(int timeout_ms) {
+  Request r;
+  std::optional<Received> got = receive_on(timeout_ms, &r.pkey_index);
+  if (!got) return std::nullopt;
+  r.mad = std::move(*got);
+  return r;
+}
+
+std::optional<Received> UmadTransport::receive_on(int timeout_ms, uint16_t* pkey_index) {
   pollfd p{umad_lib().get_fd(port_id_), POLLIN, 0};
   int n = poll(&p, 1, timeout_ms);
   if (n < 0 && errno != EINTR)
@@ -147,7 +159,10 @@ std::optional<Received> UmadTransport::receive(int timeout_ms) {
   size_t got = len < 0 ? 0 : std::min<size_t>(len, buf.size() - umad_lib().size());
   r.bytes.assign(m, m + got);
   r.status = umad_lib().status(buf.data());
-  r.slid = ntohs(umad_lib().get_mad_addr(buf.data())->lid);
+  const ib_mad_addr_t* from = umad_lib().get_mad_addr(buf.data());
+  r.slid = ntohs(from->lid);
+  // ib_user_mad_hdr keeps pkey_index in host order, as umad_set_pkey sets it.
+  if (pkey_index) *pkey_index = from->pkey_index;
   return r;
 }
 

@@ -24,12 +24,16 @@ class UmadTransport : public Transport, public Serving {
   void send(const Mad& mad, const Address& to, int timeout_ms) override;
   std::optional<Received> receive(int timeout_ms) override;
   void serve(uint8_t mgmt_class, uint32_t oui) override;
+  std::optional<Request> receive_request(int timeout_ms) override;
 
   // How long closing waits at most for replies still due (why: the .cc).
   static constexpr int kDrainMs = 100;
 
  private:
   void drain();
+  // receive(), and the P_Key index the MAD came in on to pkey_index when
+  // not null.
+  std::optional<Received> receive_on(int timeout_ms, uint16_t* pkey_index);
   // Registers the agent of a class not registered at the start; methods:
   // the requests it is handed (bit m for method m), 0 for none.
   int register_class(uint8_t mgmt_class, uint8_t version, uint32_t oui, long methods);
