@@ -60,17 +60,18 @@ uint16_t parse_mlid(const std::string& s) {
   return static_cast<uint16_t>(*v);
 }
 
-// A table's LIDs: all of them, "lid 4" (4-4) or "lids 1-20". Multicast:
-// MLIDs. every: the entries that send a LID nowhere too (ibroute -a).
-struct LidRange {
-  uint16_t lo, hi;
+// The words after the switch: which table (mcast), its LIDs (all of them,
+// "lid 4" as 4-4 or "lids 1-20"; multicast: MLIDs) and every: the entries
+// that send a LID nowhere too (ibroute -a).
+struct TableWords {
+  bool mcast = false;
+  ib::LidBounds lids;
   bool every = false;
 };
 
-// The words after the switch: [ mcast ] [ lid LID | lids FIRST-LAST ]
-// [ all-entries ], in any order.
-LidRange lid_range(Args& args, bool& mcast) {
-  mcast = false;
+// [ mcast ] [ lid LID | lids FIRST-LAST ] [ all-entries ], in any order.
+TableWords table_words(Args& args) {
+  bool mcast = false;
   bool every = false;
   std::optional<std::pair<std::string, std::string>> range;
   while (!args.empty()) {
@@ -91,20 +92,19 @@ LidRange lid_range(Args& args, bool& mcast) {
   // An MFT entry that forwards nowhere is an empty mask: nothing to list.
   if (mcast && every)
     throw UsageError("\"all-entries\" is for the unicast table, not with \"mcast\"");
-  ib::LidBounds all = mcast ? ib::mcast_lid_bounds() : ib::unicast_lid_bounds();
-  LidRange r{all.first, all.last, every};
+  TableWords r{mcast, mcast ? ib::mcast_lid_bounds() : ib::unicast_lid_bounds(), every};
   if (!range) return r;
   auto parse = [&](const std::string& v) { return mcast ? parse_mlid(v) : mad::parse_lid(v); };
   const std::string& v = range->second;
   if (range->first == "lid") {
-    r.lo = r.hi = parse(v);
+    r.lids.first = r.lids.last = parse(v);
     return r;
   }
   size_t dash = v.find('-');
   if (dash == std::string::npos) throw UsageError("invalid LID range \"" + v + "\" (expected A-B)");
-  r.lo = parse(v.substr(0, dash));
-  r.hi = parse(v.substr(dash + 1));
-  if (r.lo > r.hi)
+  r.lids.first = parse(v.substr(0, dash));
+  r.lids.last = parse(v.substr(dash + 1));
+  if (r.lids.first > r.lids.last)
     throw UsageError("invalid LID range \"" + v + "\": " + v.substr(0, dash) + " > " +
                      v.substr(dash + 1));
   return r;
@@ -138,11 +138,11 @@ void add_mlid(view::Record& rec, size_t mlid, const std::bitset<256>& mask, int 
 }
 
 // The multicast table: each MLID that forwards anywhere and its ports.
-void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, LidRange range) {
+void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, ib::LidBounds mlids) {
   if (!src.from.empty())
     throw UsageError("\"from\" names LIDs' owners; a multicast table has none");
   MadSession s(c, src.via);
-  ib::Mft t = ib::read_mft(s.engine(), s.route(sw), range.lo, range.hi);
+  ib::Mft t = ib::read_mft(s.engine(), s.route(sw), mlids.first, mlids.last);
   view::Record rec;
   for (size_t i = 0; i < t.masks.size(); ++i) {
     if (t.masks[i].none()) continue;
@@ -163,7 +163,7 @@ void add_switch(view::Record& rec, const ib::Node& sw) {
 // `all mcast`: every switch's multicast table in one run (dump_mfts), each
 // MLID with the switch it is in. The switches and their routes come from
 // discovery or `from FILE`; the tables are always read from the switches.
-void route_show_all_mcast(Ctx& c, const FabricSource& src, LidRange range) {
+void route_show_all_mcast(Ctx& c, const FabricSource& src, ib::LidBounds mlids) {
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, {});
   std::vector<std::string> warnings;
@@ -173,8 +173,8 @@ void route_show_all_mcast(Ctx& c, const FabricSource& src, LidRange range) {
   for (uint32_t n = 0; n < f.nodes.size(); ++n) {
     if (!mfts[n]) continue;
     const ib::Node& sw = f.nodes[n];
-    for (auto it = mfts[n]->lower_bound(range.lo); it != mfts[n]->end() && it->first <= range.hi;
-         ++it) {
+    for (auto it = mfts[n]->lower_bound(mlids.first);
+         it != mfts[n]->end() && it->first <= mlids.last; ++it) {
       rec.clear();
       add_switch(rec, sw);
       add_mlid(rec, it->first, it->second, sw.info.num_ports);
@@ -186,9 +186,8 @@ void route_show_all_mcast(Ctx& c, const FabricSource& src, LidRange range) {
 // `all`: every switch's table in one run (dump_fts), each entry with the
 // switch it is in.
 void route_show_all(Ctx& c, const FabricSource& src) {
-  bool mcast;
-  LidRange range = lid_range(c.args, mcast);
-  if (mcast) return route_show_all_mcast(c, src, range);
+  TableWords w = table_words(c.args);
+  if (w.mcast) return route_show_all_mcast(c, src, w.lids);
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, {});
   std::vector<std::string> warnings;
@@ -200,8 +199,8 @@ void route_show_all(Ctx& c, const FabricSource& src) {
     if (!lfts[n]) continue;
     const ib::Node& sw = f.nodes[n];
     const std::vector<uint8_t>& ports = lfts[n]->ports;
-    for (size_t lid = range.lo; lid <= range.hi && lid < ports.size(); ++lid) {
-      if (ports[lid] == ib::kNoPort && !range.every) continue;
+    for (size_t lid = w.lids.first; lid <= w.lids.last && lid < ports.size(); ++lid) {
+      if (ports[lid] == ib::kNoPort && !w.every) continue;
       rec.clear();
       add_switch(rec, sw);
       rec.pair("lid", lid);
@@ -221,18 +220,17 @@ void route_show(Ctx& c) {
   }
   std::vector<mad::Target> sw = c.args.targets(1);
   if (sw.empty()) throw UsageError("missing switch (lid N, guid G, gid G, dr PATH or name NAME)");
-  bool mcast;
-  LidRange range = lid_range(c.args, mcast);
-  if (mcast) return show_mcast(c, src, sw[0], range);
+  TableWords w = table_words(c.args);
+  if (w.mcast) return show_mcast(c, src, sw[0], w.lids);
   MadSession s(c, src.via);
   mad::Route r = s.route(sw[0]);
-  ib::Lft t = ib::read_lft(s.engine(), r, range.lo, range.hi);
+  ib::Lft t = ib::read_lft(s.engine(), r, w.lids.first, w.lids.last);
   // Discovered by SMPs (not --sa), without -d's cost line.
   ib::Fabric f = fabric_of(c, src, &s, {});
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
   view::Record rec;
   for (size_t i = 0; i < t.ports.size(); ++i) {
-    if (t.ports[i] == ib::kNoPort && !range.every) continue;
+    if (t.ports[i] == ib::kNoPort && !w.every) continue;
     uint16_t lid = static_cast<uint16_t>(t.first + i);
     rec.clear();
     rec.pair("lid", lid);
