@@ -249,13 +249,18 @@ void sa_show_saved(Ctx& c, ib::SaQuery& q, const std::string& file) {
   ib::Fabric f = ib::load_fabric(file, &type);
   const bool topology = type == ib::FabricFile::Topology;
   ib::SavedSa saved = ib::saved_sa_records(f, *q.kind, topology, c.opt.details);
+  // guid and name select nodes by their NodeRecords: those just built when
+  // the records shown are NodeRecords, else built for this.
   std::optional<std::set<uint16_t>> lids;
-  if (q.guid || q.name)
-    lids = ib::node_record_lids(
-        ib::saved_sa_records(f, *ib::find_sa_kind("nodes"), topology, 0).records, q.guid, q.name);
+  const ib::SaKind* nodes = ib::find_sa_kind("nodes");
+  if ((q.guid || q.name) && q.kind == nodes)
+    lids = ib::node_record_lids(saved.records, q.guid, q.name);
+  else if (q.guid || q.name)
+    lids =
+        ib::node_record_lids(ib::saved_sa_records(f, *nodes, topology, 0).records, q.guid, q.name);
   q.complete(0);
   ib::NodeNameMap names;
-  if (q.kind == ib::find_sa_kind("nodes")) names = ib::load_node_name_map(c.opt.node_name_map);
+  if (q.kind == nodes) names = ib::load_node_name_map(c.opt.node_name_map);
   view::Record out;
   for (const auto& r : saved.records) {
     if (!q.answers(r, lids)) continue;

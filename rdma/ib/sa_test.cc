@@ -83,6 +83,34 @@ TEST_F(SaCmd, FiltersByLidGuidPortAndName) {
   EXPECT_EQ(json({"sa", "show", "switches", "name", "sw2"})[0]["lid"], lid_of("sw2"));
 }
 
+TEST_F(SaCmd, SavedFileSelectsByGuidAndNameAsTheSa) {
+  // from FILE: guid and name pick the nodes by the file's own NodeRecords,
+  // for every kind; the records picked are those the live SA gives.
+  std::string file = ::testing::TempDir() + "rdma-sa-saved-select";
+  ASSERT_EQ(run({"fabric", "save", file}).status, 0);
+  std::string g = guid(fabric_.nodes()[fabric_.node("hca2")].node_guid);
+  const std::vector<std::vector<std::string>> asks = {{"nodes", "guid", g},
+                                                      {"nodes", "name", "sw2"},
+                                                      {"ports", "name", "sw1"},
+                                                      {"ports", "guid", g},
+                                                      {"links", "name", "hca3"}};
+  const std::vector<size_t> sizes = {1, 1, 9, 1, 1};
+  for (size_t i = 0; i < asks.size(); ++i) {
+    std::vector<std::string> words = {"sa", "show"};
+    words.insert(words.end(), asks[i].begin(), asks[i].end());
+    nlohmann::json live = json(words);
+    words.insert(words.end(), {"from", file});
+    nlohmann::json saved = json(words);
+    ASSERT_EQ(saved.size(), sizes[i]) << asks[i][0] << " " << asks[i][2];
+    ASSERT_EQ(live.size(), saved.size()) << asks[i][0] << " " << asks[i][2];
+    for (size_t r = 0; r < live.size(); ++r)
+      for (const char* key : {"lid", "node_guid", "description", "port", "from_lid", "to_lid"})
+        EXPECT_EQ(saved[r].value(key, nlohmann::json()), live[r].value(key, nlohmann::json()))
+            << asks[i][0] << " " << asks[i][2] << " " << key;
+  }
+  std::remove(file.c_str());
+}
+
 TEST_F(SaCmd, LinksPathsAndTheSm) {
   // Six links, each from both ends.
   nlohmann::json links = json({"sa", "show", "links"});
