@@ -312,7 +312,15 @@ TEST_F(SaCmd, GuidsSl2VlAndVlArbRecordsCarryTheSmaTables) {
 }
 
 TEST_F(SaCmd, McastMembersByMgidMlidAndGuid) {
+  // As opensm: without the SM_Key one record per group, no member in it.
   nlohmann::json j = json({"sa", "show", "mcast"});
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["mgid"], "ff12:401b:ffff::ffff:ffff");
+  EXPECT_EQ(j[0]["port_gid"], "::");
+  EXPECT_EQ(j[0]["join_state"], "0x0");
+  EXPECT_EQ(j[0]["mlid"], "0xc000");
+  // With it (trusted), one per member.
+  j = json({"sa", "show", "mcast", "smkey", "1"});
   ASSERT_EQ(j.size(), 4u);  // the four HCAs' linked ports joined the broadcast group
   for (const auto& m : j) {
     EXPECT_EQ(m["mgid"], "ff12:401b:ffff::ffff:ffff");
@@ -321,11 +329,14 @@ TEST_F(SaCmd, McastMembersByMgidMlidAndGuid) {
     EXPECT_EQ(m["join_state"], "0x1");
   }
   std::string g = guid(fabric_.nodes()[fabric_.node("hca2")].ports[1].guid);
-  nlohmann::json one = json({"sa", "show", "mcast", "guid", g});
+  nlohmann::json one = json({"sa", "show", "mcast", "smkey", "1", "guid", g});
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0]["port_gid"].get<std::string>().substr(0, 6), "fe80::");
-  EXPECT_EQ(json({"sa", "show", "mcast", "mlid", "0xc000"}).size(), 4u);
-  EXPECT_EQ(json({"sa", "show", "mcast", "mgid", "ff12:401b:ffff::ffff:ffff"}).size(), 4u);
+  EXPECT_EQ(json({"sa", "show", "mcast", "guid", g}).size(), 0u);  // no member shown
+  EXPECT_EQ(json({"sa", "show", "mcast", "smkey", "1", "mlid", "0xc000"}).size(), 4u);
+  EXPECT_EQ(json({"sa", "show", "mcast", "mlid", "0xc000"}).size(), 1u);
+  EXPECT_EQ(json({"sa", "show", "mcast", "smkey", "1", "mgid", "ff12:401b:ffff::ffff:ffff"}).size(),
+            4u);
   test::Result none = run({"sa", "show", "mcast", "mlid", "0xc001"});
   EXPECT_EQ(none.status, 0) << none.err;
   EXPECT_EQ(none.out, "");
@@ -335,8 +346,9 @@ TEST_F(SaCmd, McastMembersByMgidMlidAndGuid) {
   grp.mlid = 0xc001;
   grp.members = {{fabric_.node("hca1"), 1}, {fabric_.node("hca4"), 1}};
   fabric_.mcast_groups().push_back(grp);
-  EXPECT_EQ(json({"sa", "show", "mcast", "mlid", "0xc001"}).size(), 2u);
-  EXPECT_EQ(json({"sa", "show", "mcast"}).size(), 6u);
+  EXPECT_EQ(json({"sa", "show", "mcast", "smkey", "1", "mlid", "0xc001"}).size(), 2u);
+  EXPECT_EQ(json({"sa", "show", "mcast", "smkey", "1"}).size(), 6u);
+  EXPECT_EQ(json({"sa", "show", "mcast"}).size(), 2u);
 }
 
 TEST_F(SaCmd, ServicesByIdNameAndGuid) {

@@ -312,32 +312,46 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
         std::memcpy(x.data() + 48, sv.name.data(), std::min<size_t>(sv.name.size(), 64));
       }
       break;
-    case 0x38:  // MCMemberRecord: one per member of every group
-      for (const McGroup& g : groups_)
-        for (auto [n, p] : g.members) {
-          Record& x = rec();
-          Mad t;
-          t.bytes[1] = mad::kClassSa;
-          auto set = [&](const char* f, uint64_t v) { t.set_attr(mad::kMcMemberRecord, f, v); };
-          auto td = t.data();
-          std::copy(g.mgid.begin(), g.mgid.end(), td.begin());
+    case 0x38: {  // MCMemberRecord
+      // As opensm answers (tests/ibsim/route.sh shows it beside saquery): a
+      // requester with the SM_Key gets one record per member of every
+      // group; any other one per group, members or not, its PortGID,
+      // JoinState and ProxyJoin 0.
+      const bool trusted = m.get(hdr::kSmKey) == kSmKey;
+      auto group_record = [&](const McGroup& g, const std::pair<int, int>* member) {
+        Record& x = rec();
+        Mad t;
+        t.bytes[1] = mad::kClassSa;
+        auto set = [&](const char* f, uint64_t v) { t.set_attr(mad::kMcMemberRecord, f, v); };
+        auto td = t.data();
+        std::copy(g.mgid.begin(), g.mgid.end(), td.begin());
+        if (member) {
           mad::set_bits(td, 128, 64, 0xfe80000000000000ull);
-          mad::set_bits(td, 192, 64, nodes_[n].ports[p].guid);
-          set("Q_Key", g.qkey);
-          set("MLID", g.mlid);
-          set("MTUSelector", 2);
-          set("MTU", g.mtu);
-          set("P_Key", g.pkey);
-          set("RateSelector", 2);
-          set("Rate", g.rate);
-          set("PacketLifeTimeSelector", 2);
-          set("PacketLifeTime", 0);
-          set("SL", g.sl);
-          set("Scope", g.scope);
+          mad::set_bits(td, 192, 64, nodes_[member->first].ports[member->second].guid);
           set("JoinState", 1);  // full member
-          std::copy_n(td.begin(), mad::kMcMemberRecord.bytes, x.begin());
         }
+        set("Q_Key", g.qkey);
+        set("MLID", g.mlid);
+        set("MTUSelector", 2);
+        set("MTU", g.mtu);
+        set("P_Key", g.pkey);
+        set("RateSelector", 2);
+        set("Rate", g.rate);
+        set("PacketLifeTimeSelector", 2);
+        set("PacketLifeTime", 0);
+        set("SL", g.sl);
+        set("Scope", g.scope);
+        std::copy_n(td.begin(), mad::kMcMemberRecord.bytes, x.begin());
+      };
+      for (const McGroup& g : groups_) {
+        if (!trusted) {
+          group_record(g, nullptr);
+          continue;
+        }
+        for (const std::pair<int, int>& member : g.members) group_record(g, &member);
+      }
       break;
+    }
     case 0x17:  // MulticastForwardingTableRecord: the blocks with a port in
                 // them, of every switch, 16 ports a position
       for (uint16_t l = 1; l < top; ++l) {
