@@ -7,7 +7,7 @@
 //
 //   latency_model FILE [--tool rdma|ibnetdiscover] [--window N] [--per-node K]
 //                 [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline]
-//                 [--last N]
+//                 [--last N] [--guid-xor K]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -163,6 +163,7 @@ int main(int argc, char** argv) try {
   bool window_given = false;
   bool timeline = false;
   size_t last = 0;
+  uint64_t guid_xor = 0;
   cfg.per_node = mad::kPerNode;
   ibtest::LatencyOptions lo;
   for (int i = 2; i < argc; ++i) {
@@ -182,6 +183,8 @@ int main(int argc, char** argv) try {
       lo.hop = std::chrono::microseconds(arg_int(i, argc, argv));
     else if (a == "--timeline")
       timeline = true;
+    else if (a == "--guid-xor")
+      guid_xor = static_cast<uint64_t>(arg_int(i, argc, argv));
     else if (a == "--last")
       last = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--queue")
@@ -194,6 +197,9 @@ int main(int argc, char** argv) try {
     if (!window_given) cfg.window = 2;  // ibnetdiscover -o default
   }
   ibtest::FakeFabric f(ibtest::load_topology(argv[1]));
+  // Another draw of the GUIDs, for what depends on them (where each
+  // switch's sweep starts): the same fabric under other names.
+  for (ibtest::FabricNode& n : f.nodes()) n.node_guid ^= guid_xor;
   size_t true_nodes = 0, true_links = 0;
   for (const auto& n : f.nodes()) {
     if (n.ports.size() > 1 || n.is_switch()) ++true_nodes;

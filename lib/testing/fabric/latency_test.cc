@@ -175,42 +175,66 @@ TEST(LatencyModel, TheReachFloorIsTheChainOfSweepsAndProbes) {
   EXPECT_EQ(reach.first, microseconds(3));  // this run sent blind, before any of it
 }
 
+// A leaf (13 ports) cabled to one spine (12) by 12 parallel links, h0 on
+// the leaf's port 1.
+std::string parallel_links_net() {
+  std::string net = "Hca 1 \"h0\"\n[1] \"leaf\"[1]\n\nSwitch 13 \"leaf\"\n[1] \"h0\"[1]\n";
+  for (int p = 2; p <= 13; ++p)
+    net += "[" + std::to_string(p) + "] \"spine\"[" + std::to_string(p - 1) + "]\n";
+  net += "\nSwitch 12 \"spine\"\n";
+  for (int p = 1; p <= 12; ++p)
+    net += "[" + std::to_string(p) + "] \"leaf\"[" + std::to_string(p + 1) + "]\n";
+  return net;
+}
+
 // No more requests held at one node than its agent's queue (issue 40), and
 // none dropped, whatever the tree: the tool's own engine (window 256,
-// per-node and per-group limits) on the trees the tests use, healthy and
+// per-node and per-group limits) on the trees the tests use and a spine
+// behind parallel links, switches at 100 us and 1 ms a SMP, healthy and
 // sick (a switch that stops answering, so its neighbours' probes time out
 // and are retried; one reply in twenty lost everywhere). The model holds a
 // node's requests served and waiting (most_at) and drops past 1 + queue.
+// Two things keep it, each alone on these trees: the engine's limits (per
+// node, per probe group) and a sweep's pacing (kSweepAhead queries queued
+// ahead of the replies): without both, a switch's whole sweep of 37
+// PortInfos would wait at its agent at once.
 TEST(LatencyModel, NoNodeHoldsMoreThanItsQueue) {
   struct Tree {
-    std::string file;
+    std::string name;
+    Topology topology;
     const char* dead;  // the switch whose replies are all lost, or none
-  } trees[] = {
-      {testdata::kNet, nullptr},
-      {testdata::kNet, "sw2"},
-      {testdata::dir() + "/fattree-100.net", nullptr},
-      {testdata::dir() + "/fattree-100.net", "spine-003"},
-      {testdata::dir() + "/fattree-3level.net", nullptr},
-      {testdata::dir() + "/fattree-3level.net", "core-000"},
+  };
+  std::vector<Tree> trees = {
+      {"net", load_topology(testdata::kNet), nullptr},
+      {"net", load_topology(testdata::kNet), "sw2"},
+      {"fattree-100", load_topology(testdata::dir() + "/fattree-100.net"), nullptr},
+      {"fattree-100", load_topology(testdata::dir() + "/fattree-100.net"), "spine-003"},
+      {"fattree-3level", load_topology(testdata::dir() + "/fattree-3level.net"), nullptr},
+      {"fattree-3level", load_topology(testdata::dir() + "/fattree-3level.net"), "core-000"},
+      {"parallel links", parse_topology(parallel_links_net()), nullptr},
+      {"parallel links", parse_topology(parallel_links_net()), "spine"},
   };
   for (const Tree& t : trees) {
-    for (double loss : {0.0, 0.05}) {
-      std::string what = t.file + (t.dead ? std::string(", ") + t.dead + " dead" : "") + ", loss " +
-                         std::to_string(loss);
-      FakeFabric f(load_topology(t.file));
-      if (t.dead) f.drop({{f.node(t.dead), -1, -1}});
-      if (loss > 0) f.drop({{}, loss});
-      LatencyFabric lf(f);
-      mad::Engine e(lf, ib::session_engine_config(1000, 3, 256, 0));
-      ib::Discovery d = ib::discover(e);
-      EXPECT_EQ(lf.stats().dropped, 0u) << what;
-      EXPECT_LE(lf.stats().most_at_node, LatencyOptions{}.queue_depth) << what;
-      EXPECT_GT(d.fabric.nodes.size(), 1u) << what;
-      if (!t.dead && loss == 0) {
-        EXPECT_TRUE(d.warnings.empty()) << what;
-      }
-      if (loss > 0) {
-        EXPECT_GT(e.stats().retried, 0u) << what;
+    for (int switch_us : {100, 1000}) {
+      for (double loss : {0.0, 0.05}) {
+        std::string what = t.name + (t.dead ? std::string(", ") + t.dead + " dead" : "") +
+                           ", switch " + std::to_string(switch_us) + " us, loss " +
+                           std::to_string(loss);
+        FakeFabric f(t.topology);
+        if (t.dead) f.drop({{f.node(t.dead), -1, -1}});
+        if (loss > 0) f.drop({{}, loss});
+        LatencyFabric lf(f, {.switch_service = microseconds(switch_us)});
+        mad::Engine e(lf, ib::session_engine_config(1000, 3, 256, 0));
+        ib::Discovery d = ib::discover(e);
+        EXPECT_EQ(lf.stats().dropped, 0u) << what;
+        EXPECT_LE(lf.stats().most_at_node, LatencyOptions{}.queue_depth) << what;
+        EXPECT_GT(d.fabric.nodes.size(), 1u) << what;
+        if (!t.dead && loss == 0) {
+          EXPECT_TRUE(d.warnings.empty()) << what;
+        }
+        if (loss > 0) {
+          EXPECT_GT(e.stats().retried, 0u) << what;
+        }
       }
     }
   }
@@ -222,13 +246,7 @@ TEST(LatencyModel, NoNodeHoldsMoreThanItsQueue) {
 // the spine holds at most per_node of them at once, besides per_node of
 // its own details (asked as soon as the first probe finds it).
 TEST(LatencyModel, ParallelLinksDoNotFloodTheNodeBehind) {
-  std::string net = "Hca 1 \"h0\"\n[1] \"leaf\"[1]\n\nSwitch 13 \"leaf\"\n[1] \"h0\"[1]\n";
-  for (int p = 2; p <= 13; ++p)
-    net += "[" + std::to_string(p) + "] \"spine\"[" + std::to_string(p - 1) + "]\n";
-  net += "\nSwitch 12 \"spine\"\n";
-  for (int p = 1; p <= 12; ++p)
-    net += "[" + std::to_string(p) + "] \"leaf\"[" + std::to_string(p + 1) + "]\n";
-  FakeFabric f(parse_topology(net));
+  FakeFabric f(parse_topology(parallel_links_net()));
   LatencyFabric lf(f);
   mad::Engine e(lf, {.timeout_ms = 1000, .retries = 3, .window = 64, .per_node = mad::kPerNode});
   ib::Discovery d = ib::discover(e);
