@@ -154,7 +154,7 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr,
                  "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
                  "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline] "
-                 "[--last N]\n");
+                 "[--last N] [--guid-xor K]\n");
     return 2;
   }
   std::string tool = "rdma";
