@@ -156,6 +156,11 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       n.line = lineno;
       n.id = nl->id;
       std::string type = nl->type;
+      // ibnetdiscover -g prints a CA or router module in a Voltaire
+      // chassis' slot as a switch; its ID's letter still says which.
+      bool switch_form = type == "Switch";
+      if (switch_form && n.id.size() > 2 && n.id[1] == '-' && (n.id[0] == 'H' || n.id[0] == 'R'))
+        type = n.id[0] == 'R' ? "Rt" : "Ca";
       n.info.base_version = 1;
       n.info.class_version = 1;
       n.info.node_type = static_cast<uint8_t>(type == "Switch" ? NodeType::Switch
@@ -163,15 +168,17 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
                                                                : NodeType::Ca);
       n.info.num_ports = static_cast<uint8_t>(number(nl->ports, false, 254, where, "port count"));
       std::string rest = nl->rest;
-      if (n.info.is_switch() && std::regex_match(rest, r, kSwitchRest)) {
+      if (switch_form && std::regex_match(rest, r, kSwitchRest)) {
         n.description = r[1].str();
-        n.enhanced = r[2].str() == "enhanced";
-        n.lid = static_cast<uint16_t>(number(r[3].str(), false, 0xffff, where, "LID"));
-        n.lmc = static_cast<uint8_t>(number(r[4].str(), false, 7, where, "LMC"));
+        if (n.info.is_switch()) {
+          n.enhanced = r[2].str() == "enhanced";
+          n.lid = static_cast<uint16_t>(number(r[3].str(), false, 0xffff, where, "LID"));
+          n.lmc = static_cast<uint8_t>(number(r[4].str(), false, 7, where, "LMC"));
+        }
       } else if (std::regex_match(rest, r, kCaRest)) {
         n.description = r[1].str();
       }
-      const char* guid_key = n.info.is_switch() ? "switchguid"
+      const char* guid_key = switch_form ? "switchguid"
                              : n.info.node_type == static_cast<uint8_t>(NodeType::Router)
                                  ? "rtguid"
                                  : "caguid";
@@ -267,7 +274,8 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       a.lmc = l.lmc;
     }
     if (l.peer_lid && !nodes[p].info.is_switch() && !b.lid) b.lid = l.peer_lid;
-    if (!l.rate.empty()) {
+    // A module's own line in switch form says "4x???": no rate.
+    if (PortInfo probe; set_rate(l.rate, probe)) {
       a.rate = l.rate;
       if (b.rate.empty()) b.rate = l.rate;
     }
