@@ -159,7 +159,7 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       // ibnetdiscover -g prints a CA or router module in a Voltaire
       // chassis' slot as a switch; its ID's letter still says which.
       bool switch_form = type == "Switch";
-      if (switch_form && n.id.size() > 2 && n.id[1] == '-' && (n.id[0] == 'H' || n.id[0] == 'R'))
+      if (switch_form && n.id[0] != 'S' && std::regex_match(n.id, kIdGuid))
         type = n.id[0] == 'R' ? "Rt" : "Ca";
       n.info.base_version = 1;
       n.info.class_version = 1;
