@@ -96,10 +96,10 @@ def topology_full(text):
 
 
 def topology_grouped(text):
-    """ibnetdiscover -g's grouping as facts to compare as sets: each node
-    (by GUID) with its chassis (by GUID: the numbers follow each tool's
-    node order), the section it is listed in, its switch line's note, and
-    each link line's [ext N] marks."""
+    """ibnetdiscover -g's grouping as facts to compare as sets: each chassis
+    (number and GUID), each node (by GUID) with its chassis (by GUID), the
+    section it is listed in, its switch line's note, and each link line's
+    [ext N] marks."""
     out, number, chassis, section, node = set(), {}, None, 'none', None
     facts = {}
     for line in text.splitlines():
@@ -107,7 +107,7 @@ def topology_grouped(text):
         if m:
             chassis = int(m.group(2) or '0', 16)
             number[m.group(1)] = chassis
-            out.add(('chassis', chassis))
+            out.add(('chassis', int(m.group(1)), chassis))
             continue
         if line == 'Non-Chassis Nodes':
             chassis, section = None, 'none'
@@ -119,7 +119,8 @@ def topology_grouped(text):
         if line.startswith('vendid='):
             facts = {'mark': None, 'note': None, 'section': section}
             continue
-        m = re.match(r'^sysimgguid=0x[0-9a-f]+(?:\t\t# Chassis (\d+))?$', line)
+        # A node with no SystemImageGUID (ibsim's routers) has its mark alone.
+        m = re.match(r'^(?=.)(?:sysimgguid=0x[0-9a-f]+)?(?:\t\t# Chassis (\d+))?$', line)
         if m:
             facts['mark'] = number.get(m.group(1)) if m.group(1) else None
             continue
