@@ -210,6 +210,35 @@ TEST(Chassis, ModulesOnVoltaireSpines) {
   EXPECT_EQ(g.chassis_of[mca], 0u);
 }
 
+// libibnetdisc finds a chassis by GUID among Voltaire's too, but only
+// once one of another vendor exists: of the nodes whose SystemImageGUID
+// is a Voltaire chassis' GUID, the first in its list (box-b, found last)
+// makes a chassis of its own, which stays a single node's; the others
+// join the Voltaire chassis as its CAs, box-b with them.
+TEST(Chassis, NodesWithAVoltaireChassisGuidJoinIt) {
+  Fabric f = chassis_fabric();
+  uint64_t isr = f.nodes[node_named(f, "VS")].info.node_guid - 1;
+  for (Node& n : f.nodes)
+    if (n.description.starts_with("box") || n.description == "hca3") n.info.sys_image_guid = isr;
+  Grouping g = group_chassis(f);
+  ASSERT_EQ(g.chassis.size(), 4u);  // the hosts' box is no chassis of its own
+  EXPECT_EQ(g.chassis[1].guid, isr);
+  EXPECT_EQ(descs_of(f, g.chassis[1].nodes), (Names{"hca3", "box-a", "box-b"}));
+  EXPECT_EQ(g.chassis_of[node_named(f, "box-b")], 2u);
+  EXPECT_EQ(g.chassis[2].guid, 0x5ad0000000001u);  // numbered on: 3, 4
+  EXPECT_EQ(g.chassis[3].number, 4u);
+  std::string t =
+      testio::written([&](std::FILE* out) { write_topology(f, out, {.grouped = true}); });
+  EXPECT_LT(t.find("# \"box-a\""), t.find("\nChassis 3 "));
+
+  // Two such nodes only: neither chassis has two.
+  f.nodes[node_named(f, "hca3")].info.sys_image_guid = 0x1234;
+  g = group_chassis(f);
+  EXPECT_EQ(g.chassis.size(), 4u);
+  EXPECT_TRUE(g.chassis[1].nodes.empty());
+  EXPECT_EQ(g.chassis_of[node_named(f, "box-a")], 0u);
+}
+
 // Voltaire's chips are placed by their wiring alone: a line cabled to no
 // spine, or a spine whose first switch link meets a faceplate port, has
 // no place and no chassis.
