@@ -135,6 +135,10 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
   std::string line;
   int lineno = 0;
   std::smatch m, r;
+  // ibnetdiscover -g lists a chip in each chassis that took it (a Voltaire
+  // spine may take another box's chip): a grouped file may repeat a
+  // node's block, its port lines included, and the repeat says nothing new.
+  bool grouped = false, repeat = false;
   while (std::getline(in, line)) {
     ++lineno;
     std::string where = file + ":" + std::to_string(lineno);
@@ -147,7 +151,10 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       }
       continue;
     }
-    if (std::regex_match(t, kGrouping)) continue;
+    if (std::regex_match(t, kGrouping)) {
+      grouped = true;
+      continue;
+    }
     if (std::regex_match(t, m, kValue)) {
       uint64_t paren = m[4].matched ? number(m[4].str(), true, UINT64_MAX, where, "GUID") : 0;
       values[m[1].str()] = {number(m[2].str(), true, UINT64_MAX, where, m[1].str().c_str()), paren};
@@ -201,6 +208,9 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
         n.info.device_id = static_cast<uint16_t>(
             number(view::hex_text(v->second.first), true, 0xffff, where, "devid"));
       values.clear();
+      repeat =
+          grouped && by_id.contains(n.id) && nodes[by_id[n.id]].info.node_guid == n.info.node_guid;
+      if (repeat) continue;
       for (const FileNode& o : nodes)
         if (o.info.node_guid == n.info.node_guid)
           throw Error(where + ": node GUID " + view::hex_text(n.info.node_guid, 16) +
@@ -209,6 +219,7 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
         throw Error(where + ": node \"" + n.id + "\" is declared twice");
       nodes.push_back(std::move(n));
     } else if (std::optional<TopologyPortLine> pl = topology_port_line(t)) {
+      if (repeat) continue;
       if (nodes.empty()) throw Error(where + ": a port line before any node line");
       FileLink l;
       l.line = lineno;
