@@ -219,9 +219,10 @@ fi
 # grouped: ibnetdiscover -g on a third ibsim whose net file (chassis.net)
 # makes boxes of its nodes: a Mellanox IS4 chassis whose chips name their
 # slots, two Voltaire chassis (ISR9096, ISR9288) placed by their wiring
-# with router and CA modules on their spines, a Topspin pair, a dual-chip
-# host; the same chassis and numbers, sections, notes and [ext N] marks,
-# and the grouped file read back by `from`.
+# with router and CA modules on their spines and a Mellanox chip both the
+# ISR9096 and its own chassis take, a Topspin pair, a dual-chip host; the
+# same chassis and numbers, each listing's chassis, section, note and
+# [ext N] marks, and the grouped file read back by `from`.
 mkdir sim3
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 exec ibsim -s "$HERE/chassis.net" </dev/null >ibsim.log 2>&1 ) &
 SIM3=$!
