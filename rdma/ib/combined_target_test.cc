@@ -83,6 +83,8 @@ TEST_F(CombinedTarget, CountersChecksAndScans) {
   same({"port", "check", "dr", "lid", "4", "0,1"}, {"port", "check", "lid", "5"});
   same({"fabric", "links", "from", "dr", "lid", "2", "0,3"},
        {"fabric", "links", "from", "lid", "4"}, 0, false);
+  same({"fabric", "links", "node", "dr", "lid", "2", "0,3"},
+       {"fabric", "links", "node", "lid", "4"}, 0, false);
   fabric_.set_counter(fabric_.node("sw2"), 3, "SymbolErrorCounter", 17);
   same({"fabric", "errors", "dr", "lid", "2", "0,3", "peer"},
        {"fabric", "errors", "lid", "4", "peer"}, 1, false);
