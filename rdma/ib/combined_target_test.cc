@@ -69,6 +69,7 @@ TEST_F(CombinedTarget, NodeAndPortShow) {
 
 TEST_F(CombinedTarget, Routes) {
   same({"route", "show", "dr", "lid", "2", "0,3"}, {"route", "show", "lid", "4"});
+  same({"route", "show", "dr", "lid", "2", "0,3", "mcast"}, {"route", "show", "lid", "4", "mcast"});
   same({"route", "trace", "dr", "lid", "4", "0,1"}, {"route", "trace", "lid", "5"});
   same({"route", "trace", "dr", "lid", "2", "0,2", "dr", "lid", "2", "0,3,2"},
        {"route", "trace", "lid", "3", "lid", "6"});
