@@ -64,8 +64,13 @@ bool node_word(Args& args, const std::string& k, NodeWords& w, const char* cmd) 
   } else {
     w.dr.emplace();
     w.dr->kind = mad::Target::Kind::Dr;
-    w.dr->path = mad::parse_path(v);
     w.dr->text = "dr " + v;
+    if (v == "lid") {  // "dr lid L PATH": a combined route, as every TARGET
+      w.dr->lid = mad::parse_lid(args.need_value("dr lid", "LID"));
+      v = args.need_value("dr lid " + std::to_string(w.dr->lid), "PATH");
+      w.dr->text += " " + std::to_string(w.dr->lid) + " " + v;
+    }
+    w.dr->path = mad::parse_path(v);
   }
   return true;
 }
@@ -92,7 +97,7 @@ uint32_t find_node(const ib::Fabric& f, const NodeWords& w, MadSession& s) {
                                            : ib::find_target(f, *w.dr);
   if (!at && w.dr) {
     try {
-      ib::NodeInfo ni = ib::read_node_info(s, {true, 0, w.dr->path});
+      ib::NodeInfo ni = ib::read_node_info(s, s.route(*w.dr));
       if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid)) return *n;
     } catch (const mad::MadError&) {
       // Nothing answers at its end: no node, said below.
