@@ -345,6 +345,19 @@ void Engine::give_up(Dest& d) {
     }
 }
 
+namespace {
+// Whether a query's tries judge the sweep (EngineConfig::failing_tries):
+// not one asked once for a value with a default (Query::retries 0, a
+// PMA's PortXmitWait tick), whose silence is common (every ibsim PMA's)
+// and says nothing of the fabric's health. A counter window asks 99 ticks
+// at once on a 100-node tree: their silence filled the last 32 tries, and
+// the next sweep's first lost reply ended its query unretried
+// (errors_test, SilentTicksCostOneTryEachAndNoOtherQueryItsRetries).
+bool judges_sweep(const Query& q) {
+  return q.retries != 0;
+}
+}  // namespace
+
 // A try ended: answered (a reply, or a status), or its timeout passed.
 void Engine::note_try(bool answered) {
   if (c_.failing_tries <= 0) return;
@@ -459,10 +472,10 @@ void Engine::on_receive(const Received& r) {
     ++stats_.dropped_by[failure->field];
     f.refused = std::move(failure);
   } else if (failure) {
-    note_try(true);  // a status is an answer
+    if (judges_sweep(f.q)) note_try(true);  // a status is an answer
     finish(key, nullptr, &*failure);
   } else {
-    note_try(true);
+    if (judges_sweep(f.q)) note_try(true);
     if (f.q.whole) *f.q.whole = r.bytes;
     finish(key, &reply, nullptr);
   }
@@ -481,7 +494,7 @@ void Engine::expire(Clock::time_point now) {
       finish(key, nullptr, &failure);
       continue;
     }
-    note_try(false);
+    if (judges_sweep(f.q)) note_try(false);
     // A query's own retry count (Query::retries) where it has one.
     int retries = f.q.retries < 0 ? c_.retries : f.q.retries;
     bool cut = f.tries <= retries && failing();
