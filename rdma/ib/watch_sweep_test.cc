@@ -56,14 +56,14 @@ class WatchBudget : public ::testing::TestWithParam<bool> {
     o_.every_port = true;  // both
   }
 
-  // One sweep, with its own budget (watch_sweep) or under the one armed
-  // before (the watch before).
-  WatchSeen sweep(bool own_budget) {
+  // One sweep, with its own budget (watch_sweep; budget, the tool's by
+  // default) or under the one armed before (the watch before).
+  WatchSeen sweep(bool own_budget, mad::Budget budget = ib::sweep_budget(0)) {
     WatchSeen seen;
     uint64_t sent = e_.stats().sent;
     auto start = clock_.now();
-    ib::ErrorSweep s = own_budget ? watch_sweep(e_, fabric_, o_, ib::sweep_budget(0))
-                                  : ib::sweep_errors(e_, fabric_, o_);
+    ib::ErrorSweep s =
+        own_budget ? watch_sweep(e_, fabric_, o_, budget) : ib::sweep_errors(e_, fabric_, o_);
     o_.wait_tick = false;  // the first sweep only, as fabric top
     seen.sent = e_.stats().sent - sent;
     seen.seconds = std::chrono::duration<double>(clock_.now() - start).count();
@@ -120,6 +120,29 @@ TEST_P(WatchBudget, OneBudgetForTheWholeWatchRunsOut) {
   EXPECT_TRUE(e_.stats().budget_spent);
   EXPECT_EQ(first_empty, 4);
   EXPECT_EQ(empty, kWatchSweeps - 3);
+}
+
+// A sweep cut by its budget leaves the next ones giving up on a silent
+// node: sw2's PMA silent on PortCounters, a sweep under a budget of 1 s is
+// cut before sw2 is given up on (two queries' 4 tries, 2 at a time: 4 s);
+// the sweeps after it, under 6 s each, give sw2 up after those 4 s and
+// end uncut. Before, the cut's EngineStats::budget_spent turned giving up
+// off for the rest of the engine's life: each later sweep asked sw2's
+// ports 4 tries each, two at a time, till its budget ran out.
+TEST_P(WatchBudget, ACutSweepLeavesTheNextOnesGivingUp) {
+  sweep(true);
+  fake_.drop({{fake_.node("sw2"), mad::kClassPerf, mad::kPortCounters.id}, 1.0});
+  WatchSeen cut = sweep(true, {.base_ms = 1000, .per_answer_us = 0});
+  ASSERT_TRUE(e_.stats().budget_spent);
+  EXPECT_LT(cut.seconds, 1.1);
+  for (int n = 1; n <= 5; ++n) {
+    size_t gave_up = e_.stats().gave_up_on.size();
+    WatchSeen s = sweep(true, {.base_ms = 6000, .per_answer_us = 0});
+    EXPECT_GE(s.seconds, 4.0) << "sweep " << n;
+    EXPECT_LT(s.seconds, 4.5) << "sweep " << n;
+    EXPECT_EQ(e_.stats().gave_up_on.size(), gave_up + 1) << "sweep " << n;
+    EXPECT_TRUE(s.ports.count({"hca4", 1})) << "sweep " << n;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(TopAndErrorsW, WatchBudget, ::testing::Bool(),
