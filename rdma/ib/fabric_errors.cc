@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/ib/engine_config.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
 #include "lib/ib/node_view.h"
@@ -25,6 +26,7 @@
 #include "rdma/ib/errors_window.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
+#include "rdma/ib/watch_sweep.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -363,8 +365,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
   watch_view(c, [&](Interval& iv) {
     head.clear();
     add_sweep_time(head);
-    arm_sweep_budget(c, s);  // each sweep its own (TIME BOUND)
-    ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+    ib::ErrorSweep sweep = watch_sweep(s.engine(), f, o, ib::sweep_budget(c.opt.deadline_s));
     sweep_warnings(c, sweep, s);
     if (!json) iv.out().record(head);
     view::Json ports = view::Json::array();
