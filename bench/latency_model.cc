@@ -259,35 +259,24 @@ int main(int argc, char** argv) try {
       reach.node >= 0 ? f.nodes()[reach.node].id.c_str() : "-", ms(reach.reach), ms(reach.first),
       busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
   if (timeline) tl.print();
-  if (busiest) {
-    // The nodes with the most work: when each was first reached, its work,
-    // the NodeInfo probes that landed on it, and its idle time between
-    // (0: never idle once reached).
+  // The n nodes first by `before`: when each was first reached, its work,
+  // the NodeInfo probes that landed on it, and its idle time between (0:
+  // never idle once reached).
+  auto list = [&](size_t n, auto before) {
     std::vector<int> order;
-    for (size_t n = 0; n < f.nodes().size(); ++n) order.push_back(static_cast<int>(n));
-    std::sort(order.begin(), order.end(),
-              [&](int a, int b) { return lf.service(a) > lf.service(b); });
-    for (size_t i = 0; i < busiest && i < order.size(); ++i) {
-      int n = order[i];
+    for (size_t i = 0; i < f.nodes().size(); ++i) order.push_back(static_cast<int>(i));
+    std::sort(order.begin(), order.end(), before);
+    for (size_t i = 0; i < n && i < order.size(); ++i) {
+      int k = order[i];
       std::printf("  %-12s first %.2f service %.2f node_infos %zu last %.2f idle %.2f\n",
-                  f.nodes()[n].id.c_str(), ms(lf.first_at(n)), ms(lf.service(n)), tl.node_infos(n),
-                  ms(lf.last_at(n)), ms(lf.last_at(n) - lf.first_at(n) - lf.service(n)));
+                  f.nodes()[k].id.c_str(), ms(lf.first_at(k)), ms(lf.service(k)), tl.node_infos(k),
+                  ms(lf.last_at(k)), ms(lf.last_at(k) - lf.first_at(k) - lf.service(k)));
     }
-  }
-  if (last) {
-    // The nodes that finished last: when each was first reached, its work,
-    // and its idle time between (0: never idle once reached).
-    std::vector<int> order;
-    for (size_t n = 0; n < f.nodes().size(); ++n) order.push_back(static_cast<int>(n));
-    std::sort(order.begin(), order.end(),
-              [&](int a, int b) { return lf.last_at(a) > lf.last_at(b); });
-    for (size_t i = 0; i < last && i < order.size(); ++i) {
-      int n = order[i];
-      std::printf("  %-12s first %.2f service %.2f last %.2f idle %.2f\n", f.nodes()[n].id.c_str(),
-                  ms(lf.first_at(n)), ms(lf.service(n)), ms(lf.last_at(n)),
-                  ms(lf.last_at(n) - lf.first_at(n) - lf.service(n)));
-    }
-  }
+  };
+  // The nodes with the most work.
+  list(busiest, [&](int a, int b) { return lf.service(a) > lf.service(b); });
+  // The nodes that finished last.
+  list(last, [&](int a, int b) { return lf.last_at(a) > lf.last_at(b); });
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "latency_model: %s\n", e.what());
