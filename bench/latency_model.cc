@@ -107,12 +107,21 @@ class IbnetdiscoverModel {
 // in flight, to see where a schedule leaves the window idle.
 class Timeline : public mad::Transport {
  public:
-  explicit Timeline(mad::Transport& t) : t_(t) {}
+  Timeline(mad::Transport& t, const ibtest::FakeFabric& f) : t_(t), f_(f) {}
   void send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) override {
     Bucket& b = at();
     ++b.sent;
     b.most = std::max(b.most, ++in_flight_);
     t_.send(mad, to, timeout_ms);
+    int node = f_.last_delivery().node;
+    if (node >= 0 && mad.get(mad::hdr::kAttrId) == mad::kNodeInfo.id) {
+      if (node_infos_.size() <= static_cast<size_t>(node)) node_infos_.resize(node + 1);
+      ++node_infos_[node];
+    }
+  }
+  // The NodeInfo requests a node served (the probes that landed on it).
+  size_t node_infos(int node) const {
+    return static_cast<size_t>(node) < node_infos_.size() ? node_infos_[node] : 0;
   }
   std::optional<mad::Received> receive(int timeout_ms) override {
     std::optional<mad::Received> r = t_.receive(timeout_ms);
@@ -137,6 +146,8 @@ class Timeline : public mad::Transport {
     return buckets_[ms];
   }
   mad::Transport& t_;
+  const ibtest::FakeFabric& f_;
+  std::vector<size_t> node_infos_;
   std::optional<std::chrono::steady_clock::time_point> start_;
   std::vector<Bucket> buckets_;
   size_t in_flight_ = 0;
@@ -154,7 +165,7 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr,
                  "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
                  "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline] "
-                 "[--last N] [--guid-xor K]\n");
+                 "[--last N] [--busiest N] [--guid-xor K]\n");
     return 2;
   }
   std::string tool = "rdma";
@@ -163,6 +174,7 @@ int main(int argc, char** argv) try {
   bool window_given = false;
   bool timeline = false;
   size_t last = 0;
+  size_t busiest = 0;
   uint64_t guid_xor = 0;
   cfg.per_node = mad::kPerNode;
   ibtest::LatencyOptions lo;
@@ -185,6 +197,8 @@ int main(int argc, char** argv) try {
       timeline = true;
     else if (a == "--guid-xor")
       guid_xor = static_cast<uint64_t>(arg_int(i, argc, argv));
+    else if (a == "--busiest")
+      busiest = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--last")
       last = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--queue")
@@ -207,7 +221,7 @@ int main(int argc, char** argv) try {
   }
   true_links /= 2;
   ibtest::LatencyFabric lf(f, lo);
-  Timeline tl(lf);
+  Timeline tl(lf, f);
   mad::Engine e(tl, cfg);
   auto real = std::chrono::steady_clock::now();
   Found found;
@@ -245,20 +259,24 @@ int main(int argc, char** argv) try {
       reach.node >= 0 ? f.nodes()[reach.node].id.c_str() : "-", ms(reach.reach), ms(reach.first),
       busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
   if (timeline) tl.print();
-  if (last) {
-    // The nodes that finished last: when each was first reached, its work,
-    // and its idle time between (0: never idle once reached).
+  // The n nodes first by `before`: when each was first reached, its work,
+  // the NodeInfo probes that landed on it, and its idle time between (0:
+  // never idle once reached).
+  auto list = [&](size_t n, auto before) {
     std::vector<int> order;
-    for (size_t n = 0; n < f.nodes().size(); ++n) order.push_back(static_cast<int>(n));
-    std::sort(order.begin(), order.end(),
-              [&](int a, int b) { return lf.last_at(a) > lf.last_at(b); });
-    for (size_t i = 0; i < last && i < order.size(); ++i) {
-      int n = order[i];
-      std::printf("  %-12s first %.2f service %.2f last %.2f idle %.2f\n", f.nodes()[n].id.c_str(),
-                  ms(lf.first_at(n)), ms(lf.service(n)), ms(lf.last_at(n)),
-                  ms(lf.last_at(n) - lf.first_at(n) - lf.service(n)));
+    for (size_t i = 0; i < f.nodes().size(); ++i) order.push_back(static_cast<int>(i));
+    std::sort(order.begin(), order.end(), before);
+    for (size_t i = 0; i < n && i < order.size(); ++i) {
+      int k = order[i];
+      std::printf("  %-12s first %.2f service %.2f node_infos %zu last %.2f idle %.2f\n",
+                  f.nodes()[k].id.c_str(), ms(lf.first_at(k)), ms(lf.service(k)), tl.node_infos(k),
+                  ms(lf.last_at(k)), ms(lf.last_at(k) - lf.first_at(k) - lf.service(k)));
     }
-  }
+  };
+  // The nodes with the most work.
+  list(busiest, [&](int a, int b) { return lf.service(a) > lf.service(b); });
+  // The nodes that finished last.
+  list(last, [&](int a, int b) { return lf.last_at(a) > lf.last_at(b); });
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "latency_model: %s\n", e.what());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lib/error.h"
+#include "lib/mad/attrs.h"
 #include "lib/mad/engine.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/latency.h"
@@ -143,6 +144,43 @@ TEST(Discover, AGeneratedFatTree) {
   EXPECT_GE(probes, d.fabric.links().size() + 1);
   EXPECT_LE(probes, 2 * d.fabric.links().size() + 1);
   EXPECT_EQ(e.stats().retried, 0u);
+}
+
+// The double, recording the port of each PortInfo asked of one node.
+class SweepRecorder : public mad::Transport {
+ public:
+  SweepRecorder(FakeFabric& f, int node) : f_(f), node_(node) {}
+  void send(const mad::Mad& m, const mad::Address& a, int timeout_ms) override {
+    f_.send(m, a, timeout_ms);
+    if (f_.last_delivery().node == node_ && m.get(mad::hdr::kAttrId) == mad::kPortInfo.id)
+      ports.push_back(static_cast<unsigned>(m.get(mad::hdr::kAttrMod)));
+  }
+  std::optional<mad::Received> receive(int timeout_ms) override { return f_.receive(timeout_ms); }
+  std::chrono::steady_clock::time_point now() const override { return f_.now(); }
+  std::vector<unsigned> ports;
+
+ private:
+  FakeFabric& f_;
+  int node_;
+};
+
+// The switch the start CA is cabled to asks the half of its ports not
+// holding that CA's first: the fat tree's leaf-000 has its CAs on ports
+// 1-18 (the start CA on 1) and its spines on 19-36, through which the
+// rest is found. Every port once, port 0 first.
+TEST(Discover, TheStartSwitchAsksTheHalfAwayFromItsCaFirst) {
+  FakeFabric f(ibtest::load_topology(kFatTree));
+  SweepRecorder t(f, f.node("leaf-000"));
+  mad::Engine e(t, {.timeout_ms = 100, .retries = 1, .window = 256, .per_node = mad::kPerNode});
+  Discovery d = discover(e);
+  EXPECT_TRUE(d.warnings.empty());
+  ASSERT_EQ(t.ports.size(), 37u);
+  EXPECT_EQ(t.ports[0], 0u);
+  for (size_t i = 1; i <= 18; ++i) {
+    EXPECT_GE(t.ports[i], 19u) << i;
+  }
+  std::set<unsigned> each(t.ports.begin(), t.ports.end());
+  EXPECT_EQ(each.size(), 37u);
 }
 
 // The fabric found does not depend on when replies come: node order,
