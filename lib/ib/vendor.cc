@@ -164,7 +164,9 @@ uint64_t vendor_serve(mad::Transport& t, VendorServer which, const ServeInfo& in
     std::optional<mad::Mad> reply = vendor_answer(mgmt_class, oui, info, m);
     if (!reply) continue;
     // The requester's GSI (QP1): the diags' clients send from there.
-    t.send(*reply, mad::gsi_address(got->slid), 0);
+    mad::Address to = mad::gsi_address(got->slid);
+    to.pkey_index = info.pkey_index;
+    t.send(*reply, to, 0);
     ++n;
     if (answered) answered(got->slid);
   }

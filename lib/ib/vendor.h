@@ -75,6 +75,9 @@ struct ServeInfo {
   std::string host;
   std::string cpus;
   uint32_t oui = mad::kOpenIbOui;  // the OUI served (the diags' -o)
+  // The local P_Key table index the answers leave with (-Y), as every
+  // GMP the engine sends.
+  uint16_t pkey_index = 0;
 };
 
 // This machine's: gethostname, getdomainname, /proc/cpuinfo.

@@ -103,13 +103,17 @@ TEST(VendorServe, OurPingServerAnswersOurClient) {
   EXPECT_EQ(server.sent_to[0].lid, 7);
   EXPECT_EQ(server.sent_to[0].qp, 1u);
   EXPECT_EQ(server.sent_to[0].qkey, mad::kGsiQkey);
+  EXPECT_EQ(server.sent_to[0].pkey_index, 0);
 }
 
 TEST(VendorServe, OurSysstatServerAnswersHostCpuAndPing) {
   VendorWire w;
   VendorWireEnd server(w, true, 9);
+  // Served with -Y 5: the answers leave with that P_Key index.
+  ServeInfo info = kInfo;
+  info.pkey_index = 5;
   std::thread t(
-      [&] { vendor_serve(server, VendorServer::Sysstat, kInfo, 3, [] { return false; }); });
+      [&] { vendor_serve(server, VendorServer::Sysstat, info, 3, [] { return false; }); });
   mad::EngineConfig cfg;
   cfg.timeout_ms = 2000;
   MadClient c(wire_access(w), "", cfg);
@@ -117,6 +121,8 @@ TEST(VendorServe, OurSysstatServerAnswersHostCpuAndPing) {
   EXPECT_EQ(sysstat(c, 9, SysstatQuery::Cpu), kInfo.cpus);
   EXPECT_EQ(sysstat(c, 9, SysstatQuery::Ping), "");
   t.join();
+  ASSERT_EQ(server.sent_to.size(), 3u);
+  for (const mad::Address& to : server.sent_to) EXPECT_EQ(to.pkey_index, 5);
 }
 
 TEST(VendorServe, ServesTheOuiItIsGiven) {

@@ -4,6 +4,7 @@
 // going to the right place.
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 #include "lib/mad/attrs.h"
 #include "rdma/ib/test_util.h"
@@ -14,8 +15,16 @@ namespace {
 using mad::Mad;
 using madtest::Result;
 
+// The SA's tables whole, as the kernel hands an RMPP transfer over.
+ibtest::FabricOptions mad_keys_options() {
+  ibtest::FabricOptions o;
+  o.rmpp = ibtest::RmppMode::Reassembled;
+  return o;
+}
+
 class MadKeysCmd : public madtest::MadCmd {
  protected:
+  MadKeysCmd() : MadCmd("net", mad_keys_options()) {}
   // MADs sent by class: SMPs (LID and directed route) and the rest.
   std::pair<uint64_t, uint64_t> smps_and_gmps() const {
     uint64_t smps = 0, gmps = 0;
@@ -98,6 +107,73 @@ TEST_F(MadKeysCmd, EachSmpCarriesItsPortsKeyFromTheFile) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(node("hca2").ports[1].oper_vls, 2);
   std::remove(file.c_str());
+}
+
+// sw2 (its port 0) and hca3 behind it at M_Key protection 3, each with its
+// own key: a Get without the key is dropped, as Linux's SMAs drop it, so
+// the fabric-wide views (discovery, the batch reads of P_Key tables and
+// LFTs, the error sweep) see them only when every SMP to them carries
+// their key from the file. Their GUIDs come from the SA's records, as a
+// port that answers nothing without its key cannot tell who it is.
+// ibsim keeps no M_Key protection (nor M_KeyLeasePeriod): the double
+// shows it.
+TEST_F(MadKeysCmd, FabricWideViewsReachProtectedPortsWithTheFile) {
+  const std::string sw2 = std::to_string(node("sw2").ports[0].lid);
+  const std::vector<std::vector<std::string>> views = {{"fabric", "show"},
+                                                       {"fabric", "show", "pkeys"},
+                                                       {"route", "show", "lid", sw2},
+                                                       {"fabric", "errors"}};
+  std::vector<std::string> open;
+  for (const auto& v : views) {
+    Result r = run(v);
+    ASSERT_EQ(r.status, 0) << r.err;
+    open.push_back(r.out);
+  }
+  node("sw2").ports[0].mkey = 0x77;
+  node("sw2").ports[0].mkey_protect = 3;
+  node("hca3").ports[1].mkey = 0x33;
+  node("hca3").ports[1].mkey_protect = 3;
+  std::string file = keys_file(guid(node("sw2").ports[0].guid) + " 0x77\n" +
+                               guid(node("hca3").ports[1].guid) + " 0x33\n");
+  for (size_t i = 0; i < views.size(); ++i) {
+    std::vector<std::string> args{"--mkey-file", file};
+    args.insert(args.end(), views[i].begin(), views[i].end());
+    sent_.clear();
+    Result r = run(args);
+    EXPECT_EQ(r.status, 0) << views[i][1] << ": " << r.err;
+    EXPECT_EQ(r.out, open[i]) << views[i][1];
+    // No SMP carried a wrong key (0, 0x77 or 0x33), and sw2's went.
+    std::set<uint64_t> keys;
+    for (const Mad& m : sent_)
+      if (m.mgmt_class() == mad::kClassSmiLid || m.mgmt_class() == mad::kClassSmiDr)
+        keys.insert(m.get(mad::hdr::kMKey));
+    EXPECT_TRUE(keys.contains(0x77)) << views[i][1];
+    for (uint64_t k : keys) EXPECT_TRUE(k == 0 || k == 0x77 || k == 0x33) << k;
+  }
+  // Without the file the protected ports do not answer: the view times
+  // out on them and names them.
+  for (const auto& v : views) {
+    std::vector<std::string> args{"--timeout", "5", "--retries", "0"};
+    args.insert(args.end(), v.begin(), v.end());
+    Result r = run(args);
+    EXPECT_NE(r.status, 0) << v[1] << ": " << r.out;
+    EXPECT_NE(r.err.find("timed out"), std::string::npos) << v[1] << ": " << r.err;
+  }
+  std::remove(file.c_str());
+}
+
+// At protection 1 a Get without the key is answered with the M_Key
+// zeroed; with the key the port shows it (with --show-keys).
+TEST_F(MadKeysCmd, ProtectionOneHidesTheKeyFromGetsWithoutIt) {
+  node("hca2").ports[1].mkey = 0x1234;
+  node("hca2").ports[1].mkey_protect = 1;
+  nlohmann::json without = json({"--show-keys", "-d", "port", "show", "lid", "3", "port", "1"});
+  nlohmann::json with =
+      json({"--show-keys", "--mkey", "0x1234", "-d", "port", "show", "lid", "3", "port", "1"});
+  ASSERT_FALSE(without.is_null());
+  ASSERT_FALSE(with.is_null());
+  EXPECT_EQ(without[0]["mkey"], "0x0000000000000000") << without.dump();
+  EXPECT_EQ(with[0]["mkey"], "0x0000000000001234") << with.dump();
 }
 
 TEST_F(MadKeysCmd, ABadKeyFileNamesItsLineAndSendsNothing) {

@@ -78,6 +78,7 @@ std::optional<mad::Target> need_lid_target(Ctx& c, const char* cmd,
 void serve(Ctx& c, ib::VendorServer which, const char* cmd) {
   uint64_t count = 0;
   ib::ServeInfo info = ib::local_serve_info();
+  info.pkey_index = c.opt.pkey_index.value_or(0);
   std::string via = c.args.take_via();
   while (!c.args.empty()) {
     std::string k = c.args.next();
