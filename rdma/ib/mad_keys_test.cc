@@ -7,6 +7,8 @@
 #include <set>
 
 #include "lib/mad/attrs.h"
+#include "lib/mad/attrs_cc.h"
+#include "lib/mad/vendor.h"
 #include "rdma/ib/test_util.h"
 
 namespace rdma {
@@ -64,6 +66,26 @@ TEST_F(MadKeysCmd, PkeyIdxGoesWithEveryGmpAndNoSmp) {
   std::tie(smps, gmps) = smps_and_gmps();
   EXPECT_GT(gmps, 0u);
   EXPECT_EQ(fabric_.stats().by_pkey_index.at(16), gmps);
+}
+
+// The vendor classes (ibping's) and congestion control go out on it too:
+// every GMP the engine sends does.
+TEST_F(MadKeysCmd, PkeyIdxGoesWithVendorAndCcGmps) {
+  node("hca2").vendor.ping_server = true;
+  Result r = run({"-Y", "2", "node", "ping", "lid", "3", "count", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run({"-Y", "2", "cc", "show", "lid", "2", "ClassPortInfo"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto [smps, gmps] = smps_and_gmps();
+  bool vendor = false, cc = false;
+  for (const Mad& m : sent_) {
+    vendor |= m.mgmt_class() == mad::kClassOpenIbPing;
+    cc |= m.mgmt_class() == mad::kClassCc;
+  }
+  EXPECT_TRUE(vendor && cc);
+  std::map<uint16_t, uint64_t> want{{2, gmps}};
+  if (smps) want[0] = smps;
+  EXPECT_EQ(fabric_.stats().by_pkey_index, want);
 }
 
 TEST_F(MadKeysCmd, ABadPkeyIdxNamesTheRangeAndSendsNothing) {
