@@ -45,9 +45,18 @@ MadClient::MadClient(const mad::Access& access, const std::string& via,
   if (!access.find_port || !access.open) throw Error("InfiniBand management is not available here");
   local_ = access.find_port(via);
   keys_.set_local(local_.lid, static_cast<uint8_t>(local_.port), local_.port_guid);
-  transport_ = std::make_unique<MkeyTransport>(access.open(local_), keys_);
-  engine_ = std::make_unique<mad::Engine>(*transport_, config);
-  engine_->trace = std::move(trace);
+  auto keyed = std::make_unique<MkeyTransport>(access.open(local_), keys_);
+  // SMPs are traced as they leave the transport, with the key it gave
+  // them; the rest (and every reply) as the engine sees them.
+  keyed->trace = trace;
+  engine_ = std::make_unique<mad::Engine>(*keyed, config);
+  transport_ = std::move(keyed);
+  if (trace)
+    engine_->trace = [trace](const char* dir, std::span<const uint8_t> mad) {
+      const bool smp =
+          mad.size() > 1 && (mad[1] == mad::kClassSmiLid || mad[1] == mad::kClassSmiDr);
+      if (dir[0] != '>' || !smp) trace(dir, mad);
+    };
 }
 
 uint16_t MadClient::sm_lid() const {

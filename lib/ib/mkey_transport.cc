@@ -26,6 +26,7 @@ void MkeyTransport::send(const mad::Mad& mad, const mad::Address& to, int timeou
     if (asked_.size() >= kMaxAsked) asked_.clear();
     asked_[mad.get(mad::hdr::kTid)] = {where, keyed};
   }
+  if (trace) trace(">", keyed.bytes);
   wire_->send(keyed, to, timeout_ms);
 }
 

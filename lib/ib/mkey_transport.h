@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -25,6 +27,9 @@ class MkeyTransport : public mad::Transport {
   void send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) override;
   std::optional<mad::Received> receive(int timeout_ms) override;
   std::chrono::steady_clock::time_point now() const override { return wire_->now(); }
+  // Sees each SMP as it leaves, its key given (the engine's trace sees
+  // it before: MadClient leaves SMPs to this one, so -dd shows the key).
+  std::function<void(const char* dir, std::span<const uint8_t> mad)> trace;
 
  private:
   std::unique_ptr<mad::Transport> wire_;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_cc.h"
@@ -181,6 +182,29 @@ TEST_F(MadKeysCmd, FabricWideViewsReachProtectedPortsWithTheFile) {
     EXPECT_NE(r.status, 0) << v[1] << ": " << r.out;
     EXPECT_NE(r.err.find("timed out"), std::string::npos) << v[1] << ": " << r.err;
   }
+  std::remove(file.c_str());
+}
+
+// -dd shows each SMP with the key it left with (--show-keys), discovery's
+// too, once each.
+TEST_F(MadKeysCmd, TheTraceShowsTheKeyEachSmpLeftWith) {
+  node("sw2").ports[0].mkey = 0x77;
+  node("sw2").ports[0].mkey_protect = 3;
+  std::string file = keys_file(guid(node("sw2").ports[0].guid) + " 0x77\n");
+  Result r = run({"--mkey-file", file, "--show-keys", "-dd", "fabric", "show"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t sent_lines = 0, keyed = 0;
+  std::istringstream err(r.err);
+  for (std::string line; std::getline(err, line);) {
+    if (!line.starts_with("> ")) continue;
+    ++sent_lines;
+    keyed += line.find(" mkey 0x0000000000000077 ") != std::string::npos;
+  }
+  size_t keyed_sent = 0;
+  for (const Mad& m : sent_) keyed_sent += m.get(mad::hdr::kMKey) == 0x77;
+  EXPECT_GT(keyed_sent, 0u);
+  EXPECT_EQ(keyed, keyed_sent);
+  EXPECT_EQ(sent_lines, 2 * sent_.size());  // a header line and an attribute line each
   std::remove(file.c_str());
 }
 
