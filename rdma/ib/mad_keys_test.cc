@@ -152,35 +152,42 @@ TEST_F(MadKeysCmd, FabricWideViewsReachProtectedPortsWithTheFile) {
     ASSERT_EQ(r.status, 0) << r.err;
     open.push_back(r.out);
   }
-  node("sw2").ports[0].mkey = 0x77;
-  node("sw2").ports[0].mkey_protect = 3;
-  node("hca3").ports[1].mkey = 0x33;
-  node("hca3").ports[1].mkey_protect = 3;
   std::string file = keys_file(guid(node("sw2").ports[0].guid) + " 0x77\n" +
                                guid(node("hca3").ports[1].guid) + " 0x33\n");
-  for (size_t i = 0; i < views.size(); ++i) {
-    std::vector<std::string> args{"--mkey-file", file};
-    args.insert(args.end(), views[i].begin(), views[i].end());
-    sent_.clear();
-    Result r = run(args);
-    EXPECT_EQ(r.status, 0) << views[i][1] << ": " << r.err;
-    EXPECT_EQ(r.out, open[i]) << views[i][1];
-    // No SMP carried a wrong key (0, 0x77 or 0x33), and sw2's went.
-    std::set<uint64_t> keys;
-    for (const Mad& m : sent_)
-      if (m.mgmt_class() == mad::kClassSmiLid || m.mgmt_class() == mad::kClassSmiDr)
-        keys.insert(m.get(mad::hdr::kMKey));
-    EXPECT_TRUE(keys.contains(0x77)) << views[i][1];
-    for (uint64_t k : keys) EXPECT_TRUE(k == 0 || k == 0x77 || k == 0x33) << k;
-  }
-  // Without the file the protected ports do not answer: the view times
-  // out on them and names them.
-  for (const auto& v : views) {
-    std::vector<std::string> args{"--timeout", "5", "--retries", "0"};
-    args.insert(args.end(), v.begin(), v.end());
-    Result r = run(args);
-    EXPECT_NE(r.status, 0) << v[1] << ": " << r.out;
-    EXPECT_NE(r.err.find("timed out"), std::string::npos) << v[1] << ": " << r.err;
+  node("sw2").ports[0].mkey = 0x77;
+  node("hca3").ports[1].mkey = 0x33;
+  for (uint8_t level : {2, 3}) {  // both drop Gets without the key
+    SCOPED_TRACE("protection " + std::to_string(level));
+    node("sw2").ports[0].mkey_protect = level;
+    node("hca3").ports[1].mkey_protect = level;
+    for (size_t i = 0; i < views.size(); ++i) {
+      std::vector<std::string> args{"--mkey-file", file};
+      args.insert(args.end(), views[i].begin(), views[i].end());
+      sent_.clear();
+      Result r = run(args);
+      EXPECT_EQ(r.status, 0) << views[i][1] << ": " << r.err;
+      EXPECT_EQ(r.out, open[i]) << views[i][1];
+      // No SMP carried a wrong key (0, 0x77 or 0x33), and sw2's went.
+      std::set<uint64_t> keys;
+      for (const Mad& m : sent_)
+        if (m.mgmt_class() == mad::kClassSmiLid || m.mgmt_class() == mad::kClassSmiDr)
+          keys.insert(m.get(mad::hdr::kMKey));
+      EXPECT_TRUE(keys.contains(0x77)) << views[i][1];
+      for (uint64_t k : keys) EXPECT_TRUE(k == 0 || k == 0x77 || k == 0x33) << k;
+    }
+    // Without the file the protected ports do not answer: the view times
+    // out on them and names them.
+    for (const auto& v : views) {
+      std::vector<std::string> args{"--timeout", "5", "--retries", "0"};
+      args.insert(args.end(), v.begin(), v.end());
+      Result r = run(args);
+      EXPECT_NE(r.status, 0) << v[1] << ": " << r.out;
+      EXPECT_NE(r.err.find("timed out"), std::string::npos) << v[1] << ": " << r.err;
+      // The port is named: by its route (dr 0,1,3, sw2 from hca1) or LID.
+      EXPECT_TRUE(r.err.find("from dr 0,1,3") != std::string::npos ||
+                  r.err.find("from lid " + sw2) != std::string::npos)
+          << v[1] << ": " << r.err;
+    }
   }
   std::remove(file.c_str());
 }
