@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/find.h"
+#include "lib/ib/mkey_transport.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/sa_query.h"
 #include "lib/ib/smp.h"
@@ -43,9 +44,19 @@ MadClient::MadClient(const mad::Access& access, const std::string& via,
                      const mad::EngineConfig& config, MadTrace trace) {
   if (!access.find_port || !access.open) throw Error("InfiniBand management is not available here");
   local_ = access.find_port(via);
-  transport_ = access.open(local_);
-  engine_ = std::make_unique<mad::Engine>(*transport_, config);
-  engine_->trace = std::move(trace);
+  keys_.set_local(local_.lid, static_cast<uint8_t>(local_.port), local_.port_guid);
+  auto keyed = std::make_unique<MkeyTransport>(access.open(local_), keys_);
+  // SMPs are traced as they leave the transport, with the key it gave
+  // them; the rest (and every reply) as the engine sees them.
+  keyed->trace = trace;
+  engine_ = std::make_unique<mad::Engine>(*keyed, config);
+  transport_ = std::move(keyed);
+  if (trace)
+    engine_->trace = [trace](const char* dir, std::span<const uint8_t> mad) {
+      const bool smp =
+          mad.size() > 1 && (mad[1] == mad::kClassSmiLid || mad[1] == mad::kClassSmiDr);
+      if (dir[0] != '>' || !smp) trace(dir, mad);
+    };
 }
 
 uint16_t MadClient::sm_lid() const {
@@ -76,29 +87,47 @@ mad::Route MadClient::route(const std::optional<mad::Target>& t) {
 
 mad::Mad MadClient::smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                         const mad::Mad* body) {
+  // A port whose GUID is not known yet is asked its NodeInfo first (with
+  // the single key), which tells the transport's key source who it is.
+  if (keys_.by_guid() && !keys_.guid_at(key_where(r))) {
+    mad::Mad q = mad::make_smp_from(local_.lid, r, mad::kGet, mad::kNodeInfo, 0);
+    engine_->call(q, mad::smp_address(r), "NodeInfo from " + mad::route_text(r));
+  }
   mad::Mad m = mad::make_smp_from(local_.lid, r, method, a, mod);
-  m.set(mad::hdr::kMKey, mkey_for(r));
   if (body) std::copy(body->data().begin(), body->data().end(), m.data().begin());
+  // The key the transport gives it, set here too so that -dd shows it.
+  m.set(mad::hdr::kMKey, keys_.key_for(key_where(r)));
   return engine_->call(m, mad::smp_address(r), std::string(a.name) + " from " + mad::route_text(r));
 }
 
-uint64_t MadClient::mkey_for(const mad::Route& r) {
-  if (mkeys_.empty()) return mkey_;
-  // Which port the route ends at: its NodeInfo's PortGUID (the port the
-  // SMP arrived on; a switch's port 0), asked with the default key, as a
-  // port whose protection refuses Gets without its key cannot be told
-  // apart otherwise.
-  const std::string where = mad::route_text(r);
-  auto known = port_guids_.find(where);
-  if (known == port_guids_.end()) {
-    mad::Mad q = mad::make_smp_from(local_.lid, r, mad::kGet, mad::kNodeInfo, 0);
-    q.set(mad::hdr::kMKey, mkey_);
-    NodeInfo ni =
-        NodeInfo::from(engine_->call(q, mad::smp_address(r), "NodeInfo from " + where).data());
-    known = port_guids_.emplace(where, ni.port_guid).first;
+std::string MadClient::key_where(const mad::Route& r) const {
+  return MkeySource::where(mad::make_smp_from(local_.lid, r, mad::kGet, mad::kNodeInfo, 0),
+                           mad::smp_address(r));
+}
+
+void MadClient::set_mkey_at(const mad::Route& r, uint64_t key) {
+  keys_.set_key_at(key_where(r), key);
+}
+
+void MadClient::set_mkeys(std::map<uint64_t, uint64_t> by_port_guid) {
+  keys_.set_keys(std::move(by_port_guid));
+  if (!local_.sm_lid) return;  // no SA: each port's NodeInfo tells it
+  try {
+    std::vector<uint8_t> none(mad::kNodeRecord.bytes);
+    mad::SaTable nodes = mad::get_table(*engine_, local_.sm_lid, mad::kNodeRecord, 0, none);
+    for (const auto& rec : nodes.records) {
+      NodeRecord n = NodeRecord::from(rec);
+      keys_.learn_lid(n.lid, n.info.port_guid);
+    }
+    std::vector<uint8_t> no_link(mad::kLinkRecord.bytes);
+    mad::SaTable links = mad::get_table(*engine_, local_.sm_lid, mad::kLinkRecord, 0, no_link);
+    for (const auto& rec : links.records)
+      keys_.learn_link(static_cast<uint16_t>(mad::get_field(mad::kLinkRecord, rec, "FromLID")),
+                       static_cast<uint8_t>(mad::get_field(mad::kLinkRecord, rec, "FromPort")),
+                       static_cast<uint16_t>(mad::get_field(mad::kLinkRecord, rec, "ToLID")));
+  } catch (const mad::MadError&) {
+    // No answer or no records: the ports' NodeInfo answers tell the rest.
   }
-  auto key = mkeys_.find(known->second);
-  return key == mkeys_.end() ? mkey_ : key->second;
 }
 
 mad::Mad MadClient::gmp(uint16_t lid, uint8_t mgmt_class, uint8_t method, const mad::AttrDef& a,

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/ib/mkey_source.h"
 #include "lib/mad/access.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/local_port.h"
@@ -55,12 +56,18 @@ class MadClient {
   // Error for a name no node or several nodes have, naming candidates.
   mad::Route name_route(const mad::Target& t);
   // The M_Key every SMP carries from now on (IBA 14.2.4: a port whose
-  // M_Key is set answers Sets, and with protection Gets, only to it).
-  void set_mkey(uint64_t key) { mkey_ = key; }
+  // M_Key is set answers Sets, and with protection Gets, only to it),
+  // whichever path sends it (lib/ib/mkey_transport.h).
+  void set_mkey(uint64_t key) { keys_.set_key(key); }
   // M_Keys by port GUID (opensm's guid2mkey; lib/ib/mkey_file.h): an SMP
-  // to a port in it carries its key, others set_mkey's. The target's port
-  // GUID is asked first (a NodeInfo Get, once a route).
-  void set_mkeys(std::map<uint64_t, uint64_t> by_port_guid) { mkeys_ = std::move(by_port_guid); }
+  // to a port in it carries its key, others set_mkey's. The port GUIDs at
+  // the fabric's LIDs and routes are asked of the SA once here (its
+  // NodeRecords and LinkRecords), so that a port that drops Gets without
+  // its key is keyed from its first SMP; others are learnt from their
+  // NodeInfo answers.
+  void set_mkeys(std::map<uint64_t, uint64_t> by_port_guid);
+  // The key of the port at r from now on (a Set that changed it).
+  void set_mkey_at(const mad::Route& r, uint64_t key);
   // Get (or Set) an SMP / GMP and return the checked reply.
   mad::Mad smp(const mad::Route& r, uint8_t method, const mad::AttrDef& a, uint32_t mod,
                const mad::Mad* body = nullptr);
@@ -80,15 +87,13 @@ class MadClient {
   // The LID of the first NodeRecord of the node with this GUID; nullopt
   // when the SA has none (or does not answer the query).
   std::optional<uint16_t> node_guid_lid(uint64_t guid);
-  // The M_Key an SMP to r carries (set_mkeys, else set_mkey's).
-  uint64_t mkey_for(const mad::Route& r);
+  // Where an SMP to r goes, as MkeySource names it.
+  std::string key_where(const mad::Route& r) const;
 
   mad::LocalPort local_;
+  MkeySource keys_;  // before transport_, which holds it
   std::unique_ptr<mad::Transport> transport_;
   std::unique_ptr<mad::Engine> engine_;
-  uint64_t mkey_ = 0;
-  std::map<uint64_t, uint64_t> mkeys_;
-  std::map<std::string, uint64_t> port_guids_;  // route text -> its port GUID
   std::optional<std::string> name_map_;
 };
 

@@ -111,20 +111,25 @@ TEST(VendorServe, OurPingServerAnswersOurClient) {
   EXPECT_EQ(server.sent_to[0].lid, 7);
   EXPECT_EQ(server.sent_to[0].qp, 1u);
   EXPECT_EQ(server.sent_to[0].qkey, mad::kGsiQkey);
+  EXPECT_EQ(server.sent_to[0].pkey_index, 0);
 }
 
 TEST(VendorServe, OurSysstatServerAnswersHostCpuAndPing) {
   VendorWire w;
   VendorWireEnd server(w, true, 9);
+  // Asked with -Y 5: the answers leave on the index the requests came on.
   std::thread t(
       [&] { vendor_serve(server, VendorServer::Sysstat, kInfo, 3, [] { return false; }); });
   mad::EngineConfig cfg;
   cfg.timeout_ms = 2000;
+  cfg.gmp_pkey_index = 5;
   MadClient c(wire_access(w), "", cfg);
   EXPECT_EQ(sysstat(c, 9, SysstatQuery::Host), "pair-host.example");
   EXPECT_EQ(sysstat(c, 9, SysstatQuery::Cpu), kInfo.cpus);
   EXPECT_EQ(sysstat(c, 9, SysstatQuery::Ping), "");
   t.join();
+  ASSERT_EQ(server.sent_to.size(), 3u);
+  for (const mad::Address& to : server.sent_to) EXPECT_EQ(to.pkey_index, 5);
 }
 
 TEST(VendorServe, ServesTheOuiItIsGiven) {

@@ -177,8 +177,11 @@ void port_set(Ctx& c) {
       explain_port_failure(s, given, req.port, mad::route_text(given));
     throw;
   }
-  if (std::optional<uint64_t> key = ib::new_mkey(req))
-    s.set_mkey(*key);  // the port answers to it now
+  // The port answers to its new key now (over a file's entry for it too).
+  if (std::optional<uint64_t> key = ib::new_mkey(req)) {
+    s.set_mkey(*key);
+    s.set_mkey_at(r, *key);
+  }
   show_after(c, s, r, given, req, names);
   // A write is read back: a value the port kept as it was is said, and
   // the exit status is 1.

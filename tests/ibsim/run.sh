@@ -147,6 +147,22 @@ else
 fi
 expect "--show-keys -dd sm show: the keys in the trace" 0 '^< .* sm_key 0x[0-9a-f]{16} ' \
   --show-keys -dd sm show
+# --mkey-file on the simulator: ibsim keeps no M_Key protection (it
+# neither checks nor hides keys, nor keeps mkeyprot or lease), so a file
+# changes no view, and its SA's tables come cut (no RMPP), so each port's
+# key is chosen once its NodeInfo answered. Protected ports are shown on
+# the fake fabric (rdma/ib/mad_keys_test.cc).
+pguid=$(run smpquery nodeinfo "$HCA1" 2>/dev/null | sed -n 's/^PortGuid:\.*//p')
+printf '# guid2mkey\n%s 0x77\n' "$pguid" >"$WORK/guid2mkey"
+plain=$(run "$RDMA" fabric show 2>&1)
+keyed=$(run "$RDMA" --mkey-file "$WORK/guid2mkey" fabric show 2>&1)
+if [ -n "$pguid" ] && [ -n "$plain" ] && [ "$plain" = "$keyed" ]; then
+  ok "--mkey-file fabric show: as without it (ibsim keeps no M_Key protection)"
+else
+  bad "--mkey-file fabric show: $keyed"
+fi
+expect "--mkey-file: the port's key in its SMPs (--show-keys -dd)" 0 \
+  '^> .* mkey 0x0000000000000077 ' --mkey-file "$WORK/guid2mkey" --show-keys -dd port show lid "$HCA1" port 1
 expect "port show: down port is DOWN/POLLING in text" 0 "state DOWN physical_state POLLING" port show lid "$SW2" port 7
 
 # The tables, every entry against smpquery's (opensm.conf and

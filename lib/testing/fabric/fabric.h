@@ -116,8 +116,9 @@ struct FabricPort {
   uint8_t neighbor_mtu = 4;  // 2048
   uint64_t mkey = 0;
   uint16_t mkey_lease = 0x0ff9;  // M_KeyLeasePeriod (ibsim's template's)
-  // M_KeyProtectBits, kept and read back; the double guards Sets alike
-  // whatever they say (the Gets' hidden M_Key is not modelled).
+  // M_KeyProtectBits, kept and read back: Sets are guarded at every
+  // level; a Get without the key is answered with the M_Key zeroed at 1
+  // and dropped at 2 and 3 (fabric_smp.cc).
   uint8_t mkey_protect = 0;
 };
 

@@ -171,6 +171,9 @@ std::vector<Mad> FakeFabric::answer_sa(const Mad& m) {
         q.set(hdr::kMgmtClass, mad::kClassSmiLid);
         q.set(hdr::kMethod, mad::kGet);
         q.set(hdr::kAttrId, mad::kNodeInfo.id);
+        // The SM knows every port's M_Key: a protected port answers it.
+        const FabricNode& owner = nodes_[h.node];
+        q.set(hdr::kMKey, owner.ports[owner.is_switch() ? 0 : h.port].mkey);
         std::vector<Mad> ni = answer_smp(q, h, false);
         std::copy_n(ni[0].data().begin(), mad::kNodeInfo.bytes,
                     x.begin() + mad::kNodeRecordNodeInfo);
@@ -410,6 +413,8 @@ bool FakeFabric::sma_get(int n, int p, uint16_t attr, uint32_t mod, std::span<ui
   q.set(hdr::kMethod, mad::kGet);
   q.set(hdr::kAttrId, attr);
   q.set(hdr::kAttrMod, mod);
+  // The SM's own query, with the port's M_Key (it set it).
+  q.set(hdr::kMKey, nodes_[n].ports[nodes_[n].is_switch() ? 0 : p].mkey);
   std::vector<Mad> a = answer_smp(q, Hop{n, p}, false);
   if (a.empty() || a[0].get(hdr::kStatus)) return false;
   std::copy_n(a[0].data().begin(), std::min(out.size(), a[0].data().size()), out.begin());

@@ -221,6 +221,13 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
     set_status(r, s);
     return std::vector<Mad>{r};
   };
+  // M_Key protection on Gets (IBA 14.2.4.1, as Linux's SMAs apply it:
+  // ipath, qib and hfi1 check the key before the attribute): a Get
+  // without the port's key is dropped unanswered at ProtectBits 2 and 3,
+  // NodeInfo included, and answered at 1 with PortInfo's M_Key zeroed.
+  const FabricPort& keyed_at = n.ports[n.is_switch() ? 0 : at.port];
+  const bool key_ok = !keyed_at.mkey || m.get(hdr::kMKey) == keyed_at.mkey;
+  if (method == mad::kGet && !key_ok && keyed_at.mkey_protect >= 2) return {};
   // Sets (fabric_sma_set.cc): applied first, then answered as a Get.
   if (method == mad::kSet) {
     std::optional<uint16_t> status = sma_set(m, at);
@@ -245,6 +252,7 @@ std::vector<Mad> FakeFabric::answer_smp(const Mad& m, Hop at, bool directed) {
       if ((mod & 0x7fffff00) != 0 || p > n.num_ports()) return bad(mad::kStatusBadField);
       if (!n.is_switch() && p == 0) p = at.port;  // CAs: 0 is the port asked through
       put_port_info(d, n, p, local);
+      if (!key_ok && keyed_at.mkey_protect == 1) r.set_attr(mad::kPortInfo, "M_Key", 0);
       return {r};
     }
     case 0x0033: {  // PortInfoExtended: where port_info_ext, or RS-FEC where rs_fec
