@@ -13,7 +13,8 @@ namespace rdma::ib {
 
 // route itself when LID-routed; a directed (or combined) one: the LID its
 // port's PortInfo gives (one SMP over the path). Error when that port has
-// none, ending with why a LID is needed (e.g. "its PMA is reached by LID").
+// none or is not Active (GMPs pass Active ports only), ending with why a
+// LID is needed (e.g. "its PMA is reached by LID").
 mad::Route lid_route(MadClient& client, const mad::Route& route, std::string_view why);
 
 }  // namespace rdma::ib

@@ -149,5 +149,22 @@ TEST_F(CombinedTarget, GmpCommandsNeedTheLidAtTheRoutesEnd) {
   }
 }
 
+// A port with a LID but not yet Active (Init: the SM has not activated it)
+// carries no GMPs: said at once rather than after the GMP's timeouts.
+TEST_F(CombinedTarget, GmpCommandsNeedAnActivePort) {
+  node("hca2").ports[1].state = ibtest::kInit;
+  for (std::vector<std::string> args : {std::vector<std::string>{"cc", "show"},
+                                        {"node", "ping"},
+                                        {"perf", "show"},
+                                        {"bw", "path"}}) {
+    args.insert(args.end(), {"dr", "0,1,2"});
+    sent_.clear();
+    Result r = run(args);
+    EXPECT_EQ(r.status, 1) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_TRUE(r.err.starts_with("dr 0,1,2 is INIT, not ACTIVE: ")) << r.err;
+    for (const mad::Mad& m : sent_) EXPECT_EQ(m.mgmt_class(), mad::kClassSmiDr) << args[0];
+  }
+}
+
 }  // namespace
 }  // namespace rdma
