@@ -37,8 +37,10 @@ void bw_help(Ctx& c) {
       "       rdma bw path IBTARGET [ DEV[/PORT] ]\n"
       "where  TARGET := { ADDRESS | IBTARGET }\n"
       "       ADDRESS := an IPv4 or IPv6 address of the server's RoCE or iWARP netdev\n"
-      "       IBTARGET := { lid LID | guid GUID | gid GID | name NAME } of the server's\n"
-      "                   InfiniBand port, reached over the PathRecord the SA gives\n",
+      "       IBTARGET := { lid LID | guid GUID | gid GID | dr PATH | dr lid LID PATH |\n"
+      "                   name NAME } of the server's InfiniBand port (a directed\n"
+      "                   route: by its port's LID), reached over the PathRecord the\n"
+      "                   SA gives\n",
       c.help_out);
 }
 
@@ -104,7 +106,7 @@ bool ip_address(const std::string& w) {
   return inet_pton(AF_INET, w.c_str(), &any) == 1 || inet_pton(AF_INET6, w.c_str(), &any) == 1;
 }
 
-// An InfiniBand target (lid N, N, guid G, gid G, name NAME) as the next
+// An InfiniBand target (lid N, N, guid G, gid G, dr PATH, name NAME) as the next
 // words give it; UsageError naming the choices when they give none.
 mad::Target ib_target(Ctx& c, bool or_address) {
   if (c.args.empty())
@@ -112,10 +114,10 @@ mad::Target ib_target(Ctx& c, bool or_address) {
                                 : "missing InfiniBand target");
   std::string w = c.args.peek();
   std::optional<mad::Target> t = c.args.target();
-  if (!t || t->kind == mad::Target::Kind::Dr)
+  if (!t)
     throw UsageError("invalid " + std::string(or_address ? "server address \"" : "target \"") + w +
                      "\" (expected " + (or_address ? "an IPv4 or IPv6 address, " : "") +
-                     "lid LID, guid GUID, gid GID or name NAME)");
+                     "lid LID, guid GUID, gid GID, dr PATH or name NAME)");
   return *t;
 }
 

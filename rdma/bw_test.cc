@@ -25,16 +25,14 @@ TEST(BwCmd, BadInputIsOneLineAndNothingOnStdout) {
       {{"bw", "client"}, "missing server address or InfiniBand target\n"},
       {{"bw", "client", "node7"},
        "invalid server address \"node7\" (expected an IPv4 or IPv6 address, lid LID, guid GUID, "
-       "gid GID or name NAME)\n"},
-      {{"bw", "client", "dr", "0,1"},
-       "invalid server address \"dr\" (expected an IPv4 or IPv6 address, lid LID, guid GUID, "
-       "gid GID or name NAME)\n"},
+       "gid GID, dr PATH or name NAME)\n"},
       {{"bw", "client", "lid", "0"}, "invalid LID \"0\" (expected 1-49151, decimal or 0x hex)\n"},
       {{"bw", "path"}, "missing InfiniBand target\n"},
       {{"bw", "path", "192.0.2.1"},
        "invalid LID \"192.0.2.1\" (expected 1-49151, decimal or 0x hex)\n"},
       {{"bw", "path", "node7"},
-       "invalid target \"node7\" (expected lid LID, guid GUID, gid GID or name NAME)\n"},
+       "invalid target \"node7\" (expected lid LID, guid GUID, gid GID, dr PATH or name "
+       "NAME)\n"},
       {{"bw", "client", "192.0.2.1", "size", "0"}, "invalid size \"0\" (expected 1-1073741824)\n"},
       {{"bw", "client", "192.0.2.1", "size"}, "missing bytes after \"size\"\n"},
       {{"bw", "client", "2001:db8::1", "iterations", "x"},

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lib/error.h"
+#include "lib/ib/lid_route.h"
 #include "lib/ib/sa_query.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/field.h"
@@ -52,7 +53,9 @@ CmPath cm_path(MadClient& c, const mad::Target& t) {
       end.lid = t.lid;
       break;
     case mad::Target::Kind::Dr:
-      throw Error("a path runs between LIDs or GIDs; \"" + t.text + "\" is a directed route");
+      // The port it ends at, by its LID (ibtool's resolution, as perf's).
+      end.lid = lid_route(c, c.route(t), "the SA's paths run between LIDs").lid;
+      break;
     case mad::Target::Kind::Name: {
       mad::Route r = c.name_route(t);
       if (!r.lid) throw Error(t.text + " has no LID: the SA knows no path to it");

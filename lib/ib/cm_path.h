@@ -25,8 +25,9 @@ struct CmPath {
 CmPath cm_path_of(std::span<const uint8_t> record);
 
 // The first PathRecord the SA gives from c's port to t: a LID, a port or
-// node GUID, a GID, a node's name. Error for a directed route (the SA
-// knows no such end), a target the SA does not know, or no path.
+// node GUID, a GID, a node's name, a directed route (by the LID of the
+// port it ends at: lid_route). Error for a target the SA does not know,
+// a port without a LID, or no path.
 CmPath cm_path(MadClient& c, const mad::Target& t);
 
 }  // namespace rdma::ib

@@ -42,15 +42,17 @@ TEST_F(CmPathTest, LidGuidAndNameGiveTheSamePathFromTheLocalPort) {
   by_guid.text = "guid";
   EXPECT_EQ(cm_path(c, by_guid).record, p.record);
   EXPECT_EQ(cm_path(c, mad::name_target("hca4")).record, p.record);
+  // A directed route, plain or combined, by the LID of the port it ends
+  // at (hca1 port 1, sw1 port 3, sw2 port 2: hca4).
+  for (std::vector<std::string> dr :
+       {std::vector<std::string>{"dr", "0,1,3,2"}, {"dr", "lid", "2", "0,3,2"}}) {
+    i = 0;
+    EXPECT_EQ(cm_path(c, *mad::parse_target(dr, i)).record, p.record) << dr[1];
+  }
 }
 
-TEST_F(CmPathTest, DirectedRoutesAndUnknownTargetsAreErrors) {
+TEST_F(CmPathTest, UnknownTargetsAreErrors) {
   MadClient& c = client();
-  mad::Target dr;
-  dr.kind = mad::Target::Kind::Dr;
-  dr.path = {1};
-  dr.text = "dr 0,1";
-  EXPECT_THROW(cm_path(c, dr), Error);
   EXPECT_THROW(cm_path(c, mad::name_target("no-such-node")), Error);
   std::vector<uint8_t> short_record(10);
   EXPECT_THROW(cm_path_of(short_record), Error);

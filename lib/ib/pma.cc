@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "lib/error.h"
+#include "lib/ib/lid_route.h"
 #include "lib/ib/port_select.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_ext.h"
@@ -248,26 +249,8 @@ void add_class_port_info(std::span<const uint8_t> cpi, int detail, view::Record&
   }
 }
 
-namespace {
-
-// A PMA is reached by LID (a GMP): a directed route is resolved first to
-// the LID its port's PortInfo gives (an SMP over the path), as ibtool
-// does; Error when that port has none.
-mad::Route lid_route(MadClient& client, const mad::Route& route) {
-  if (!route.directed) return route;
-  // PortInfo of port 0: a CA's port the SMP arrived on, a switch's
-  // management port, the one whose LID reaches the node's PMA.
-  PortInfo pi = PortInfo::from(client.smp(route, mad::kGet, mad::kPortInfo, 0).data());
-  if (!pi.lid)
-    throw Error(mad::route_text(route) +
-                " has no LID (no subnet manager has assigned one): its PMA is reached by LID");
-  return {false, pi.lid, {}};
-}
-
-}  // namespace
-
 PmaClient::PmaClient(MadClient& client, const mad::Route& route)
-    : client_(client), route_(lid_route(client, route)) {}
+    : client_(client), route_(lid_route(client, route, "its PMA is reached by LID")) {}
 
 const NodeInfo& PmaClient::node() {
   if (!node_) node_ = NodeInfo::from(client_.smp(route_, mad::kGet, mad::kNodeInfo, 0).data());

@@ -8,6 +8,7 @@
 #include "lib/ib/attribute.h"
 #include "lib/ib/client.h"
 #include "lib/ib/congestion_control.h"
+#include "lib/ib/lid_route.h"
 #include "lib/mad/assign.h"
 #include "lib/mad/attrs_cc.h"
 #include "lib/mad/format.h"
@@ -30,7 +31,8 @@ void cc_help(Ctx& c) {
       "where  ATTR := { %s }\n"
       "               (a name, any prefix, or ibccquery's CI, CK, CL, SS, SP, CS, CT, TI, CP;\n"
       "               show: CongestionInfo when none)\n"
-      "       TARGET := { lid LID | LID | guid GUID | gid GID }\n"
+      "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH | dr lid LID PATH }\n"
+      "               (the CC agent is reached by LID: a directed route's port's)\n"
       "       FIELD := the IBA field name or the key cc show -j prints; NAME[i] for a\n"
       "               table (SL i of CACongestionSetting, entry i of a table block)\n",
       names.c_str());
@@ -51,9 +53,7 @@ CcWords read_cc_words(Ctx& c, bool set) {
   const char* verb = set ? "set" : "show";
   std::optional<mad::Target> t = c.args.target();
   w.via = c.args.take_via();
-  if (!t) throw UsageError("missing target (lid N, guid G or gid G)");
-  if (t->kind == mad::Target::Kind::Dr)
-    throw UsageError("cc needs a LID target: the CC agent is not reachable by directed route");
+  if (!t) throw UsageError("missing target (lid N, guid G, gid G or dr PATH)");
   w.target = *t;
   bool named = false, have_block = false;
   std::vector<std::string> assignments;
@@ -128,17 +128,22 @@ void cc_print(Ctx& c, const CcWords& w, uint16_t lid, std::span<const uint8_t> d
   c.out.record(rec);
 }
 
+// The CC agent's LID (a GMP's): a directed route's resolved as perf's.
+uint16_t cc_lid(MadSession& s, const mad::Target& t) {
+  return ib::lid_route(s, s.route(t), "its CC agent is reached by LID").lid;
+}
+
 void cc_show(Ctx& c) {
   CcWords w = read_cc_words(c, false);
   MadSession s(c, w.via);
-  uint16_t lid = s.route(w.target).lid;
+  uint16_t lid = cc_lid(s, w.target);
   cc_print(c, w, lid, ib::cc_get(s, lid, *w.attr, w.block, c.opt.cc_key));
 }
 
 void cc_set(Ctx& c) {
   CcWords w = read_cc_words(c, true);
   MadSession s(c, w.via);
-  uint16_t lid = s.route(w.target).lid;
+  uint16_t lid = cc_lid(s, w.target);
   if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   std::vector<uint8_t> answer = ib::cc_change(s, lid, *w.attr, w.block, c.opt.cc_key, w.changes);
   cc_print(c, w, lid, answer);

@@ -111,18 +111,58 @@ TEST_F(CombinedTarget, NeedsTheLocalLid) {
   EXPECT_TRUE(sent_.empty());
 }
 
-// Commands whose MADs are GMPs (answered by LID only) refuse any directed
-// route when reading their words.
-TEST_F(CombinedTarget, LidOnlyCommandsRefuseAtOnce) {
+// Commands whose MADs are GMPs (answered by LID only) take a directed
+// route, plain or combined, as perf does: by the LID of the port it ends
+// at (lib/ib/lid_route.h, one PortInfo SMP over the route). hca2 (LID 3)
+// is sw1's port 2; sw1 (LID 2) is sw2's port 3. ibsim has no CC or
+// vendor-class agents: the double shows these.
+TEST_F(CombinedTarget, GmpCommandsTakeTheirPortsLid) {
+  same({"cc", "show", "dr", "lid", "2", "0,2"}, {"cc", "show", "lid", "3"});
+  same({"cc", "show", "dr", "0,1,2", "CS"}, {"cc", "show", "lid", "3", "CS"}, 0, false);
+  same({"cc", "set", "dr", "lid", "4", "0,3", "SS", "Control_Map=0x3"},
+       {"cc", "set", "lid", "2", "SS", "Control_Map=0x3"});
+  node("hca2").vendor.ping_server = true;
+  node("hca2").vendor.sysstat_server = true;
+  same({"node", "ping", "dr", "lid", "2", "0,2", "count", "1"},
+       {"node", "ping", "lid", "3", "count", "1"}, 0, true,
+       {"rtt_ms", "rtt_avg_ms", "rtt_min_ms", "rtt_max_ms", "time_ms"});
+  same({"node", "sysstat", "dr", "0,1,2", "host"}, {"node", "sysstat", "lid", "3", "host"}, 0,
+       false);
+  node("sw1").vendor.mellanox = true;
+  node("sw1").vendor.general.device_id = 0xcb20;
+  same({"node", "vendor", "dr", "lid", "4", "0,3"}, {"node", "vendor", "lid", "2"});
+}
+
+// A directed route to a port without a LID: the clear error, no GMP sent.
+TEST_F(CombinedTarget, GmpCommandsNeedTheLidAtTheRoutesEnd) {
+  no_sm();
   for (std::vector<std::string> args : {std::vector<std::string>{"cc", "show"},
                                         {"node", "ping"},
-                                        {"node", "vendor"},
-                                        {"bw", "client"}}) {
-    args.insert(args.end(), {"dr", "lid", "2", "0,3"});
+                                        {"node", "sysstat"},
+                                        {"node", "vendor"}}) {
+    args.insert(args.end(), {"dr", "0,1,2"});
     Result r = run(args);
-    EXPECT_NE(r.status, 0) << args[0] << " " << args[1] << ": " << r.err;
-    EXPECT_NE(r.err.find("LID"), std::string::npos) << r.err;
-    EXPECT_TRUE(sent_.empty());
+    EXPECT_EQ(r.status, 1) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_TRUE(r.err.starts_with("dr 0,1,2 has no LID (no subnet manager has assigned one): its "))
+        << r.err;
+    for (const mad::Mad& m : sent_) EXPECT_EQ(m.mgmt_class(), mad::kClassSmiDr) << args[0];
+  }
+}
+
+// A port with a LID but not yet Active (Init: the SM has not activated it)
+// carries no GMPs: said at once rather than after the GMP's timeouts.
+TEST_F(CombinedTarget, GmpCommandsNeedAnActivePort) {
+  node("hca2").ports[1].state = ibtest::kInit;
+  for (std::vector<std::string> args : {std::vector<std::string>{"cc", "show"},
+                                        {"node", "ping"},
+                                        {"perf", "show"},
+                                        {"bw", "path"}}) {
+    args.insert(args.end(), {"dr", "0,1,2"});
+    sent_.clear();
+    Result r = run(args);
+    EXPECT_EQ(r.status, 1) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_TRUE(r.err.starts_with("dr 0,1,2 is INIT, not ACTIVE: ")) << r.err;
+    for (const mad::Mad& m : sent_) EXPECT_EQ(m.mgmt_class(), mad::kClassSmiDr) << args[0];
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "lib/choices.h"
 #include "lib/error.h"
+#include "lib/ib/lid_route.h"
 #include "lib/ib/mellanox.h"
 #include "lib/ib/vendor.h"
 #include "rdma/ib/session.h"
@@ -42,13 +43,10 @@ void text_line(Ctx& c, const std::string& text) {
   c.out.record(r);
 }
 
-// The target's LID: these classes are GMPs, answered by LID only.
-uint16_t target_lid(MadSession& s, const mad::Target& t, const char* cmd) {
-  mad::Route r = s.route(t);
-  if (r.directed)
-    throw Error(std::string("node ") + cmd +
-                " needs a LID: the target has none yet (is an SM running?)");
-  return r.lid;
+// The target's LID: these classes are GMPs, answered by LID only; a
+// directed route (or a name found only by one) resolved as perf's.
+uint16_t target_lid(MadSession& s, const mad::Target& t) {
+  return ib::lid_route(s, s.route(t), "its vendor agent is reached by LID").lid;
 }
 
 uint64_t count_word(Ctx& c) {
@@ -61,15 +59,12 @@ uint32_t oui_word(Ctx& c) {
       need_number(c.args.need_word("OUI"), "oui", {.max = ib::kOuiMax, .c_bases = true}));
 }
 
-std::optional<mad::Target> need_lid_target(Ctx& c, const char* cmd,
-                                           std::initializer_list<const char*> keywords) {
+std::optional<mad::Target> need_target(Ctx& c, const char* cmd,
+                                       std::initializer_list<const char*> keywords) {
   std::optional<mad::Target> t = c.args.target_or_name(keywords);
   if (!t)
     throw UsageError(std::string("missing target of node ") + cmd +
-                     " (lid N, guid G, gid G or name NAME; or serve)");
-  if (t->kind == mad::Target::Kind::Dr)
-    throw UsageError(std::string("node ") + cmd +
-                     " needs a LID target: vendor MADs are not sent by directed route");
+                     " (lid N, guid G, gid G, dr PATH or name NAME; or serve)");
   return t;
 }
 
@@ -114,7 +109,7 @@ void node_ping(Ctx& c) {
     c.args.next();
     return serve(c, ib::VendorServer::Ping, "ping");
   }
-  std::optional<mad::Target> t = need_lid_target(c, "ping", {"count", "flood", "oui"});
+  std::optional<mad::Target> t = need_target(c, "ping", {"count", "flood", "oui"});
   std::string via = c.args.take_via();
   ib::PingRun run;
   while (!c.args.empty()) {
@@ -131,7 +126,7 @@ void node_ping(Ctx& c) {
   std::unique_ptr<WatchClock> clock = signal_clock();  // before the transport's threads
   MadSession s(c, via);
   s.end_progress();
-  uint16_t lid = target_lid(s, *t, "ping");
+  uint16_t lid = target_lid(s, *t);
   std::string where = "Lid " + std::to_string(lid);
   std::vector<uint64_t> rtts;
   ib::PingSummary sum = ib::ping_run(
@@ -193,7 +188,7 @@ void node_sysstat(Ctx& c) {
       {"ping", ib::SysstatQuery::Ping},
       {"host", ib::SysstatQuery::Host},
       {"cpu", ib::SysstatQuery::Cpu}};
-  std::optional<mad::Target> t = need_lid_target(c, "sysstat", {"ping", "host", "cpu", "oui"});
+  std::optional<mad::Target> t = need_target(c, "sysstat", {"ping", "host", "cpu", "oui"});
   std::string via = c.args.take_via();
   const std::pair<const char*, ib::SysstatQuery>* q = nullptr;
   std::optional<uint32_t> oui;
@@ -215,7 +210,7 @@ void node_sysstat(Ctx& c) {
   }
   if (!q) q = &kQueries[0];
   MadSession s(c, via);
-  uint16_t lid = target_lid(s, *t, "sysstat");
+  uint16_t lid = target_lid(s, *t);
   std::string answer = oui ? ib::sysstat(s, lid, q->second, *oui) : ib::sysstat(s, lid, q->second);
   s.end_progress();
   if (c.out.is_json()) {
@@ -361,7 +356,7 @@ void vendor_groups(Ctx& c, MadSession& s, uint16_t lid, const VendorGroups& g) {
 void node_vendor(Ctx& c) {
   static const char* const kWhat[] = {"general", "xmitwait", "groups", "config"};
   std::optional<mad::Target> t =
-      need_lid_target(c, "vendor", {"general", "xmitwait", "groups", "config"});
+      need_target(c, "vendor", {"general", "xmitwait", "groups", "config"});
   std::string via = c.args.take_via();
   std::string what = "general";
   if (!c.args.empty()) {
@@ -417,7 +412,7 @@ void node_vendor(Ctx& c) {
   }
   c.args.done();
   MadSession s(c, via);
-  uint16_t lid = target_lid(s, *t, "vendor");
+  uint16_t lid = target_lid(s, *t);
   if (what == "xmitwait") return vendor_xmit_wait(c, s, lid);
   if (what == "groups") return vendor_groups(c, s, lid, groups);
   if (what == "config") return vendor_config(c, s, lid, reads, writes);

@@ -218,6 +218,11 @@ compare "bw path lid $last = saquery -p --src-to-dst 1:$last" paths \
   "run saquery -p --src-to-dst 1:$last" "bw path lid $last"
 compare "bw path guid ${last_guid:-0} = saquery -p --src-to-dst 1:$last" paths \
   "run saquery -p --src-to-dst 1:$last" "bw path guid ${last_guid:-0}"
+# A directed route: the path to the LID of the port it ends at (the
+# switch hca1's port 1 is on), as perf show dr reads that LID's PMA.
+dr_lid=$(run smpquery -D portinfo 0,1 2>/dev/null | sed -n 's/^Lid:\.*//p')
+compare "bw path dr 0,1 = saquery -p --src-to-dst 1:${dr_lid:-0}" paths \
+  "run saquery -p --src-to-dst 1:${dr_lid:-0}" "bw path dr 0,1"
 compare "sa show sm = saquery SMIR" sm "run saquery SMIR" "sa show sm"
 compare "sa show switches lid 2 = saquery SWIR 2" switches "run saquery SWIR 2" \
   "sa show switches lid 2"
