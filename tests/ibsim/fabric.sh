@@ -230,8 +230,22 @@ for _ in $(seq 50); do grep -q "simulator ready" sim3/ibsim.log 2>/dev/null && b
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run ibnetdiscover -g ) >grouped-d.txt 2>/dev/null
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" fabric topology grouped ) >grouped.txt 2>grouped.err
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" -j fabric topology grouped ) >grouped.json 2>>grouped.err
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run ibnetdiscover ) >plain-d.txt 2>/dev/null
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" fabric topology ) >plain.txt 2>>grouped.err
 kill "$SIM3" 2>/dev/null
 wait "$SIM3" 2>/dev/null
+# The order of the node blocks, as a user diffing the two files sees it:
+# switches, CAs, routers, each kind last found first, in each section.
+node_lines() { grep -E '^(Switch|Ca|Rt)'$'\t''|^(Chassis [0-9]|Non-Chassis|# (Spine Nodes|Line Nodes|Chassis Switches|Chassis CAs)$)' "$1"; }
+for pair in "ibnetdiscover:plain-d.txt:plain.txt:" "ibnetdiscover -g:grouped-d.txt:grouped.txt: grouped"; do
+  IFS=: read -r what ref ours word <<<"$pair"
+  n=$(grep -cE '^(Switch|Ca|Rt)'$'\t' "$ref")
+  if [ "$n" -gt 10 ] && out=$(diff <(node_lines "$ref") <(node_lines "$ours")); then
+    ok "fabric topology$word: the node blocks in $what's order ($n nodes)"
+  else
+    bad "fabric topology$word order vs $what ($n nodes): $out"
+  fi
+done
 if out=$(python3 "$HERE/fabric_compare.py" grouped grouped-d.txt grouped.txt 2>&1); then
   ok "fabric topology grouped = ibnetdiscover -g (${out//$'\n'/; })"
 else
