@@ -256,6 +256,9 @@ class Discoverer {
   // becomes takes the answers when the wave settles (adopt_early).
   void ask_early(const NodeInfo& ni, const std::vector<uint8_t>& path, bool behind_port,
                  unsigned hops) {
+    // After the last wave settled nothing adopts what is asked (a probe
+    // ahead answered late, of a switch no wave found, swept it for nothing).
+    if (finished_) return;
     if (!ni.is_switch() || !behind_port || (scope_.hops && hops > *scope_.hops)) return;
     if (d_.fabric.find(ni.node_guid) || early_nodes_.count(ni.node_guid)) return;
     if (d_.fabric.nodes.size() + early_nodes_.size() >= kMaxNodes) return;
