@@ -165,11 +165,17 @@ void write_topology(const Fabric& f, std::FILE* out, TopologyStyle style) {
     }
     std::fprintf(out, "\nNon-Chassis Nodes\n");
   }
-  // Switches first, then CAs and routers, as ibnetdiscover groups them.
-  for (bool switches : {true, false})
-    for (uint32_t i = 0; i < f.nodes.size(); ++i)
-      if (f.nodes[i].is_switch() == switches && !(g && g->chassis_of[i]))
-        write_node(f, i, out, style, g ? &*g : nullptr);
+  // Switches, then CAs, then routers, as ibnetdiscover lists them; each
+  // kind last found first (libibnetdisc puts each new node at the head of
+  // its kind's list), so the two files of one fabric diff equal, grouped
+  // or not.
+  auto kind = [&](uint32_t i) {
+    const Node& n = f.nodes[i];
+    return n.is_switch() ? 0 : n.info.node_type == static_cast<uint8_t>(NodeType::Router) ? 2 : 1;
+  };
+  for (int k : {0, 1, 2})
+    for (uint32_t i = static_cast<uint32_t>(f.nodes.size()); i-- > 0;)
+      if (kind(i) == k && !(g && g->chassis_of[i])) write_node(f, i, out, style, g ? &*g : nullptr);
 }
 
 }  // namespace rdma::ib

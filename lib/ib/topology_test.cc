@@ -57,6 +57,28 @@ TEST(Topology, SwitchesFirstEachLinkFromBothEnds) {
   EXPECT_EQ(links_of(f).size(), 6u);
 }
 
+// ibnetdiscover lists each kind last found first (libibnetdisc puts a
+// new node at the head of its list): the same order here, so the two
+// files of one fabric diff equal.
+TEST(Topology, EachKindLastFoundFirst) {
+  ibtest::FakeFabric fake(ibtest::load_topology(rdma::testdata::dir() + "/../ibsim/net"));
+  fake.assign_lids();
+  Fabric f = discovered(fake);
+  std::string t = topology_text(f);
+  size_t last_switch = std::string::npos, last_ca = std::string::npos, kinds = 0;
+  for (const Node& n : f.nodes) {
+    size_t at = t.find("\"" + topology_node_name(n) + "\"\t\t# \"");
+    ASSERT_NE(at, std::string::npos) << topology_node_name(n) << "\n" << t;
+    size_t& last = n.is_switch() ? last_switch : last_ca;
+    if (last != std::string::npos) {
+      EXPECT_LT(at, last) << n.description << " found later, listed after\n" << t;
+      ++kinds;
+    }
+    last = at;
+  }
+  EXPECT_GE(kinds, 2u);  // at least two of a kind to order
+}
+
 // full (ibnetdiscover -f): each link line ends with its port's raw
 // LinkSpeedActive, LinkWidthActive and VLCap; the file reads back alike.
 TEST(Topology, FullAddsEachPortsCodes) {

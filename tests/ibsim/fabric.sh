@@ -200,6 +200,7 @@ expect "-d counts the MADs, max hops = ibnetdiscover -m ($hops)" 0 \
 
 # The topology file, read by a second ibsim: the same nodes there.
 run "$RDMA" fabric topology >topo.txt 2>topo.err
+run ibnetdiscover >topo-d.txt 2>/dev/null
 run "$RDMA" -j fabric show >first.json 2>/dev/null
 mkdir sim2
 # exec: $! must be ibsim itself, or kill below ends only the subshell and
@@ -230,8 +231,25 @@ for _ in $(seq 50); do grep -q "simulator ready" sim3/ibsim.log 2>/dev/null && b
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run ibnetdiscover -g ) >grouped-d.txt 2>/dev/null
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" fabric topology grouped ) >grouped.txt 2>grouped.err
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" -j fabric topology grouped ) >grouped.json 2>>grouped.err
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run ibnetdiscover ) >plain-d.txt 2>/dev/null
+( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 run "$RDMA" fabric topology ) >plain.txt 2>>grouped.err
 kill "$SIM3" 2>/dev/null
 wait "$SIM3" 2>/dev/null
+# The files as a user diffing them sees them: equal but the date in the
+# header (ours names rdma) and ibnetdiscover -g's blank after an empty
+# note; so the node blocks in the same order too (switches, CAs, routers,
+# each kind last found first, in each section).
+body() { sed -e '/^# Topology file: generated /d' -e 's/[[:blank:]]*$//' "$1"; }
+for pair in "ibnetdiscover:topo-d.txt:topo.txt:" "ibnetdiscover:plain-d.txt:plain.txt:" \
+  "ibnetdiscover -g:grouped-d.txt:grouped.txt: grouped"; do
+  IFS=: read -r what ref ours word <<<"$pair"
+  n=$(grep -cE '^(Switch|Ca|Rt)'$'\t' "$ref")
+  if [ "$n" -ge 8 ] && out=$(diff <(body "$ref") <(body "$ours")); then
+    ok "fabric topology$word = $what, line for line ($n node blocks, ${ref%-d.txt})"
+  else
+    bad "fabric topology$word vs $what ($n node blocks): $(head -n 20 <<<"$out")"
+  fi
+done
 if out=$(python3 "$HERE/fabric_compare.py" grouped grouped-d.txt grouped.txt 2>&1); then
   ok "fabric topology grouped = ibnetdiscover -g (${out//$'\n'/; })"
 else

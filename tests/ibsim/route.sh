@@ -133,15 +133,17 @@ expect "port show from FILE refuses a table" 1 "needs SMPs" port show lid 1 pkey
 run "$RDMA" fabric topology from topo.txt >topo2.txt 2>/dev/null
 if out=$(python3 - topo.txt topo2.txt <<'PY' 2>&1
 import sys
-# The node blocks (blank-line separated, comments left out), as sets: the
-# order of the nodes is each tool's own.
+# The node blocks (blank-line separated, comments left out), in order:
+# both list switches, CAs, routers, each kind last found first.
 def blocks(path):
     text = "".join(l for l in open(path) if not l.startswith("#"))
-    return {b.strip() for b in text.split("\n\n") if b.strip()}
+    return [b.strip() for b in text.split("\n\n") if b.strip()]
 d, o = blocks(sys.argv[1]), blocks(sys.argv[2])
-if d != o or len(d) != 8:
-    sys.exit(f"only ibnetdiscover's: {sorted(d - o)}; only ours: {sorted(o - d)}")
-print(f"{len(d)} nodes")
+if set(d) != set(o) or len(d) != 8:
+    sys.exit(f"only ibnetdiscover's: {sorted(set(d) - set(o))}; only ours: {sorted(set(o) - set(d))}")
+if d != o:
+    sys.exit("the same blocks in another order: " + ", ".join(next((l for l in b.split("\n") if l.startswith(("Switch", "Ca", "Rt"))), b[:40]) for b in o))
+print(f"{len(d)} nodes, in order")
 PY
 ); then
   ok "fabric topology from ibnetdiscover's file = ibnetdiscover ($out)"
