@@ -210,7 +210,6 @@ TEST_ALLOW=(
   "lib/ib/port_counters_view.cc  debt: no test of its own yet"
   "lib/ib/port_states.cc  debt: no test of its own yet"
   "lib/ib/port_table_view.cc  debt: no test of its own yet"
-  "lib/mad/rate_text.cc  debt: no test of its own yet"
   "lib/nl/attr_policy.cc  debt: no test of its own yet"
   "lib/nl/request.cc  debt: no test of its own yet"
   "lib/nldev/fields.cc  debt: no test of its own yet"
@@ -220,7 +219,6 @@ TEST_ALLOW=(
   "lib/res/entry.cc  debt: no test of its own yet"
   "lib/res/names.cc  debt: no test of its own yet"
   "lib/res/raw.cc  debt: no test of its own yet"
-  "lib/stat/qp_counter.cc  debt: no test of its own yet"
 )
 
 cd "$root" || exit 2
