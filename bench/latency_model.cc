@@ -1,11 +1,13 @@
 // Discovery under the latency model (lib/testing/fabric/latency.h): the
 // tool's discovery (lib/ib/discover) at a window and per-node limit, or a
 // model of ibnetdiscover's (libibnetdisc's query order, its window of 2),
-// against the floor: the busiest node's total service time. One line of
+// against the floor: the busiest node's total service time, and the reach
+// floor (lib/testing/fabric/latency.h ReachFloor). One line of
 // figures on stdout; bench/latency_model.sh runs the sizes.
 //
 //   latency_model FILE [--tool rdma|ibnetdiscover] [--window N] [--per-node K]
 //                 [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline]
+//                 [--last N] [--guid-xor K]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -149,10 +151,10 @@ int arg_int(int& i, int argc, char** argv) {
 
 int main(int argc, char** argv) try {
   if (argc < 2) {
-    std::fprintf(
-        stderr,
-        "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
-        "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline]\n");
+    std::fprintf(stderr,
+                 "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
+                 "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline] "
+                 "[--last N] [--guid-xor K]\n");
     return 2;
   }
   std::string tool = "rdma";
@@ -160,6 +162,8 @@ int main(int argc, char** argv) try {
   cfg.window = 256;  // rdma's default (rdma/options.h)
   bool window_given = false;
   bool timeline = false;
+  size_t last = 0;
+  uint64_t guid_xor = 0;
   cfg.per_node = mad::kPerNode;
   ibtest::LatencyOptions lo;
   for (int i = 2; i < argc; ++i) {
@@ -179,6 +183,10 @@ int main(int argc, char** argv) try {
       lo.hop = std::chrono::microseconds(arg_int(i, argc, argv));
     else if (a == "--timeline")
       timeline = true;
+    else if (a == "--guid-xor")
+      guid_xor = static_cast<uint64_t>(arg_int(i, argc, argv));
+    else if (a == "--last")
+      last = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--queue")
       lo.queue_depth = static_cast<size_t>(arg_int(i, argc, argv));
     else
@@ -189,6 +197,9 @@ int main(int argc, char** argv) try {
     if (!window_given) cfg.window = 2;  // ibnetdiscover -o default
   }
   ibtest::FakeFabric f(ibtest::load_topology(argv[1]));
+  // Another draw of the GUIDs, for what depends on them (where each
+  // switch's sweep starts): the same fabric under other names.
+  for (ibtest::FabricNode& n : f.nodes()) n.node_guid ^= guid_xor;
   size_t true_nodes = 0, true_links = 0;
   for (const auto& n : f.nodes()) {
     if (n.ports.size() > 1 || n.is_switch()) ++true_nodes;
@@ -216,17 +227,38 @@ int main(int argc, char** argv) try {
   double window_floor =
       std::chrono::duration<double>(ls.total_round_trip).count() / static_cast<double>(cfg.window);
   const mad::EngineStats& st = e.stats();
+  ibtest::ReachFloor reach = lf.reach_floor();
+  auto ms = [](std::chrono::nanoseconds d) {
+    return std::chrono::duration<double>(d).count() * 1e3;
+  };
   std::printf(
       "%-13s window %-3zu per_node %zu  nodes %zu/%zu links %zu/%zu  mads %llu retried %llu "
       "timeouts %llu dropped %llu  most_at_node %llu (%s)  time %.1f ms floor %.1f ms  "
-      "x_floor %.2f  window_floor %.1f ms  busy_nodes %.1f  busiest %s  (sim %.1f s real)\n",
+      "x_floor %.2f  window_floor %.1f ms  reach_floor %.1f ms x_reach %.2f (%s: reachable "
+      "%.1f ms, reached %.1f)  busy_nodes %.1f  busiest %s  (sim %.1f s real)\n",
       tool.c_str(), cfg.window, cfg.per_node, found.nodes, true_nodes, found.links, true_links,
       static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.retried),
       static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(ls.dropped),
       static_cast<unsigned long long>(ls.most_at_node),
       ls.crowded >= 0 ? f.nodes()[ls.crowded].id.c_str() : "-", t * 1e3, floor * 1e3, t / floor,
-      window_floor * 1e3, busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+      window_floor * 1e3, ms(reach.at), t * 1e3 / ms(reach.at),
+      reach.node >= 0 ? f.nodes()[reach.node].id.c_str() : "-", ms(reach.reach), ms(reach.first),
+      busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
   if (timeline) tl.print();
+  if (last) {
+    // The nodes that finished last: when each was first reached, its work,
+    // and its idle time between (0: never idle once reached).
+    std::vector<int> order;
+    for (size_t n = 0; n < f.nodes().size(); ++n) order.push_back(static_cast<int>(n));
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return lf.last_at(a) > lf.last_at(b); });
+    for (size_t i = 0; i < last && i < order.size(); ++i) {
+      int n = order[i];
+      std::printf("  %-12s first %.2f service %.2f last %.2f idle %.2f\n", f.nodes()[n].id.c_str(),
+                  ms(lf.first_at(n)), ms(lf.service(n)), ms(lf.last_at(n)),
+                  ms(lf.last_at(n) - lf.first_at(n) - lf.service(n)));
+    }
+  }
   return found.warnings ? 1 : 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "latency_model: %s\n", e.what());

@@ -1,5 +1,6 @@
 #include "lib/ib/chassis.h"
 
+#include <algorithm>
 #include <map>
 
 #include "lib/ib/voltaire.h"
@@ -54,65 +55,187 @@ bool inner(const Node& n, unsigned p) {
   return !last || p <= last;
 }
 
-// A Voltaire chip's place: a spine's from the line port its first
-// switch link meets, a line's from the spine port its first inner link
-// meets (libibnetdisc looks no further).
-std::optional<ChassisPlace> voltaire_place(const Fabric& f, const Node& n) {
-  bool spine = voltaire_spine(n.info.device_id);
-  if (!spine && !voltaire_line(n.info.device_id)) return std::nullopt;
-  for (const Port& p : n.ports) {
-    if (!p.num || !p.peer || !inner(n, p.num)) continue;
-    const Node& peer = f.nodes[p.peer->node];
-    if (spine) {
-      if (!peer.is_switch()) continue;
-      return voltaire_spine_place(n.info.device_id, p.peer->port);
-    }
-    if (!voltaire_spine(peer.info.device_id)) return std::nullopt;
-    return voltaire_line_place(peer.info.device_id, p.peer->port);
-  }
-  return std::nullopt;
-}
+// A chassis as libibnetdisc builds it: slots by position, its other
+// nodes, and how many nodes share its GUID.
+struct Build {
+  uint64_t guid = 0;
+  unsigned number = 0;  // 0: not (yet) a chassis
+  std::map<unsigned, uint32_t> spines, lines;
+  std::vector<uint32_t> nodes;
+  unsigned count = 0;
+};
 
-// Voltaire's chassis, numbered before the others: each grows from a
-// placed spine (the last found first, as libibnetdisc's switch list runs)
-// through the spines' links to lines and the lines' inner links to
-// spines, each chip at its position while that is free.
-void group_voltaire(const Fabric& f, Grouping& g) {
-  for (uint32_t s = static_cast<uint32_t>(f.nodes.size()); s-- > 0;) {
-    const Node& start = f.nodes[s];
-    if (!voltaire_switch(start) || !voltaire_spine(start.info.device_id) || !g.place[s] ||
-        g.chassis_of[s])
-      continue;
-    unsigned number = static_cast<unsigned>(g.chassis.size() + 1);
-    std::map<unsigned, uint32_t> spines, lines;
-    auto insert = [&](uint32_t i) {
-      const Node& n = f.nodes[i];
-      if (!voltaire_switch(n) || !g.place[i] || g.chassis_of[i]) return false;
-      unsigned at = voltaire_position(n.info.device_id, *g.place[i]);
-      auto& slots = g.place[i]->slot == ChassisSlot::Line ? lines : spines;
-      if (!at || !slots.emplace(at, i).second) return false;
-      g.chassis_of[i] = number;
-      return true;
-    };
-    insert(s);
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (auto* kind : {&spines, &lines}) {
-        std::vector<uint32_t> members;
-        for (auto [at, i] : *kind) members.push_back(i);
-        for (uint32_t i : members)
-          for (const Port& p : f.nodes[i].ports)
-            if (p.num && p.peer && inner(f.nodes[i], p.num)) grew |= insert(p.peer->node);
+// libibnetdisc's passes over a fabric. found is its "ch_found": a node
+// that has a place, or tried for one (a Voltaire switch, a Mellanox chip
+// that names its slot, a module on a Voltaire spine), or joined a
+// chassis by its GUID.
+class Grouper {
+ public:
+  Grouper(const Fabric& f, Grouping& g) : f_(f), g_(g), found_(f.nodes.size()) {}
+
+  void run() {
+    // Switches as libibnetdisc's list holds them: the last found first.
+    for (uint32_t i = static_cast<uint32_t>(f_.nodes.size()); i-- > 0;) {
+      const Node& n = f_.nodes[i];
+      if (voltaire_switch(n)) {
+        place_voltaire(i);
+      } else if (n.is_switch()) {
+        g_.place[i] = mellanox_place(n.info.vendor_id, n.info.device_id, n.description);
+        found_[i] = g_.place[i].has_value();
       }
     }
-    Chassis c{number, 0, {}, {}, {}};
-    for (auto [at, i] : spines) c.spines.push_back(i);
-    for (auto [at, i] : lines) c.lines.push_back(i);
-    // The first spine's GUID less one, as Voltaire's SM names the box.
-    c.guid = f.nodes[c.spines.front()].info.node_guid - 1;
-    g.chassis.push_back(std::move(c));
+    for (uint32_t s = static_cast<uint32_t>(f_.nodes.size()); s-- > 0;) {
+      const Node& n = f_.nodes[s];
+      if (voltaire_switch(n) && voltaire_spine(n.info.device_id) && !g_.chassis_of[s])
+        build_voltaire(s);
+    }
+    group_by_guid();
+    for (Build& b : list_) {
+      if (!b.number) continue;
+      Chassis c{b.number, b.guid, {}, {}, std::move(b.nodes)};
+      for (auto [at, i] : b.spines) c.spines.push_back(i);
+      for (auto [at, i] : b.lines) c.lines.push_back(i);
+      g_.chassis.push_back(std::move(c));
+    }
+    // Numbered in the list's order already; the sort only keeps
+    // chassis[number - 1] true whatever comes.
+    std::sort(g_.chassis.begin(), g_.chassis.end(),
+              [](const Chassis& a, const Chassis& b) { return a.number < b.number; });
   }
-}
+
+ private:
+  // A Voltaire chip's place: a spine's from the line port its first
+  // switch link meets, a line's from the spine port its first inner link
+  // meets (libibnetdisc looks no further). A spine also places the
+  // modules on its ports that no spine before it placed.
+  void place_voltaire(uint32_t i) {
+    const Node& n = f_.nodes[i];
+    found_[i] = true;
+    bool spine = voltaire_spine(n.info.device_id);
+    if (!spine && !voltaire_line(n.info.device_id)) return;
+    bool placed = false;
+    for (const Port& p : n.ports) {
+      if (!p.num || !p.peer || !inner(n, p.num)) continue;
+      uint32_t j = p.peer->node;
+      const Node& peer = f_.nodes[j];
+      if (!spine) {
+        if (voltaire_spine(peer.info.device_id))
+          g_.place[i] = voltaire_line_place(peer.info.device_id, p.peer->port);
+        return;
+      }
+      if (!peer.is_switch()) {
+        if (!found_[j]) {
+          found_[j] = true;
+          g_.place[j] = voltaire_module_place(n.info.device_id, p.num, n.info.node_guid);
+        }
+      } else if (!placed) {
+        placed = true;
+        g_.place[i] = voltaire_spine_place(n.info.device_id, p.peer->port);
+      }
+    }
+  }
+
+  // Puts a placed node at its position among b's lines or spines, unless
+  // another holds it. libibnetdisc gives up on the whole grouping for a
+  // node with no position; here that node alone is left out.
+  void insert(Build& b, uint32_t i, bool line) {
+    const std::optional<ChassisPlace>& p = g_.place[i];
+    if (!found_[i] || !p) return;
+    uint16_t device = f_.nodes[i].info.device_id;
+    unsigned at = line ? voltaire_line_position(device, *p) : voltaire_spine_position(device, *p);
+    if (!at || !(line ? b.lines : b.spines).emplace(at, i).second) return;
+    g_.chassis_of[i] = b.number;
+  }
+
+  // Each found peer of a member's inner ports, into the other list: the
+  // lines' peers as spines (from the line chips only), the spines' as
+  // lines or modules.
+  void catch_peers(Build& b, bool from_lines) {
+    std::vector<uint32_t> members;
+    for (auto [at, i] : from_lines ? b.lines : b.spines)
+      if (!from_lines || voltaire_line(f_.nodes[i].info.device_id)) members.push_back(i);
+    for (uint32_t i : members)
+      for (const Port& p : f_.nodes[i].ports)
+        if (p.num && p.peer && inner(f_.nodes[i], p.num)) insert(b, p.peer->node, !from_lines);
+  }
+
+  // A chassis grown from spine s: its peers, then twice the lines' peers
+  // and the spines' peers (libibnetdisc's fixed passes, not until
+  // nothing is added). A node may so join a second chassis.
+  void build_voltaire(uint32_t s) {
+    const std::optional<ChassisPlace>& p = g_.place[s];
+    if (!p || !voltaire_spine_position(f_.nodes[s].info.device_id, *p)) return;
+    Build b;
+    b.number = ++numbers_;
+    insert(b, s, false);
+    for (const Port& q : f_.nodes[s].ports)
+      if (q.num && q.peer && inner(f_.nodes[s], q.num)) insert(b, q.peer->node, true);
+    for (int pass = 0; pass < 2; ++pass) {
+      catch_peers(b, true);
+      catch_peers(b, false);
+    }
+    // The first spine's GUID less one, as Voltaire's SM names the box.
+    b.guid = f_.nodes[b.spines.begin()->second].info.node_guid - 1;
+    list_.push_back(std::move(b));
+  }
+
+  // libibnetdisc finds a node's chassis by GUID among all chassis, but
+  // only once a first one of another vendor than Voltaire exists.
+  Build* by_guid(uint64_t guid) {
+    if (!others_) return nullptr;
+    for (Build& b : list_)
+      if (b.guid == guid) return &b;
+    return nullptr;
+  }
+
+  // The other vendors' nodes by chassis GUID, nodes as libibnetdisc's list
+  // holds them (the last found first): a GUID two nodes share makes a
+  // chassis, numbered as its first node there comes.
+  void group_by_guid() {
+    std::vector<std::optional<uint64_t>> key(f_.nodes.size());
+    for (uint32_t i = 0; i < f_.nodes.size(); ++i) {
+      const Node& n = f_.nodes[i];
+      if (n.info.vendor_id == kVoltaire || !n.info.sys_image_guid) continue;
+      uint64_t peer = 0;
+      if (const Port* p1 = n.port(1); p1 && p1->peer && !n.is_switch())
+        peer = f_.nodes[p1->peer->node].info.sys_image_guid;
+      key[i] = chassis_guid(n.info, peer);
+    }
+    for (uint32_t i = static_cast<uint32_t>(f_.nodes.size()); i-- > 0;) {
+      if (!key[i]) continue;
+      if (Build* b = by_guid(*key[i])) {
+        ++b->count;
+      } else {
+        list_.push_back({*key[i], 0, {}, {}, {}, 1});
+        others_ = true;
+      }
+    }
+    for (uint32_t i = static_cast<uint32_t>(f_.nodes.size()); i-- > 0;) {
+      if (!key[i]) continue;
+      Build* b = by_guid(*key[i]);
+      if (!b || b->count < 2) continue;
+      if (!b->number) b->number = ++numbers_;
+      if (!found_[i]) {
+        // libibnetdisc puts each at the head of the list: discovery order.
+        found_[i] = true;
+        b->nodes.insert(b->nodes.begin(), i);
+        g_.chassis_of[i] = b->number;
+      } else if (f_.nodes[i].info.vendor_id == kMellanox && g_.place[i] &&
+                 g_.place[i]->slot != ChassisSlot::Router) {
+        // A Mellanox chip at its slot number, a second there left out.
+        auto& slots = g_.place[i]->slot == ChassisSlot::Line ? b->lines : b->spines;
+        if (slots.emplace(g_.place[i]->number, i).second) g_.chassis_of[i] = b->number;
+      }
+    }
+  }
+
+  const Fabric& f_;
+  Grouping& g_;
+  std::vector<bool> found_;
+  std::vector<Build> list_;  // libibnetdisc's chassis list, in its order
+  unsigned numbers_ = 0;
+  bool others_ = false;
+};
 
 }  // namespace
 
@@ -161,8 +284,10 @@ uint64_t chassis_guid(const NodeInfo& info, uint64_t peer_sys_image_guid) {
 }
 
 std::string slot_text(const ChassisPlace& p) {
-  return std::string(p.slot == ChassisSlot::Line ? "Line " : "Spine ") + std::to_string(p.number) +
-         " Chip " + std::to_string(p.chip);
+  const char* kind = p.slot == ChassisSlot::Line    ? "Line "
+                     : p.slot == ChassisSlot::Spine ? "Spine "
+                                                    : "SRBD ";
+  return kind + std::to_string(p.number) + " Chip " + std::to_string(p.chip);
 }
 
 unsigned Grouping::external_port(const Fabric& f, PortRef r) const {
@@ -175,55 +300,23 @@ unsigned Grouping::external_port(const Fabric& f, PortRef r) const {
   return r.port >= 1 && r.port <= 18 && r.port <= f.nodes[r.node].info.num_ports ? r.port : 0;
 }
 
+std::string Grouping::note(const Fabric& f, uint32_t i) const {
+  const std::optional<ChassisPlace>& p = place[i];
+  if (!chassis_of[i] || !p) return "";
+  // libibnetdisc names the type of a Voltaire node from its chassis, of a
+  // Mellanox one from its own description (a module has none); the slot
+  // of either.
+  uint32_t vendor = f.nodes[i].info.vendor_id;
+  if (vendor == kVoltaire || (vendor == kMellanox && p->slot != ChassisSlot::Router))
+    return (p->type.empty() ? "" : p->type + " ") + slot_text(*p);
+  return vendor == kMellanox ? slot_text(*p) : "";
+}
+
 Grouping group_chassis(const Fabric& f) {
   Grouping g;
   g.chassis_of.assign(f.nodes.size(), 0);
   g.place.resize(f.nodes.size());
-  for (uint32_t i = 0; i < f.nodes.size(); ++i)
-    if (voltaire_switch(f.nodes[i]))
-      g.place[i] = voltaire_place(f, f.nodes[i]);
-    else if (f.nodes[i].is_switch())
-      g.place[i] = mellanox_place(f.nodes[i].info.vendor_id, f.nodes[i].info.device_id,
-                                  f.nodes[i].description);
-  // Voltaire's chips are grouped by how they are wired, not by
-  // SystemImageGUID.
-  group_voltaire(f, g);
-  std::vector<std::optional<uint64_t>> key(f.nodes.size());
-  std::map<uint64_t, unsigned> count;
-  for (uint32_t i = 0; i < f.nodes.size(); ++i) {
-    const Node& n = f.nodes[i];
-    if (n.info.vendor_id == kVoltaire || !n.info.sys_image_guid) continue;
-    uint64_t peer = 0;
-    if (const Port* p1 = n.port(1); p1 && p1->peer && !n.is_switch())
-      peer = f.nodes[p1->peer->node].info.sys_image_guid;
-    key[i] = chassis_guid(n.info, peer);
-    ++count[*key[i]];
-  }
-  std::map<uint64_t, size_t> index;
-  size_t voltaire = g.chassis.size();
-  std::vector<std::map<unsigned, uint32_t>> spines(voltaire), lines(voltaire);
-  for (uint32_t i = 0; i < f.nodes.size(); ++i) {
-    if (!key[i] || count[*key[i]] < 2) continue;
-    auto [it, fresh] = index.emplace(*key[i], g.chassis.size());
-    if (fresh) {
-      g.chassis.push_back({static_cast<unsigned>(g.chassis.size() + 1), *key[i], {}, {}, {}});
-      spines.emplace_back();
-      lines.emplace_back();
-    }
-    Chassis& c = g.chassis[it->second];
-    if (const auto& p = g.place[i]) {
-      // A second chip claiming a slot stays outside, as libibnetdisc's does.
-      auto& slots = p->slot == ChassisSlot::Line ? lines[it->second] : spines[it->second];
-      if (!slots.emplace(p->number, i).second) continue;
-    } else {
-      c.nodes.push_back(i);
-    }
-    g.chassis_of[i] = c.number;
-  }
-  for (size_t c = voltaire; c < g.chassis.size(); ++c) {
-    for (auto [slot, i] : spines[c]) g.chassis[c].spines.push_back(i);
-    for (auto [slot, i] : lines[c]) g.chassis[c].lines.push_back(i);
-  }
+  Grouper(f, g).run();
   return g;
 }
 

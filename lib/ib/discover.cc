@@ -256,6 +256,9 @@ class Discoverer {
   // becomes takes the answers when the wave settles (adopt_early).
   void ask_early(const NodeInfo& ni, const std::vector<uint8_t>& path, bool behind_port,
                  unsigned hops) {
+    // After the last wave settled nothing adopts what is asked (a probe
+    // ahead answered late, of a switch no wave found, swept it for nothing).
+    if (finished_) return;
     if (!ni.is_switch() || !behind_port || (scope_.hops && hops > *scope_.hops)) return;
     if (d_.fabric.find(ni.node_guid) || early_nodes_.count(ni.node_guid)) return;
     if (d_.fabric.nodes.size() + early_nodes_.size() >= kMaxNodes) return;
@@ -519,14 +522,23 @@ class Discoverer {
   // regular fabric port i of every switch of a group leads to one node
   // (spine i, leaf i): sweeps in step would send that node one probe from
   // each switch at once, past its SMA's queue; out of step they spread.
+  // From that port s the two halves in turn (s, s+N/2, s+1, s+N/2+1, ...):
+  // switches cable their ports in blocks (down, up, a group of parallel
+  // links), and a sweep that met one block for its first N/2 ports (N/2
+  // ms at 1 ms a SMP) found what lies behind the other that much later,
+  // and so everything found through it (bench/latency_results.md).
   static std::vector<uint8_t> sweep(const NodeInfo& ni) {
     std::vector<uint8_t> order{0};
     unsigned ports = ni.num_ports;
     if (ports == 0) return order;
     uint64_t h = ni.node_guid * 0x9e3779b97f4a7c15ull;  // Fibonacci hashing
     unsigned first = static_cast<unsigned>((h >> 32) % ports);
-    for (unsigned i = 0; i < ports; ++i)
-      order.push_back(static_cast<uint8_t>(1 + (first + i) % ports));
+    unsigned half = (ports + 1) / 2;
+    auto port = [&](unsigned i) { return static_cast<uint8_t>(1 + (first + i) % ports); };
+    for (unsigned i = 0; i < half; ++i) {
+      order.push_back(port(i));
+      if (i + half < ports) order.push_back(port(i + half));
+    }
     return order;
   }
 

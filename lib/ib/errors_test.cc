@@ -12,10 +12,12 @@
 
 #include "lib/error.h"
 #include "lib/ib/discover.h"
+#include "lib/ib/engine_config.h"
 #include "lib/ib/pma.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_pma.h"
 #include "lib/testing/fabric/fabric.h"
+#include "lib/testing/fabric/latency.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
 
@@ -302,6 +304,41 @@ TEST_F(Errors, TheWaitTickIsAskedOnceAndSilenceLeavesTheDefault) {
   EXPECT_EQ(named(read_wait_ticks(e, fabric_)), expected);
   EXPECT_EQ(fake_.stats().dropped - dropped, 2u);
   EXPECT_EQ(e.stats().retried, 0u);
+}
+
+// The ticks of a counter window's wait, on the latency model's virtual
+// clock at the tool's defaults, every PMA silent on PortSamplesControl (as
+// ibsim's): each costs one try, all at once (99 PMAs in a window of 256),
+// so the wait is one timeout, not retries + 1 nor one per PMA. And their
+// silence, which only leaves the default tick, does not make the next
+// sweep look failing: a PortCounters reply lost right after is retried
+// (it was not: 99 unanswered ticks filled the last 32 tries, so the
+// sweep's first loss ended its query unretried, with a warning).
+TEST(ErrorsTicks, SilentTicksCostOneTryEachAndNoOtherQueryItsRetries) {
+  FakeFabric fake(ibtest::load_topology(testdata::dir() + "/fattree-100.net"));
+  fake.assign_lids();
+  ibtest::LatencyFabric clock(fake);
+  mad::Engine e(clock, session_engine_config(1000, 3, 256, 0));
+  Fabric f = discover(e).fabric;
+  fake.drop({{-1, mad::kClassPerf, mad::kPortSamplesControl.id}, 1.0});
+  uint64_t sent = e.stats().sent;
+  auto start = clock.now();
+  EXPECT_TRUE(read_wait_ticks(e, f).empty());
+  EXPECT_EQ(e.stats().sent - sent, f.nodes.size() - 1);  // not the local CA's
+  EXPECT_EQ(e.stats().retried, 0u);
+  EXPECT_LE(clock.now() - start, std::chrono::milliseconds(1001));
+  // hca-00007's PortCounters reply lost once: retried, read.
+  fake.drop({{fake.node("hca-00007"), mad::kClassPerf, mad::kPortCounters.id}, 1.0, 1});
+  SweepOptions o;
+  o.every_port = true;
+  for (uint32_t i = 0; i < f.nodes.size(); ++i)
+    if (f.nodes[i].description == "hca-00007") o.nodes.node = i;
+  ASSERT_TRUE(o.nodes.node);
+  ErrorSweep s = sweep_errors(e, f, o);
+  EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
+  EXPECT_EQ(s.ports.size(), 1u);
+  EXPECT_EQ(e.stats().retried, 1u);
+  EXPECT_EQ(e.stats().not_retried, 0u);
 }
 
 // A watch (fabric top) keeps what each PMA's ClassPortInfo said: the

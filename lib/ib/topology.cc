@@ -36,61 +36,64 @@ std::string topology_node_name(const Node& n) {
   return buf;
 }
 
-std::string rate_text(const PortInfo& p, const PortInfo* caps) {
-  const char* width = "?";
-  switch (p.width_active) {
+namespace {
+
+const char* width_text(uint8_t width_active) {
+  switch (width_active) {
     case 1:
-      width = "1x";
-      break;
+      return "1x";
     case 2:
-      width = "4x";
-      break;
+      return "4x";
     case 4:
-      width = "8x";
-      break;
+      return "8x";
     case 8:
-      width = "12x";
-      break;
+      return "12x";
     case 16:
-      width = "2x";
-      break;
+      return "2x";
   }
+  return "?";
+}
+
+}  // namespace
+
+std::string rate_text(const PortInfo& p, const PortInfo* caps) {
   const char* speed = mad::generation_name(link_generation(p, caps));
   if (!speed) speed = "?";
-  return std::string(width) + speed;
+  return std::string(width_text(p.width_active)) + speed;
 }
 
 namespace {
 
 // One node's block: its IDs, its node line and a line per linked port.
 // With g (ibnetdiscover -g), the chassis notes and the faceplate's port
-// numbers as "[ext N]".
-void write_node(const Fabric& f, uint32_t i, std::FILE* out, TopologyStyle style,
-                const Grouping* g) {
+// numbers as "[ext N]". in_slot: a chassis' spine or line position, where
+// ibnetdiscover -g prints a CA or router module as a switch too (no port
+// 0: LID 0, its links' speed "???", s=0).
+void write_node(const Fabric& f, uint32_t i, std::FILE* out, TopologyStyle style, const Grouping* g,
+                bool in_slot = false) {
   const Node& n = f.nodes[i];
-  std::fprintf(out, "\nvendid=0x%x\ndevid=0x%x\nsysimgguid=0x%" PRIx64, n.info.vendor_id,
-               n.info.device_id, n.info.sys_image_guid);
+  bool as_switch = n.is_switch() || in_slot;
+  std::fprintf(out, "\nvendid=0x%x\ndevid=0x%x\n", n.info.vendor_id, n.info.device_id);
+  // As ibnetdiscover: no sysimgguid= for none (ibsim's routers have none).
+  if (n.info.sys_image_guid) std::fprintf(out, "sysimgguid=0x%" PRIx64, n.info.sys_image_guid);
   if (g && g->chassis_of[i]) std::fprintf(out, "\t\t# Chassis %u", g->chassis_of[i]);
-  std::fprintf(out, "\n");
+  if (n.info.sys_image_guid || (g && g->chassis_of[i])) std::fprintf(out, "\n");
   auto ext = [&](PortRef r) {
     unsigned e = g ? g->external_port(f, r) : 0;
     return e ? "[ext " + std::to_string(e) + "]" : std::string();
   };
-  if (n.is_switch()) {
+  if (as_switch) {
     std::fprintf(out, "switchguid=0x%" PRIx64 "(%" PRIx64 ")", n.info.node_guid, n.info.port_guid);
     if (g) {
-      // The type and slot only for a chip placed in its chassis.
-      std::string note;
-      if (g->chassis_of[i] && g->place[i])
-        note = (g->place[i]->type.empty() ? "" : g->place[i]->type + " ") + slot_text(*g->place[i]);
+      std::string note = g->note(f, i);
       // ibnetdiscover ends the line "\t# " with no note: no blank at the
       // end here.
       std::fprintf(out, "\t#%s%s", note.empty() ? "" : " ", note.c_str());
     }
     std::fprintf(out, "\nSwitch\t%u \"%s\"\t\t# \"%s\" %s port 0 lid %u lmc %u\n", n.info.num_ports,
                  topology_node_name(n).c_str(), n.description.c_str(),
-                 n.sw && n.sw->enhanced_port0 ? "enhanced" : "base", lid_of(f, {i, 0}),
-                 lmc_of(f, {i, 0}));
+                 n.sw && n.sw->enhanced_port0 ? "enhanced" : "base",
+                 n.is_switch() ? lid_of(f, {i, 0}) : 0, n.is_switch() ? lmc_of(f, {i, 0}) : 0);
   } else {
     bool router = n.info.node_type == static_cast<uint8_t>(NodeType::Router);
     std::fprintf(out, "%s=0x%" PRIx64 "\n", router ? "rtguid" : "caguid", n.info.node_guid);
@@ -104,15 +107,18 @@ void write_node(const Fabric& f, uint32_t i, std::FILE* out, TopologyStyle style
     std::string rate = p.info    ? rate_text(*p.info, speed_caps(n, *p.info))
                        : pp.info ? rate_text(*pp.info, speed_caps(peer, *pp.info))
                                  : "?";
+    if (as_switch && !n.is_switch())
+      rate = std::string(p.info ? width_text(p.info->width_active) : "?") + "???";
     // -f's codes, from this side's PortInfo (none when it was not read).
     char full[40] = "";
     if (style.full && p.info)
-      std::snprintf(full, sizeof full, " s=%u w=%u v=%u", p.info->speed_active,
-                    p.info->width_active, p.info->vl_cap);
+      std::snprintf(full, sizeof full, " s=%u w=%u v=%u",
+                    as_switch && !n.is_switch() ? 0 : p.info->speed_active, p.info->width_active,
+                    p.info->vl_cap);
     char peer_guid[24] = "";
     if (!peer.is_switch()) std::snprintf(peer_guid, sizeof peer_guid, "(%" PRIx64 ")", pp.guid);
     std::string peer_ext = ext(*p.peer);
-    if (n.is_switch()) {
+    if (as_switch) {
       std::fprintf(out, "[%u]%s\t\"%s\"[%u]%s%s%s\t\t# \"%s\" lid %u %s%s\n", p.num,
                    ext({i, p.num}).c_str(), topology_node_name(peer).c_str(), p.peer->port,
                    peer_ext.c_str(), peer_guid, *peer_guid ? " " : "", peer.description.c_str(),
@@ -146,17 +152,16 @@ void write_topology(const Fabric& f, std::FILE* out, TopologyStyle style) {
       std::fprintf(out, "\nChassis %u", c.number);
       if (c.guid) std::fprintf(out, " (guid 0x%" PRIx64 ")", c.guid);
       std::fprintf(out, "\n\n# Spine Nodes");
-      for (uint32_t i : c.spines) write_node(f, i, out, style, &*g);
+      for (uint32_t i : c.spines) write_node(f, i, out, style, &*g, true);
       std::fprintf(out, "\n# Line Nodes");
-      for (uint32_t i : c.lines) write_node(f, i, out, style, &*g);
-      // libibnetdisc lists a chassis' other chips last found first.
+      for (uint32_t i : c.lines) write_node(f, i, out, style, &*g, true);
       std::fprintf(out, "\n# Chassis Switches");
-      for (auto i = c.nodes.rbegin(); i != c.nodes.rend(); ++i)
-        if (f.nodes[*i].is_switch()) write_node(f, *i, out, style, &*g);
+      for (uint32_t i : c.nodes)
+        if (f.nodes[i].is_switch()) write_node(f, i, out, style, &*g);
       std::fprintf(out, "\n# Chassis CAs");
-      for (auto i = c.nodes.rbegin(); i != c.nodes.rend(); ++i)
-        if (f.nodes[*i].info.node_type == static_cast<uint8_t>(NodeType::Ca))
-          write_node(f, *i, out, style, &*g);
+      for (uint32_t i : c.nodes)
+        if (f.nodes[i].info.node_type == static_cast<uint8_t>(NodeType::Ca))
+          write_node(f, i, out, style, &*g);
     }
     std::fprintf(out, "\nNon-Chassis Nodes\n");
   }

@@ -138,6 +138,10 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
   std::string line;
   int lineno = 0;
   std::smatch m, r;
+  // ibnetdiscover -g lists a chip in each chassis that took it (a Voltaire
+  // spine may take another box's chip): a grouped file may repeat a
+  // node's block, its port lines included, and the repeat says nothing new.
+  bool grouped = false, repeat = false;
   while (std::getline(in, line)) {
     ++lineno;
     std::string where = file + ":" + std::to_string(lineno);
@@ -150,7 +154,10 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       }
       continue;
     }
-    if (std::regex_match(t, kGrouping)) continue;
+    if (std::regex_match(t, kGrouping)) {
+      grouped = true;
+      continue;
+    }
     if (std::regex_match(t, m, kValue)) {
       uint64_t paren = m[4].matched ? number(m[4].str(), true, UINT64_MAX, where, "GUID") : 0;
       values[m[1].str()] = {number(m[2].str(), true, UINT64_MAX, where, m[1].str().c_str()), paren};
@@ -159,6 +166,11 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       n.line = lineno;
       n.id = nl->id;
       std::string type = nl->type;
+      // ibnetdiscover -g prints a CA or router module in a Voltaire
+      // chassis' slot as a switch; its ID's letter still says which.
+      bool switch_form = type == "Switch";
+      if (switch_form && n.id[0] != 'S' && std::regex_match(n.id, kIdGuid))
+        type = n.id[0] == 'R' ? "Rt" : "Ca";
       n.info.base_version = 1;
       n.info.class_version = 1;
       n.info.node_type = static_cast<uint8_t>(type == "Switch" ? NodeType::Switch
@@ -166,15 +178,17 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
                                                                : NodeType::Ca);
       n.info.num_ports = static_cast<uint8_t>(number(nl->ports, false, 254, where, "port count"));
       std::string rest = nl->rest;
-      if (n.info.is_switch() && std::regex_match(rest, r, kSwitchRest)) {
+      if (switch_form && std::regex_match(rest, r, kSwitchRest)) {
         n.description = r[1].str();
-        n.enhanced = r[2].str() == "enhanced";
-        n.lid = static_cast<uint16_t>(number(r[3].str(), false, 0xffff, where, "LID"));
-        n.lmc = static_cast<uint8_t>(number(r[4].str(), false, 7, where, "LMC"));
+        if (n.info.is_switch()) {
+          n.enhanced = r[2].str() == "enhanced";
+          n.lid = static_cast<uint16_t>(number(r[3].str(), false, 0xffff, where, "LID"));
+          n.lmc = static_cast<uint8_t>(number(r[4].str(), false, 7, where, "LMC"));
+        }
       } else if (std::regex_match(rest, r, kCaRest)) {
         n.description = r[1].str();
       }
-      const char* guid_key = n.info.is_switch() ? "switchguid"
+      const char* guid_key = switch_form ? "switchguid"
                              : n.info.node_type == static_cast<uint8_t>(NodeType::Router)
                                  ? "rtguid"
                                  : "caguid";
@@ -197,6 +211,9 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
         n.info.device_id = static_cast<uint16_t>(
             number(view::hex_text(v->second.first), true, 0xffff, where, "devid"));
       values.clear();
+      repeat =
+          grouped && by_id.contains(n.id) && nodes[by_id[n.id]].info.node_guid == n.info.node_guid;
+      if (repeat) continue;
       for (const FileNode& o : nodes)
         if (o.info.node_guid == n.info.node_guid)
           throw Error(where + ": node GUID " + view::hex_text(n.info.node_guid, 16) +
@@ -205,6 +222,7 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
         throw Error(where + ": node \"" + n.id + "\" is declared twice");
       nodes.push_back(std::move(n));
     } else if (std::optional<TopologyPortLine> pl = topology_port_line(t)) {
+      if (repeat) continue;
       if (nodes.empty()) throw Error(where + ": a port line before any node line");
       FileLink l;
       l.line = lineno;
@@ -270,7 +288,8 @@ Fabric parse_topology_fabric(const std::string& text, const std::string& file) {
       a.lmc = l.lmc;
     }
     if (l.peer_lid && !nodes[p].info.is_switch() && !b.lid) b.lid = l.peer_lid;
-    if (!l.rate.empty()) {
+    // A module's own line in switch form says "4x???": no rate.
+    if (PortInfo probe; set_rate(l.rate, probe)) {
       a.rate = l.rate;
       if (b.rate.empty()) b.rate = l.rate;
     }

@@ -10,8 +10,10 @@
 #include "lib/error.h"
 #include "lib/ib/find.h"
 #include "lib/ib/records.h"
+#include "lib/ib/tables_from.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
+#include "lib/mad/combined_route.h"
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
 #include "lib/view/number.h"
@@ -27,22 +29,28 @@ std::string switch_name(const Fabric& f, uint32_t node) {
 
 // The NodeInfo and SwitchInfo of the switch at r, one after the other; an
 // error when r is not a switch ("only switches " + does).
-std::pair<NodeInfo, mad::Mad> switch_at(mad::Engine& e, const mad::Route& r, const char* does) {
+std::pair<NodeInfo, mad::Mad> switch_at(mad::Engine& e, const mad::Route& r, uint16_t requester,
+                                        const char* does) {
   std::string where = mad::route_text(r);
-  mad::Mad ni = e.call(mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
-                       "NodeInfo from " + where);
+  mad::Mad ni = e.call(mad::make_smp_from(requester, r, mad::kGet, mad::kNodeInfo, 0),
+                       mad::smp_address(r), "NodeInfo from " + where);
   NodeInfo info = NodeInfo::from(ni.data());
   if (!info.is_switch()) throw Error(where + " is not a switch; only switches " + does);
-  mad::Mad si = e.call(mad::make_smp(r, mad::kGet, mad::kSwitchInfo, 0), mad::smp_address(r),
-                       "SwitchInfo from " + where);
+  mad::Mad si = e.call(mad::make_smp_from(requester, r, mad::kGet, mad::kSwitchInfo, 0),
+                       mad::smp_address(r), "SwitchInfo from " + where);
   return {info, si};
 }
 
 }  // namespace
 
 Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
+  return read_lft_from(0, e, r, lo, hi);
+}
+
+Lft read_lft_from(uint16_t requester_lid, mad::Engine& e, const mad::Route& r, uint16_t lo,
+                  uint16_t hi) {
   std::string where = mad::route_text(r);
-  mad::Mad si = switch_at(e, r, "forward by LID").second;
+  mad::Mad si = switch_at(e, r, requester_lid, "forward by LID").second;
   Lft t;
   t.top = SwitchInfo::from(si.data()).linear_fdb_top;
   t.first = lo;
@@ -52,8 +60,8 @@ Lft read_lft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
   std::optional<mad::Failure> failed;
   for (uint32_t block = lo / 64; block <= last / 64u; ++block) {
     std::string what = "LinearForwardingTable block " + std::to_string(block) + " from " + where;
-    e.submit({mad::make_smp(r, mad::kGet, mad::kLinearForwardingTable, block), mad::smp_address(r),
-              what, [&, block](const mad::Mad* reply, const mad::Failure* f) {
+    e.submit({mad::make_smp_from(requester_lid, r, mad::kGet, mad::kLinearForwardingTable, block),
+              mad::smp_address(r), what, [&, block](const mad::Mad* reply, const mad::Failure* f) {
                 if (!reply) {
                   if (!failed) failed = *f;
                   return;
@@ -85,8 +93,11 @@ std::optional<uint16_t> mft_last(uint16_t mcast_fdb_cap, uint16_t mcast_fdb_top)
   return static_cast<uint16_t>(last);
 }
 
-void submit_mft(mad::Engine& e, const mad::Route& r, int num_ports, uint16_t lo, uint16_t hi,
-                const MftBits& got, const std::function<void(const mad::Failure&)>& failed) {
+namespace {
+
+void submit_mft_from(uint16_t requester_lid, mad::Engine& e, const mad::Route& r, int num_ports,
+                     uint16_t lo, uint16_t hi, const MftBits& got,
+                     const std::function<void(const mad::Failure&)>& failed) {
   std::string where = mad::route_text(r);
   uint32_t positions = static_cast<uint32_t>(num_ports) / 16 + 1;
   for (uint32_t block = (lo - kFirstMlid) / 32u; block <= (hi - kFirstMlid) / 32u; ++block)
@@ -94,26 +105,39 @@ void submit_mft(mad::Engine& e, const mad::Route& r, int num_ports, uint16_t lo,
       uint32_t mod = pos << 28 | block;
       std::string what = "MulticastForwardingTable block " + std::to_string(block) + " position " +
                          std::to_string(pos) + " from " + where;
-      e.submit({mad::make_smp(r, mad::kGet, mad::kMulticastForwardingTable, mod),
-                mad::smp_address(r), what,
-                [got, failed, lo, hi, block, pos](const mad::Mad* reply, const mad::Failure* f) {
-                  if (!reply) {
-                    failed(*f);
-                    return;
-                  }
-                  auto d = reply->data();
-                  for (uint32_t i = 0; i < 32; ++i) {
-                    uint32_t mlid = kFirstMlid + block * 32 + i;
-                    if (mlid < lo || mlid > hi) continue;
-                    got(static_cast<uint16_t>(mlid), pos,
-                        static_cast<uint16_t>(mad::get_bits(d, i * 16, 16)));
-                  }
-                }});
+      e.submit(
+          {mad::make_smp_from(requester_lid, r, mad::kGet, mad::kMulticastForwardingTable, mod),
+           mad::smp_address(r), what,
+           [got, failed, lo, hi, block, pos](const mad::Mad* reply, const mad::Failure* f) {
+             if (!reply) {
+               failed(*f);
+               return;
+             }
+             auto d = reply->data();
+             for (uint32_t i = 0; i < 32; ++i) {
+               uint32_t mlid = kFirstMlid + block * 32 + i;
+               if (mlid < lo || mlid > hi) continue;
+               got(static_cast<uint16_t>(mlid), pos,
+                   static_cast<uint16_t>(mad::get_bits(d, i * 16, 16)));
+             }
+           }});
     }
 }
 
+}  // namespace
+
+void submit_mft(mad::Engine& e, const mad::Route& r, int num_ports, uint16_t lo, uint16_t hi,
+                const MftBits& got, const std::function<void(const mad::Failure&)>& failed) {
+  submit_mft_from(0, e, r, num_ports, lo, hi, got, failed);
+}
+
 Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
-  auto [info, si] = switch_at(e, r, "forward multicast");
+  return read_mft_from(0, e, r, lo, hi);
+}
+
+Mft read_mft_from(uint16_t requester_lid, mad::Engine& e, const mad::Route& r, uint16_t lo,
+                  uint16_t hi) {
+  auto [info, si] = switch_at(e, r, requester_lid, "forward multicast");
   Mft t;
   t.first = std::max(lo, kFirstMlid);
   t.num_ports = info.num_ports;
@@ -122,8 +146,8 @@ Mft read_mft(mad::Engine& e, const mad::Route& r, uint16_t lo, uint16_t hi) {
   uint16_t end = std::min(*last, hi);
   t.masks.assign(size_t{end} - t.first + 1, {});
   std::optional<mad::Failure> failed;
-  submit_mft(
-      e, r, info.num_ports, t.first, end,
+  submit_mft_from(
+      requester_lid, e, r, info.num_ports, t.first, end,
       [&t](uint16_t mlid, uint32_t pos, uint16_t bits) {
         for (uint32_t b = 0; b < 16; ++b)
           if (bits >> b & 1) t.masks[mlid - t.first].set(pos * 16 + b);

@@ -134,30 +134,46 @@ std::optional<ChassisPlace> voltaire_line_place(uint16_t spine_device, unsigned 
   return std::nullopt;
 }
 
-unsigned voltaire_position(uint16_t device_id, const ChassisPlace& p) {
-  if (p.number < 1) return 0;
-  unsigned i = 0;
-  if (p.slot == ChassisSlot::Line) {
-    Line b = line_board(device_id);
-    if (b == Line::None) return 0;
-    // Three chip positions a slot, but one for the sLB-4018's one chip.
-    i = b == Line::Slb4018 ? p.number : 3 * (p.number - 1) + p.chip;
-    return i <= 36 ? i : 0;
-  }
-  const SpineModel* m = spine_model(device_id);
-  if (!m) return 0;
+std::optional<ChassisPlace> voltaire_module_place(uint16_t spine_device, unsigned q,
+                                                  uint64_t spine_guid) {
+  const SpineModel* m = spine_model(spine_device);
+  if (!m || q < 1 || q > 24) return std::nullopt;
+  constexpr ChassisSlot kModule = ChassisSlot::Router;
   switch (m->board) {
-    case Spine::Sfb12:
-      i = 3 * (p.number - 1) + p.chip;
-      break;
-    case Spine::Sfb18:
-    case Spine::Sfb18x2:
-      i = 2 * (p.number - 1) + p.chip;
-      break;
+    // sFB-4: the line slot of the port; the module's chips meet the
+    // spine's three ports of a chip in reverse.
+    case Spine::Sfb4:
+      return place(*m, kModule, (q - 1) / 6 + 1, 3 - (q - 1) % 3);
+    // sFB-12: the line slot of the port; the chip guessed from the
+    // spine's GUID (a board's three chips have consecutive GUIDs: the
+    // module meets chip 3 of the first, chip 1 of the last).
+    case Spine::Sfb12: {
+      uint64_t guess = spine_guid % 4;
+      return place(*m, kModule, (q + 1) / 2, guess == 3 ? 1 : guess == 1 ? 3 : 2);
+    }
     default:
-      i = p.number;
+      break;
   }
-  return i <= 18 ? i : 0;
+  return std::nullopt;
+}
+
+unsigned voltaire_line_position(uint16_t device_id, const ChassisPlace& p) {
+  // The sLB-4018 has one chip a slot.
+  int i = line_board(device_id) == Line::Slb4018
+              ? static_cast<int>(p.number)
+              : 3 * (static_cast<int>(p.number) - 1) + static_cast<int>(p.chip);
+  return i >= 1 && i <= 36 ? static_cast<unsigned>(i) : 0;
+}
+
+unsigned voltaire_spine_position(uint16_t device_id, const ChassisPlace& p) {
+  const SpineModel* m = spine_model(device_id);
+  int n = static_cast<int>(p.number), chip = static_cast<int>(p.chip);
+  int i = n;
+  if (m && m->board == Spine::Sfb12)
+    i = 3 * (n - 1) + chip;
+  else if (m && (m->board == Spine::Sfb18 || m->board == Spine::Sfb18x2))
+    i = 2 * (n - 1) + chip;
+  return i >= 1 && i <= 18 ? static_cast<unsigned>(i) : 0;
 }
 
 unsigned voltaire_external_port(uint16_t device_id, unsigned chip, unsigned port) {

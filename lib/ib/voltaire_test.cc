@@ -1,6 +1,7 @@
 // Voltaire's chassis decode, model by model: which spine port makes which
-// line slot and chip, which line port which spine slot, the positions in
-// the chassis and the faceplate port map (libibnetdisc's rules). The
+// line slot and chip, which line port which spine slot, which spine port
+// (and spine GUID) which module slot and chip, the positions in the
+// chassis and the faceplate port map (libibnetdisc's rules). The
 // wired-up chassis is in chassis_test.cc and, beside ibnetdiscover -g, in
 // tests/ibsim/fabric.sh.
 #include "lib/ib/voltaire.h"
@@ -111,21 +112,76 @@ TEST(Voltaire, LinePortGivesTheSpineSlotAndChip) {
   expect_places(rows, std::size(rows), ChassisSlot::Spine, voltaire_spine_place);
 }
 
-TEST(Voltaire, PositionsInTheChassis) {
-  auto at = [](uint16_t d, ChassisSlot s, unsigned number, unsigned chip) {
-    return voltaire_position(d, {"", s, number, chip});
+TEST(Voltaire, ModulesTakeALineSlotFromTheSpinePort) {
+  struct Row {
+    uint16_t spine;
+    unsigned port;
+    uint64_t spine_guid;
+    const char* type;  // nullptr: no place
+    unsigned number, chip;
   };
-  constexpr ChassisSlot L = ChassisSlot::Line, S = ChassisSlot::Spine;
-  EXPECT_EQ(at(kSlb24, L, 1, 1), 1u);
-  EXPECT_EQ(at(kSlb24, L, 2, 2), 5u);  // three positions a slot
-  EXPECT_EQ(at(kSlb4018, L, 18, 1), 18u);
-  EXPECT_EQ(at(kSlb24, L, 13, 1), 0u);  // past 36
-  EXPECT_EQ(at(kSlb24, L, 0, 1), 0u);
-  EXPECT_EQ(at(kSfb12, S, 2, 3), 6u);
-  EXPECT_EQ(at(kSfb4700x2, S, 3, 2), 6u);
-  EXPECT_EQ(at(kSfb4, S, 4, 1), 4u);
-  EXPECT_EQ(at(kSfb12, S, 7, 1), 0u);  // past 18
-  EXPECT_EQ(at(kSlb24, S, 1, 1), 0u);  // a line is placed among lines
+  const Row rows[] = {
+      // sFB-4: the port's line slot; chips 3, 2, 1 for a chip's three ports.
+      {kSfb4, 1, 0, "ISR9096", 1, 3},
+      {kSfb4, 2, 0, "ISR9096", 1, 2},
+      {kSfb4, 3, 0, "ISR9096", 1, 1},
+      {kSfb4Ddr, 7, 0, "ISR9096", 2, 3},
+      {kSfb2004, 24, 0, "ISR2004", 4, 1},
+      {kSfb4, 25, 0, nullptr, 0, 0},
+      // sFB-12: two ports a slot; the chip by the spine's GUID mod 4.
+      {kSfb12, 1, 0x1003, "ISR9288", 1, 1},
+      {kSfb12, 2, 0x1001, "ISR9288", 1, 3},
+      {kSfb12Ddr, 5, 0x1002, "ISR9288", 3, 2},
+      {kSfb12, 24, 0x1000, "ISR9288", 12, 2},
+      {kSfb2012, 7, 0x1001, "ISR2012", 4, 3},
+      {kSfb12, 25, 0x1001, nullptr, 0, 0},
+      // libibnetdisc has no module table for these spines.
+      {kSfb4700, 1, 0, nullptr, 0, 0},
+      {kSfb4700x2, 1, 0, nullptr, 0, 0},
+      {kSfb4200, 1, 0, nullptr, 0, 0},
+      {kSfb4, 0, 0, nullptr, 0, 0},
+      {kSlb24, 1, 0, nullptr, 0, 0},  // a line is no spine
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(testing::Message() << std::hex << r.spine << std::dec << " port " << r.port);
+    std::optional<ChassisPlace> p = voltaire_module_place(r.spine, r.port, r.spine_guid);
+    ASSERT_EQ(p.has_value(), r.type != nullptr);
+    if (!p) continue;
+    EXPECT_EQ(p->type, r.type);
+    EXPECT_EQ(p->slot, ChassisSlot::Router);
+    EXPECT_EQ(p->number, r.number);
+    EXPECT_EQ(p->chip, r.chip);
+  }
+  EXPECT_EQ(slot_text(*voltaire_module_place(kSfb4, 7, 0)), "SRBD 2 Chip 3");
+}
+
+TEST(Voltaire, PositionsInTheChassis) {
+  auto line = [](uint16_t d, ChassisSlot s, unsigned number, unsigned chip) {
+    return voltaire_line_position(d, {"", s, number, chip});
+  };
+  auto spine = [](uint16_t d, ChassisSlot s, unsigned number, unsigned chip) {
+    return voltaire_spine_position(d, {"", s, number, chip});
+  };
+  constexpr ChassisSlot L = ChassisSlot::Line, S = ChassisSlot::Spine, R = ChassisSlot::Router;
+  EXPECT_EQ(line(kSlb24, L, 1, 1), 1u);
+  EXPECT_EQ(line(kSlb24, L, 2, 2), 5u);  // three positions a slot
+  EXPECT_EQ(line(kSlb4018, L, 18, 1), 18u);
+  EXPECT_EQ(line(kSlb24, L, 13, 1), 0u);  // past 36
+  EXPECT_EQ(line(kSlb24, L, 0, 1), 0u);
+  EXPECT_EQ(line(kSlb24, L, 1, 0), 0u);
+  // A module (any device): its slot's positions, the third for chip 3.
+  EXPECT_EQ(line(0x5a01, R, 3, 3), 9u);
+  EXPECT_EQ(line(0x1003, R, 2, 2), 5u);
+  EXPECT_EQ(spine(kSfb12, S, 2, 3), 6u);
+  EXPECT_EQ(spine(kSfb4700x2, S, 3, 2), 6u);
+  EXPECT_EQ(spine(kSfb4700, S, 9, 2), 18u);
+  EXPECT_EQ(spine(kSfb4, S, 4, 1), 4u);
+  EXPECT_EQ(spine(kSfb12, S, 7, 1), 0u);  // past 18
+  EXPECT_EQ(spine(kSfb4, S, 0, 1), 0u);
+  // By the node's own device, whatever list it is put in: a line chip
+  // among spines goes by its slot number, as libibnetdisc's does.
+  EXPECT_EQ(spine(kSlb24, L, 2, 2), 2u);
+  EXPECT_EQ(line(kSfb12, S, 2, 1), 4u);
 }
 
 TEST(Voltaire, FaceplatePorts) {

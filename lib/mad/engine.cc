@@ -293,8 +293,8 @@ void Engine::withdraw(Query q) {
 // time, as much as one that never answers). While the sweep is failing,
 // two queries unanswered in a row: not two tries, or a node that answers
 // all but one kind of query (a PMA silent on PortSamplesControl, one query
-// a node) would be given up on. Not once the deadline ended the run: every
-// query ends then anyway.
+// a node) would be given up on. Not while the deadline or the budget
+// ends the run (end_at_deadline): every query ends then anyway.
 //
 // And by its answer ratio: at least half of its last give_up_window()
 // tries unanswered, judged try by try, gives it up whatever it answered in
@@ -304,9 +304,7 @@ void Engine::withdraw(Query q) {
 // query at once costs the window, not C/(2k) queries' tries (man rdma,
 // TIME BOUND; engine_bound_test).
 void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
-  if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up || stats_.deadline_reached ||
-      stats_.budget_spent)
-    return;
+  if (c_.give_up <= 0 || c_.per_node == 0 || !d.limited || d.given_up) return;
   int tries = std::max(c_.retries, 0) + 1;
   // A query left unanswered while the sweep is failing (one try, not
   // retried) counts as one that ran out of its tries.
@@ -344,6 +342,19 @@ void Engine::give_up(Dest& d) {
       deadlines_.emplace(f.deadline, key);
     }
 }
+
+namespace {
+// Whether a query's tries judge the sweep (EngineConfig::failing_tries):
+// not one asked once for a value with a default (Query::retries 0, a
+// PMA's PortXmitWait tick), whose silence is common (every ibsim PMA's)
+// and says nothing of the fabric's health. A counter window asks 99 ticks
+// at once on a 100-node tree: their silence filled the last 32 tries, and
+// the next sweep's first lost reply ended its query unretried
+// (errors_test, SilentTicksCostOneTryEachAndNoOtherQueryItsRetries).
+bool judges_sweep(const Query& q) {
+  return q.retries != 0;
+}
+}  // namespace
 
 // A try ended: answered (a reply, or a status), or its timeout passed.
 void Engine::note_try(bool answered) {
@@ -459,10 +470,10 @@ void Engine::on_receive(const Received& r) {
     ++stats_.dropped_by[failure->field];
     f.refused = std::move(failure);
   } else if (failure) {
-    note_try(true);  // a status is an answer
+    if (judges_sweep(f.q)) note_try(true);  // a status is an answer
     finish(key, nullptr, &*failure);
   } else {
-    note_try(true);
+    if (judges_sweep(f.q)) note_try(true);
     if (f.q.whole) *f.q.whole = r.bytes;
     finish(key, &reply, nullptr);
   }
@@ -481,7 +492,7 @@ void Engine::expire(Clock::time_point now) {
       finish(key, nullptr, &failure);
       continue;
     }
-    note_try(false);
+    if (judges_sweep(f.q)) note_try(false);
     // A query's own retry count (Query::retries) where it has one.
     int retries = f.q.retries < 0 ? c_.retries : f.q.retries;
     bool cut = f.tries <= retries && failing();
@@ -525,6 +536,16 @@ void Engine::drop_stale_deadlines() {
 // Every query still pending or in flight ends without its reply; done
 // callbacks may submit more, which end the same way.
 void Engine::end_at_deadline(const std::string& why) {
+  // The queries ending here unanswered judge no node (count_tries). For
+  // this run only, not while EngineStats::budget_spent stays set (the
+  // command's warning): a watch's next sweep, under a budget of its own,
+  // gives up on a silent node as the sweeps before the cut did.
+  struct Restore {
+    int& give_up;
+    int was;
+    ~Restore() { give_up = was; }
+  } restore{c_.give_up, c_.give_up};
+  c_.give_up = 0;
   while (pending_ || !flights_.empty()) {
     if (!doomed_.empty()) {
       Query q = std::move(doomed_.front().first);

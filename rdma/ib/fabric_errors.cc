@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lib/error.h"
+#include "lib/ib/engine_config.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/find.h"
 #include "lib/ib/node_view.h"
@@ -25,6 +26,7 @@
 #include "rdma/ib/errors_window.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
+#include "rdma/ib/watch_sweep.h"
 #include "rdma/metrics_run.h"
 #include "rdma/objects.h"
 #include "rdma/stat_watch.h"
@@ -64,8 +66,13 @@ bool node_word(Args& args, const std::string& k, NodeWords& w, const char* cmd) 
   } else {
     w.dr.emplace();
     w.dr->kind = mad::Target::Kind::Dr;
-    w.dr->path = mad::parse_path(v);
     w.dr->text = "dr " + v;
+    if (v == "lid") {  // "dr lid L PATH": a combined route, as every TARGET
+      w.dr->lid = mad::parse_lid(args.need_value("dr lid", "LID"));
+      v = args.need_value("dr lid " + std::to_string(w.dr->lid), "PATH");
+      w.dr->text += " " + std::to_string(w.dr->lid) + " " + v;
+    }
+    w.dr->path = mad::parse_path(v);
   }
   return true;
 }
@@ -92,7 +99,7 @@ uint32_t find_node(const ib::Fabric& f, const NodeWords& w, MadSession& s) {
                                            : ib::find_target(f, *w.dr);
   if (!at && w.dr) {
     try {
-      ib::NodeInfo ni = ib::read_node_info(s, {true, 0, w.dr->path});
+      ib::NodeInfo ni = ib::read_node_info(s, s.route(*w.dr));
       if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid)) return *n;
     } catch (const mad::MadError&) {
       // Nothing answers at its end: no node, said below.
@@ -358,8 +365,7 @@ void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o
   watch_view(c, [&](Interval& iv) {
     head.clear();
     add_sweep_time(head);
-    arm_sweep_budget(c, s);  // each sweep its own (TIME BOUND)
-    ib::ErrorSweep sweep = ib::sweep_errors(s.engine(), f, o);
+    ib::ErrorSweep sweep = watch_sweep(s.engine(), f, o, ib::sweep_budget(c.opt.deadline_s));
     sweep_warnings(c, sweep, s);
     if (!json) iv.out().record(head);
     view::Json ports = view::Json::array();

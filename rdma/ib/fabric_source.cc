@@ -18,18 +18,15 @@ FoundFabricOptions fabric_options(const Ctx& c) {
   return {.sa = c.opt.sa, .lid = c.opt.lid_discovery, .stats = c.opt.details != 0, .scope = {}};
 }
 
-void arm_sweep_budget(const Ctx& c, MadSession& s) {
-  s.engine().set_budget(ib::sweep_budget(c.opt.deadline_s));
-}
-
 ib::Fabric found_fabric(Ctx& c, const FabricSource& src, MadSession* session,
                         const FoundFabricOptions& o) {
   if (!src.from.empty()) return ib::load_fabric(src.from);
   std::optional<MadSession> own;
   MadSession& s = session ? *session : own.emplace(c, src.via);
   // A fabric-wide command ends within its time budget whatever the fabric
-  // answers (man rdma, TIME BOUND), from here on to its last step.
-  arm_sweep_budget(c, s);
+  // answers (man rdma, TIME BOUND), from here on to its last step (a
+  // watch arms one for each sweep after this: rdma/ib/watch_sweep.h).
+  s.engine().set_budget(ib::sweep_budget(c.opt.deadline_s));
   ib::Discovery d;
   if (o.sa) {
     // From the SA's records: no SMP sent.

@@ -21,12 +21,6 @@ struct FoundFabricOptions {
 // --discovery and -d as given (route takes neither: it passes {}).
 FoundFabricOptions fabric_options(const Ctx& c);
 
-// A fabric-wide pass's time budget (man rdma, TIME BOUND), from now on:
-// set as discovery starts, and again before each sweep of a watch (fabric
-// top, fabric errors -w), so that a port that stops answering in an
-// hours-long watch costs its sweeps time, not every later sweep its result.
-void arm_sweep_budget(const Ctx& c, MadSession& s);
-
 // The fabric: read from src.from, or discovered through session (or a
 // session of its own on src.via). A sick fabric gives what was found, a
 // warning line per problem on c.err and c.status 1.

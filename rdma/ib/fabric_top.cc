@@ -11,11 +11,13 @@
 #include <optional>
 
 #include "lib/error.h"
+#include "lib/ib/engine_config.h"
 #include "lib/ib/errors.h"
 #include "lib/ib/pma.h"
 #include "lib/view/time_text.h"
 #include "rdma/ib/fabric_source.h"
 #include "rdma/ib/session.h"
+#include "rdma/ib/watch_sweep.h"
 #include "rdma/stat_watch.h"
 #include "rdma/terminal.h"
 
@@ -213,8 +215,7 @@ void fabric_top(Ctx& c) {
   Clock::time_point last = Clock::now();
   auto sweep = [&] {
     Clock::time_point start = Clock::now();
-    arm_sweep_budget(c, s);  // each sweep its own (TIME BOUND)
-    ib::ErrorSweep sw = ib::sweep_errors(s.engine(), f, o);
+    ib::ErrorSweep sw = watch_sweep(s.engine(), f, o, ib::sweep_budget(c.opt.deadline_s));
     o.wait_tick = false;
     double secs = std::chrono::duration<double>(start - last).count();
     last = start;

@@ -17,6 +17,7 @@
 #include "lib/ib/mfts.h"
 #include "lib/ib/node_name_map.h"
 #include "lib/ib/node_view.h"
+#include "lib/ib/tables_from.h"
 #include "lib/ib/unicast_route.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -142,7 +143,7 @@ void show_mcast(Ctx& c, const FabricSource& src, const mad::Target& sw, ib::LidB
   if (!src.from.empty())
     throw UsageError("\"from\" names LIDs' owners; a multicast table has none");
   MadSession s(c, src.via);
-  ib::Mft t = ib::read_mft(s.engine(), s.route(sw), mlids.first, mlids.last);
+  ib::Mft t = ib::read_mft_from(s.local().lid, s.engine(), s.route(sw), mlids.first, mlids.last);
   view::Record rec;
   for (size_t i = 0; i < t.masks.size(); ++i) {
     if (t.masks[i].none()) continue;
@@ -224,7 +225,7 @@ void route_show(Ctx& c) {
   if (w.mcast) return show_mcast(c, src, sw[0], w.lids);
   MadSession s(c, src.via);
   mad::Route r = s.route(sw[0]);
-  ib::Lft t = ib::read_lft(s.engine(), r, w.lids.first, w.lids.last);
+  ib::Lft t = ib::read_lft_from(s.local().lid, s.engine(), r, w.lids.first, w.lids.last);
   // Discovered by SMPs (not --sa), without -d's cost line.
   ib::Fabric f = fabric_of(c, src, &s, {});
   std::map<uint16_t, ib::PortRef> owners = ib::lid_owners(f);
@@ -253,8 +254,7 @@ ib::PortRef locate(MadSession& s, const ib::Fabric& f, const mad::Target& t, uin
       lid = t.lid;
       return *found;
     case mad::Target::Kind::Dr: {
-      mad::Route r{true, t.lid, t.path};  // t.lid: a combined route's start
-      ib::NodeInfo ni = ib::read_node_info(s, r);
+      ib::NodeInfo ni = ib::read_node_info(s, s.route(t));
       if (std::optional<uint32_t> n = ib::find_node_guid(f, ni.node_guid))
         found = ib::PortRef{*n, f.nodes[*n].is_switch() ? uint8_t{0} : ni.local_port};
       break;

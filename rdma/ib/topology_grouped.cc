@@ -10,7 +10,8 @@ namespace rdma {
 namespace {
 
 // The node's chassis as one object, null outside any: its number and GUID,
-// and for a chip placed in a slot, the system type, slot and chip.
+// and for a chip placed in a slot, the system type, slot and chip ("router":
+// a CA or router module in a line slot).
 view::Json chassis_json(const ib::Grouping& g, uint32_t i) {
   unsigned number = g.chassis_of[i];
   if (!number) return nullptr;
@@ -19,7 +20,9 @@ view::Json chassis_json(const ib::Grouping& g, uint32_t i) {
   j["guid"] = mad::guid_hex(g.chassis[number - 1].guid);
   if (const auto& p = g.place[i]) {
     j["type"] = p->type;
-    j["slot"] = p->slot == ib::ChassisSlot::Line ? "line" : "spine";
+    j["slot"] = p->slot == ib::ChassisSlot::Line    ? "line"
+                : p->slot == ib::ChassisSlot::Spine ? "spine"
+                                                    : "router";
     j["slot_number"] = p->number;
     j["chip"] = p->number ? p->chip : 0;
   }

@@ -218,9 +218,11 @@ fi
 
 # grouped: ibnetdiscover -g on a third ibsim whose net file (chassis.net)
 # makes boxes of its nodes: a Mellanox IS4 chassis whose chips name their
-# slots, a Voltaire ISR9096 placed by its wiring, a Topspin pair, a
-# dual-chip host; the same chassis, sections,
-# notes and [ext N] marks, and the grouped file read back by `from`.
+# slots, two Voltaire chassis (ISR9096, ISR9288) placed by their wiring
+# with router and CA modules on their spines and a Mellanox chip both the
+# ISR9096 and its own chassis take, a Topspin pair, a dual-chip host; the
+# same chassis and numbers, each listing's chassis, section, note and
+# [ext N] marks, and the grouped file read back by `from`.
 mkdir sim3
 ( cd sim3 && IBSIM_SOCKNAME=$IBSIM_SOCKNAME-3 exec ibsim -s "$HERE/chassis.net" </dev/null >ibsim.log 2>&1 ) &
 SIM3=$!
@@ -241,17 +243,27 @@ recs = json.load(open(sys.argv[1]))
 by = {r["description"]: r["chassis"] for r in recs}
 l2, ts1, hca1 = by["MF0;sys1:MSX6536/L02/U1"], by["ts1"], by["hca1"]
 vl2, vs = by["VL2"], by["VS"]
-want = {"number": 2, "guid": "0x0002c90000abcd00", "type": "MSX6536", "slot": "line",
+# Numbered as ibnetdiscover: Voltaire's first, the spine found last first
+# (the ISR9288 behind the ISR9096); then the others, the last found first.
+want = {"number": 5, "guid": "0x0002c90000abcd00", "type": "MSX6536", "slot": "line",
         "slot_number": 2, "chip": 1}
-if l2 != want or ts1 != {"number": 3, "guid": "0x0005ad0000000001"} or hca1 is not None:
+if l2 != want or ts1 != {"number": 4, "guid": "0x0005ad0000000001"} or hca1 is not None:
     sys.exit(f"L02 {l2}, ts1 {ts1}, hca1 {hca1}")
-# Voltaire's chassis first; the second chip of line slot 1, as the spine
-# port it meets says; the chassis GUID the spine's less one.
-vwant = {"number": 1, "guid": vl2["guid"], "type": "ISR9096", "slot": "line",
+# The second chip of line slot 1, as the spine port it meets says; the
+# chassis GUID the spine's less one.
+vwant = {"number": 2, "guid": vl2["guid"], "type": "ISR9096", "slot": "line",
          "slot_number": 1, "chip": 2}
 vs_guid = next(int(r["node_guid"], 16) for r in recs if r["description"] == "VS")
 if vl2 != vwant or vs["slot"] != "spine" or int(vl2["guid"], 16) != vs_guid - 1:
     sys.exit(f"VL2 {vl2}, VS {vs}")
+# Modules in line slots: by the spine port, on a sFB-12 the chip guessed
+# from the spine's GUID (S9a's mod 4 is 1: chip 3; S9b's is 2: chip 2).
+for name, number, typ, slot, chip in (("ipr", 1, "ISR9288", 3, 3), ("vca", 1, "ISR9288", 4, 2),
+                                      ("mca", 2, "ISR9096", 2, 3), ("oca", 2, "ISR9096", 2, 2)):
+    c = by[name]
+    if (c or {}).get("number") != number or c["type"] != typ or c["slot"] != "router" or \
+            (c["slot_number"], c["chip"]) != (slot, chip):
+        sys.exit(f"{name} {c}")
 print(f"{len(recs)} nodes, {sum(1 for c in by.values() if c)} in a chassis")
 PY
 ); then

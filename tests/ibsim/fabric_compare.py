@@ -96,18 +96,17 @@ def topology_full(text):
 
 
 def topology_grouped(text):
-    """ibnetdiscover -g's grouping as facts to compare as sets: each node
-    (by GUID) with its chassis (by GUID: the numbers follow each tool's
-    node order), the section it is listed in, its switch line's note, and
-    each link line's [ext N] marks."""
-    out, number, chassis, section, node = set(), {}, None, 'none', None
+    """ibnetdiscover -g's grouping as facts to compare as sets: each chassis
+    (number and GUID), each listing of a node (by GUID) with the chassis
+    and section it is listed under, its mark's chassis number, its
+    switch line's note, and each link line's [ext N] marks."""
+    out, chassis, section, node = set(), None, 'none', None
     facts = {}
     for line in text.splitlines():
         m = re.match(r'^Chassis (\d+)(?: \(guid 0x([0-9a-f]+)\))?$', line)
         if m:
             chassis = int(m.group(2) or '0', 16)
-            number[m.group(1)] = chassis
-            out.add(('chassis', chassis))
+            out.add(('chassis', int(m.group(1)), chassis))
             continue
         if line == 'Non-Chassis Nodes':
             chassis, section = None, 'none'
@@ -117,11 +116,13 @@ def topology_grouped(text):
             section = m.group(1)
             continue
         if line.startswith('vendid='):
-            facts = {'mark': None, 'note': None, 'section': section}
+            facts = {'mark': None, 'note': None, 'section': (chassis, section)}
             continue
-        m = re.match(r'^sysimgguid=0x[0-9a-f]+(?:\t\t# Chassis (\d+))?$', line)
+        # A node with no SystemImageGUID (ibsim's routers) has its mark alone.
+        m = re.match(r'^(?=.)(?:sysimgguid=0x[0-9a-f]+)?(?:\t\t# Chassis (\d+))?$', line)
         if m:
-            facts['mark'] = number.get(m.group(1)) if m.group(1) else None
+            # By number: a node listed twice carries the later chassis' mark.
+            facts['mark'] = int(m.group(1)) if m.group(1) else None
             continue
         m = re.match(r'^switchguid=0x([0-9a-f]+)\([0-9a-f]+\)(?:\t#(.*))?$', line)
         if m:

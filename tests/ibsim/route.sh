@@ -374,6 +374,26 @@ done
 expect "--sa fabric show: the simulator's cut tables are a warning" 1 'without a NodeRecord' \
   --sa fabric show
 
+# A combined route (smpquery -c, "dr lid L PATH"): ibsim discards its SMPs
+# ("dr[ds]lids are used (not supported)"), so neither tool is answered;
+# smpquery -c times out, and rdma, reading a switch's table through one,
+# says what went unanswered within its timeout and retries (the fabric
+# double answers such routes: rdma/ib/combined_target_test.cc).
+t0=$(date +%s%N)
+run smpquery -c -t 200 nd "$s" 0,1 >/dev/null 2>&1
+diags_rc=$?
+diags_ms=$((($(date +%s%N) - t0) / 1000000))
+t0=$(date +%s%N)
+expect "route show dr lid $s 0,1: the combined route's timeout, said" 1 \
+  "^no reply to NodeInfo from dr lid $s 0,1 \\(2 tries" \
+  --timeout 200 --retries 1 route show dr lid "$s" 0,1
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$diags_rc" -ne 0 ] && [ "$ms" -lt 5000 ]; then
+  ok "combined route: smpquery -c fails too (exit $diags_rc, $diags_ms ms), rdma in $ms ms"
+else
+  bad "combined route: smpquery -c exit $diags_rc in $diags_ms ms, rdma in $ms ms"
+fi
+
 check_line_ends
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <functional>
+#include <queue>
+#include <tuple>
 
 namespace rdma::ibtest {
 
@@ -51,6 +54,7 @@ void LatencyFabric::send(const mad::Mad& mad, const mad::Address& to, int timeou
     return;
   }
   int64_t cost = (f_.nodes()[at.node].is_switch() ? o_.switch_service : o_.ca_service).count();
+  if (n.first < 0) n.first = arrival;
   int64_t start = std::max(arrival, n.busy_until);
   n.busy_until = start + cost;
   n.finishes.push_back(n.busy_until);
@@ -84,6 +88,49 @@ std::optional<mad::Received> LatencyFabric::receive(int timeout_ms) {
   mad::Received r = std::move(const_cast<Event&>(events_.top()).r);
   events_.pop();
   return r;
+}
+
+ReachFloor LatencyFabric::reach_floor() const {
+  const std::vector<FabricNode>& nodes = f_.nodes();
+  auto service = [&](int n) {
+    return (nodes[n].is_switch() ? o_.switch_service : o_.ca_service).count();
+  };
+  int64_t hop = o_.hop.count();
+  // Dijkstra on the time a node's first SMP can be sent, with its depth
+  // (each SMP on the chain goes there and back over that many links).
+  std::vector<int64_t> reach(nodes.size(), -1);
+  std::vector<int64_t> depth(nodes.size(), 0);
+  using Item = std::tuple<int64_t, int64_t, int>;  // reach, depth, node
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> q;
+  int start = f_.attach_node();
+  q.push({0, 0, start});
+  while (!q.empty()) {
+    auto [at, d, n] = q.top();
+    q.pop();
+    if (reach[n] >= 0) continue;
+    reach[n] = at;
+    depth[n] = d;
+    if (!nodes[n].is_switch() && n != start) continue;  // a CA forwards nothing
+    // Its NodeInfo, then the PortInfo of the port out.
+    int64_t next = at + 2 * (2 * d * hop + service(n));
+    for (size_t p = 1; p < nodes[n].ports.size(); ++p) {
+      int peer = nodes[n].ports[p].peer_node;
+      if (n == start && static_cast<int>(p) != f_.attach_port()) continue;
+      if (peer >= 0 && reach[peer] < 0) q.push({next, d + 1, peer});
+    }
+  }
+  ReachFloor best;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (reach[n] < 0 || nodes_[n].service == 0) continue;
+    int64_t at = reach[n] + 2 * depth[n] * hop + nodes_[n].service;
+    if (at > best.at.count()) {
+      best.at = std::chrono::nanoseconds(at);
+      best.node = static_cast<int>(n);
+      best.reach = std::chrono::nanoseconds(reach[n]);
+      best.first = std::chrono::nanoseconds(nodes_[n].first);
+    }
+  }
+  return best;
 }
 
 }  // namespace rdma::ibtest

@@ -41,6 +41,25 @@ struct LatencyStats {
   std::chrono::nanoseconds total_round_trip{0};
 };
 
+// A second floor, the reach floor: no node's work starts before a chain of
+// SMPs can find it, so a discovery ends no sooner than, for each node, the
+// earliest its first SMP can be sent plus its own service (what this run
+// served there) and the links both ways, the most of that over the nodes.
+// The chain, from the attached CA: at each node on the way its NodeInfo
+// (what it is, how many ports) and the PortInfo of the port out (that the
+// link is up), one after the other at its service time, no queueing; a CA
+// forwards nothing but for the attached one. It holds for a tool that asks
+// PortInfo only of a node it knows to be a switch and probes only behind a
+// port it knows to be up, as discovery (lib/ib/discover.cc) and
+// ibnetdiscover do; the busiest node's service alone (busiest_service) is
+// the floor of any schedule.
+struct ReachFloor {
+  std::chrono::nanoseconds at{0};     // the floor
+  int node = -1;                      // the node that sets it
+  std::chrono::nanoseconds reach{0};  // the earliest its first SMP can be sent
+  std::chrono::nanoseconds first{0};  // when this run's first SMP reached it
+};
+
 class LatencyFabric : public mad::Transport {
  public:
   explicit LatencyFabric(FakeFabric& f, LatencyOptions o = {});
@@ -55,6 +74,16 @@ class LatencyFabric : public mad::Transport {
   std::chrono::nanoseconds service(int node) const;
   // The most requests a node held at once (served and waiting).
   size_t most_at(int node) const { return nodes_.at(node).most; }
+  // When a node's first request arrived (-1 ns: none), and when it finished
+  // its last.
+  std::chrono::nanoseconds first_at(int node) const {
+    return std::chrono::nanoseconds(nodes_.at(node).first);
+  }
+  std::chrono::nanoseconds last_at(int node) const {
+    return std::chrono::nanoseconds(nodes_.at(node).busy_until);
+  }
+  // The reach floor of what was served so far (ReachFloor).
+  ReachFloor reach_floor() const;
 
  private:
   struct Event {
@@ -68,6 +97,7 @@ class LatencyFabric : public mad::Transport {
     std::deque<int64_t> finishes;  // of the requests accepted, in order
     int64_t service = 0;
     size_t most = 0;
+    int64_t first = -1;  // the first request's arrival
   };
   void deliver(int64_t at, mad::Received r);
 
