@@ -1,3 +1,4 @@
+// rdma(8): the real kernel, umad and site files handed to rdma::run().
 #include <cstdio>
 #include <cstdlib>
 #include <memory>

@@ -163,6 +163,11 @@ run_suite unit unit
 [ -x tests/completion/ibdiags_test.sh ] && run_suite ibdiags-man tests/completion/ibdiags_test.sh
 # The wire stays in lib/: no MAD built, no offset, shift or hex under rdma/.
 run_suite check-wire scripts/check-wire.sh
+# The house rules (purpose lines, small files, no writable statics in
+# build/'s objects, a test beside the code), after the check is shown to
+# catch a planted violation of each.
+house() { scripts/check-house.sh --self-test && scripts/check-house.sh; }
+run_suite check-house house
 if [ -x tests/vm/compare.sh ]; then
   # Every corpus (core, resources, statistics) in one boot per kernel.
   cat tests/vm/corpus*.txt >"$LOG/corpus-all.txt"

@@ -10,9 +10,9 @@
 
 namespace rdma::ib {
 
-const std::vector<std::string_view>& check_names() {
-  static const std::vector<std::string_view> kNames = {
-      "ids", "links", "sm", "routes", "credit", "balance", "errors", "fattree", "nodes", "pkeys"};
+std::span<const std::string_view> check_names() {
+  static constexpr std::string_view kNames[] = {"ids",     "links",  "sm",      "routes", "credit",
+                                                "balance", "errors", "fattree", "nodes",  "pkeys"};
   return kNames;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,7 @@
 namespace rdma::ib {
 
 // The checks by name, in the order they run and are listed.
-const std::vector<std::string_view>& check_names();
+std::span<const std::string_view> check_names();
 
 // Whether a check runs when none is named: not those that judge the
 // fabric's design (fattree, nodes), which find errors on fabrics built

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <span>
 
 #include "lib/error.h"
 #include "lib/ib/discover.h"
@@ -43,35 +44,25 @@ struct BitName {
 };
 struct BitNames {
   PortField field;
-  std::vector<BitName> bits;
+  std::span<const BitName> bits;
   unsigned all;
 };
-const BitNames kBitNames[] = {
-    {PortField::Speed,
-     {{"sdr", mad::kSpeedSdr},
-      {"ddr", mad::kSpeedDdr},
-      {"qdr", mad::kSpeedQdr},
-      {"2.5", mad::kSpeedSdr},
-      {"5.0", mad::kSpeedDdr},
-      {"10.0", mad::kSpeedQdr}},
-     mad::kSpeedAllSupported},
-    {PortField::ExtSpeed,
-     {{"fdr", mad::kSpeedExtFdr},
-      {"edr", mad::kSpeedExtEdr},
-      {"hdr", mad::kSpeedExtHdr},
-      {"ndr", mad::kSpeedExtNdr},
-      {"14.0625", mad::kSpeedExtFdr},
-      {"25.78125", mad::kSpeedExtEdr},
-      {"53.125", mad::kSpeedExtHdr},
-      {"106.25", mad::kSpeedExtNdr}},
-     mad::kSpeedExtAllSupported},
-    {PortField::Width,
-     {{"1x", mad::kWidth1x},
-      {"4x", mad::kWidth4x},
-      {"8x", mad::kWidth8x},
-      {"12x", mad::kWidth12x},
-      {"2x", mad::kWidth2x}},
-     mad::kWidthAllSupported},
+constexpr BitName kSpeedNames[] = {{"sdr", mad::kSpeedSdr}, {"ddr", mad::kSpeedDdr},
+                                   {"qdr", mad::kSpeedQdr}, {"2.5", mad::kSpeedSdr},
+                                   {"5.0", mad::kSpeedDdr}, {"10.0", mad::kSpeedQdr}};
+constexpr BitName kExtSpeedNames[] = {
+    {"fdr", mad::kSpeedExtFdr},    {"edr", mad::kSpeedExtEdr},     {"hdr", mad::kSpeedExtHdr},
+    {"ndr", mad::kSpeedExtNdr},    {"14.0625", mad::kSpeedExtFdr}, {"25.78125", mad::kSpeedExtEdr},
+    {"53.125", mad::kSpeedExtHdr}, {"106.25", mad::kSpeedExtNdr}};
+constexpr BitName kWidthNames[] = {{"1x", mad::kWidth1x},
+                                   {"4x", mad::kWidth4x},
+                                   {"8x", mad::kWidth8x},
+                                   {"12x", mad::kWidth12x},
+                                   {"2x", mad::kWidth2x}};
+constexpr BitNames kBitNames[] = {
+    {PortField::Speed, kSpeedNames, mad::kSpeedAllSupported},
+    {PortField::ExtSpeed, kExtSpeedNames, mad::kSpeedExtAllSupported},
+    {PortField::Width, kWidthNames, mad::kWidthAllSupported},
 };
 
 // The AttributeModifier bit of a PortInfo Set that says LinkSpeedExtEnabled

@@ -67,22 +67,25 @@ bool set_rate(const std::string& word, PortInfo& p) {
   static const std::regex kRate(R"re(^(\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)$)re");
   std::smatch m;
   if (!std::regex_match(word, m, kRate)) return false;
-  static const std::map<std::string, uint8_t> kWidths = {{"1", mad::kWidth1x},
-                                                         {"2", mad::kWidth2x},
-                                                         {"4", mad::kWidth4x},
-                                                         {"8", mad::kWidth8x},
-                                                         {"12", mad::kWidth12x}};
-  auto w = kWidths.find(m[1].str());
-  if (w == kWidths.end()) return false;
+  static constexpr std::pair<std::string_view, uint8_t> kWidths[] = {{"1", mad::kWidth1x},
+                                                                     {"2", mad::kWidth2x},
+                                                                     {"4", mad::kWidth4x},
+                                                                     {"8", mad::kWidth8x},
+                                                                     {"12", mad::kWidth12x}};
+  auto w = std::find_if(std::begin(kWidths), std::end(kWidths),
+                        [&](const auto& e) { return e.first == m[1].str(); });
+  if (w == std::end(kWidths)) return false;
   p.width_active = w->second;
   std::string g = m[2].str();
   p.speed_active = g == "SDR" ? mad::kSpeedSdr : g == "DDR" ? mad::kSpeedDdr : mad::kSpeedQdr;
   if (g == "FDR10") p.mlnx_speed_active = mad::kMlnxSpeedFdr10;
-  static const std::map<std::string, uint8_t> kExt = {{"FDR", mad::kSpeedExtFdr},
-                                                      {"EDR", mad::kSpeedExtEdr},
-                                                      {"HDR", mad::kSpeedExtHdr},
-                                                      {"NDR", mad::kSpeedExtNdr}};
-  if (auto e = kExt.find(g); e != kExt.end()) {
+  static constexpr std::pair<std::string_view, uint8_t> kExt[] = {{"FDR", mad::kSpeedExtFdr},
+                                                                  {"EDR", mad::kSpeedExtEdr},
+                                                                  {"HDR", mad::kSpeedExtHdr},
+                                                                  {"NDR", mad::kSpeedExtNdr}};
+  if (auto e = std::find_if(std::begin(kExt), std::end(kExt),
+                            [&](const auto& x) { return x.first == g; });
+      e != std::end(kExt)) {
     p.speed_ext_active = e->second;
     p.caps |= mad::kCapExtendedSpeeds;
   }

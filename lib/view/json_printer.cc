@@ -1,3 +1,5 @@
+// The JSON printers of lib/view/printer.h: one array a run (-j), or one
+// object a line (JSON lines), each record written as it arrives.
 #include "lib/view/json_writer.h"
 #include "lib/view/printer.h"
 

@@ -1,3 +1,5 @@
+// The text printer of lib/view/printer.h: records as iproute2 rdma prints
+// them, a line each (or one line a record with -oneline).
 #include <string>
 
 #include "lib/view/printer.h"

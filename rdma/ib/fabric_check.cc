@@ -55,7 +55,7 @@ void fabric_check(Ctx& c) {
                    ? std::string("missing FILE after \"since\"")
                    : std::string("missing LEVEL after \"severity\" (error, warning or info)");
       });
-  const std::vector<std::string_view>& names = ib::check_names();
+  const std::span<const std::string_view> names = ib::check_names();
   std::vector<bool> want(names.size());
   while (!c.args.empty()) {
     std::string k = c.args.next();

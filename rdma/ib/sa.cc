@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <set>
 
 #include "lib/error.h"
@@ -74,10 +73,11 @@ uint64_t sm_key_word(const std::string& v) {
 }
 
 uint8_t mtu_code(const std::string& s) {
-  static const std::map<std::string, uint8_t> kMtu = {
+  static constexpr std::pair<std::string_view, uint8_t> kMtu[] = {
       {"256", 1}, {"512", 2}, {"1024", 3}, {"2048", 4}, {"4096", 5}};
-  auto it = kMtu.find(s);
-  if (it == kMtu.end())
+  auto it =
+      std::find_if(std::begin(kMtu), std::end(kMtu), [&](const auto& e) { return e.first == s; });
+  if (it == std::end(kMtu))
     throw UsageError("invalid MTU \"" + s + "\" (256, 512, 1024, 2048 or 4096)");
   return it->second;
 }
@@ -133,11 +133,14 @@ ib::SaQuery sa_query(Args& args) {
   if (!kind) throw UsageError(unknown_word("record type", word, kind_words()));
   ib::SaQuery q(*kind);
   bool paths = q.paths();
-  static const std::set<std::string> kSelected = {"mtu", "rate", "pkt_lifetime"};
+  static constexpr std::string_view kSelected[] = {"mtu", "rate", "pkt_lifetime"};
+  auto is_selected = [](const std::string& w) {
+    return std::find(std::begin(kSelected), std::end(kSelected), w) != std::end(kSelected);
+  };
   while (!args.empty()) {
     const std::string k = args.peek();
     const ib::SaFilter* f = ib::find_sa_filter(*kind, k);
-    if (paths && !f && !kSelected.count(k) && k != "smkey" && k.find('=') == std::string::npos) {
+    if (paths && !f && !is_selected(k) && k != "smkey" && k.find('=') == std::string::npos) {
       if (std::optional<mad::Target> t = args.target()) {
         if (t->kind == mad::Target::Kind::Dr)
           throw UsageError("a path runs between LIDs or GIDs; \"" + t->text +
@@ -153,10 +156,10 @@ ib::SaQuery sa_query(Args& args) {
       continue;
     }
     bool node_word = kind->lid_bit >= 0 && (k == "lid" || k == "guid" || k == "name");
-    bool path_word = paths && kSelected.count(k);
+    bool path_word = paths && is_selected(k);
     if (!f && !node_word && !path_word && k != "smkey") {
       std::vector<std::string> words = filter_words(*kind);
-      if (paths) words.insert(words.end(), kSelected.begin(), kSelected.end());
+      if (paths) words.insert(words.end(), std::begin(kSelected), std::end(kSelected));
       if (!kind->get) words.push_back("KEY=VALUE");
       throw UsageError(unknown_word("sa show " + std::string(kind->word) + " argument", k, words));
     }
