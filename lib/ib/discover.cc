@@ -13,6 +13,7 @@
 #include "lib/error.h"
 #include "lib/ib/fdr10.h"
 #include "lib/ib/port_peers.h"
+#include "lib/ib/sweep_order.h"
 #include "lib/ib/types.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
@@ -317,7 +318,7 @@ class Discoverer {
     if (e.description) node.description = std::move(*e.description);
     if (e.sw) node.sw = *e.sw;
     node.ports[0].guid = ni.port_guid;
-    for (uint8_t port : sweep(ni)) {
+    for (uint8_t port : sweep_order(ni)) {
       auto answered = e.ports.find(port);
       if (answered != e.ports.end()) port_answered(n, port, std::move(answered->second));
     }
@@ -442,11 +443,12 @@ class Discoverer {
   // switch two at a time, and the whole sweeps of hundreds of switches
   // queued at once were the peak of a large discovery (27,000 queries, 8 MB
   // of 13 at 4,768 nodes, heaptrack).
+  // Its ports in sweep_order's order (lib/ib/sweep_order.h).
   // `after` is asked once the last port's PortInfo is queued.
   void sweep_ports(uint32_t n, const std::vector<uint8_t>& path, const NodeInfo& ni, Early* e,
                    std::function<void()> after) {
-    auto left =
-        std::make_shared<Sweep>(Sweep{path, sweep(ni, beside_start(path)), 0, std::move(after)});
+    auto left = std::make_shared<Sweep>(
+        Sweep{path, sweep_order(ni, beside_start(path)), 0, std::move(after)});
     for (size_t i = 0; i < kSweepAhead; ++i) sweep_next(n, left, e);
   }
   struct Sweep {
@@ -516,47 +518,6 @@ class Discoverer {
     run_step();
   }
 
-  // The order of a switch's PortInfo sweep: port 0 first (its LID is
-  // checked before the switch is explored through), then the others from a
-  // port chosen by its GUID. The switches of a wave start their sweeps
-  // together, each port's probe goes out as its PortInfo answers, and in a
-  // regular fabric port i of every switch of a group leads to one node
-  // (spine i, leaf i): sweeps in step would send that node one probe from
-  // each switch at once, past its SMA's queue; out of step they spread.
-  // From that port s the two halves in turn (s, s+N/2, s+1, s+N/2+1, ...):
-  // switches cable their ports in blocks (down, up, a group of parallel
-  // links), and a sweep that met one block for its first N/2 ports (N/2
-  // ms at 1 ms a SMP) found what lies behind the other that much later,
-  // and so everything found through it (bench/latency_results.md).
-  //
-  // The switch the start CA is cabled to (start_switch) sweeps the half
-  // not holding its arrival port first, then that half: its arrival port
-  // is a CA's, so that half is most likely its CA block, and the other its
-  // links to the rest of the fabric, through which every other node is
-  // found. Halves in turn found those one every other SMP; first, they are
-  // found in half the time and all the rest sooner (2.3% at 1,000 nodes
-  // with 1 ms switches, bench/latency_results.md). Only there: every
-  // other switch's arrival port leads to a switch, and its halves first
-  // were slower.
-  static std::vector<uint8_t> sweep(const NodeInfo& ni, bool start_switch = false) {
-    std::vector<uint8_t> order{0};
-    unsigned ports = ni.num_ports;
-    if (ports == 0) return order;
-    uint64_t h = ni.node_guid * 0x9e3779b97f4a7c15ull;  // Fibonacci hashing
-    unsigned first = static_cast<unsigned>((h >> 32) % ports);
-    unsigned half = (ports + 1) / 2;
-    auto port = [&](unsigned i) { return static_cast<uint8_t>(1 + (first + i) % ports); };
-    for (unsigned i = 0; i < half; ++i) {
-      order.push_back(port(i));
-      if (i + half < ports) order.push_back(port(i + half));
-    }
-    if (start_switch && ni.local_port >= 1 && ni.local_port <= ports) {
-      bool arrival_low = ni.local_port <= half;
-      std::stable_partition(order.begin() + 1, order.end(),
-                            [&](uint8_t p) { return (p <= half) != arrival_low; });
-    }
-    return order;
-  }
   // Whether a switch at path is the one the start node, a CA here, is
   // cabled to (one hop from it).
   bool beside_start(const std::vector<uint8_t>& path) const {
