@@ -354,7 +354,7 @@ python3 "$HERE/../../bench/fattree.py" --nodes 106 >ft106.net 2>/dev/null
 ibsim -n $(python3 "$HERE/../../bench/fattree.py" --nodes 106 --ibsim-flags) -s ft106.net \
   >ibsim106.log 2>&1 &
 IBSIM_PID=$!
-for _ in $(seq 100); do grep -q "simulator ready" ibsim106.log && break; sleep 0.2; done
+for _ in $(seq 100); do grep -qs "simulator ready" ibsim106.log && break; sleep 0.2; done
 start_opensm
 sick_nodes=$(run "$RDMA" -j fabric show 2>/dev/null | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))' 2>/dev/null)
 sick_no=0
