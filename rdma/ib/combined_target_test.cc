@@ -133,13 +133,28 @@ TEST_F(CombinedTarget, GmpCommandsTakeTheirPortsLid) {
   same({"node", "vendor", "dr", "lid", "4", "0,3"}, {"node", "vendor", "lid", "2"});
 }
 
+// mad get and mad set of a GMP attribute (the PMA's) take a directed
+// route, plain or combined, by its port's LID too; SMP attributes keep the
+// route (NodeAndPortShow).
+TEST_F(CombinedTarget, MadGetOfAPmaAttributeTakesItsPortsLid) {
+  same({"mad", "get", "PortCounters", "dr", "0,1,2", "port", "1"},
+       {"mad", "get", "PortCounters", "lid", "3", "port", "1"}, 0, false);
+  same({"mad", "get", "PortCounters", "dr", "lid", "2", "0,2", "port", "1"},
+       {"mad", "get", "PortCounters", "lid", "3", "port", "1"});
+  // The reply's target is the LID asked, not the route.
+  EXPECT_EQ(json({"mad", "get", "PortCounters", "dr", "0,1,2", "port", "1"})[0]["target"], "lid 3");
+  same({"mad", "set", "PortCounters", "dr", "lid", "4", "0,3", "port", "3", "SymbolErrorCounter=0"},
+       {"mad", "set", "PortCounters", "lid", "2", "port", "3", "SymbolErrorCounter=0"});
+}
+
 // A directed route to a port without a LID: the clear error, no GMP sent.
 TEST_F(CombinedTarget, GmpCommandsNeedTheLidAtTheRoutesEnd) {
   no_sm();
   for (std::vector<std::string> args : {std::vector<std::string>{"cc", "show"},
                                         {"node", "ping"},
                                         {"node", "sysstat"},
-                                        {"node", "vendor"}}) {
+                                        {"node", "vendor"},
+                                        {"mad", "get", "PortCounters"}}) {
     args.insert(args.end(), {"dr", "0,1,2"});
     Result r = run(args);
     EXPECT_EQ(r.status, 1) << args[0] << " " << args[1] << ": " << r.err;
@@ -156,7 +171,8 @@ TEST_F(CombinedTarget, GmpCommandsNeedAnActivePort) {
   for (std::vector<std::string> args : {std::vector<std::string>{"cc", "show"},
                                         {"node", "ping"},
                                         {"perf", "show"},
-                                        {"bw", "path"}}) {
+                                        {"bw", "path"},
+                                        {"mad", "get", "PortCounters"}}) {
     args.insert(args.end(), {"dr", "0,1,2"});
     sent_.clear();
     Result r = run(args);

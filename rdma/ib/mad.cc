@@ -7,6 +7,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/attribute.h"
+#include "lib/ib/lid_route.h"
 #include "lib/mad/assign.h"
 #include "lib/mad/attr_class.h"
 #include "lib/mad/attrs.h"
@@ -33,6 +34,7 @@ void mad_help(Ctx& c) {
                "               without a decoder is read and written raw, FIELD data=HEX)\n"
                "       TARGET := { lid LID | LID | guid GUID | gid GID | dr PATH |\n"
                "              dr lid LID PATH | name NAME }\n"
+               "               (a PMA attribute: a dr route goes by its port's LID)\n"
                "       FIELD := the IBA field name, as mad get -j prints it; NAME[i] for a table\n",
                names.c_str());
 }
@@ -118,8 +120,6 @@ void read_words(Ctx& c, MadWords& w, bool set) {
                          : "\"port\" is for PMA attributes and the SMP attributes indexed by "
                            "port; " +
                                std::string(a.name) + " takes \"mod N\"");
-  if (!w.smp() && w.target->kind == mad::Target::Kind::Dr)
-    throw UsageError(std::string(a.name) + " needs a LID target (a PMA attribute)");
   if (set && w.changes.empty() && !w.raw_data)
     throw UsageError(std::string("nothing to set: name fields as FIELD=VALUE (") +
                      (w.is_raw() ? "data=HEX" : "e.g. " + std::string(a.fields[0].name) + "=...") +
@@ -143,6 +143,16 @@ void show(Ctx& c, const MadWords& w, const mad::Route& r, const mad::Mad& reply)
   c.out.record(rec);
 }
 
+// Where the attribute is asked: a GMP (a PMA's, the CC agent's) goes by
+// LID, so a directed or combined route is resolved to the LID of the port
+// it ends at (one PortInfo SMP), as perf show does; an SMP takes the
+// route as given.
+mad::Route attr_route(MadSession& s, const MadWords& w) {
+  mad::Route r = s.route(w.target);
+  if (w.smp()) return r;
+  return ib::lid_route(s, r, "its agent for " + std::string(w.def->name) + " is reached by LID");
+}
+
 ib::AttrAccess access(const MadWords& w) {
   return {.def = w.def, .mod = w.mod, .port = w.port};
 }
@@ -151,7 +161,7 @@ void mad_get(Ctx& c) {
   MadWords w;
   read_words(c, w, false);
   MadSession s(c, w.via);
-  mad::Route r = s.route(w.target);
+  mad::Route r = attr_route(s, w);
   show(c, w, r, ib::read_attribute(s, r, access(w)));
 }
 
@@ -159,7 +169,7 @@ void mad_set(Ctx& c) {
   MadWords w;
   read_words(c, w, true);
   MadSession s(c, w.via);
-  mad::Route r = s.route(w.target);
+  mad::Route r = attr_route(s, w);
   // -d: the Get and the Set as sent and received (-dd shows every MAD).
   if (c.opt.details == 1) s.engine().trace = ib::print_trace(c.err, c.opt.show_keys);
   std::span<const uint8_t> raw;
