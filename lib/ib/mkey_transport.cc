@@ -22,7 +22,10 @@ void MkeyTransport::send(const mad::Mad& mad, const mad::Address& to, int timeou
   mad::Mad keyed = mad;
   const std::string where = MkeySource::where(mad, to);
   keyed.set(mad::hdr::kMKey, keys_.key_for(where));
-  if (mad.get(mad::hdr::kAttrId) == mad::kNodeInfo.id && mad.get(mad::hdr::kMethod) == mad::kGet) {
+  // A port's GUID only chooses its key by the file: without one, nothing
+  // is kept (a discovery's NodeInfo Gets and answers, one a node).
+  if (keys_.by_guid() && mad.get(mad::hdr::kAttrId) == mad::kNodeInfo.id &&
+      mad.get(mad::hdr::kMethod) == mad::kGet) {
     if (asked_.size() >= kMaxAsked) asked_.clear();
     asked_[mad.get(mad::hdr::kTid)] = {where, keyed};
   }

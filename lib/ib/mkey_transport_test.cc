@@ -157,6 +157,7 @@ TEST(MkeyTransport, NodeInfoAnswerTeachesTheGuidAtTheRoutesEnd) {
 // order each teach their own route.
 TEST(MkeyTransport, NodeInfoAnswersMatchTheirGetsByTid) {
   MktFabric f;
+  f.keys.set_keys({{0x101, 0xaa}});
   mad::Mad a = mad::make_smp({true, 0, {1}}, mad::kGet, mad::kNodeInfo, 0);
   a.set(mad::hdr::kTid, 21);
   mad::Mad b = mad::make_smp({true, 0, {1, 2, 3}}, mad::kGet, mad::kNodeInfo, 0);
@@ -187,8 +188,21 @@ class MktTimingOut : public mad::Transport {
   mad::Mad last_;
 };
 
+// Without a key file no GUID chooses a key: an answer teaches nothing,
+// so a discovery keeps nothing a node for it.
+TEST(MkeyTransport, NothingLearnedWithoutAFile) {
+  MktFabric f;
+  f.keys.set_key(0x77);
+  mad::Mad q = mad::make_smp({true, 0, {1}}, mad::kGet, mad::kNodeInfo, 0);
+  f.t->send(q, mad::smp_address({true, 0, {1}}), 100);
+  ASSERT_TRUE(f.t->receive(100));
+  EXPECT_FALSE(f.keys.guid_at("dr 1"));
+  EXPECT_EQ(f.wire->sent.back().get(mad::hdr::kMKey), 0x77u);
+}
+
 TEST(MkeyTransport, FailedSendTeachesNothing) {
   MkeySource keys;
+  keys.set_keys({{0x100, 0xaa}});
   MkeyTransport t(std::make_unique<MktTimingOut>(), keys);
   mad::Mad q = mad::make_smp({true, 0, {1}}, mad::kGet, mad::kNodeInfo, 0);
   q.set(mad::hdr::kTid, 31);
