@@ -3,82 +3,70 @@
 # the link (cmake/hot_text.ld): the linker places them together ahead of
 # the rest of the text, so discovery faults in a few 64 KiB windows of
 # code rather than a page here and there over the whole text (the kernel
-# maps file pages around each fault). Counted by callgrind on a generated
-# fat tree in ibsim (bench/fattree.py), under umad2sim.
+# maps file pages around each fault). Counted by callgrind under umad2sim
+# in ibsim on a generated fat tree without a subnet manager (bench/
+# fattree.py, as bench/fabric_memory_ibsim.sh measures it) and on
+# tests/ibsim/fabric.net with opensm (LIDs: the paths a swept fabric
+# takes, and the fabric tests/ibsim/fabric.sh checks the list against).
 #
-#   bench/fabric_hot_text.sh --rdma PATH [SIZE]   # default 1000 nodes
+#   bench/fabric_hot_text.sh [--rdma PATH] [SIZE]   # default 1000 nodes
 #
 # PATH is a build configured with -DRDMA_HOT_TEXT=OFF: valgrind (3.19)
 # reads no symbols outside .text, so in a binary already linked with the
-# list its functions are nobody's.
-# Writes cmake/hot_text.ld. Run it again when discovery's or printing's
-# code changes much: a name no longer in the program matches nothing and
-# costs nothing; a new function left out only lies elsewhere in the text.
+# list its functions are nobody's. Without --rdma it configures and builds
+# one in build-hot-off/ with CI's flags (the objects are the same as
+# build/'s, so ccache has them). Writes cmake/hot_text.ld; rebuild
+# build/rdma after. tests/ibsim/fabric.sh fails when fabric show runs a
+# function the list does not name (scripts/check-hot-text.sh).
 # Results: bench/fabric_results.md (the binary's touched text).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 # shellcheck source=bench/ibsim_lib.sh
 . "$HERE/ibsim_lib.sh"
-OUT=$HERE/../cmake/hot_text.ld
+OUT=$ROOT/cmake/hot_text.ld
+RDMA=""
 while [ $# -gt 0 ]; do
   case $1 in
     --rdma) RDMA=$2; shift 2 ;;
     *) break ;;
   esac
 done
+if [ -z "$RDMA" ]; then
+  cmake -S "$ROOT" -B "$ROOT/build-hot-off" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRDMA_WERROR=ON \
+    -DRDMA_HOT_TEXT=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    "-DCMAKE_CXX_FLAGS=$(dpkg-buildflags --get CXXFLAGS) $(dpkg-buildflags --get CPPFLAGS)" \
+    "-DCMAKE_EXE_LINKER_FLAGS=$(dpkg-buildflags --get LDFLAGS)" >/dev/null &&
+    ninja -C "$ROOT/build-hot-off" -j2 rdma >/dev/null || exit 1
+  RDMA=$ROOT/build-hot-off/rdma
+fi
 RDMA=$(abs_path "$RDMA")
-need ibsim valgrind python3 readelf "$RDMA"
+need ibsim opensm valgrind python3 readelf "$RDMA"
 if readelf -SW "$RDMA" | grep -q '\.text\.hot_path'; then
   echo "$RDMA is linked with cmake/hot_text.ld: give a build configured with -DRDMA_HOT_TEXT=OFF"
   exit 2
 fi
 N=${1:-1000}
 bench_dir fabric-hot-text
+
+# profile NAME: callgrind's profile of fabric show in NAME.cg, all nodes found.
+profile() {
+  sim valgrind --tool=callgrind --demangle=no --callgrind-out-file="$1.cg" \
+    "$RDMA" fabric show >"$1.out" 2>"$1.err" || { cat "$1.err"; exit 1; }
+  found=$(grep -c '^type ' "$1.out")
+  [ "$found" = "$nodes" ] || { echo "$1: found $found nodes of $nodes"; exit 1; }
+}
 fattree "$N"
 start_ibsim "$N"
-LD_PRELOAD=$UMAD2SIM valgrind --tool=callgrind --demangle=no --callgrind-out-file=cg.out \
-  "$RDMA" fabric show >show.out 2>vg.err || { cat vg.err; exit 1; }
-found=$(grep -c '^type ' show.out)
-[ "$found" = "$nodes" ] || { echo "found $found nodes of $nodes"; exit 1; }
-# Callgrind's file names each object (ob=) and function (fn=) once in full,
-# then by number: every fn= of the binary's own object, with -ffunction-
-# sections each in a section .text.NAME; a complete-object constructor or
-# destructor (C1, D1) is an alias of the base-object one's code (C2, D2).
-# Static initializers and main are in .text.startup, which the linker puts
-# first in .text anyway, right after these.
-python3 - "$RDMA" cg.out >"$OUT.new" <<'EOF'
-import os, re, sys
-binary, profile = os.path.realpath(sys.argv[1]), sys.argv[2]
-names = {"ob": {}, "fn": {}}
-def name(kind, text):
-    m = re.match(r"\((\d+)\)(?: (.*))?$", text)
-    if not m:
-        return text
-    if m.group(2) is not None:
-        names[kind][m.group(1)] = m.group(2)
-    return names[kind][m.group(1)]
-ob, hot = None, []
-with open(profile) as f:
-    for line in f:
-        key, _, value = line.rstrip("\n").partition("=")
-        if key in ("ob", "cob"):
-            o = name("ob", value)
-            if key == "ob":
-                ob = o
-        elif key in ("fn", "cfn"):
-            fn = re.sub(r"'\d+$", "", name("fn", value))  # a recursion's depth
-            if key == "fn" and ob and os.path.realpath(ob) == binary \
-                    and re.match(r"^[A-Za-z_][\w.$]*$", fn) and fn not in hot:
-                hot.append(fn)
-print("/* Made by bench/fabric_hot_text.sh: the functions `rdma fabric show`")
-print("   runs, placed together ahead of the rest of the text (CMakeLists.txt). */")
-print("SECTIONS\n{\n  .text.hot_path :\n  {")
-for fn in sorted(hot):
-    print(f"    *(.text.{fn})")
-    base = re.sub(r"([CD])1E", r"\g<1>2E", fn, count=1)
-    if base != fn:
-        print(f"    *(.text.{base})")
-print("  }\n}\nINSERT BEFORE .text;")
-EOF
-[ -s "$OUT.new" ] && mv "$OUT.new" "$OUT"
-echo "$(grep -c '^    \*' "$OUT") functions in $OUT"
+profile tree
+stop
+cp "$ROOT/tests/ibsim/fabric.net" ftsmall.net
+flags=""
+nodes=$(grep -c '^\(Switch\|Hca\|Ca\)' ftsmall.net)
+start_ibsim small
+start_opensm small 60
+first_sweep small "$SECONDS" 60
+profile small
+python3 "$ROOT/scripts/hot_text.py" list "$RDMA" tree.cg small.cg >"$OUT.new" &&
+  [ -s "$OUT.new" ] && mv "$OUT.new" "$OUT" || exit 1
+echo "$(grep -c '^    \*' "$OUT") sections in $OUT ($settled)"
