@@ -61,6 +61,7 @@ start_ibsim "$N"
 profile tree
 stop
 cp "$ROOT/tests/ibsim/fabric.net" ftsmall.net
+# shellcheck disable=SC2034 # start_ibsim reads it (fabric.net needs no -N/-S/-P)
 flags=""
 nodes=$(grep -c '^\(Switch\|Hca\|Ca\)' ftsmall.net)
 start_ibsim small
