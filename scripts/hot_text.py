@@ -10,22 +10,22 @@ list wants a binary linked without the list (-DRDMA_HOT_TEXT=OFF): valgrind
 (3.19) reads no symbols outside .text, so functions already placed in the
 hot section are nobody's (???). check uses exactly that: in a binary
 linked with the list, every function of the binary the profile names ran
-outside the hot section, so discovery touches one more 64 KiB window of
-code (the kernel maps file pages around each fault) until the list is made
-again (bench/fabric_hot_text.sh). A listed name the binary no longer has
-costs nothing and is only counted.
+outside the hot section (LIST is not needed to know it), so discovery
+touches one more 64 KiB window of code (the kernel maps file pages around
+each fault) until the list is made again (bench/fabric_hot_text.sh). A
+listed name the binary no longer has costs nothing and is only counted.
 """
 import os
 import re
 import subprocess
 import sys
 
-# Start-up and exit code: main and static initializers are in
-# .text.startup, the C runtime's in crt files; the linker script places
-# only .text.NAME sections.
+# The C runtime's start-up and exit code (crt files' .text, .init, .fini):
+# not the program's to place. main and the static initializers are placed
+# as .text.startup (write_list).
 NOT_PLACED = re.compile(
-    r"^(main|_start|_init|_fini|frame_dummy|register_tm_clones|deregister_tm_clones"
-    r"|__do_global_dtors_aux|_GLOBAL__sub_I_.*|_Z41__static_initialization_and_destruction_0.*)$")
+    r"^(_start|_init|_fini|frame_dummy|register_tm_clones|deregister_tm_clones"
+    r"|__do_global_dtors_aux)$")
 
 
 def run_functions(binary, profile):
@@ -59,15 +59,20 @@ def run_functions(binary, profile):
     return hot
 
 
-def sections(fn):
-    """The sections -ffunction-sections gives FN's code: a complete-object
-    constructor or destructor (C1, D1) is an alias of the base-object
-    one's code (C2, D2)."""
-    out = [f".text.{fn}"]
-    base = re.sub(r"([CD])1E", r"\g<1>2E", fn, count=1)
-    if base != fn:
-        out.append(f".text.{base}")
-    return out
+def aliases(binary):
+    """Every name of each function's code in BINARY: GCC's identical code
+    folding and a complete-object constructor or destructor (C1, D1) keep
+    one body under several names, and callgrind may name it by one while
+    -ffunction-sections named its section by another."""
+    nm = subprocess.run(["nm", "--defined-only", binary], capture_output=True,
+                        text=True, check=True).stdout
+    at, names = {}, {}
+    for line in nm.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tTwWiI":
+            at[parts[2]] = parts[0]
+            names.setdefault(parts[0], []).append(parts[2])
+    return lambda fn: names.get(at.get(fn), [fn])
 
 
 def write_list(binary, profiles):
@@ -75,14 +80,24 @@ def write_list(binary, profiles):
     print("   runs, placed together ahead of the rest of the text (CMakeLists.txt);")
     print("   tests/ibsim/fabric.sh checks it covers them (scripts/check-hot-text.sh). */")
     print("SECTIONS\n{\n  .text.hot_path :\n  {")
+    # main and the static initializers (run before it), in .text.startup:
+    # the linker would put them first in .text, a window of their own.
+    print("    *(.text.startup .text.startup.*)")
+    # The C runtime's own code around main (_start, frame_dummy, ...), and
+    # _fini (crti.o's and crtn.o's .fini, kept whole and in order), which
+    # ld.so calls at exit: after .text it would fault in its last window.
+    print("    *crt1.o(.text) *crti.o(.text) *crtbegin*.o(.text) *crtend*.o(.text) *crtn.o(.text)")
+    print("    KEEP (*(SORT_NONE(.fini)))")
+    names_of = aliases(binary)
     hot = set()
     for profile in profiles:
-        hot.update(run_functions(binary, profile))
+        for fn in run_functions(binary, profile):
+            if not NOT_PLACED.match(fn):
+                hot.update(names_of(fn))
     for fn in sorted(hot):
-        if NOT_PLACED.match(fn):
-            continue
-        for s in sections(fn):
-            print(f"    *({s})")
+        # A function's cold part (GCC's fn.cold) is in .text.unlikely.fn.
+        cold = re.match(r"(.*)\.cold$", fn)
+        print(f"    *(.text.unlikely.{cold.group(1)})" if cold else f"    *(.text.{fn})")
     print("  }\n}\nINSERT BEFORE .text;")
     return 0
 
@@ -90,15 +105,14 @@ def write_list(binary, profiles):
 def check(binary, profile, listing):
     with open(listing) as f:
         listed = set(re.findall(r"\*\(\.text\.([^)\s]+)\)", f.read()))
-    missing = [fn for fn in run_functions(binary, profile)
-               if not NOT_PLACED.match(fn) and fn not in listed]
+    missing = [fn for fn in run_functions(binary, profile) if not NOT_PLACED.match(fn)]
     nm = subprocess.run(["nm", "--defined-only", binary], capture_output=True,
                         text=True, check=True).stdout
     defined = {line.split()[-1] for line in nm.splitlines() if line.strip()}
-    gone = sorted(n for n in listed if n not in defined)
+    gone = sorted(n for n in listed if n not in defined and not n.startswith("startup"))
     for fn in missing:
         print(f"runs outside the hot section: {fn}")
-    print(f"{len(listed)} listed, {len(missing)} run but not listed, "
+    print(f"{len(listed)} listed, {len(missing)} run outside the hot section, "
           f"{len(gone)} listed but not in the binary")
     if missing:
         print(f"make the list again: bench/fabric_hot_text.sh (writes {listing})")
