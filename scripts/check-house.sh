@@ -210,10 +210,6 @@ TEST_ALLOW=(
   "lib/ib/port_counters_view.cc  debt: no test of its own yet"
   "lib/ib/port_states.cc  debt: no test of its own yet"
   "lib/ib/port_table_view.cc  debt: no test of its own yet"
-  "lib/nldev/fields.cc  debt: no test of its own yet"
-  "lib/nldev/spec.cc  debt: no test of its own yet"
-  "lib/res/driver.cc  debt: no test of its own yet"
-  "lib/res/entry.cc  debt: no test of its own yet"
 )
 
 cd "$root" || exit 2
