@@ -204,12 +204,9 @@ TEST_ALLOW=(
   "lib/ib/attribute.cc  debt: no test of its own yet"
   "lib/ib/cable_peer.cc  debt: no test of its own yet"
   "lib/ib/fabric_model.cc  debt: no test of its own yet"
-  "lib/ib/finding_places.cc  debt: no test of its own yet"
   "lib/ib/mellanox.cc  debt: no test of its own yet"
   "lib/ib/pkeys.cc  debt: no test of its own yet"
-  "lib/ib/port_counters_view.cc  debt: no test of its own yet"
   "lib/ib/port_states.cc  debt: no test of its own yet"
-  "lib/ib/port_table_view.cc  debt: no test of its own yet"
 )
 
 cd "$root" || exit 2
