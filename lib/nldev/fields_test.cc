@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <rdma/rdma_netlink.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,17 @@ TEST(NldevFields, LinkNetdevIndexJsonAlwaysTextWithDetails) {
                                    "physical_state", "netdev", "netdev_index"};
   EXPECT_EQ(fields_keys(a, kLinkFields, 0), keys);
   EXPECT_EQ(fields_keys(a, kLinkFields, 1), keys);  // the -d text field has no key
+}
+
+// LMC is a u8 shown as a number: its value, whatever the padding after
+// it holds (four bytes read took the padding for its high bytes).
+TEST(NldevFields, LmcIsReadAtItsWidth) {
+  FieldsMsg m;
+  auto* lmc = static_cast<nlattr*>(mnl_nlmsg_get_payload_tail(m.h));
+  mnl_attr_put_u8(m.h, RDMA_NLDEV_ATTR_LMC, 3);
+  std::memset(static_cast<uint8_t*>(mnl_attr_get_payload(lmc)) + 1, 0xff, 3);
+  nl::Attrs a = nl::Attrs::of_message(m.h);
+  EXPECT_EQ(fields_text(a, kLinkFields, 0), "lmc 3 ");
 }
 
 // rdma system: the last field without a trailing blank, as iproute2's.
