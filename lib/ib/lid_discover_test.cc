@@ -7,6 +7,7 @@
 #include <string>
 
 #include "lib/ib/discover.h"
+#include "lib/mad/attrs.h"
 #include "lib/mad/engine.h"
 #include "lib/mad/mad.h"
 #include "lib/testing/fabric/fabric.h"

@@ -102,10 +102,14 @@ bool decode_field(const nl::Attrs& a, const FieldSpec& f, view::Record& out) {
   std::string_view text;
   enum class As { Number, String, Bool } as = As::String;
   switch (f.fmt) {
-    case Fmt::U32:
-      text = {num, std::to_chars(num, num + sizeof num, a.u32(f.attr)).ptr};
+    case Fmt::U32: {
+      // A u8 shown as a number (LMC) is read at its width: four bytes
+      // would take its padding for the high bytes.
+      uint32_t v = nl::Attrs::payload_len(a.get(f.attr)) == 1 ? a.u8(f.attr) : a.u32(f.attr);
+      text = {num, std::to_chars(num, num + sizeof num, v).ptr};
       as = As::Number;
       break;
+    }
     case Fmt::U64:
       text = {num, std::to_chars(num, num + sizeof num, a.u64(f.attr)).ptr};
       as = As::Number;
