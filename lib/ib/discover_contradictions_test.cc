@@ -332,6 +332,30 @@ TEST(DiscoverContradictions, APhantomWithoutLidsDoesNotHideTheNodeItLiesAbout) {
   lies_same_as_natural({mad::kPortInfo.id, 3, {1}, {1, 4, 3}}, false);
 }
 
+// On the fat tree, a leaf answering under another GUID behind one spine
+// (dr 0,1,S,L): its probes ahead, and their answers from the other end,
+// never take the real leaf's place. Where the lie is met, a warning names
+// it; where the leaf was found through another spine's port first, the
+// lie is not asked at all (the wave takes that port's answer).
+TEST(DiscoverContradictions, APhantomLeafNeverHidesTheLeaf) {
+  for (uint8_t spine_port : {19, 20, 25, 30, 35}) {
+    for (uint8_t leaf_port : {2, 3, 4, 5}) {
+      ibtest::FakeFabric f(ibtest::load_topology(testdata::dir() + "/fattree-100.net"));
+      f.assign_lids();
+      LyingNodeInfo t(f, {1, spine_port, leaf_port},
+                      [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); });
+      mad::Engine e(t, {100, 3, 16});
+      Discovery d = discover(e);
+      std::string leaf = "leaf-00" + std::to_string(leaf_port - 1);
+      std::string at = "dr 0,1," + std::to_string(spine_port) + "," + std::to_string(leaf_port);
+      EXPECT_TRUE(d.fabric.find(f.nodes()[f.node(leaf)].node_guid)) << at;
+      if (d.fabric.find(0xdeadbeefULL)) {
+        EXPECT_PRED2(lies_has, lies_joined(d.warnings), "0x00000000deadbeef") << at;
+      }
+    }
+  }
+}
+
 // Without an SM there are no LIDs to compare: the phantom is explored, but
 // every port behind it is already another's, so it stops there.
 TEST(DiscoverContradictions, APhantomWithoutLidsEndsAtItsNeighbours) {
