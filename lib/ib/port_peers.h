@@ -55,6 +55,7 @@ class PortPeers {
     uint8_t hops = 0;   // the learning probe's route (at most 63 hops)
     bool back = false;  // learnt from the other end
   };
+  static_assert(sizeof(Slot) == 8, "a slot per port of 4,768 nodes' ports: keep it 8 bytes");
   struct Known {
     NodeInfo info;       // the first met as an answer (else as a near end)
     uint32_t first = 0;  // its port 0's slot
@@ -62,6 +63,7 @@ class PortPeers {
     bool answered = false;
     uint8_t seen = 0;  // probes through different ports that got it (counted to 2)
   };
+  static_assert(sizeof(Known) <= sizeof(NodeInfo) + 8, "what a node adds to its NodeInfo");
   uint32_t node_of(const NodeInfo& ni, bool answer, bool& fresh);
   static constexpr size_t kNone = SIZE_MAX;
   size_t slot_of(const Key& k) const;  // kNone: the node unknown, or past its ports
