@@ -125,7 +125,14 @@ class Discoverer {
     p.sent = true;
     if (p.from) {
       PortPeers::Key key{d_.fabric.nodes[p.from->node].info.node_guid, p.from->port};
-      if (std::optional<NodeInfo> far = peers_.find(key)) {
+      // Not an answer only a deeper probe gave, of a node one route alone
+      // showed (PortPeers::doubtful): a route that lies makes a phantom,
+      // whose probes ahead would answer for its neighbours' ports, and the
+      // node it lies about could go unfound without a warning. The wave
+      // probes such a port itself, as it would have without probes ahead
+      // (no probe more on an honest fat tree, bench/latency_results.md).
+      std::optional<NodeInfo> far = peers_.find(key);
+      if (far && !peers_.doubtful(key, p.path.size())) {
         answer(p, *far);
         return;
       }
@@ -143,7 +150,7 @@ class Discoverer {
           // order where it was suspect first it sent no probe, and a probe
           // through a neighbour's port must not take its word instead.
           if (p.from && !suspect_.count(p.from->node))
-            learn(d_.fabric.nodes[p.from->node].info, p.from->port, far);
+            learn(d_.fabric.nodes[p.from->node].info, p.from->port, far, p.path.size());
           answer(p, far);
         },
         nullptr, true, p.from ? d_.fabric.nodes[p.from->node].info.node_guid : 0);
@@ -156,15 +163,21 @@ class Discoverer {
 
   // What a probe through either end of a link found (PortPeers), and the
   // waves' probes that waited for it.
-  void learn(const NodeInfo& near, uint8_t port, const NodeInfo& far) {
-    peers_.learn(near, port, far);
+  void learn(const NodeInfo& near, uint8_t port, const NodeInfo& far, size_t hops) {
+    peers_.learn(near, port, far, hops);
     wake({near.node_guid, port});
     wake({far.node_guid, far.local_port});
   }
   void wake(const PortPeers::Key& key) {
-    if (!waiters_.count(key)) return;
-    if (std::optional<NodeInfo> far = peers_.find(key))
-      for (Probe* p : take_waiters(key)) answer(*p, *far);
+    auto it = waiters_.find(key);
+    if (it == waiters_.end()) return;
+    std::optional<NodeInfo> far = peers_.find(key);
+    if (!far) return;
+    // Learnt from a deeper probe: they wait for the probe through the port
+    // itself (its answer, or its failure, wakes them).
+    for (const Probe* p : it->second)
+      if (peers_.doubtful(key, p->path.size())) return;
+    for (Probe* p : take_waiters(key)) answer(*p, *far);
   }
   // The waves' probes waiting for the probe ahead through a port, no longer
   // counted as waiting.
@@ -224,7 +237,7 @@ class Discoverer {
                    } catch (const Error&) {  // too short: the wave's own probe will say so
                    }
                    if (far) {
-                     learn(near, key.second, *far);
+                     learn(near, key.second, *far, path.size());
                      ask_early(*far, path, true, 0);
                      return;
                    }

@@ -227,6 +227,135 @@ TEST(DiscoverContradictions, TheLidOwnerIsFoundFirstNotAnsweredFirst) {
   EXPECT_TRUE(sw2->ports[2].peer);
 }
 
+// LyingNodeInfo, but the reply to one query (attribute `attr`, modifier
+// `mod`, at the directed route `at`) is held back till the NodeInfo
+// answered at `until` has passed, or the fabric has nothing else to answer.
+class LyingHeldUntil : public LyingNodeInfo {
+ public:
+  struct Hold {
+    uint16_t attr = 0;
+    uint32_t mod = 0;
+    std::vector<uint8_t> at;
+    std::vector<uint8_t> until;
+  };
+  LyingHeldUntil(ibtest::FakeFabric& f, std::vector<uint8_t> at, std::function<void(mad::Mad&)> lie,
+                 Hold hold)
+      : LyingNodeInfo(f, std::move(at), std::move(lie)), hold_(std::move(hold)) {}
+  std::optional<mad::Received> receive(int timeout_ms) override {
+    for (;;) {
+      if (passed_ && held_) return std::exchange(held_, std::nullopt);
+      std::optional<mad::Received> r = LyingNodeInfo::receive(timeout_ms);
+      if (!r) {
+        passed_ = true;  // nothing else to answer: holding on would stall
+        if (held_) continue;
+        return r;
+      }
+      if (r->status || r->bytes.size() < mad::kMadBytes) return r;
+      mad::Mad m;
+      std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
+      if (m.mgmt_class() != mad::kClassSmiDr) return r;
+      uint64_t attr = m.get(mad::hdr::kAttrId);
+      if (attr == mad::kNodeInfo.id && path_of(m) == hold_.until) passed_ = true;
+      if (!passed_ && !held_ && attr == hold_.attr && m.get(mad::hdr::kAttrMod) == hold_.mod &&
+          path_of(m) == hold_.at) {
+        held_ = std::move(r);
+        ++held;
+        continue;
+      }
+      return r;
+    }
+  }
+  int held = 0;  // replies held back
+
+ private:
+  Hold hold_;
+  bool passed_ = false;
+  std::optional<mad::Received> held_;
+};
+
+// sw2 answers NodeInfo at dr 0,1,4 (sw1's port 4) under another GUID, and
+// the fabric is discovered once with replies in their natural order and
+// once with `hold`: the same nodes, links and warnings both times.
+void lies_same_as_natural(const LyingHeldUntil::Hold& hold, bool lids) {
+  auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
+  ibtest::FakeFabric natural_fabric(ibtest::load_topology(testdata::kNet));
+  if (lids) natural_fabric.assign_lids();
+  LyingNodeInfo natural_t(natural_fabric, {1, 4}, lie);
+  mad::Engine natural_e(natural_t, {100, 3, 16});
+  Discovery natural = discover(natural_e);
+
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  if (lids) f.assign_lids();
+  LyingHeldUntil t(f, {1, 4}, lie, hold);
+  mad::Engine e(t, {100, 3, 16});
+  Discovery held = discover(e);
+  EXPECT_GT(t.held, 0);
+  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
+  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
+  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  // sw2 found under its own GUID, its CAs behind it.
+  const Node* sw2 = held.fabric.find(f.nodes()[f.node("sw2")].node_guid);
+  ASSERT_TRUE(sw2);
+  EXPECT_TRUE(held.fabric.find(f.nodes()[f.node("hca3")].node_guid));
+  EXPECT_TRUE(held.fabric.find(f.nodes()[f.node("hca4")].node_guid));
+}
+
+// The phantom, asked ahead, probes behind its port 3 (dr 0,1,4,3) and
+// meets sw1's port 3 before sw1's own probe there is sent (the PortInfo of
+// sw1's port 3 held back): port 3 of sw1 learnt from the phantom's end.
+// Taking that answer linked sw1's port 3 to the phantom, and sw2 was never
+// found, without a warning. An answer learnt from a deeper probe, of a
+// node one probe alone answered as, is probed again by the wave: sw2 is
+// found at dr 0,1,3, and the phantom sharing its LID is the warning.
+TEST(DiscoverContradictions, APhantomsProbeAheadDoesNotHideTheNodeItLiesAbout) {
+  lies_same_as_natural({mad::kPortInfo.id, 3, {1}, {1, 4, 3}}, true);
+}
+
+// As above, but what is held back is the wave's own probe through sw1's
+// port 3 (NodeInfo at dr 0,1,3), sent before the phantom's probe ahead
+// told sw1's port 3 as its own: the port's own answer stands.
+TEST(DiscoverContradictions, AWavesProbeAnsweredLateStands) {
+  lies_same_as_natural({mad::kNodeInfo.id, 0, {1, 3}, {1, 4, 3}}, true);
+}
+
+// The other side held back: sw1's PortInfo of port 4, till sw2, probed
+// ahead through its port 4 (dr 0,1,3,4), has met sw1's port 4. Taking
+// that answer hid the phantom, and the lie with it; the wave's own probe
+// finds it, as in the natural order.
+TEST(DiscoverContradictions, ATrueNodesProbeAheadDoesNotHideALie) {
+  lies_same_as_natural({mad::kPortInfo.id, 4, {1}, {1, 3, 4}}, true);
+}
+
+// Without an SM (no LID to share) sw2 is still found, the phantom beside
+// it (APhantomWithoutLidsEndsAtItsNeighbours).
+TEST(DiscoverContradictions, APhantomWithoutLidsDoesNotHideTheNodeItLiesAbout) {
+  lies_same_as_natural({mad::kPortInfo.id, 3, {1}, {1, 4, 3}}, false);
+}
+
+// On the fat tree, a leaf answering under another GUID behind one spine
+// (dr 0,1,S,L): its probes ahead, and their answers from the other end,
+// never take the real leaf's place. Where the lie is met, a warning names
+// it; where the leaf was found through another spine's port first, the
+// lie is not asked at all (the wave takes that port's answer).
+TEST(DiscoverContradictions, APhantomLeafNeverHidesTheLeaf) {
+  for (uint8_t spine_port : {19, 20, 25, 30, 35}) {
+    for (uint8_t leaf_port : {2, 3, 4, 5}) {
+      ibtest::FakeFabric f(ibtest::load_topology(testdata::dir() + "/fattree-100.net"));
+      f.assign_lids();
+      LyingNodeInfo t(f, {1, spine_port, leaf_port},
+                      [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); });
+      mad::Engine e(t, {100, 3, 16});
+      Discovery d = discover(e);
+      std::string leaf = "leaf-00" + std::to_string(leaf_port - 1);
+      std::string at = "dr 0,1," + std::to_string(spine_port) + "," + std::to_string(leaf_port);
+      EXPECT_TRUE(d.fabric.find(f.nodes()[f.node(leaf)].node_guid)) << at;
+      if (d.fabric.find(0xdeadbeefULL)) {
+        EXPECT_PRED2(lies_has, lies_joined(d.warnings), "0x00000000deadbeef") << at;
+      }
+    }
+  }
+}
+
 // Without an SM there are no LIDs to compare: the phantom is explored, but
 // every port behind it is already another's, so it stops there.
 TEST(DiscoverContradictions, APhantomWithoutLidsEndsAtItsNeighbours) {

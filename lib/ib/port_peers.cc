@@ -1,6 +1,7 @@
 #include "lib/ib/port_peers.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <tuple>
 #include <utility>
 
@@ -71,7 +72,7 @@ const PortPeers::Slot* PortPeers::slot(const Key& k) const {
   return i == kNone ? nullptr : &slots_[i];
 }
 
-void PortPeers::record(const Key& k, const NodeInfo& ni) {
+void PortPeers::record(const Key& k, const NodeInfo& ni, size_t hops, bool back) {
   bool fresh = false;
   uint32_t far = node_of(ni, true, fresh);
   size_t i = slot_of(k);
@@ -79,23 +80,34 @@ void PortPeers::record(const Key& k, const NodeInfo& ni) {
     if (odd_.emplace(k, ni).second) ++size_;
     return;
   }
-  Slot& s = slots_[i];
-  if (s.node) return;  // the first answer stands
-  s = {far + 1, ni.local_port};
-  ++size_;
+  if (slots_[i].node && (back || !slots_[i].back)) return;  // the first answer stands
+  if (slots_[i].node) {                                     // learnt from the other end: made over
+    odd_.erase(k);
+    port_guids_.erase(k);
+  } else {
+    ++size_;
+  }
+  slots_[i] = {far + 1, ni.local_port, static_cast<uint8_t>(std::min<size_t>(hops, UINT8_MAX)),
+               back};
+  if (!back && nodes_[far].seen < 2) ++nodes_[far].seen;
   const NodeInfo& first = nodes_[far].info;
   if (!fresh && !alike(first, ni)) odd_.emplace(k, ni);
   if (ni.port_guid != first.port_guid) port_guids_.emplace(k, ni.port_guid);
 }
 
-void PortPeers::learn(const NodeInfo& near, uint8_t port, const NodeInfo& far) {
+void PortPeers::learn(const NodeInfo& near, uint8_t port, const NodeInfo& far, size_t hops) {
   bool fresh = false;
   node_of(near, false, fresh);
-  record({near.node_guid, port}, far);
+  record({near.node_guid, port}, far, hops, false);
   if (!near.is_switch()) return;
   NodeInfo back = near;
   back.local_port = port;
-  record({far.node_guid, far.local_port}, back);
+  record({far.node_guid, far.local_port}, back, hops, true);
+}
+
+bool PortPeers::doubtful(const Key& k, size_t hops) const {
+  const Slot* s = slot(k);
+  return s && s->node && s->back && s->hops > hops && nodes_[s->node - 1].seen < 2;
 }
 
 bool PortPeers::known(const Key& k) const {

@@ -102,6 +102,47 @@ TEST(PortPeers, APortPastTheNodesCountIsKeptWhole) {
   EXPECT_FALSE(peers.known({0x99, 1}));
 }
 
+// What a switch's probe teaches of the way back gives way to the port's
+// own probe; the first answer through the port itself stands.
+TEST(PortPeers, APortsOwnAnswerOutranksTheOtherEnds) {
+  PortPeers peers;
+  NodeInfo phantom = port_peers_node(0x30, NodeType::Switch, 8, 4, 0x30);
+  NodeInfo sw1 = port_peers_node(0x10, NodeType::Switch, 8, 3, 0x10);  // arrived at its port 3
+  peers.learn(phantom, 3, sw1, 3);
+  EXPECT_EQ(peers.find({0x10, 3})->node_guid, 0x30u);
+  peers.learn(sw1, 3, port_peers_node(0x20, NodeType::Switch, 8, 3, 0x20), 2);
+  EXPECT_EQ(peers.find({0x10, 3})->node_guid, 0x20u);
+  EXPECT_EQ(peers.find({0x10, 3})->local_port, 3);
+  peers.learn(sw1, 3, port_peers_node(0x21, NodeType::Switch, 8, 3, 0x21), 2);
+  peers.learn(port_peers_node(0x22, NodeType::Switch, 8, 1, 0x22), 6, sw1, 1);
+  EXPECT_EQ(peers.find({0x10, 3})->node_guid, 0x20u);
+  // (0x30,3) (0x10,3) (0x20,3) (0x21,3) (0x22,6): the port made over once.
+  EXPECT_EQ(peers.size(), 5u);
+}
+
+// sw1's port 4 answers as 0x30 (at 2 hops), whose probe through its port 3
+// (3 hops) meets sw1's port 3: what sw1's port 3 has behind it only that
+// deeper probe said, of a node one route alone showed (a route that lies
+// makes such a phantom), till a probe through another port shows it too.
+TEST(PortPeers, AnAnswerOnlyADeeperProbeGaveIsDoubtful) {
+  PortPeers peers;
+  NodeInfo sw1 = port_peers_node(0x10, NodeType::Switch, 8, 4, 0x10);
+  NodeInfo phantom = port_peers_node(0x30, NodeType::Switch, 8, 4, 0x30);
+  peers.learn(sw1, 4, phantom, 2);
+  NodeInfo sw1_at_3 = sw1;
+  sw1_at_3.local_port = 3;
+  peers.learn(phantom, 3, sw1_at_3, 3);
+  EXPECT_TRUE(peers.doubtful({0x10, 3}, 2));
+  EXPECT_FALSE(peers.doubtful({0x10, 3}, 3));  // no deeper than the probe asking
+  EXPECT_FALSE(peers.doubtful({0x10, 4}, 1));  // learnt through the port itself
+  EXPECT_FALSE(peers.doubtful({0x30, 3}, 1));
+  EXPECT_FALSE(peers.doubtful({0x10, 5}, 1));  // not learnt
+  NodeInfo again = phantom;
+  again.local_port = 5;
+  peers.learn(port_peers_node(0x11, NodeType::Switch, 8, 1, 0x11), 7, again, 2);
+  EXPECT_FALSE(peers.doubtful({0x10, 3}, 2));
+}
+
 // Thousands of nodes, their GUIDs alike but in a few bits (one vendor's),
 // past every growth of the index: each still found, none taken for another.
 TEST(PortPeers, ThousandsOfNodesEachFoundBehindItsPort) {
