@@ -146,7 +146,7 @@ std::span<const Cmd> resource_commands() {
       // which after reading its words; Watch: for the messages).
       {nullptr, res_show, Takes::Own | Takes::Watch},
       {"show", res_show, Takes::Own | Takes::Watch},
-      {"set", res_set},
+      {"set", res_set},  // res_frmr.cc: frmr_pools is all set sets
       {"list", res_show, Takes::Own | Takes::Watch},
       {"help", res_help, Takes::Own},
   };

@@ -57,8 +57,8 @@ std::span<const Cmd> statistic_commands() {
       {"qp", stat_qp, Takes::Own},
       {"mr", stat_mr},
       {"mode", stat_mode, Takes::Own},
-      {"set", stat_set},
-      {"unset", stat_unset},
+      {"set", stat_set},      // stat_mode.cc: optional counters on or off
+      {"unset", stat_unset},  // stat_mode.cc
   };
   return kTable;
 }

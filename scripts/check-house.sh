@@ -11,7 +11,14 @@
 #               and rdma/ (build/'s, skipped when there are none), not by
 #               grepping: a static that is needed is on STATE_ALLOW with why;
 #   test        every lib/ and rdma/ .cc has a foo_test.cc beside it or is on
-#               TEST_ALLOW with why.
+#               TEST_ALLOW with why;
+#   word        any view is found in one step from the words typed: each
+#               OBJECT of rdma/rdma.cc's kObjects runs cmd_OBJECT, in the
+#               file of the object's command table, named after the word
+#               (rdma/W.cc or rdma/ib/W.cc, W the word or a prefix that
+#               selects it: res, stat); each handler a command table names is
+#               in the table's file, in a file named for it, or its entry
+#               says which file (a // comment naming it).
 # Each failure is one line, "FILE: RULE: what", then "N passed, M failed"
 # (a check a rule). Tests (*_test.cc) are not checked but for test_util.h's
 # purpose line; the doubles (lib/testing) are held to the purpose and size
@@ -57,7 +64,7 @@ if [ -n "$self_test" ]; then
   }
   out=$("$0" --root "$tmp" --build "$tmp/build" 2>&1)
   status=$?
-  expect "the copy as it is" 0 "$out" '^4 passed, 0 failed$'
+  expect "the copy as it is" 0 "$out" '^5 passed, 0 failed$'
   [ "$status" -eq 0 ] || echo "$out"
 
   printf '#pragma once\nint planted();\n' >"$tmp/lib/planted.h"
@@ -71,6 +78,18 @@ if [ -n "$self_test" ]; then
     'int planted_bump() { static int calls; return ++calls + planted_count; } }' >"$tmp/lib/planted_state.cc"
   ${CXX:-g++} -c -O2 -fPIE -o "$tmp/build/CMakeFiles/rdmalib.dir/lib/planted_state.cc.o" \
     -x c++ "$tmp/lib/planted_state.cc" || bad=1
+  # An object's table in a file not named after its word; a handler in a
+  # file named for neither it nor the table, the entry silent (said ones,
+  # at the end of the line or above it, pass).
+  mv "$tmp/rdma/bw.cc" "$tmp/rdma/bandwidth.cc"
+  mv "$tmp/rdma/bw_test.cc" "$tmp/rdma/bandwidth_test.cc"
+  printf '%s\n' '// A table of handlers from elsewhere.' 'namespace rdma {' \
+    'void planted_here(Ctx& c) {}' 'constexpr Cmd kPlanted[] = {{"here", planted_here},' \
+    '    {"unsaid", other_unsaid},' '    {"said", other_said},  // planted_other.cc' \
+    '    // In planted_other.cc:' '    {"grouped", other_grouped},' '};' '}' >"$tmp/rdma/planted_table.cc"
+  printf '%s\n' '// Handlers.' 'void other_unsaid(Ctx& c) {}' 'void other_said(Ctx& c) {}' \
+    'void other_grouped(Ctx& c) {}' >"$tmp/rdma/planted_other.cc"
+  for f in planted_table planted_other; do echo "// Its test." >"$tmp/rdma/${f}_test.cc"; done
   # An object whose source is gone (renamed since the build) is not read.
   cp "$tmp/build/CMakeFiles/rdmalib.dir/lib/planted_state.cc.o" "$tmp/build/CMakeFiles/rdmalib.dir/lib/gone.cc.o"
   out=$("$0" --root "$tmp" --build "$tmp/build" 2>&1)
@@ -82,10 +101,13 @@ if [ -n "$self_test" ]; then
     "^lib/planted_state\.cc: state: .*'rdma::planted_bump\(\)::calls'" \
     '^lib/planted_untested\.cc: test: no lib/planted_untested_test\.cc' \
     '^lib/dl/dl\.cc: test: TEST_ALLOW names a file that is gone' \
-    '^0 passed, 4 failed$'
+    "^rdma/bandwidth\.cc: word: object 'bw' has its table here: name the file after the word" \
+    "^rdma/planted_table\.cc: word: line 5: 'unsaid' runs other_unsaid from rdma/planted_other\.cc" \
+    '^0 passed, 5 failed$'
   # Nothing but the planted files is named.
-  others=$(grep -E '^[^ ]+: (purpose|size|state|test): ' <<<"$out" |
-    grep -Ev '^(check-house|lib/planted|lib/dl/dl\.cc)')
+  others=$(grep -E '^[^ ]+: (purpose|size|state|test|word): ' <<<"$out" |
+    grep -Ev '^(check-house|lib/planted|lib/dl/dl\.cc)' |
+    grep -Ev "^rdma/bandwidth\.cc: word: object 'bw'|^rdma/planted_table\.cc: word: line 5: ")
   [ -z "$others" ] || { echo "self-test: also flagged:"; echo "$others"; bad=1; }
   [ "$bad" -eq 0 ] || { echo "$out"; echo "0 passed, 1 failed"; exit 1; }
   echo "self-test: each rule caught its planted violation"
@@ -317,6 +339,96 @@ for a in "${TEST_ALLOW[@]}"; do
 done
 debt=$(printf '%s\n' "${TEST_ALLOW[@]}" | grep -c '  debt:')
 echo "check-house: test: $allowed_test files allowed without a test beside them ($debt of them debt)"
+[ $n -eq 0 ] && passed=$((passed + 1)) || failed=$((failed + 1))
+
+# 5. Any view in one step from the word typed. Each object of rdma.cc's
+# kObjects runs cmd_WORD, defined beside the object's command table in
+# rdma/W.cc or rdma/ib/W.cc, W the word or a prefix that selects it (res,
+# stat); each handler a command table names is defined in the table's file,
+# in a file named for it (fabric_edit in fabric_edit.cc, stat_qp in
+# stat_qp.cc, stat_help in stat.cc), or its entry says where: a comment
+# naming FILE.cc at its end, or on a line of its own above (which holds
+# for the entries below it, up to the next such line).
+n=0
+# The front end's handlers, "NAME FILE" (a file-local name may be twice).
+handlers=$(product | grep '^rdma/.*\.cc$' | xargs grep -HE '^(void|int) [A-Za-z_0-9]+\(Ctx& ?c?\) \{' |
+  sed -E 's/^([^:]+):[a-z]+ ([A-Za-z_0-9]+)\(.*/\2 \1/')
+defined_in() { awk -v f="$1" '$1 == f { print $2 }' <<<"$handlers"; }
+# The entries of a file's command tables but kObjects, one a line:
+# "LINE WORD HANDLER COMMENT" (WORD - for the table's default, nullptr).
+table_entries() {
+  awk '
+    /constexpr Cmd k[A-Za-z_0-9]*\[\] = \{/ {
+      if ($0 ~ /kObjects/) { skip = 1 } else { on = 1; sub(/.*\[\] = \{/, "") } }
+    skip { if ($0 ~ /^};/) skip = 0; next }
+    on {
+      comment = above
+      if (match($0, /\/\/.*/)) {
+        comment = substr($0, RSTART); $0 = substr($0, 1, RSTART - 1)
+        if ($0 ~ /^ *$/) above = comment
+      }
+      line = $0
+      while (match(line, /\{ *(nullptr|"[^"]*") *, *[A-Za-z_0-9:]+/)) {
+        e = substr(line, RSTART + 1, RLENGTH - 1); line = substr(line, RSTART + RLENGTH)
+        split(e, part, /, */); w = part[1]; gsub(/[" ]/, "", w); if (w == "nullptr") w = "-"
+        if (part[2] != "nullptr") print FNR, w, part[2], comment
+      }
+      if ($0 ~ /\};/) { on = 0; above = "" }
+    }' "$1"
+}
+objects_of=$(awk '/constexpr Cmd kObjects\[\] = \{/ { on = 1; next } on && /^};/ { exit } on' rdma/rdma.cc |
+  grep -oE '\{"[a-z]+", *[A-Za-z_0-9]+' | sed -E 's/\{"([a-z]+)", *(.*)/\1 \2/')
+[ -n "$objects_of" ] || { fail rdma/rdma.cc word "no kObjects table read"; n=$((n + 1)); }
+while read -r word fn; do
+  [ "$word" = help ] && continue
+  if [ "$fn" != "cmd_$word" ]; then
+    fail rdma/rdma.cc word "object '$word' runs $fn: name it cmd_$word"
+    n=$((n + 1))
+    continue
+  fi
+  files=$(defined_in "$fn")
+  if [ "$(wc -w <<<"$files")" -ne 1 ]; then
+    fail rdma/rdma.cc word "object '$word': $fn defined in '${files//$'\n'/ }', not once in rdma/"
+    n=$((n + 1))
+    continue
+  fi
+  base=$(basename "$files" .cc)
+  # The object a word typed as the file's name selects (the first match).
+  selects=$(awk -v p="$base" 'index($1, p) == 1 { print $1; exit }' <<<"$objects_of")
+  case $(dirname "$files") in rdma | rdma/ib) ;; *) selects= ;; esac
+  if [ "$selects" != "$word" ]; then
+    fail "$files" word "object '$word' has its table here: name the file after the word (rdma/$word.cc or rdma/ib/$word.cc)"
+    n=$((n + 1))
+  elif ! grep -q 'constexpr Cmd k[A-Za-z_0-9]*\[\] = {' "$files"; then
+    fail "$files" word "object '$word' runs $fn here, but its command table is elsewhere"
+    n=$((n + 1))
+  fi
+done <<<"$objects_of"
+tables=0
+while IFS= read -r f; do
+  grep -q 'constexpr Cmd k[A-Za-z_0-9]*\[\] = {' "$f" || continue
+  tables=$((tables + 1))
+  while read -r line word fn comment; do
+    found=
+    where=$(defined_in "$fn")
+    for d in $where; do
+      b=$(basename "$d" .cc)
+      if [ "$d" = "$f" ] || [ "$fn" = "$b" ] || [ "${fn#"$b"_}" != "$fn" ] ||
+        grep -qE "(^|[ /])$b\.cc\b" <<<"$comment"; then
+        found=1
+        break
+      fi
+    done
+    [ -n "$found" ] && continue
+    if [ -z "$where" ]; then
+      fail "$f" word "line $line: '$word' runs $fn, defined nowhere in rdma/ as 'void $fn(Ctx& c) {'"
+    else
+      fail "$f" word "line $line: '$word' runs $fn from ${where//$'\n'/ }: define it here or in a file named for it, or say where (// $(basename "${where%%$'\n'*}"))"
+    fi
+    n=$((n + 1))
+  done < <(table_entries "$f")
+done < <(product | grep '^rdma/.*\.cc$')
+echo "check-house: word: $(grep -cv '^help ' <<<"$objects_of") objects, $tables files of command tables"
 [ $n -eq 0 ] && passed=$((passed + 1)) || failed=$((failed + 1))
 
 echo "$passed passed, $failed failed"

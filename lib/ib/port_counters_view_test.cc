@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/attrs_pma.h"
 #include "lib/mad/field.h"
@@ -67,6 +68,20 @@ TEST(PortCountersView, ErrorDetailsWhereRead) {
   EXPECT_EQ(counters_text(rx),
             "inactive_discards 0 neighbor_mtu_discards 9 sw_lifetime_limit_discards 0 "
             "sw_hoq_lifetime_limit_discards 0 ");
+}
+
+// A PortCountersExtended shorter than the attribute (a short reply kept
+// as it came) is an error, not a read past its end, and adds nothing.
+TEST(PortCountersView, ShortExtendedCountersAreAnError) {
+  PortCounters c;
+  c.ext.assign(mad::kPortCountersExtended.bytes - 8, 0);
+  view::Record r;
+  EXPECT_THROW(add_extended_counters(c, r), Error);
+  EXPECT_TRUE(r.empty());
+  PortCounters d;
+  d.rcv_details.assign(4, 0);
+  EXPECT_THROW(add_error_details(d, r), Error);
+  EXPECT_TRUE(r.empty());
 }
 
 }  // namespace

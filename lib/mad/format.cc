@@ -218,8 +218,26 @@ uint64_t shown_value(Fmt fmt, uint64_t v) {
   return v > UINT64_MAX / 4 ? UINT64_MAX : v * 4;
 }
 
+namespace {
+
+// Throws Error unless every element of f lies inside bytes: a field
+// table's offsets are the attribute's, and a caller's buffer (a short
+// reply, a record built elsewhere) may be shorter than the attribute.
+void check_room(const FieldDef& f, std::span<const uint8_t> bytes) {
+  size_t last = f.count > 1 ? f.count - 1 : 0;
+  size_t end = size_t{f.bit} + last * (f.stride ? f.stride : f.width) + f.width;
+  if (end > bytes.size() * 8)
+    throw Error("truncated attribute: " + std::to_string(bytes.size()) + " bytes, no room for " +
+                f.name);
+}
+
+}  // namespace
+
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
                    view::Record& out, const DecodeOptions& o) {
+  // All checked first: a short buffer adds nothing to out.
+  for (const FieldDef& f : fields)
+    if (f.level <= detail) check_room(f, bytes);
   for (const FieldDef& f : fields) {
     if (f.level > detail) continue;
     if (f.fmt == Fmt::LinkSpeed) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 
+#include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/bits.h"
 
@@ -109,6 +110,28 @@ TEST(Format, DataCountersInBytes) {
   EXPECT_EQ(show(kPortCountersExtended, "PortRcvData", ext).json, (~0ull / 4) * 4);
   EXPECT_EQ(shown_value(Fmt::DataWords, 3), 12u);
   EXPECT_EQ(shown_value(Fmt::Uint, 3), 3u);
+}
+
+// A buffer shorter than its fields is an error, with nothing added: the
+// fields' offsets are the attribute's, whatever the caller's buffer holds.
+TEST(Format, DecodeFieldsShortBufferIsAnError) {
+  std::vector<uint8_t> ext(kPortCountersExtended.bytes);
+  view::Record whole;
+  decode_fields(kPortCountersExtended.fields, ext, 0, whole);
+  EXPECT_FALSE(whole.empty());
+  std::span<const uint8_t> short_ext = std::span(ext).first(ext.size() - 1);
+  view::Record r;
+  EXPECT_THROW(decode_fields(kPortCountersExtended.fields, short_ext, 0, r), Error);
+  EXPECT_TRUE(r.empty());
+  // A table's last element counts: a P_KeyTable block's 32 entries need
+  // all 64 bytes.
+  const FieldDef& table = *find_field(kPKeyTable, "P_KeyTableBlock");
+  ASSERT_GT(table.count, 1);
+  std::vector<uint8_t> pkeys(kPKeyTable.bytes);
+  view::Record t;
+  decode_fields({&table, 1}, pkeys, 0, t);
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_THROW(decode_fields({&table, 1}, std::span(pkeys).first(pkeys.size() - 2), 0, t), Error);
 }
 
 // Keys (M_Key, SM_Key, ServiceKey) print as "<not displayed>" unless asked

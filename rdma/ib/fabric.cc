@@ -499,7 +499,7 @@ std::span<const Cmd> fabric_commands() {
       // After "errors": "rdma fabric e" stays errors.
       {"edit", fabric_edit},
       {"check", fabric_check_cmd, Takes::Findings},
-      {"counters", fabric_counters},
+      {"counters", fabric_counters},  // fabric_errors.cc: the same sweep, unjudged
       {"report", fabric_report_cmd, Takes::Findings},
       {"plan", fabric_plan_cmd, Takes::Own, plan_commands},
       {"help", fabric_help},

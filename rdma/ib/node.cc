@@ -124,10 +124,18 @@ void node_set(Ctx& c) {
 }  // namespace
 
 void cmd_node(Ctx& c) {
-  static constexpr Cmd kTable[] = {{nullptr, node_help},    {"show", node_show},
-                                   {"list", node_show},     {"set", node_set},
-                                   {"ping", node_ping},     {"sysstat", node_sysstat},
-                                   {"vendor", node_vendor}, {"help", node_help}};
+  static constexpr Cmd kTable[] = {
+      {nullptr, node_help},
+      {"show", node_show},
+      {"list", node_show},
+      {"set", node_set},
+      // In node_vendor.cc: vendor-class MADs.
+      {"ping", node_ping},
+      {"sysstat", node_sysstat},
+      {"vendor", node_vendor},
+      {"help", node_help},
+  };
+
   dispatch(c, kTable, "node command");
 }
 
