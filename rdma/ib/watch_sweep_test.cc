@@ -41,10 +41,9 @@ struct WatchSeen {
 // GetParam(): true for fabric top's options, false for fabric errors -w's.
 class WatchBudget : public ::testing::TestWithParam<bool> {
  protected:
-  WatchBudget()
-      : fake_(ibtest::load_topology(testdata::kNet)),
-        clock_(fake_),
-        e_(clock_, ib::session_engine_config(1000, 3, 8, 0)) {
+  WatchBudget() : WatchBudget(ibtest::load_topology(testdata::kNet)) {}
+  explicit WatchBudget(const ibtest::Topology& t)
+      : fake_(t), clock_(fake_), e_(clock_, ib::session_engine_config(1000, 3, 8, 0)) {
     fake_.assign_lids();
     e_.set_budget(ib::sweep_budget(0));  // as found_fabric, once
     fabric_ = ib::discover(e_).fabric;
@@ -172,46 +171,17 @@ std::string star_net() {
 // (the watch before) each sweep waits the full timeouts again. A PMA that
 // answers again is read at the next sweep and is no longer asked briefly.
 // Virtual time (the latency model's clock).
-class WatchSilent : public ::testing::TestWithParam<bool> {
+class WatchSilent : public WatchBudget {
  protected:
-  WatchSilent()
-      : fake_(ibtest::parse_topology(star_net(), "star")),
-        clock_(fake_),
-        e_(clock_, ib::session_engine_config(1000, 3, 8, 0)) {
-    fake_.assign_lids();
-    e_.set_budget(ib::sweep_budget(0));
-    fabric_ = ib::discover(e_).fabric;
-    if (GetParam()) {  // fabric_top's
-      o_.extended = true;
-      o_.wait_tick = true;
-      o_.known_pmas = &pmas_;
-    }
-    o_.every_port = true;
-  }
+  WatchSilent() : WatchBudget(ibtest::parse_topology(star_net(), "star")) {}
 
-  WatchSeen sweep() {
-    WatchSeen seen;
-    auto start = clock_.now();
-    ib::ErrorSweep s = watch_sweep(e_, fabric_, o_, ib::sweep_budget(0));
-    o_.wait_tick = false;
-    seen.seconds = std::chrono::duration<double>(clock_.now() - start).count();
-    seen.warnings = s.warnings.size();
-    for (const ib::PortCounters& p : s.ports)
-      seen.ports.insert({fabric_.nodes[p.port.node].description, p.port.port});
-    return seen;
-  }
+  WatchSeen sweep() { return WatchBudget::sweep(true); }
 
   void silence_cas() {
     for (int i = 1; i <= kStarCas; ++i)
       fake_.drop({{fake_.node("ca" + std::to_string(i)), mad::kClassPerf, -1}, 1.0});
   }
 
-  ibtest::FakeFabric fake_;
-  ibtest::LatencyFabric clock_;
-  mad::Engine e_;
-  ib::Fabric fabric_;
-  ib::SweepOptions o_;
-  std::map<uint32_t, ib::PmaCaps> pmas_;
   std::set<uint16_t> silent_;
 };
 
