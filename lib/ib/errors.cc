@@ -69,6 +69,9 @@ class PmaWalk {
   // Takes the capabilities of the PMAs known (SweepOptions::known_pmas)
   // without asking, and keeps there those learnt.
   void remember(std::map<uint32_t, PmaCaps>* known) { known_ = known; }
+  // Asks the PMAs silent in the last sweep briefly, and keeps there those
+  // silent in this one (SweepOptions::silent_pmas).
+  void silent(std::set<uint16_t>* lids) { silent_ = lids; }
 
   // needs_caps(node) false: no ClassPortInfo, next runs at once with a
   // Pma that has not answered (its first query is the liveness check).
@@ -89,22 +92,29 @@ class PmaWalk {
         next(n, pma);
         continue;
       }
-      e_.submit({class_port_info_request(), mad::gsi_address(pma.lid),
-                 "ClassPortInfo from lid " + std::to_string(pma.lid) + " (\"" +
-                     f_.nodes[n].description + "\")",
-                 [this, n, next](const mad::Mad* reply, const mad::Failure* fail) {
-                   if (!reply) {
-                     warnings_.push_back(fail->message);
-                     return;
-                   }
-                   Pma& p = pmas_[n];
-                   p.answered = true;
-                   p.caps = PmaCaps::from(reply->data());
-                   if (known_) (*known_)[n] = p.caps;
-                   next(n, p);
-                 }});
+      mad::Query q{class_port_info_request(), mad::gsi_address(pma.lid),
+                   "ClassPortInfo from lid " + std::to_string(pma.lid) + " (\"" +
+                       f_.nodes[n].description + "\")",
+                   [this, n, next](const mad::Mad* reply, const mad::Failure* fail) {
+                     Pma& p = pmas_[n];
+                     heard(p.lid, fail);
+                     if (!reply) {
+                       warnings_.push_back(fail->message);
+                       return;
+                     }
+                     p.answered = true;
+                     p.caps = PmaCaps::from(reply->data());
+                     if (known_) (*known_)[n] = p.caps;
+                     next(n, p);
+                   }};
+      briefly_if_silent(q, pma.lid);
+      e_.submit(std::move(q));
     }
     e_.run();
+    if (!silent_) return;
+    for (uint16_t lid : answered_) silent_->erase(lid);
+    for (uint16_t lid : unanswered_)
+      if (!answered_.count(lid)) silent_->insert(lid);
   }
 
   // Submits a Get of a at lid for port (kAllPorts: the sum), or with
@@ -122,17 +132,20 @@ class PmaWalk {
     // its Tick, which has a default: no answer at all is no warning either.
     bool optional = &a != &port_counters();
     bool quiet = &a == &mad::kPortSamplesControl;
-    mad::Query q{
-        std::move(m), mad::gsi_address(lid), what,
-        [this, done, failed, optional, quiet](const mad::Mad* reply, const mad::Failure* fail) {
-          if (!reply) {
-            if (!quiet && !(optional && fail->unsupported())) warnings_.push_back(fail->message);
-            if (failed) failed(*fail);
-            return;
-          }
-          done(*reply);
-        }};
+    mad::Query q{std::move(m), mad::gsi_address(lid), what,
+                 [this, lid, done, failed, optional, quiet](const mad::Mad* reply,
+                                                            const mad::Failure* fail) {
+                   if (!quiet || reply) heard(lid, fail);
+                   if (!reply) {
+                     if (!quiet && !(optional && fail->unsupported()))
+                       warnings_.push_back(fail->message);
+                     if (failed) failed(*fail);
+                     return;
+                   }
+                   done(*reply);
+                 }};
     q.retries = retries;
+    briefly_if_silent(q, lid);
     e_.submit(std::move(q));
   }
 
@@ -155,6 +168,24 @@ class PmaWalk {
   }
 
  private:
+  // A PMA silent in the last sweep is asked once, with the engine's
+  // shortest timeout: no answer costs its window slot 50 ms, not 4 tries
+  // of the full timeout; an answer makes it a PMA like the others again.
+  void briefly_if_silent(mad::Query& q, uint16_t lid) const {
+    if (!silent_ || !silent_->count(lid)) return;
+    q.retries = 0;
+    q.timeout_ms = e_.config().min_timeout_ms;
+  }
+  // A query to lid ended: answered (a reply, even an error status or a
+  // damaged one), or fail a timeout (no reply, or given up on).
+  void heard(uint16_t lid, const mad::Failure* fail) {
+    if (!silent_) return;
+    if (fail && fail->kind == mad::Failure::Kind::Timeout)
+      unanswered_.insert(lid);
+    else
+      answered_.insert(lid);
+  }
+
   const PmaCaps* known(uint32_t n) const {
     if (!known_) return nullptr;
     auto it = known_->find(n);
@@ -167,6 +198,8 @@ class PmaWalk {
   std::vector<Pma> pmas_;
   NodeSelect only_;
   std::map<uint32_t, PmaCaps>* known_ = nullptr;
+  std::set<uint16_t>* silent_ = nullptr;
+  std::set<uint16_t> answered_, unanswered_;  // this sweep's, with silent_
 };
 
 }  // namespace
@@ -248,6 +281,7 @@ ErrorSweep sweep_errors(mad::Engine& e, const Fabric& f, const SweepOptions& o) 
   PmaWalk walk(e, f, out.warnings);
   walk.only(o.nodes);
   walk.remember(o.known_pmas);
+  walk.silent(o.silent_pmas);
 
   // One port's PortCounters (and PortCountersExtended when kept and asked
   // for); then(failure or nullptr) once the PortCounters query has ended.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,12 @@ struct SweepOptions {
   // not asked again (its capabilities do not change), one not in it is,
   // and its answer is kept here.
   std::map<uint32_t, PmaCaps>* known_pmas = nullptr;
+  // When set, the LIDs whose PMA left every query of the last sweep
+  // unanswered, kept across a watch's sweeps: each is asked once, with
+  // the engine's shortest timeout (EngineConfig::min_timeout_ms), until
+  // it answers again, so that hundreds of silent PMAs do not hold the
+  // window a full timeout each, sweep after sweep (man rdma, fabric top).
+  std::set<uint16_t>* silent_pmas = nullptr;
 };
 
 // What one port's PMA answered: the attributes' bytes.

@@ -25,6 +25,11 @@ class MkeySource {
   void set_key(uint64_t key) { key_ = key; }
   void set_keys(MkeysByGuid by_guid) { by_guid_ = std::move(by_guid); }
   bool by_guid() const { return !by_guid_.empty(); }
+  // Whether an SMP's key depends on where it goes (a key file, or a Set
+  // that changed a port's key): when not, every SMP carries key() and
+  // its route need not be spelled out (MkeyTransport, per SMP).
+  bool per_route() const { return !by_guid_.empty() || !set_at_.empty(); }
+  uint64_t key() const { return key_; }
   // The key of the port at where from now on (a Set that changed it).
   void set_key_at(const std::string& where, uint64_t key) { set_at_[where] = key; }
   // The local port: hop 0 of a directed route, and the first link's end.

@@ -20,14 +20,20 @@ constexpr size_t kMaxAsked = 4096;
 void MkeyTransport::send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) {
   if (!is_smp(mad)) return wire_->send(mad, to, timeout_ms);
   mad::Mad keyed = mad;
-  const std::string where = MkeySource::where(mad, to);
-  keyed.set(mad::hdr::kMKey, keys_.key_for(where));
-  // A port's GUID only chooses its key by the file: without one, nothing
-  // is kept (a discovery's NodeInfo Gets and answers, one a node).
-  if (keys_.by_guid() && mad.get(mad::hdr::kAttrId) == mad::kNodeInfo.id &&
-      mad.get(mad::hdr::kMethod) == mad::kGet) {
-    if (asked_.size() >= kMaxAsked) asked_.clear();
-    asked_[mad.get(mad::hdr::kTid)] = {where, keyed};
+  if (!keys_.per_route()) {
+    // One key for every port (-y, or none): no route text to build, and
+    // no port GUID to learn (a discovery's SMPs, thousands a sweep).
+    keyed.set(mad::hdr::kMKey, keys_.key());
+  } else {
+    const std::string where = MkeySource::where(mad, to);
+    keyed.set(mad::hdr::kMKey, keys_.key_for(where));
+    // A port's GUID only chooses its key by the file: without one,
+    // nothing is kept.
+    if (keys_.by_guid() && mad.get(mad::hdr::kAttrId) == mad::kNodeInfo.id &&
+        mad.get(mad::hdr::kMethod) == mad::kGet) {
+      if (asked_.size() >= kMaxAsked) asked_.clear();
+      asked_[mad.get(mad::hdr::kTid)] = {where, keyed};
+    }
   }
   if (trace) trace(">", keyed.bytes);
   wire_->send(keyed, to, timeout_ms);

@@ -200,6 +200,25 @@ TEST(MkeyTransport, NothingLearnedWithoutAFile) {
   EXPECT_EQ(f.wire->sent.back().get(mad::hdr::kMKey), 0x77u);
 }
 
+// One key for every port needs no route (MkeySource::per_route false)
+// until a Set gives one port a key of its own: from then on the SMPs to
+// that port carry it, those elsewhere the single key still.
+TEST(MkeyTransport, OneKeyUntilASetGivesAPortItsOwn) {
+  MktFabric f;
+  f.keys.set_key(0x77);
+  EXPECT_FALSE(f.keys.per_route());
+  f.get({true, 0, {1, 3}}, mad::kPortInfo, 1);
+  EXPECT_EQ(f.last_key(), 0x77u);
+  f.keys.set_key_at("dr 1,3", 0x99);
+  EXPECT_TRUE(f.keys.per_route());
+  f.get({true, 0, {1, 3}}, mad::kPortInfo, 2);
+  EXPECT_EQ(f.last_key(), 0x99u);
+  f.get({true, 0, {1}}, mad::kPortInfo, 3);
+  EXPECT_EQ(f.last_key(), 0x77u);
+  f.get({false, 4, {}}, mad::kPortInfo, 4);
+  EXPECT_EQ(f.last_key(), 0x77u);
+}
+
 TEST(MkeyTransport, FailedSendTeachesNothing) {
   MkeySource keys;
   keys.set_keys({{0x100, 0xaa}});

@@ -250,6 +250,7 @@ void Engine::start(Query q, Dest& d) {
   f.q = std::move(q);
   f.dest = &d;
   f.timeout_ms = d.timeout_ms ? d.timeout_ms : c_.timeout_ms;
+  if (f.q.timeout_ms > 0) f.timeout_ms = std::min(f.timeout_ms, f.q.timeout_ms);
   ++d.in_flight;
   f.tids.push_back(tid);
   tids_[tid] = tid;

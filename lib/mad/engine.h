@@ -194,6 +194,13 @@ struct Query {
   // fallback (a PMA's PortXmitWait tick, lib/ib/lost_bandwidth.h) need not
   // wait out every retry of a PMA that leaves it unanswered.
   int retries = -1;
+  // The longest one try of this query waits, in ms; 0: its destination's
+  // (EngineConfig::timeout_ms, or what the node said of itself, kept
+  // within min_timeout_ms..timeout_ms). Never longer than that: a caller
+  // that knows its destination was silent lately (a watch's PMA,
+  // lib/ib/errors.h) asks it briefly rather than holding a window slot
+  // for the full timeout.
+  int timeout_ms = 0;
 };
 
 class Engine {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -357,7 +358,9 @@ void add_sweep_time(view::Record& rec) {
 // intervals; JSON: a document per interval, [{"time": T, "ports": [...]}].
 // The exit status is 1 when a port was over a threshold or moved.
 void errors_watch(Ctx& c, MadSession& s, const ib::Fabric& f, ib::SweepOptions o) {
-  o.every_port = true;  // a port's first reading must be there when it starts to move
+  o.every_port = true;        // a port's first reading must be there when it starts to move
+  std::set<uint16_t> silent;  // PMAs silent in the last sweep: asked briefly
+  o.silent_pmas = &silent;
   ib::CounterRates rates;
   bool found = false;
   bool json = c.out.is_json();

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "lib/error.h"
 #include "lib/ib/engine_config.h"
@@ -210,6 +211,8 @@ void fabric_top(Ctx& c) {
   // Nor its capabilities: ClassPortInfo once, the counters every sweep.
   std::map<uint32_t, ib::PmaCaps> pmas;
   o.known_pmas = &pmas;
+  std::set<uint16_t> silent;  // PMAs silent in the last sweep: asked briefly
+  o.silent_pmas = &silent;
   ib::TopModel model;
   using Clock = std::chrono::steady_clock;
   Clock::time_point last = Clock::now();

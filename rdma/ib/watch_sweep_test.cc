@@ -41,10 +41,9 @@ struct WatchSeen {
 // GetParam(): true for fabric top's options, false for fabric errors -w's.
 class WatchBudget : public ::testing::TestWithParam<bool> {
  protected:
-  WatchBudget()
-      : fake_(ibtest::load_topology(testdata::kNet)),
-        clock_(fake_),
-        e_(clock_, ib::session_engine_config(1000, 3, 8, 0)) {
+  WatchBudget() : WatchBudget(ibtest::load_topology(testdata::kNet)) {}
+  explicit WatchBudget(const ibtest::Topology& t)
+      : fake_(t), clock_(fake_), e_(clock_, ib::session_engine_config(1000, 3, 8, 0)) {
     fake_.assign_lids();
     e_.set_budget(ib::sweep_budget(0));  // as found_fabric, once
     fabric_ = ib::discover(e_).fabric;
@@ -146,6 +145,79 @@ TEST_P(WatchBudget, ACutSweepLeavesTheNextOnesGivingUp) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TopAndErrorsW, WatchBudget, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "FabricTop" : "FabricErrorsW";
+                         });
+
+constexpr int kStarCas = 24;  // the CAs that fall silent: 3 windows of 8
+
+// One switch and 25 single-port CAs, ca0 first (the tool's own).
+std::string star_net() {
+  std::string t = "Hca 1 \"ca0\"\n[1] \"sw\"[1]\nSwitch 25 \"sw\"\n";
+  for (int i = 0; i <= kStarCas; ++i)
+    t += "[" + std::to_string(i + 1) + "] \"ca" + std::to_string(i) + "\"[1]\n";
+  for (int i = 1; i <= kStarCas; ++i)
+    t += "Hca 1 \"ca" + std::to_string(i) + "\"\n[1] \"sw\"[" + std::to_string(i + 1) + "]\n";
+  return t;
+}
+
+// Silent PMAs in a watch (SweepOptions::silent_pmas, as fabric top and
+// fabric errors -w keep it): 24 CAs' PMAs fall silent, three times the
+// window (8) of the engine at the tool's defaults (1 s timeout, 3
+// retries). The sweep that finds them silent waits out full timeouts,
+// the window full of them; the sweeps after it ask each once with the
+// engine's shortest timeout (50 ms), three windows' worth: 150 ms, not
+// seconds, and still read every port that answers. Without the memory
+// (the watch before) each sweep waits the full timeouts again. A PMA that
+// answers again is read at the next sweep and is no longer asked briefly.
+// Virtual time (the latency model's clock).
+class WatchSilent : public WatchBudget {
+ protected:
+  WatchSilent() : WatchBudget(ibtest::parse_topology(star_net(), "star")) {}
+
+  WatchSeen sweep() { return WatchBudget::sweep(true); }
+
+  void silence_cas() {
+    for (int i = 1; i <= kStarCas; ++i)
+      fake_.drop({{fake_.node("ca" + std::to_string(i)), mad::kClassPerf, -1}, 1.0});
+  }
+
+  std::set<uint16_t> silent_;
+};
+
+TEST_P(WatchSilent, SilentPmasCostAShortTimeoutUntilTheyAnswer) {
+  o_.silent_pmas = &silent_;
+  WatchSeen all = sweep();
+  ASSERT_EQ(all.ports.size(), 2u * (kStarCas + 1));  // sw's 25 ports, the CAs'
+  EXPECT_TRUE(silent_.empty());
+  silence_cas();
+  WatchSeen first = sweep();
+  EXPECT_GE(first.seconds, 1.0);  // full timeouts: the silence is news
+  EXPECT_EQ(first.warnings, size_t{kStarCas});
+  EXPECT_EQ(silent_.size(), size_t{kStarCas});
+  std::set<std::pair<std::string, int>> healthy = all.ports;
+  for (int i = 1; i <= kStarCas; ++i) healthy.erase({"ca" + std::to_string(i), 1});
+  for (int n = 1; n <= 5; ++n) {
+    WatchSeen s = sweep();
+    EXPECT_LT(s.seconds, 0.2) << "sweep " << n;  // 3 windows of 50 ms
+    EXPECT_GE(s.seconds, 0.05) << "sweep " << n;
+    EXPECT_EQ(s.ports, healthy) << "sweep " << n;
+    EXPECT_EQ(s.warnings, size_t{kStarCas}) << "sweep " << n;
+  }
+  fake_.clear_faults();
+  WatchSeen back = sweep();
+  EXPECT_EQ(back.ports, all.ports);
+  EXPECT_EQ(back.warnings, 0u);
+  EXPECT_TRUE(silent_.empty());
+}
+
+TEST_P(WatchSilent, WithoutTheMemoryEachSweepWaitsFullTimeouts) {
+  sweep();
+  silence_cas();
+  for (int n = 1; n <= 3; ++n) EXPECT_GE(sweep().seconds, 1.0) << "sweep " << n;
+}
+
+INSTANTIATE_TEST_SUITE_P(TopAndErrorsW, WatchSilent, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& p) {
                            return p.param ? "FabricTop" : "FabricErrorsW";
                          });

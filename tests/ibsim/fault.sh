@@ -21,7 +21,8 @@
 #   (-d counts them); what it printed from damaged payload is not judged.
 # Then --deadline on a fabric that does not answer (the shim drops all of
 # sw2's replies): the partial result, its warnings and exit 1 within the
-# deadline; without it, within the bound.
+# deadline; without it, within the bound. Then a watch whose PMAs are all
+# silent: a full timeout in its first sweep only.
 # Prints one ok/FAIL line per command, then the counts; ends with
 # "N passed, M failed".
 set -u
@@ -323,6 +324,33 @@ if [ "$early_bad" = 0 ]; then
   ok "--deadline 0.02 fabric show x20: $early_ok ended by themselves ($reached at the deadline), $exit_hangs hung in libumad2sim's exit handler (killed; the simulator's bug)"
 else
   bad "--deadline 0.02 fabric show x20: $early_bad ended otherwise (above)"
+fi
+
+# Silent PMAs in a watch (lib/ib/errors.h, SweepOptions::silent_pmas): the
+# shim drops every PerfMgt reply (class 4), the SMPs pass. fabric errors
+# -w 1 -c 4 with one try of 3 s: the first sweep waits the 3 s for every
+# PMA (all in one window); the three after it ask each PMA silent in the
+# sweep before once, with 50 ms (their warnings say so), and the watch
+# ends within 3 s and three intervals, where waiting the full timeout
+# each sweep takes 12 s and more.
+start=$(date +%s%N)
+MADFAULT_CLASS=4 MADFAULT_RATES=drop=100 LD_PRELOAD="$SHIM $UMAD2SIM" timeout -s KILL 60 \
+  "$RDMA" -j --timeout 3000 --retries 0 -w 1 -c 4 fabric errors >w.out 2>w.raw
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+grep -v 'sim_connect: attached' w.raw >w.err
+# (umad2sim gives some of the dropped back at once, as a failed send: the
+# local port's, the switches' behind it wait the timeout.)
+all=$(grep -c '^warning: no reply to ' w.err)
+full=$(grep -c '^warning: no reply to .* (1 try of 3000 ms)$' w.err)
+brief=$(grep -c '^warning: no reply to .* (1 try of 50 ms)$' w.err)
+first=$((all - brief))
+sweeps=$(grep -c '"time"' w.out)
+if [ "$rc" != 137 ] && [ "$sweeps" = 4 ] && [ "$first" -ge 4 ] && [ "$full" -ge 1 ] &&
+  [ "$brief" = $((3 * first)) ] && [ "$ms" -lt 10000 ]; then
+  ok "fabric errors -w, every PMA silent: $first PMAs ($full waited 3 s) in the first sweep, asked with 50 ms in the 3 after, $ms ms"
+else
+  bad "fabric errors -w, every PMA silent: exit $rc, $sweeps sweeps, $first first, $full full, $brief brief, $ms ms: $(head -c 600 w.err)"
 fi
 
 # A sick fabric in 30 s (issue 40): the fabric-wide commands on the

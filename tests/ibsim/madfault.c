@@ -38,6 +38,8 @@
  *   MADFAULT_ROUTES="1,3 1,4"  only the replies of directed routes that
  *                        begin with one of these (a node and what is behind
  *                        it) are damaged; other replies pass untouched.
+ *   MADFAULT_CLASS=C     only the replies of management class C (4: the PMAs'
+ *                        PerfMgt) are damaged; other replies pass untouched.
  *   MADFAULT_AFTER=N     the first N replies pass untouched, the rates
  *                        apply from the next: a fabric that falls sick
  *                        part way through (fault.sh, the 30 s bound).
@@ -94,6 +96,7 @@ static struct {
 } routes[MAX_ROUTES];
 static int n_routes;
 static unsigned long after, replies;
+static int only_class = -1; /* MADFAULT_CLASS; -1: every class */
 
 /* An exit that is not a crash: the requests sent, for the time bound.
  * Appended: `timeout`, run under the same preload, adds nothing. */
@@ -114,6 +117,8 @@ static void setup(void) {
     if (l) logf = fopen(l, "a");
     const char *a = getenv("MADFAULT_AFTER");
     if (a) after = strtoul(a, NULL, 10);
+    const char *cls = getenv("MADFAULT_CLASS");
+    if (cls) only_class = (int)strtol(cls, NULL, 0);
     const char *routes_env = getenv("MADFAULT_ROUTES");
     for (const char *c = routes_env; c && *c && n_routes < MAX_ROUTES;) {
         char *end;
@@ -189,9 +194,11 @@ static void forget(uint32_t tid) {
         }
 }
 
-/* Whether the reply m (len bytes) may be damaged: MADFAULT_ROUTES. A
- * directed-route SMP's initial path is at byte 128, its hop count byte 7. */
+/* Whether the reply m (len bytes) may be damaged: MADFAULT_CLASS (its
+ * class is byte 1), MADFAULT_ROUTES. A directed-route SMP's initial path
+ * is at byte 128, its hop count byte 7. */
 static int chosen(const uint8_t *m, size_t len) {
+    if (only_class >= 0 && (len < 2 || m[1] != only_class)) return 0;
     if (!n_routes) return 1;
     if (m[1] != 0x81 || len < 192) return 0;
     for (int i = 0; i < n_routes; i++) {

@@ -246,6 +246,15 @@ TEST_F(Agents, SaPathRecordAndTheTargetResolution) {
   EXPECT_EQ(pr[0].get_attr(mad::kPathRecord, "SLID"), 1u);
   EXPECT_EQ(pr[0].get_attr(mad::kPathRecord, "Rate"), 3u);  // 4X SDR: 10 Gb/s
   EXPECT_EQ(pr[0].get_attr(mad::kPathRecord, "P_Key"), 0xffffu);
+  // opensm's lifetime, whatever the hops (saquery -p on ibsim: 0x92), and
+  // 0 to the port itself (0x80).
+  EXPECT_EQ(pr[0].get_attr(mad::kPathRecord, "PacketLifeTimeSelector"), 2u);
+  EXPECT_EQ(pr[0].get_attr(mad::kPathRecord, "PacketLifeTime"), 0x12u);
+  std::vector<Mad> self = sa(mad::kGet, mad::kPathRecord, 1 << 4,
+                             [](Mad& q) { q.set_attr(mad::kPathRecord, "DLID", 1); });
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_EQ(self[0].get_attr(mad::kPathRecord, "PacketLifeTimeSelector"), 2u);
+  EXPECT_EQ(self[0].get_attr(mad::kPathRecord, "PacketLifeTime"), 0u);
   // Degrade a link on the way: the path is as slow as it.
   f.set_link_active(f.node("hca4"), 1, kWidth1x, kSpeedSdr);
   pr = sa(mad::kGet, mad::kPathRecord, 1 << 4,

@@ -500,7 +500,10 @@ std::vector<Mad> FakeFabric::answer_path(const Mad& m, Mad& r) {
       set("RateSelector", 2);
       set("Rate", code);
       set("PacketLifeTimeSelector", 2);
-      set("PacketLifeTime", std::min(hops + 1, 63));
+      // opensm's: its default subnet timeout (0x12: 4.096 us x 2^18),
+      // whatever the hops; 0 for a path from a port to itself (IBA
+      // Table 205). saquery -p on ibsim: pkt_life 0x92, 0x80 to itself.
+      set("PacketLifeTime", s->node == d->node && s->port == d->port ? 0 : 0x12);
       found.emplace_back(td.begin(), td.begin() + kPathRecord.bytes);
     }
   }
