@@ -26,6 +26,9 @@ constexpr int kVersion = 1;
 // MlnxExtPortInfo.LinkSpeedActive (and any later column, such as VLCap and
 // OperationalVLs): the first ones of ours, the rest read 0.
 constexpr size_t kPortInfoColumnsBefore = 19;
+// PortState is 4 bits on the wire; a larger value is a damaged file (and
+// one the model could not hold: MaybePortInfo marks none with one).
+constexpr uint8_t kPortStateMax = 0xf;
 // The SwitchInfo columns of files saved before MulticastFDBTop: its value
 // is then unknown (nullopt), not 0, which means something.
 constexpr size_t kSwitchInfoColumnsBefore = 5;
@@ -162,7 +165,9 @@ class FastLine {
           !lit(","))
         return false;
       PortLine& pl = ports.emplace_back(PortLine{static_cast<uint8_t>(num), guid, {}});
-      if (!lit("null") && (!nums(pi) || !row(pi, kPortInfo, pl.info.emplace(), port_info_columns_)))
+      if (!lit("null") &&
+          (!nums(pi) || !row(pi, kPortInfo, pl.info.emplace(), port_info_columns_) ||
+           pl.info->state > kPortStateMax))
         return false;
       if (!lit("]")) return false;
     }
@@ -370,9 +375,11 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
           unsigned p = pj[0].get<unsigned>();
           if (p >= node.ports.size()) fail("port " + std::to_string(p) + " out of range");
           node.ports[p].guid = pj[1].get<uint64_t>();
-          if (!pj[2].is_null())
-            node.ports[p].info =
-                from_row<PortInfo>(pj[2], kPortInfo, "port_info", port_info_columns);
+          if (!pj[2].is_null()) {
+            PortInfo pi = from_row<PortInfo>(pj[2], kPortInfo, "port_info", port_info_columns);
+            if (pi.state > kPortStateMax) fail("port_info \"PortState\" is out of range");
+            node.ports[p].info = pi;
+          }
         }
       } else if (j.contains("link")) {
         const InJson& l = j["link"];

@@ -327,6 +327,27 @@ TEST_F(Cache, BadLinesAreStillErrorsWithTheirLine) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(":2: "), std::string::npos) << e.what();
   }
+  // A PortState wider than its 4 bits (the model marks "no PortInfo" with
+  // 255, so the file must not give it as a value).
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(saved.substr(0, saved.find('\n')));
+  size_t state = 0;
+  while (j["port_info"][state] != "PortState") ++state;
+  std::istringstream in(saved);
+  std::string line, bad;
+  while (std::getline(in, line)) {
+    nlohmann::ordered_json l = nlohmann::ordered_json::parse(line);
+    if (l.contains("node"))
+      for (auto& p : l["node"]["ports"])
+        if (!p[2].is_null()) p[2][state] = 255;
+    bad += l.dump() + "\n";
+  }
+  try {
+    load(bad);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("\"PortState\" is out of range"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -197,7 +197,7 @@ TEST(Chassis, ModulesOnVoltaireSpines) {
   // oca moved to spine port 10: slot 2 chip 3, mca's position (6).
   f.nodes[vs].ports[10].peer = f.nodes[vs].ports[8].peer;
   f.nodes[vs].ports[8].peer.reset();
-  f.nodes[oca].ports[1].peer->port = 10;
+  f.nodes[oca].ports[1].peer = PortRef{f.nodes[oca].ports[1].peer->node, 10};
   Grouping g = group_chassis(f);
   EXPECT_EQ(g.chassis_of[mca], 2u);
   EXPECT_EQ(g.chassis_of[oca], 0u);
@@ -265,7 +265,7 @@ TEST(Chassis, AChipInATakenSlotStaysOutside) {
   for (Node& n : f.nodes) {
     if (n.description == "MF0;sys1:MSX6536/L02/U1") n.description = "MF0;sys1:MSX6536/L01/U1";
     // VL2 seen on the spine port VL1 uses: the same line slot and chip.
-    if (n.description == "VL2") n.ports[1].peer->port = 2;
+    if (n.description == "VL2") n.ports[1].peer = PortRef{n.ports[1].peer->node, 2};
   }
   Grouping g = group_chassis(f);
   EXPECT_EQ(descs_of(f, g.chassis[1].lines),

@@ -9,23 +9,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/ib/port_parts.h"
 #include "lib/ib/smp.h"
 
 namespace rdma::ib {
 
-// One end of a link: a node (index into Fabric::nodes) and a port number.
-struct PortRef {
-  uint32_t node = 0;
-  uint8_t port = 0;
-  bool operator==(const PortRef&) const = default;
-};
-
-// Members largest first: 80 bytes, not 88 in declaration order (a 5,000-node
-// fat tree has 39,000 ports; bench/fabric_results.md, peak memory).
+// 64 bytes (fabric_model.cc says why): members largest first, the optional
+// parts in port_parts.h's forms, which read as std::optional's.
 struct Port {
-  uint64_t guid = 0;             // the port GUID (CA and router ports; a switch's is port 0's)
-  std::optional<PortInfo> info;  // none: not reached, or it did not answer
-  std::optional<PortRef> peer;   // the other end, when the link is up and found
+  uint64_t guid = 0;   // the port GUID (CA and router ports; a switch's is port 0's)
+  MaybePortInfo info;  // none: not reached, or it did not answer
+  MaybePeer peer;      // the other end, when the link is up and found
   uint8_t num = 0;
 };
 
