@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "lib/error.h"
+#include "lib/ib/discover_hold.h"
+#include "lib/ib/discover_text.h"
 #include "lib/ib/fdr10.h"
 #include "lib/ib/port_peers.h"
 #include "lib/ib/sweep_order.h"
@@ -22,6 +24,8 @@
 namespace rdma::ib {
 
 namespace {
+
+using namespace discover_text;
 
 // Discovery runs in waves, one per hop: the NodeInfo probes of a wave, then
 // the details of the nodes it found, then the next wave's probes behind
@@ -71,6 +75,7 @@ class Discoverer {
   // the fat tree's large waves, and freed in the middle of the heap it was
   // RSS for good (bench/fabric_results.md, discovery's memory).
   using Wave = std::deque<Probe>;
+  struct Sweep;
   // What a switch found by a probe answered before its wave settled.
   struct Early {
     NodeInfo info;              // as the probe that found it saw it
@@ -81,6 +86,8 @@ class Discoverer {
     std::map<uint8_t, PortInfo> ports;  // answered before it settled
     size_t left = 0;                    // queries in flight before it settled
     bool suspect = false;               // its LID is another's: not probed behind ahead
+    size_t order = 0;                   // how many were found ahead up to it
+    std::weak_ptr<Sweep> sweep;         // its PortInfo sweep
   };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
@@ -136,7 +143,9 @@ class Discoverer {
         answer(p, *far);
         return;
       }
-      if (asking_.count(key)) {  // the probe ahead's answer will do
+      // The probe ahead's answer will do, or the far switch's own probe.
+      if (asking_.count(key) || holds_.held(key) ||
+          hold(d_.fabric.nodes[p.from->node].info, p.from->port)) {
         ++waiting_;
         waiters_[key].push_back(&p);
         return;
@@ -223,7 +232,8 @@ class Discoverer {
   void ahead(Early& e, uint8_t port) {
     if (!e.ports.at(port).link_up()) return;
     PortPeers::Key key{e.info.node_guid, port};
-    if (peers_.known(key) || !asking_.insert(key).second) return;
+    if (peers_.known(key) || asking_.count(key) || holds_.held(key) || hold(e.info, port)) return;
+    asking_.insert(key);
     std::vector<uint8_t> path = e.path;
     path.push_back(port);
     mad::Route r{true, 0, path};
@@ -277,6 +287,7 @@ class Discoverer {
     if (d_.fabric.find(ni.node_guid) || early_nodes_.count(ni.node_guid)) return;
     if (d_.fabric.nodes.size() + early_nodes_.size() >= kMaxNodes) return;
     Early& e = early_nodes_[ni.node_guid];
+    e.order = early_nodes_.size();
     e.info = ni;
     e.path = path;
     Early* ep = &e;
@@ -461,7 +472,8 @@ class Discoverer {
   void sweep_ports(uint32_t n, const std::vector<uint8_t>& path, const NodeInfo& ni, Early* e,
                    std::function<void()> after) {
     auto left = std::make_shared<Sweep>(
-        Sweep{path, sweep_order(ni, beside_start(path)), 0, std::move(after)});
+        Sweep{path, sweep_order(ni, beside_start(path)), 0, std::move(after), ni.node_guid, 0});
+    if (e) e->sweep = left;
     for (size_t i = 0; i < kSweepAhead; ++i) sweep_next(n, left, e);
   }
   struct Sweep {
@@ -469,6 +481,8 @@ class Discoverer {
     std::vector<uint8_t> ports;
     size_t next = 0;
     std::function<void()> after;
+    uint64_t guid = 0;
+    size_t answered = 0;  // PortInfo queries ended (answered or not)
   };
   void sweep_next(uint32_t n, const std::shared_ptr<Sweep>& s, Early* e) {
     if (s->next == s->ports.size()) {
@@ -476,7 +490,36 @@ class Discoverer {
       return;
     }
     uint8_t port = s->ports[s->next++];
-    port_info(n, s->path, port, e, [this, n, s, e] { sweep_next(n, s, e); });
+    port_info(n, s->path, port, e, [this, n, s, e] {
+      if (++s->answered == s->ports.size()) release(s->guid);
+      sweep_next(n, s, e);
+    });
+  }
+  // Whether the probe through `port` of the switch near waits for the far
+  // switch's own (lib/ib/discover_hold.h), till that switch's sweep ends.
+  bool hold(const NodeInfo& near, uint8_t port) {
+    auto self = early_nodes_.find(near.node_guid);
+    if (self == early_nodes_.end()) return false;
+    auto leads = [&](uint8_t q) -> PortLead {
+      std::optional<NodeInfo> ni = peers_.find({near.node_guid, q});
+      if (ni && ni->is_switch()) return {PortLead::kSwitch, ni->node_guid};
+      return {asking_.count({near.node_guid, q}) ? PortLead::kOut : PortLead::kUnknown, 0};
+    };
+    return holds_.hold_beside({near.node_guid, port}, near.num_ports, leads, [&](uint64_t far) {
+      auto x = early_nodes_.find(far);  // found ahead after near, still sweeping
+      std::shared_ptr<Sweep> s = x == early_nodes_.end() ? nullptr : x->second.sweep.lock();
+      return s && x->second.order > self->second.order && s->answered < s->ports.size();
+    });
+  }
+  // guid's sweep ended: what waited for it and is still not learnt is probed.
+  void release(uint64_t guid) {
+    for (const PortPeers::Key& key : holds_.release(guid)) {
+      auto e = early_nodes_.find(key.first);
+      if (!peers_.known(key) && e != early_nodes_.end() && !e->second.n)
+        if (e->second.ports.count(key.second)) ahead(e->second, key.second);
+      if (peers_.known(key) || asking_.count(key)) continue;  // its answer wakes them
+      for (Probe* p : take_waiters(key)) p->sent = false, send_probe(*p);
+    }
   }
 
   // A settled node's port answered: its LID checked (port 0), the next
@@ -627,21 +670,6 @@ class Discoverer {
     return wave;
   }
 
-  // A NodeDescription's text: up to its 64 bytes, to the first NUL.
-  static std::string description_of(std::span<const uint8_t> a) {
-    return mad::c_string(a.first(std::min<size_t>(a.size(), 64)));
-  }
-  static std::string route(const std::vector<uint8_t>& path) {
-    return mad::route_text({true, 0, path});
-  }
-  // "a switch with 36 ports"
-  static std::string what(const NodeInfo& ni) {
-    const char* type = node_type_name(ni.node_type);
-    return std::string("a ") +
-           (type ? std::string(type) : "node of type " + std::to_string(ni.node_type)) + " with " +
-           std::to_string(ni.num_ports) + (ni.num_ports == 1 ? " port" : " ports");
-  }
-
   // Every node of a managed subnet has a LID of its own; more nodes than
   // unicast LIDs is a fabric inventing them.
   static constexpr size_t kMaxNodes = 0xbfff;
@@ -668,6 +696,7 @@ class Discoverer {
   size_t waiting_ = 0;               // owed(): the current step's queries in flight
   PortPeers peers_;                  // what is behind each port, learnt from either end
   std::set<PortPeers::Key> asking_;  // ports probed ahead, the answer not in yet
+  ProbeHolds holds_;                 // ports whose probe waits for the far switch's
   std::map<PortPeers::Key, std::vector<Probe*>> waiters_;  // the waves' probes waiting for them
   // By port 0's LID and the port count: the first early switch with them.
   std::map<std::pair<uint16_t, uint8_t>, Early*> early_lids_;

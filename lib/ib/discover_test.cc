@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -208,6 +209,60 @@ TEST(Discover, TheResultDoesNotDependOnReplyTiming) {
   }
   EXPECT_TRUE(a.warnings.empty());
   EXPECT_TRUE(b.warnings.empty());
+}
+
+// The double under the latency model, counting the NodeInfo requests that
+// landed on each node (the probes its neighbours sent it).
+class LandedProbes : public mad::Transport {
+ public:
+  LandedProbes(ibtest::LatencyFabric& t, FakeFabric& f) : t_(t), f_(f) {}
+  void send(const mad::Mad& m, const mad::Address& a, int timeout_ms) override {
+    t_.send(m, a, timeout_ms);
+    if (m.get(mad::hdr::kAttrId) == mad::kNodeInfo.id) ++at[f_.last_delivery().node];
+  }
+  std::optional<mad::Received> receive(int timeout_ms) override { return t_.receive(timeout_ms); }
+  std::chrono::steady_clock::time_point now() const override { return t_.now(); }
+  std::map<int, int> at;
+
+ private:
+  ibtest::LatencyFabric& t_;
+  FakeFabric& f_;
+};
+
+// Switch C, found from A through a block of 5 parallel links, finds X
+// through a block of 9 and both sweep at 1 ms a SMP: C waits on the ports
+// beside the block it found X by, and X, found later, probes them itself,
+// so few probes land on it (7 before, under the same GUIDs). Every link is
+// still found, and the result is the one found one MAD at a time.
+TEST(Discover, ASwitchFoundLaterProbesItsBlockOfParallelLinksItself) {
+  // n ports from `first`, cabled to `peer` from its port peer_first.
+  auto block = [](int first, int n, const std::string& peer, int peer_first) {
+    std::string out;
+    for (int i = 0; i < n; ++i)
+      out += "[" + std::to_string(first + i) + "] \"" + peer + "\"[" +
+             std::to_string(peer_first + i) + "]\n";
+    return out;
+  };
+  std::string net = "Hca 1 \"h0\"\n" + block(1, 1, "A", 1) + "\nSwitch 6 \"A\"\n" +
+                    block(1, 1, "h0", 1) + block(2, 5, "C", 1) + "\nSwitch 18 \"C\"\n" +
+                    block(1, 5, "A", 2) + block(6, 9, "X", 1) + "\nSwitch 36 \"X\"\n" +
+                    block(1, 9, "C", 6);
+  for (int i = 1; i <= 27; ++i) net += block(9 + i, 1, "h" + std::to_string(i), 1);
+  for (int i = 1; i <= 27; ++i)
+    net += "\nHca 1 \"h" + std::to_string(i) + "\"\n" + block(1, 1, "X", 9 + i);
+  ibtest::Topology t = ibtest::parse_topology(net);
+  FakeFabric f(t);
+  ibtest::LatencyOptions o;
+  o.switch_service = std::chrono::milliseconds(1);
+  ibtest::LatencyFabric timed(f, o);
+  LandedProbes landed(timed, f);
+  mad::Engine e(landed,
+                {.timeout_ms = 100, .retries = 1, .window = 256, .per_node = mad::kPerNode});
+  Discovery d = discover(e);
+  EXPECT_TRUE(d.warnings.empty());
+  EXPECT_EQ(link_set(d.fabric), link_set(f));
+  EXPECT_LE(landed.at[f.node("X")], 3);
+  EXPECT_EQ(timed.stats().dropped, 0u);
 }
 
 // A node whose NodeInfo is dropped: the rest is found, one warning names
