@@ -12,6 +12,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/discover_hold.h"
+#include "lib/ib/discover_state.h"
 #include "lib/ib/discover_text.h"
 #include "lib/ib/fdr10.h"
 #include "lib/ib/port_peers.h"
@@ -59,36 +60,14 @@ class Discoverer {
   }
 
  private:
-  struct Probe {
-    std::vector<uint8_t> path;    // directed route to the node behind
-    std::optional<PortRef> from;  // the port it is behind (none: the local node)
-    std::optional<NodeInfo> info;
-    unsigned hops = 0;  // links from the start node
-    // Behind a remote start CA, back along its route: the node there says
-    // the port the SMP came in by, not the one cabled to the CA, so the
-    // link is left to that node's own probes.
-    bool back = false;
-    bool sent = false;
-  };
+  using Probe = discover_state::Probe;
+  using Early = discover_state::Early;
+  using Sweep = discover_state::Sweep;
   // A wave grows a block at a time, never copied: a vector's doubling held
   // 1.3 MB at once (8,192 probes' room and the 4,096 before) for each of
   // the fat tree's large waves, and freed in the middle of the heap it was
   // RSS for good (bench/fabric_results.md, discovery's memory).
   using Wave = std::deque<Probe>;
-  struct Sweep;
-  // What a switch found by a probe answered before its wave settled.
-  struct Early {
-    NodeInfo info;              // as the probe that found it saw it
-    std::vector<uint8_t> path;  // the route its details went by
-    std::optional<uint32_t> n;  // the node it became, once settled
-    std::optional<std::string> description;
-    std::optional<SwitchInfo> sw;
-    std::map<uint8_t, PortInfo> ports;  // answered before it settled
-    size_t left = 0;                    // queries in flight before it settled
-    bool suspect = false;               // its LID is another's: not probed behind ahead
-    size_t order = 0;                   // how many were found ahead up to it
-    std::weak_ptr<Sweep> sweep;         // its PortInfo sweep
-  };
 
   // Submits one SMP Get; done gets the attribute bytes of a good reply.
   // early: asked of a switch before its wave settled (ask_early);
@@ -476,14 +455,6 @@ class Discoverer {
     if (e) e->sweep = left;
     for (size_t i = 0; i < kSweepAhead; ++i) sweep_next(n, left, e);
   }
-  struct Sweep {
-    std::vector<uint8_t> path;
-    std::vector<uint8_t> ports;
-    size_t next = 0;
-    std::function<void()> after;
-    uint64_t guid = 0;
-    size_t answered = 0;  // PortInfo queries ended (answered or not)
-  };
   void sweep_next(uint32_t n, const std::shared_ptr<Sweep>& s, Early* e) {
     if (s->next == s->ports.size()) {
       if (s->after) std::exchange(s->after, {})();
