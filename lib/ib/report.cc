@@ -147,9 +147,22 @@ std::string node_id(const Node& n) {
 
 }  // namespace
 
-std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
-                       const std::vector<PortRef>& over) {
-  std::vector<unsigned> level = node_levels(f);
+namespace {
+
+// Where the picture's marks go: each switch pair's links and worst mark,
+// and each switch's CA links and their worst mark (its outline).
+struct Edge {
+  size_t links = 0;
+  Mark mark = Mark::None;
+};
+struct PictureMarks {
+  std::map<std::pair<uint32_t, uint32_t>, Edge> edges;  // (upper, lower) switches
+  std::vector<size_t> cas;
+  std::vector<Mark> ca_mark;
+};
+
+PictureMarks picture_marks(const Fabric& f, const std::vector<unsigned>& level,
+                           const std::vector<Finding>& found, const std::vector<PortRef>& over) {
   // Each port's worst mark, from the findings and the ports over a
   // threshold; a CA port's mark goes to its switch's outline.
   std::map<std::pair<uint32_t, uint8_t>, Mark> port_mark;
@@ -167,29 +180,45 @@ std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
     auto it = port_mark.find({p.node, p.port});
     return it == port_mark.end() ? Mark::None : it->second;
   };
-
-  struct Edge {
-    size_t links = 0;
-    Mark mark = Mark::None;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, Edge> edges;  // (upper, lower) switches
-  std::vector<size_t> cas(f.nodes.size());
-  std::vector<Mark> ca_mark(f.nodes.size());
+  PictureMarks pm;
+  pm.cas.resize(f.nodes.size());
+  pm.ca_mark.resize(f.nodes.size());
   for (const Link& l : f.links()) {
     bool sa = f.nodes[l.a.node].is_switch(), sb = f.nodes[l.b.node].is_switch();
     Mark m = std::max(mark_of(l.a), mark_of(l.b));
     if (sa && sb) {
       uint32_t up = l.a.node, down = l.b.node;
       if (level[up] < level[down] || (level[up] == level[down] && up > down)) std::swap(up, down);
-      Edge& e = edges[{up, down}];
+      Edge& e = pm.edges[{up, down}];
       ++e.links;
       e.mark = std::max(e.mark, m);
     } else if (sa || sb) {
       uint32_t sw = sa ? l.a.node : l.b.node;
-      ++cas[sw];
-      ca_mark[sw] = std::max(ca_mark[sw], m);
+      ++pm.cas[sw];
+      pm.ca_mark[sw] = std::max(pm.ca_mark[sw], m);
     }
   }
+  return pm;
+}
+
+// The SVG ids of a switch and of a switch pair's edge: report_dot sets
+// them so that mark_svg finds them (no "-": dot escapes it in SVG).
+std::string svg_node_id(uint32_t n) {
+  return "n" + std::to_string(n);
+}
+std::string svg_edge_id(uint32_t up, uint32_t down) {
+  return "e" + std::to_string(up) + "_" + std::to_string(down);
+}
+
+}  // namespace
+
+std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
+                       const std::vector<PortRef>& over) {
+  std::vector<unsigned> level = node_levels(f);
+  PictureMarks pm = picture_marks(f, level, found, over);
+  const auto& edges = pm.edges;
+  const auto& cas = pm.cas;
+  const auto& ca_mark = pm.ca_mark;
 
   std::string out = "graph fabric {\n  node [shape=box, style=filled, fillcolor=lightblue];\n";
   std::map<unsigned, std::vector<uint32_t>, std::greater<>> by_level;
@@ -219,27 +248,64 @@ std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
       if (!lids.empty()) label += "\\nlid " + std::to_string(lids[0]);
       if (cas[n])
         label += "\\n" + std::to_string(cas[n]) + (cas[n] == 1 ? " CA link" : " CA links");
-      out += "  " + node_id(node) + " [label=\"" + label + "\"";
+      out += "  " + node_id(node) + " [id=\"" + svg_node_id(n) + "\", label=\"" + label + "\"";
       if (ca_mark[n] != Mark::None)
         out += std::string(", color=") + mark_colour(ca_mark[n]) + ", penwidth=3";
       out += "];\n";
     }
   for (const auto& [ends, e] : edges) {
     out += "  " + node_id(f.nodes[ends.first]) + " -- " + node_id(f.nodes[ends.second]);
-    std::vector<std::string> attrs;
+    std::vector<std::string> attrs{"id=\"" + svg_edge_id(ends.first, ends.second) + "\""};
     if (e.links > 1) attrs.push_back("label=\"x" + std::to_string(e.links) + "\"");
     if (e.mark != Mark::None) {
       attrs.push_back(std::string("color=") + mark_colour(e.mark));
       attrs.push_back("penwidth=3");
     }
-    if (!attrs.empty()) {
-      out += " [";
-      for (size_t i = 0; i < attrs.size(); ++i) out += (i ? ", " : "") + attrs[i];
-      out += "]";
-    }
-    out += ";\n";
+    out += " [";
+    for (size_t i = 0; i < attrs.size(); ++i) out += (i ? ", " : "") + attrs[i];
+    out += "];\n";
   }
   return out + "}\n";
+}
+
+std::string mark_svg(const std::string& svg, const Fabric& f, const std::vector<Finding>& found,
+                     const std::vector<PortRef>& over) {
+  PictureMarks pm = picture_marks(f, node_levels(f), found, over);
+  std::map<std::string, Mark> marked;
+  for (const auto& [ends, e] : pm.edges)
+    if (e.mark != Mark::None) marked[svg_edge_id(ends.first, ends.second)] = e.mark;
+  for (uint32_t n = 0; n < pm.ca_mark.size(); ++n)
+    if (pm.ca_mark[n] != Mark::None) marked[svg_node_id(n)] = pm.ca_mark[n];
+  if (marked.empty()) return svg;
+  // One pass: each group of a marked id has its black strokes drawn in
+  // the mark's colour, 3 wide (what dot draws for color= and penwidth=3).
+  const std::string open = "<g id=\"", black = "stroke=\"black\"";
+  std::string out;
+  out.reserve(svg.size() + marked.size() * 32);
+  size_t at = 0;
+  for (size_t g; (g = svg.find(open, at)) != std::string::npos;) {
+    size_t id_at = g + open.size(), id_end = svg.find('"', id_at);
+    if (id_end == std::string::npos) break;
+    auto it = marked.find(svg.substr(id_at, id_end - id_at));
+    size_t close = svg.find("</g>", id_end);
+    if (it == marked.end() || close == std::string::npos) {
+      out.append(svg, at, id_end - at);
+      at = id_end;
+      continue;
+    }
+    out.append(svg, at, id_end - at);
+    std::string paint =
+        std::string("stroke=\"") + mark_colour(it->second) + "\" stroke-width=\"3\"";
+    size_t p = id_end;
+    for (size_t b; (b = svg.find(black, p)) != std::string::npos && b < close;) {
+      out.append(svg, p, b - p);
+      out += paint;
+      p = b + black.size();
+    }
+    at = p;
+  }
+  out.append(svg, at, std::string::npos);
+  return out;
 }
 
 }  // namespace rdma::ib

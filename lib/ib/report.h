@@ -99,4 +99,10 @@ std::string report_html(const Report& r);
 std::string report_dot(const Fabric& f, const std::vector<Finding>& found,
                        const std::vector<PortRef>& over);
 
+// dot's SVG of report_dot(f, {}, {}) with the marks report_dot(f, found,
+// over) would have drawn: the picture is laid out from the fabric alone
+// while the checks run, and coloured by their findings after.
+std::string mark_svg(const std::string& svg, const Fabric& f, const std::vector<Finding>& found,
+                     const std::vector<PortRef>& over);
+
 }  // namespace rdma::ib

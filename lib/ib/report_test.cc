@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 
@@ -136,10 +137,14 @@ TEST(Report, PictureDrawsSwitchesWithLinksMergedAndColoured) {
   EXPECT_NE(d.find("2 CA links"), std::string::npos);
   Fabric odd = f;
   odd.nodes[l2].description = "rack \"7\" \\ b";
-  EXPECT_NE(report_dot(odd, {}, {}).find("[label=\"rack \\\"7\\\" \\\\ b\\nlid"), std::string::npos)
+  EXPECT_NE(report_dot(odd, {}, {}).find("label=\"rack \\\"7\\\" \\\\ b\\nlid"), std::string::npos)
       << report_dot(odd, {}, {});
-  EXPECT_NE(d.find(id(spine) + " -- " + id(l1) + " [label=\"x2\"];"), std::string::npos) << d;
-  EXPECT_NE(d.find(id(spine) + " -- " + id(l2) + ";"), std::string::npos) << d;
+  auto edge = [&](uint32_t up, uint32_t down) {
+    return id(up) + " -- " + id(down) + " [id=\"e" + std::to_string(up) + "_" +
+           std::to_string(down) + "\"";
+  };
+  EXPECT_NE(d.find(edge(spine, l1) + ", label=\"x2\"];"), std::string::npos) << d;
+  EXPECT_NE(d.find(edge(spine, l2) + "];"), std::string::npos) << d;
   // spine on top: its rank line comes first.
   EXPECT_LT(d.find("rank=same; /* level 2 */ " + id(spine)), d.find("/* level 1 */"));
 
@@ -147,16 +152,67 @@ TEST(Report, PictureDrawsSwitchesWithLinksMergedAndColoured) {
   // threshold on the other: magenta (the threshold wins over "degraded").
   std::vector<Finding> warn = {{"links", Severity::Warning, "degraded link", {{l1, 3, 0, 0}}}};
   d = report_dot(f, warn, {{l1, 4}});
-  EXPECT_NE(d.find(id(spine) + " -- " + id(l1) + " [label=\"x2\", color=magenta, penwidth=3];"),
+  EXPECT_NE(d.find(edge(spine, l1) + ", label=\"x2\", color=magenta, penwidth=3];"),
             std::string::npos)
       << d;
   // An error wins over both; a sick CA link outlines its leaf.
   std::vector<Finding> err = {{"links", Severity::Error, "port down", {{spine, 2, 0, 0}}},
                               {"errors", Severity::Warning, "symbol errors", {{l2, 1, 0, 0}}}};
   d = report_dot(f, err, {});
-  EXPECT_NE(d.find(id(spine) + " -- " + id(l2) + " [color=red, penwidth=3];"), std::string::npos)
-      << d;
+  EXPECT_NE(d.find(edge(spine, l2) + ", color=red, penwidth=3];"), std::string::npos) << d;
   EXPECT_NE(d.find("color=orange, penwidth=3]"), std::string::npos) << d;
+}
+
+// The report lays the picture out before the checks and colours it after:
+// the same SVG as dot draws with the marks in the graph.
+TEST(Report, MarksColourTheLaidOutPictureAsDotWould) {
+  if (access("/usr/bin/dot", X_OK) != 0) {
+    ADD_FAILURE() << "Graphviz's dot is not installed (scripts/setup-debian.sh installs it)";
+    return;
+  }
+  Fabric f = report_fabric();
+  uint32_t spine = report_node(f, "spine"), l1 = report_node(f, "leaf1"),
+           l2 = report_node(f, "leaf2");
+  std::vector<Finding> found = {{"links", Severity::Error, "port down", {{spine, 2, 0, 0}}},
+                                {"errors", Severity::Warning, "symbol errors", {{l2, 1, 0, 0}}},
+                                {"sm", Severity::Info, "a note", {{l1, 1, 0, 0}}}};
+  std::vector<PortRef> over = {{l1, 4}};
+  Svg plain = render_svg(report_dot(f, {}, {}));
+  Svg marked = render_svg(report_dot(f, found, over));
+  ASSERT_EQ(plain.why, "");
+  ASSERT_EQ(marked.why, "");
+  ASSERT_EQ(plain.svg.find("stroke=\"red\""), std::string::npos);
+  std::string coloured = mark_svg(plain.svg, f, found, over);
+  EXPECT_NE(coloured.find("stroke=\"red\" stroke-width=\"3\""), std::string::npos) << coloured;
+  EXPECT_NE(coloured.find("stroke=\"magenta\""), std::string::npos) << coloured;
+  EXPECT_NE(coloured.find("stroke=\"orange\""), std::string::npos) << coloured;
+  EXPECT_EQ(coloured, marked.svg);
+  // No marks: the picture as laid out.
+  EXPECT_EQ(mark_svg(plain.svg, f, {}, {}), plain.svg);
+}
+
+// dot runs on its own once started: the job does not wait for it until
+// finish(), and a job dropped unfinished stops its program.
+TEST(Report, PictureJobRunsWhileTheCallerWorks) {
+  char dir[] = "/tmp/rdma-svgjob-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string go = std::string(dir) + "/go", prog = std::string(dir) + "/wait-dot";
+  // Answers only once the caller has made "go", after the start returned.
+  std::ofstream(prog) << "#!/bin/sh\nwhile [ ! -e " << go
+                      << " ]; do sleep 0.01; done\ncat >/dev/null; echo '<svg>x</svg>'\n";
+  chmod(prog.c_str(), 0755);
+  SvgJob job("graph {}", prog, 20000);
+  std::ofstream(go) << "";
+  Svg s = job.finish();
+  EXPECT_EQ(s.why, "");
+  EXPECT_EQ(s.svg, "<svg>x</svg>\n");
+  EXPECT_EQ(job.finish().why, prog + " was already collected");
+  unlink(go.c_str());
+  auto t0 = std::chrono::steady_clock::now();
+  { SvgJob dropped("graph {}", prog, 20000); }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+  unlink(prog.c_str());
+  rmdir(dir);
 }
 
 TEST(Report, GraphvizDrawsThePictureOrSaysWhyNot) {

@@ -85,6 +85,10 @@ void fabric_report(Ctx& c) {
 
   MadSession s(c, src.via);
   ib::Fabric f = fabric_of(c, src, &s, fabric_options(c));
+  // The picture's layout needs the fabric alone: dot lays it out (seconds
+  // at thousands of nodes) while the checks and the sweep run; their marks
+  // colour it after (mark_svg).
+  ib::SvgJob picture(ib::report_dot(f, {}, {}));
   // Every check, the design's too (fattree, nodes); the errors check's
   // sweep reads every port, for counters.json and the rankings.
   std::vector<std::string> names(ib::check_names().begin(), ib::check_names().end());
@@ -165,7 +169,8 @@ void fabric_report(Ctx& c) {
   r.groups = ib::report_groups(f, run.found);
   r.warnings = run.warnings;
   r.rankings = ib::rank_ports(f, sweep, 10);
-  ib::Svg svg = ib::render_svg(ib::report_dot(f, run.found, over));
+  ib::Svg svg = picture.finish();
+  if (!svg.svg.empty()) svg.svg = ib::mark_svg(svg.svg, f, run.found, over);
   r.svg = svg.svg;
   r.no_svg = svg.why;
   if (!svg.why.empty())
