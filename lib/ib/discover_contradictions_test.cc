@@ -426,5 +426,79 @@ TEST(DiscoverContradictions, AProbeAheadAnsweredAfterTheEndStartsNothing) {
   EXPECT_TRUE(after.empty()) << after.size() << " SMPs after the end";
 }
 
+// LyingNodeInfo, but the first NodeInfo reply at each of `held_at` is held
+// back, and they come in the listed order, one each time the fabric has
+// nothing else to answer.
+class LyingHeldInOrder : public LyingNodeInfo {
+ public:
+  LyingHeldInOrder(ibtest::FakeFabric& f, std::vector<uint8_t> at,
+                   std::function<void(mad::Mad&)> lie, std::vector<std::vector<uint8_t>> held_at)
+      : LyingNodeInfo(f, std::move(at), std::move(lie)),
+        held_at_(std::move(held_at)),
+        held_(held_at_.size()) {}
+  std::optional<mad::Received> receive(int timeout_ms) override {
+    for (;;) {
+      std::optional<mad::Received> r = LyingNodeInfo::receive(timeout_ms);
+      if (!r) {
+        for (std::optional<mad::Received>& h : held_)
+          if (h) return std::exchange(h, std::nullopt);
+        return r;
+      }
+      if (r->status || r->bytes.size() < mad::kMadBytes) return r;
+      mad::Mad m;
+      std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
+      if (m.mgmt_class() != mad::kClassSmiDr || m.get(mad::hdr::kAttrId) != mad::kNodeInfo.id)
+        return r;
+      auto it = std::find(held_at_.begin(), held_at_.end(), path_of(m));
+      if (it == held_at_.end()) return r;
+      held_at_[it - held_at_.begin()].clear();  // the first reply there only
+      held_[it - held_at_.begin()] = std::move(r);
+      ++held;
+    }
+  }
+  int held = 0;  // replies held back
+
+ private:
+  std::vector<std::vector<uint8_t>> held_at_;
+  std::vector<std::optional<mad::Received>> held_;
+};
+
+// On the fat tree without an SM, leaf-002 answers under another GUID
+// behind spine-000 (dr 0,1,19,3). The wave's probe through spine-001's
+// port 3 waits for spine-001's probe ahead there (dr 0,1,20,3, held back),
+// and meanwhile the phantom, probed ahead through its port 20 (dr
+// 0,1,19,3,20), meets spine-001's port 3: a doubtful answer for it, learnt
+// from the other end by a deeper probe, of a node one route alone showed
+// (the true leaf's probes ahead to spine-001, which would have told it
+// first, held back too). The waiting probe does not take it (that linked
+// spine-001's port 3 to the phantom, and the true leaf lost that link): it
+// waits for the probe through the port itself, as in the natural order.
+TEST(DiscoverContradictions, AWaitingProbeIgnoresADoubtfulAnswer) {
+  const std::string net = testdata::dir() + "/fattree-100.net";
+  auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
+  ibtest::FakeFabric natural_fabric(ibtest::load_topology(net));
+  LyingNodeInfo natural_t(natural_fabric, {1, 19, 3}, lie);
+  mad::Engine natural_e(natural_t, {100, 3, 16});
+  Discovery natural = discover(natural_e);
+
+  ibtest::FakeFabric f(ibtest::load_topology(net));
+  // The phantom's answer first, then spine-001's own, then the true leaf's.
+  std::vector<std::vector<uint8_t>> hold{{1, 19, 3, 20}, {1, 20, 3}};
+  for (uint8_t spine_port = 21; spine_port <= 36; ++spine_port)
+    hold.push_back({1, spine_port, 3, 20});
+  LyingHeldInOrder t(f, {1, 19, 3}, lie, hold);
+  mad::Engine e(t, {100, 3, 16});
+  Discovery held = discover(e);
+  EXPECT_GE(t.held, 2);
+  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
+  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
+  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  const Node* spine = held.fabric.find(f.nodes()[f.node("spine-001")].node_guid);
+  ASSERT_TRUE(spine);
+  ASSERT_TRUE(spine->ports[3].peer);
+  EXPECT_EQ(held.fabric.nodes[spine->ports[3].peer->node].info.node_guid,
+            f.nodes()[f.node("leaf-002")].node_guid);
+}
+
 }  // namespace
 }  // namespace rdma::ib
