@@ -227,9 +227,10 @@ TEST(DiscoverContradictions, TheLidOwnerIsFoundFirstNotAnsweredFirst) {
   EXPECT_TRUE(sw2->ports[2].peer);
 }
 
-// LyingNodeInfo, but the reply to one query (attribute `attr`, modifier
-// `mod`, at the directed route `at`) is held back till the NodeInfo
-// answered at `until` has passed, or the fabric has nothing else to answer.
+// LyingNodeInfo, but the reply to each hold's query (attribute `attr`,
+// modifier `mod`, at the directed route `at`; the first reply only) is held
+// back till the NodeInfo answered at the first hold's `until` has passed,
+// or the fabric has nothing else to answer; then they come in hold order.
 class LyingHeldUntil : public LyingNodeInfo {
  public:
   struct Hold {
@@ -239,15 +240,22 @@ class LyingHeldUntil : public LyingNodeInfo {
     std::vector<uint8_t> until;
   };
   LyingHeldUntil(ibtest::FakeFabric& f, std::vector<uint8_t> at, std::function<void(mad::Mad&)> lie,
+                 std::vector<Hold> holds)
+      : LyingNodeInfo(f, std::move(at), std::move(lie)),
+        holds_(std::move(holds)),
+        held_(holds_.size()) {}
+  LyingHeldUntil(ibtest::FakeFabric& f, std::vector<uint8_t> at, std::function<void(mad::Mad&)> lie,
                  Hold hold)
-      : LyingNodeInfo(f, std::move(at), std::move(lie)), hold_(std::move(hold)) {}
+      : LyingHeldUntil(f, std::move(at), std::move(lie), std::vector<Hold>{std::move(hold)}) {}
   std::optional<mad::Received> receive(int timeout_ms) override {
     for (;;) {
-      if (passed_ && held_) return std::exchange(held_, std::nullopt);
+      if (passed_)
+        for (std::optional<mad::Received>& h : held_)
+          if (h) return std::exchange(h, std::nullopt);
       std::optional<mad::Received> r = LyingNodeInfo::receive(timeout_ms);
       if (!r) {
-        passed_ = true;  // nothing else to answer: holding on would stall
-        if (held_) continue;
+        // Nothing else to answer: holding on would stall.
+        if (!std::exchange(passed_, true) && held > 0) continue;
         return r;
       }
       if (r->status || r->bytes.size() < mad::kMadBytes) return r;
@@ -255,22 +263,26 @@ class LyingHeldUntil : public LyingNodeInfo {
       std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
       if (m.mgmt_class() != mad::kClassSmiDr) return r;
       uint64_t attr = m.get(mad::hdr::kAttrId);
-      if (attr == mad::kNodeInfo.id && path_of(m) == hold_.until) passed_ = true;
-      if (!passed_ && !held_ && attr == hold_.attr && m.get(mad::hdr::kAttrMod) == hold_.mod &&
-          path_of(m) == hold_.at) {
-        held_ = std::move(r);
-        ++held;
-        continue;
-      }
-      return r;
+      if (attr == mad::kNodeInfo.id && path_of(m) == holds_[0].until) passed_ = true;
+      if (passed_) return r;
+      size_t i = 0;
+      while (i < holds_.size() &&
+             (held_[i] || caught_ >> i & 1 || attr != holds_[i].attr ||
+              m.get(mad::hdr::kAttrMod) != holds_[i].mod || path_of(m) != holds_[i].at))
+        ++i;
+      if (i == holds_.size()) return r;
+      held_[i] = std::move(r);
+      caught_ |= 1u << i;
+      ++held;
     }
   }
   int held = 0;  // replies held back
 
  private:
-  Hold hold_;
+  std::vector<Hold> holds_;
   bool passed_ = false;
-  std::optional<mad::Received> held_;
+  std::vector<std::optional<mad::Received>> held_;
+  unsigned caught_ = 0;  // the holds whose reply was held (the first only)
 };
 
 // sw2 answers NodeInfo at dr 0,1,4 (sw1's port 4) under another GUID, and
@@ -498,6 +510,39 @@ TEST(DiscoverContradictions, AWaitingProbeIgnoresADoubtfulAnswer) {
   ASSERT_TRUE(spine->ports[3].peer);
   EXPECT_EQ(held.fabric.nodes[spine->ports[3].peer->node].info.node_guid,
             f.nodes()[f.node("leaf-002")].node_guid);
+}
+
+// A lie about the port a probe arrived by, at a deeper route: sw1, probed
+// ahead behind sw2 (dr 0,1,4,3), says it arrived by port 2 (truly 3). With
+// sw1's own probe through port 3 answered before sw1's PortInfo of port 2
+// (both held back till then), sw2 is a node two routes showed, so the
+// answer for sw1's port 2 learnt from sw2's end (sw2 port 3) is not
+// doubtful: the wave took it, linked sw1's port 2 to sw2, and hca2 was
+// never found. sw1's own answer for port 3 contradicts sw2's port 3
+// answer: what was learnt from that one only is dropped, the wave probes
+// sw1's port 2 itself, and the result is the natural order's.
+TEST(DiscoverContradictions, ALieAboutTheArrivalPortDoesNotHideANode) {
+  auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "LocalPortNum", 2); };
+  ibtest::FakeFabric natural_fabric(ibtest::load_topology(testdata::kNet));
+  LyingNodeInfo natural_t(natural_fabric, {1, 4, 3}, lie);
+  mad::Engine natural_e(natural_t, {100, 3, 16});
+  Discovery natural = discover(natural_e);
+
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  LyingHeldUntil t(f, {1, 4, 3}, lie,
+                   std::vector<LyingHeldUntil::Hold>{{mad::kNodeInfo.id, 0, {1, 3}, {1, 4, 3}},
+                                                     {mad::kPortInfo.id, 2, {1}, {}}});
+  mad::Engine e(t, {100, 3, 16});
+  Discovery held = discover(e);
+  EXPECT_EQ(t.held, 2);
+  EXPECT_TRUE(lies_explored_through(t, {1, 4}));  // the lie was asked
+  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
+  EXPECT_EQ(held.fabric.nodes.size(), 6u);
+  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  const Node* hca2 = held.fabric.find(f.nodes()[f.node("hca2")].node_guid);
+  ASSERT_TRUE(hca2);
+  ASSERT_TRUE(hca2->ports[1].peer);
+  EXPECT_EQ(held.fabric.nodes[hca2->ports[1].peer->node].description, "sw1");
 }
 
 }  // namespace
