@@ -229,8 +229,9 @@ TEST(DiscoverContradictions, TheLidOwnerIsFoundFirstNotAnsweredFirst) {
 
 // LyingNodeInfo, but the reply to each hold's query (attribute `attr`,
 // modifier `mod`, at the directed route `at`; the first reply only) is held
-// back till the NodeInfo answered at the first hold's `until` has passed,
-// or the fabric has nothing else to answer; then they come in hold order.
+// back till the NodeInfo answered at the first hold's `until` has passed
+// (none: never), or the fabric has nothing else to answer; then they come
+// in hold order.
 class LyingHeldUntil : public LyingNodeInfo {
  public:
   struct Hold {
@@ -263,7 +264,8 @@ class LyingHeldUntil : public LyingNodeInfo {
       std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
       if (m.mgmt_class() != mad::kClassSmiDr) return r;
       uint64_t attr = m.get(mad::hdr::kAttrId);
-      if (attr == mad::kNodeInfo.id && path_of(m) == holds_[0].until) passed_ = true;
+      if (attr == mad::kNodeInfo.id && !holds_[0].until.empty() && path_of(m) == holds_[0].until)
+        passed_ = true;
       if (passed_) return r;
       size_t i = 0;
       while (i < holds_.size() &&
@@ -285,26 +287,39 @@ class LyingHeldUntil : public LyingNodeInfo {
   unsigned caught_ = 0;  // the holds whose reply was held (the first only)
 };
 
+// The fabric `f` (loaded from `net`), lying at `lie_at`, discovered once
+// with replies in their natural order (a fabric of its own) and once with
+// `holds`: the same nodes, links and warnings both times. Returns the
+// discovery with the holds.
+Discovery lies_held_as_natural(ibtest::FakeFabric& f, const std::string& net, bool lids,
+                               const std::vector<uint8_t>& lie_at,
+                               const std::function<void(mad::Mad&)>& lie,
+                               std::vector<LyingHeldUntil::Hold> holds) {
+  ibtest::FakeFabric natural_fabric(ibtest::load_topology(net));
+  if (lids) natural_fabric.assign_lids();
+  LyingNodeInfo natural_t(natural_fabric, lie_at, lie);
+  mad::Engine natural_e(natural_t, {100, 3, 16});
+  Discovery natural = discover(natural_e);
+
+  if (lids) f.assign_lids();
+  LyingHeldUntil t(f, lie_at, lie, std::move(holds));
+  mad::Engine e(t, {100, 3, 16});
+  Discovery held = discover(e);
+  EXPECT_GT(t.held, 0);
+  EXPECT_TRUE(lies_explored_through(t, {lie_at.begin(), lie_at.end() - 1}));  // the lie asked
+  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
+  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
+  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  return held;
+}
+
 // sw2 answers NodeInfo at dr 0,1,4 (sw1's port 4) under another GUID, and
 // the fabric is discovered once with replies in their natural order and
 // once with `hold`: the same nodes, links and warnings both times.
 void lies_same_as_natural(const LyingHeldUntil::Hold& hold, bool lids) {
   auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
-  ibtest::FakeFabric natural_fabric(ibtest::load_topology(testdata::kNet));
-  if (lids) natural_fabric.assign_lids();
-  LyingNodeInfo natural_t(natural_fabric, {1, 4}, lie);
-  mad::Engine natural_e(natural_t, {100, 3, 16});
-  Discovery natural = discover(natural_e);
-
   ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
-  if (lids) f.assign_lids();
-  LyingHeldUntil t(f, {1, 4}, lie, hold);
-  mad::Engine e(t, {100, 3, 16});
-  Discovery held = discover(e);
-  EXPECT_GT(t.held, 0);
-  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
-  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
-  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  Discovery held = lies_held_as_natural(f, testdata::kNet, lids, {1, 4}, lie, {hold});
   // sw2 found under its own GUID, its CAs behind it.
   const Node* sw2 = held.fabric.find(f.nodes()[f.node("sw2")].node_guid);
   ASSERT_TRUE(sw2);
@@ -438,43 +453,6 @@ TEST(DiscoverContradictions, AProbeAheadAnsweredAfterTheEndStartsNothing) {
   EXPECT_TRUE(after.empty()) << after.size() << " SMPs after the end";
 }
 
-// LyingNodeInfo, but the first NodeInfo reply at each of `held_at` is held
-// back, and they come in the listed order, one each time the fabric has
-// nothing else to answer.
-class LyingHeldInOrder : public LyingNodeInfo {
- public:
-  LyingHeldInOrder(ibtest::FakeFabric& f, std::vector<uint8_t> at,
-                   std::function<void(mad::Mad&)> lie, std::vector<std::vector<uint8_t>> held_at)
-      : LyingNodeInfo(f, std::move(at), std::move(lie)),
-        held_at_(std::move(held_at)),
-        held_(held_at_.size()) {}
-  std::optional<mad::Received> receive(int timeout_ms) override {
-    for (;;) {
-      std::optional<mad::Received> r = LyingNodeInfo::receive(timeout_ms);
-      if (!r) {
-        for (std::optional<mad::Received>& h : held_)
-          if (h) return std::exchange(h, std::nullopt);
-        return r;
-      }
-      if (r->status || r->bytes.size() < mad::kMadBytes) return r;
-      mad::Mad m;
-      std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
-      if (m.mgmt_class() != mad::kClassSmiDr || m.get(mad::hdr::kAttrId) != mad::kNodeInfo.id)
-        return r;
-      auto it = std::find(held_at_.begin(), held_at_.end(), path_of(m));
-      if (it == held_at_.end()) return r;
-      held_at_[it - held_at_.begin()].clear();  // the first reply there only
-      held_[it - held_at_.begin()] = std::move(r);
-      ++held;
-    }
-  }
-  int held = 0;  // replies held back
-
- private:
-  std::vector<std::vector<uint8_t>> held_at_;
-  std::vector<std::optional<mad::Received>> held_;
-};
-
 // On the fat tree without an SM, leaf-002 answers under another GUID
 // behind spine-000 (dr 0,1,19,3). The wave's probe through spine-001's
 // port 3 waits for spine-001's probe ahead there (dr 0,1,20,3, held back),
@@ -488,23 +466,13 @@ class LyingHeldInOrder : public LyingNodeInfo {
 TEST(DiscoverContradictions, AWaitingProbeIgnoresADoubtfulAnswer) {
   const std::string net = testdata::dir() + "/fattree-100.net";
   auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
-  ibtest::FakeFabric natural_fabric(ibtest::load_topology(net));
-  LyingNodeInfo natural_t(natural_fabric, {1, 19, 3}, lie);
-  mad::Engine natural_e(natural_t, {100, 3, 16});
-  Discovery natural = discover(natural_e);
-
-  ibtest::FakeFabric f(ibtest::load_topology(net));
   // The phantom's answer first, then spine-001's own, then the true leaf's.
-  std::vector<std::vector<uint8_t>> hold{{1, 19, 3, 20}, {1, 20, 3}};
+  std::vector<LyingHeldUntil::Hold> holds{{mad::kNodeInfo.id, 0, {1, 19, 3, 20}, {}},
+                                          {mad::kNodeInfo.id, 0, {1, 20, 3}, {}}};
   for (uint8_t spine_port = 21; spine_port <= 36; ++spine_port)
-    hold.push_back({1, spine_port, 3, 20});
-  LyingHeldInOrder t(f, {1, 19, 3}, lie, hold);
-  mad::Engine e(t, {100, 3, 16});
-  Discovery held = discover(e);
-  EXPECT_GE(t.held, 2);
-  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
-  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
-  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+    holds.push_back({mad::kNodeInfo.id, 0, {1, spine_port, 3, 20}, {}});
+  ibtest::FakeFabric f(ibtest::load_topology(net));
+  Discovery held = lies_held_as_natural(f, net, false, {1, 19, 3}, lie, holds);
   const Node* spine = held.fabric.find(f.nodes()[f.node("spine-001")].node_guid);
   ASSERT_TRUE(spine);
   ASSERT_TRUE(spine->ports[3].peer);
@@ -523,22 +491,11 @@ TEST(DiscoverContradictions, AWaitingProbeIgnoresADoubtfulAnswer) {
 // sw1's port 2 itself, and the result is the natural order's.
 TEST(DiscoverContradictions, ALieAboutTheArrivalPortDoesNotHideANode) {
   auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "LocalPortNum", 2); };
-  ibtest::FakeFabric natural_fabric(ibtest::load_topology(testdata::kNet));
-  LyingNodeInfo natural_t(natural_fabric, {1, 4, 3}, lie);
-  mad::Engine natural_e(natural_t, {100, 3, 16});
-  Discovery natural = discover(natural_e);
-
   ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
-  LyingHeldUntil t(f, {1, 4, 3}, lie,
-                   std::vector<LyingHeldUntil::Hold>{{mad::kNodeInfo.id, 0, {1, 3}, {1, 4, 3}},
-                                                     {mad::kPortInfo.id, 2, {1}, {}}});
-  mad::Engine e(t, {100, 3, 16});
-  Discovery held = discover(e);
-  EXPECT_EQ(t.held, 2);
-  EXPECT_TRUE(lies_explored_through(t, {1, 4}));  // the lie was asked
-  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
+  Discovery held = lies_held_as_natural(
+      f, testdata::kNet, false, {1, 4, 3}, lie,
+      {{mad::kNodeInfo.id, 0, {1, 3}, {1, 4, 3}}, {mad::kPortInfo.id, 2, {1}, {}}});
   EXPECT_EQ(held.fabric.nodes.size(), 6u);
-  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
   const Node* hca2 = held.fabric.find(f.nodes()[f.node("hca2")].node_guid);
   ASSERT_TRUE(hca2);
   ASSERT_TRUE(hca2->ports[1].peer);
