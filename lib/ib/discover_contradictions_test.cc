@@ -227,9 +227,11 @@ TEST(DiscoverContradictions, TheLidOwnerIsFoundFirstNotAnsweredFirst) {
   EXPECT_TRUE(sw2->ports[2].peer);
 }
 
-// LyingNodeInfo, but the reply to one query (attribute `attr`, modifier
-// `mod`, at the directed route `at`) is held back till the NodeInfo
-// answered at `until` has passed, or the fabric has nothing else to answer.
+// LyingNodeInfo, but the reply to each hold's query (attribute `attr`,
+// modifier `mod`, at the directed route `at`; the first reply only) is held
+// back till the NodeInfo answered at the first hold's `until` has passed
+// (none: never), or the fabric has nothing else to answer; then they come
+// in hold order.
 class LyingHeldUntil : public LyingNodeInfo {
  public:
   struct Hold {
@@ -239,15 +241,22 @@ class LyingHeldUntil : public LyingNodeInfo {
     std::vector<uint8_t> until;
   };
   LyingHeldUntil(ibtest::FakeFabric& f, std::vector<uint8_t> at, std::function<void(mad::Mad&)> lie,
+                 std::vector<Hold> holds)
+      : LyingNodeInfo(f, std::move(at), std::move(lie)),
+        holds_(std::move(holds)),
+        held_(holds_.size()) {}
+  LyingHeldUntil(ibtest::FakeFabric& f, std::vector<uint8_t> at, std::function<void(mad::Mad&)> lie,
                  Hold hold)
-      : LyingNodeInfo(f, std::move(at), std::move(lie)), hold_(std::move(hold)) {}
+      : LyingHeldUntil(f, std::move(at), std::move(lie), std::vector<Hold>{std::move(hold)}) {}
   std::optional<mad::Received> receive(int timeout_ms) override {
     for (;;) {
-      if (passed_ && held_) return std::exchange(held_, std::nullopt);
+      if (passed_)
+        for (std::optional<mad::Received>& h : held_)
+          if (h) return std::exchange(h, std::nullopt);
       std::optional<mad::Received> r = LyingNodeInfo::receive(timeout_ms);
       if (!r) {
-        passed_ = true;  // nothing else to answer: holding on would stall
-        if (held_) continue;
+        // Nothing else to answer: holding on would stall.
+        if (!std::exchange(passed_, true) && held > 0) continue;
         return r;
       }
       if (r->status || r->bytes.size() < mad::kMadBytes) return r;
@@ -255,44 +264,62 @@ class LyingHeldUntil : public LyingNodeInfo {
       std::copy_n(r->bytes.begin(), mad::kMadBytes, m.bytes.begin());
       if (m.mgmt_class() != mad::kClassSmiDr) return r;
       uint64_t attr = m.get(mad::hdr::kAttrId);
-      if (attr == mad::kNodeInfo.id && path_of(m) == hold_.until) passed_ = true;
-      if (!passed_ && !held_ && attr == hold_.attr && m.get(mad::hdr::kAttrMod) == hold_.mod &&
-          path_of(m) == hold_.at) {
-        held_ = std::move(r);
-        ++held;
-        continue;
-      }
-      return r;
+      if (attr == mad::kNodeInfo.id && !holds_[0].until.empty() && path_of(m) == holds_[0].until)
+        passed_ = true;
+      if (passed_) return r;
+      size_t i = 0;
+      while (i < holds_.size() &&
+             (held_[i] || caught_ >> i & 1 || attr != holds_[i].attr ||
+              m.get(mad::hdr::kAttrMod) != holds_[i].mod || path_of(m) != holds_[i].at))
+        ++i;
+      if (i == holds_.size()) return r;
+      held_[i] = std::move(r);
+      caught_ |= 1u << i;
+      ++held;
     }
   }
   int held = 0;  // replies held back
 
  private:
-  Hold hold_;
+  std::vector<Hold> holds_;
   bool passed_ = false;
-  std::optional<mad::Received> held_;
+  std::vector<std::optional<mad::Received>> held_;
+  unsigned caught_ = 0;  // the holds whose reply was held (the first only)
 };
+
+// The fabric `f` (loaded from `net`), lying at `lie_at`, discovered once
+// with replies in their natural order (a fabric of its own) and once with
+// `holds`: the same nodes, links and warnings both times. Returns the
+// discovery with the holds.
+Discovery lies_held_as_natural(ibtest::FakeFabric& f, const std::string& net, bool lids,
+                               const std::vector<uint8_t>& lie_at,
+                               const std::function<void(mad::Mad&)>& lie,
+                               std::vector<LyingHeldUntil::Hold> holds) {
+  ibtest::FakeFabric natural_fabric(ibtest::load_topology(net));
+  if (lids) natural_fabric.assign_lids();
+  LyingNodeInfo natural_t(natural_fabric, lie_at, lie);
+  mad::Engine natural_e(natural_t, {100, 3, 16});
+  Discovery natural = discover(natural_e);
+
+  if (lids) f.assign_lids();
+  LyingHeldUntil t(f, lie_at, lie, std::move(holds));
+  mad::Engine e(t, {100, 3, 16});
+  Discovery held = discover(e);
+  EXPECT_GT(t.held, 0);
+  EXPECT_TRUE(lies_explored_through(t, {lie_at.begin(), lie_at.end() - 1}));  // the lie asked
+  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
+  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
+  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  return held;
+}
 
 // sw2 answers NodeInfo at dr 0,1,4 (sw1's port 4) under another GUID, and
 // the fabric is discovered once with replies in their natural order and
 // once with `hold`: the same nodes, links and warnings both times.
 void lies_same_as_natural(const LyingHeldUntil::Hold& hold, bool lids) {
   auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
-  ibtest::FakeFabric natural_fabric(ibtest::load_topology(testdata::kNet));
-  if (lids) natural_fabric.assign_lids();
-  LyingNodeInfo natural_t(natural_fabric, {1, 4}, lie);
-  mad::Engine natural_e(natural_t, {100, 3, 16});
-  Discovery natural = discover(natural_e);
-
   ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
-  if (lids) f.assign_lids();
-  LyingHeldUntil t(f, {1, 4}, lie, hold);
-  mad::Engine e(t, {100, 3, 16});
-  Discovery held = discover(e);
-  EXPECT_GT(t.held, 0);
-  EXPECT_EQ(held.warnings, natural.warnings) << lies_joined(held.warnings);
-  EXPECT_EQ(held.fabric.nodes.size(), natural.fabric.nodes.size());
-  EXPECT_EQ(lies_links(held.fabric), lies_links(natural.fabric));
+  Discovery held = lies_held_as_natural(f, testdata::kNet, lids, {1, 4}, lie, {hold});
   // sw2 found under its own GUID, its CAs behind it.
   const Node* sw2 = held.fabric.find(f.nodes()[f.node("sw2")].node_guid);
   ASSERT_TRUE(sw2);
@@ -424,6 +451,55 @@ TEST(DiscoverContradictions, AProbeAheadAnsweredAfterTheEndStartsNothing) {
   ASSERT_GT(t.released_at, 0u);
   std::vector<std::vector<uint8_t>> after(t.paths.begin() + t.released_at, t.paths.end());
   EXPECT_TRUE(after.empty()) << after.size() << " SMPs after the end";
+}
+
+// On the fat tree without an SM, leaf-002 answers under another GUID
+// behind spine-000 (dr 0,1,19,3). The wave's probe through spine-001's
+// port 3 waits for spine-001's probe ahead there (dr 0,1,20,3, held back),
+// and meanwhile the phantom, probed ahead through its port 20 (dr
+// 0,1,19,3,20), meets spine-001's port 3: a doubtful answer for it, learnt
+// from the other end by a deeper probe, of a node one route alone showed
+// (the true leaf's probes ahead to spine-001, which would have told it
+// first, held back too). The waiting probe does not take it (that linked
+// spine-001's port 3 to the phantom, and the true leaf lost that link): it
+// waits for the probe through the port itself, as in the natural order.
+TEST(DiscoverContradictions, AWaitingProbeIgnoresADoubtfulAnswer) {
+  const std::string net = testdata::dir() + "/fattree-100.net";
+  auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "NodeGUID", 0xdeadbeefULL); };
+  // The phantom's answer first, then spine-001's own, then the true leaf's.
+  std::vector<LyingHeldUntil::Hold> holds{{mad::kNodeInfo.id, 0, {1, 19, 3, 20}, {}},
+                                          {mad::kNodeInfo.id, 0, {1, 20, 3}, {}}};
+  for (uint8_t spine_port = 21; spine_port <= 36; ++spine_port)
+    holds.push_back({mad::kNodeInfo.id, 0, {1, spine_port, 3, 20}, {}});
+  ibtest::FakeFabric f(ibtest::load_topology(net));
+  Discovery held = lies_held_as_natural(f, net, false, {1, 19, 3}, lie, holds);
+  const Node* spine = held.fabric.find(f.nodes()[f.node("spine-001")].node_guid);
+  ASSERT_TRUE(spine);
+  ASSERT_TRUE(spine->ports[3].peer);
+  EXPECT_EQ(held.fabric.nodes[spine->ports[3].peer->node].info.node_guid,
+            f.nodes()[f.node("leaf-002")].node_guid);
+}
+
+// A lie about the port a probe arrived by, at a deeper route: sw1, probed
+// ahead behind sw2 (dr 0,1,4,3), says it arrived by port 2 (truly 3). With
+// sw1's own probe through port 3 answered before sw1's PortInfo of port 2
+// (both held back till then), sw2 is a node two routes showed, so the
+// answer for sw1's port 2 learnt from sw2's end (sw2 port 3) is not
+// doubtful: the wave took it, linked sw1's port 2 to sw2, and hca2 was
+// never found. sw1's own answer for port 3 contradicts sw2's port 3
+// answer: what was learnt from that one only is dropped, the wave probes
+// sw1's port 2 itself, and the result is the natural order's.
+TEST(DiscoverContradictions, ALieAboutTheArrivalPortDoesNotHideANode) {
+  auto lie = [](mad::Mad& m) { m.set_attr(mad::kNodeInfo, "LocalPortNum", 2); };
+  ibtest::FakeFabric f(ibtest::load_topology(testdata::kNet));
+  Discovery held = lies_held_as_natural(
+      f, testdata::kNet, false, {1, 4, 3}, lie,
+      {{mad::kNodeInfo.id, 0, {1, 3}, {1, 4, 3}}, {mad::kPortInfo.id, 2, {1}, {}}});
+  EXPECT_EQ(held.fabric.nodes.size(), 6u);
+  const Node* hca2 = held.fabric.find(f.nodes()[f.node("hca2")].node_guid);
+  ASSERT_TRUE(hca2);
+  ASSERT_TRUE(hca2->ports[1].peer);
+  EXPECT_EQ(held.fabric.nodes[hca2->ports[1].peer->node].description, "sw1");
 }
 
 }  // namespace

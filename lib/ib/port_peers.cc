@@ -95,10 +95,34 @@ void PortPeers::record(const Key& k, const NodeInfo& ni, size_t hops, bool back)
   if (ni.port_guid != first.port_guid) port_guids_.emplace(k, ni.port_guid);
 }
 
+// The far end's port answered, through itself, that another node's port
+// is behind it: one of the two answers lies about a port number (a deeper
+// route's LocalPortNum). What was learnt only from that other answer, the
+// way back to its near end's port, is dropped: the waves probe that port
+// themselves, as they would have without probes ahead. Else its near end
+// took the far end's port as its peer, and what is truly behind that port
+// went unfound (a node two routes showed is not doubtful).
+void PortPeers::drop_contradicted(const NodeInfo& near, uint8_t port, const NodeInfo& far) {
+  const Slot* s = slot({far.node_guid, far.local_port});
+  const uint32_t* n = index_find(near.node_guid);
+  const uint32_t* f = index_find(far.node_guid);
+  if (!s || !s->node || s->back || !n || !f || (s->node == *n && s->port == port)) return;
+  const Known& other = nodes_[s->node - 1];
+  if (s->port > other.ports) return;
+  Slot& derived = slots_[other.first + s->port];
+  if (!derived.back || derived.node != *f || derived.port != far.local_port) return;
+  derived = {};
+  --size_;
+  Key k{other.info.node_guid, s->port};
+  odd_.erase(k);
+  port_guids_.erase(k);
+}
+
 void PortPeers::learn(const NodeInfo& near, uint8_t port, const NodeInfo& far, size_t hops) {
   bool fresh = false;
   node_of(near, false, fresh);
   record({near.node_guid, port}, far, hops, false);
+  drop_contradicted(near, port, far);
   if (!near.is_switch()) return;
   NodeInfo back = near;
   back.local_port = port;

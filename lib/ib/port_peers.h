@@ -69,6 +69,7 @@ class PortPeers {
   size_t slot_of(const Key& k) const;  // kNone: the node unknown, or past its ports
   const Slot* slot(const Key& k) const;
   void record(const Key& k, const NodeInfo& ni, size_t hops, bool back);
+  void drop_contradicted(const NodeInfo& near, uint8_t port, const NodeInfo& far);
 
   // Deques: grown without a copy at twice the size (a vector's doubling
   // held 1 MB at the peak for 0.5 MB of slots and nodes).
