@@ -118,19 +118,27 @@ uint32_t Engine::new_tid() {
 
 // A directed route's end (its path), or the DLID: the node that serves it.
 Engine::Dest& Engine::route_dest(const Query& q) {
-  auto [it, added] = dests_.try_emplace(route_key(q));
-  Dest& d = it->second;
+  auto [d, added] = add_dest(route_key(q));
   if (added) {
-    d.limited = q.mad.mgmt_class() != kClassSa;
-    d.key = &it->first;
+    d->limited = q.mad.mgmt_class() != kClassSa;
     // Probes sent to this route before it had a Dest: counted on, once.
-    if (std::optional<uint64_t> p = packed_route(it->first))
-      if (auto n = probe_sent_.find(*p); n != probe_sent_.end()) {
-        d.sent = n->second;
-        probe_sent_.erase(n);
-      }
+    if (std::optional<uint64_t> p = packed_route(d->key)) d->sent = probe_sent_.take(*p);
   }
-  return d;
+  return *d;
+}
+
+Engine::Dest* Engine::find_dest(const std::string& key) {
+  std::optional<uint32_t> i = dest_index_.find(std::hash<std::string>{}(key),
+                                               [&](uint32_t j) { return dests_[j].key == key; });
+  return i ? &dests_[*i] : nullptr;
+}
+
+std::pair<Engine::Dest*, bool> Engine::add_dest(std::string key) {
+  if (Dest* d = find_dest(key)) return {d, false};
+  dest_index_.add(std::hash<std::string>{}(key), static_cast<uint32_t>(dests_.size()));
+  Dest& d = dests_.emplace_back();
+  d.key = std::move(key);
+  return {&d, true};
 }
 
 // "dr 0,1,3", "lid 4", "behind 0x...", "behind dr 0,1": from the key
@@ -146,15 +154,18 @@ std::string key_text(const std::string& k) {
       return path("dr 0");
     case 'g':
       return path("behind dr 0");
-    case 'G':
-      return "behind " + guid_hex(std::stoull(k.substr(1)));
+    case 'G': {  // the GUID's bytes, most significant first
+      uint64_t guid = 0;
+      for (size_t i = 1; i < k.size(); ++i) guid = guid << 8 | static_cast<uint8_t>(k[i]);
+      return "behind " + guid_hex(guid);
+    }
     default:  // 'l'
       return "lid " + k.substr(1);
   }
 }
 }  // namespace
 std::string Engine::Dest::text() const {
-  return key_text(*key);
+  return key_text(key);
 }
 
 // Where a try counts for EngineStats::busiest: its route end's Dest, or for
@@ -164,9 +175,9 @@ uint64_t& Engine::count_sent(Flight& f) {
   if (f.counted) return f.counted->sent;
   std::string key = route_key(f.q);
   std::optional<uint64_t> p = packed_route(key);
-  auto it = dests_.find(key);
-  if (it == dests_.end() && p) return probe_sent_[*p];
-  f.counted = it != dests_.end() ? &it->second : &route_dest(f.q);
+  Dest* d = find_dest(key);
+  if (!d && p) return probe_sent_[*p];
+  f.counted = d ? d : &route_dest(f.q);
   return f.counted->sent;
 }
 
@@ -178,18 +189,16 @@ Engine::Dest& Engine::dest_of(const Query& q) {
   if (!q.unknown_end || hops == 0) return route_dest(q);
   std::string key;
   if (q.behind) {  // the node, not the route: one group whichever way
-    key = "G" + std::to_string(q.behind);
+    key = "G";
+    for (int shift = 56; shift >= 0; shift -= 8) key += static_cast<char>(q.behind >> shift);
   } else {
     key = "g";
     for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i)
       key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
   }
-  auto [it, added] = dests_.try_emplace(std::move(key));
-  if (added) {
-    it->second.group = true;
-    it->second.key = &it->first;
-  }
-  return it->second;
+  auto [d, added] = add_dest(std::move(key));
+  if (added) d->group = true;
+  return *d;
 }
 
 bool Engine::may_start(const Dest& d) const {
@@ -564,9 +573,9 @@ void Engine::end_at_deadline(const std::string& why) {
       finish(flights_.begin()->first, nullptr, &failure);
       continue;
     }
-    // Pointers, not iterators: a callback's submit may rehash dests_.
+    // Pointers, not iterators: a callback's submit may add to dests_.
     std::vector<Dest*> waiting;
-    for (auto& [key, d] : dests_)
+    for (Dest& d : dests_)
       if (!d.pending.empty()) waiting.push_back(&d);
     for (Dest* d : waiting) {
       while (!d->pending.empty()) {
@@ -648,7 +657,7 @@ void Engine::run(const std::function<bool()>& until) {
   // Every query ended: the next ones (a watch's next sweep) try the
   // destinations given up on again.
   if (!pending_ && flights_.empty())
-    for (auto& [key, d] : dests_) {
+    for (Dest& d : dests_) {
       d.given_up = false;
       d.unanswered = 0;
       d.recent = 0;

@@ -22,7 +22,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/mad/key_index.h"
 #include "lib/mad/result.h"
+#include "lib/mad/route_counts.h"
 #include "lib/mad/transport.h"
 
 namespace rdma::mad {
@@ -236,7 +238,12 @@ class Engine {
     // (and its map) even empty, for each of the thousands of destinations
     // a discovery meets (bench/fabric_results.md, peak memory).
     std::list<Query> pending;
-    size_t in_flight = 0;
+    // Its key ("d" and a route's ports, "l" and a DLID, "G" and a GUID's
+    // bytes, "g" and a group's route): within the string's own 15 bytes
+    // for routes of up to 14 hops, so no block of its own. The text
+    // derived from it when a message needs it (text()).
+    std::string key;
+    uint32_t in_flight = 0;
     bool in_ring = false;  // in ring_
     bool in_idle = false;  // in idle_
     int unanswered = 0;    // tries unanswered in a row (EngineConfig::give_up)
@@ -249,10 +256,6 @@ class Engine {
     bool group = false;     // probes behind a known node's ports, not one node
     int timeout_ms = 0;     // 0: nothing learned, the configured one
     uint64_t sent = 0;
-    // Its key in dests_ (stable: a node's), the text derived from it when
-    // a message needs it: not a string per destination (19,000 of them in
-    // a 4,768-node discovery, 1.2 MB; bench/fabric_results.md).
-    const std::string* key = nullptr;
     std::string text() const;
   };
   struct Flight {
@@ -276,6 +279,8 @@ class Engine {
   };
   uint32_t new_tid();
   Dest& dest_of(const Query& q);
+  Dest* find_dest(const std::string& key);
+  std::pair<Dest*, bool> add_dest(std::string key);  // as try_emplace
   Dest& route_dest(const Query& q);
   uint64_t& count_sent(Flight& f);
   bool may_start(const Dest& d) const;
@@ -305,13 +310,18 @@ class Engine {
   EngineConfig c_;
   EngineStats stats_;
   uint32_t next_tid_ = 0;
-  size_t pending_ = 0;                           // queries not started yet
-  std::unordered_map<std::string, Dest> dests_;  // by destination key
+  size_t pending_ = 0;  // queries not started yet
+  // Every destination, in the order met, found by key through dest_index_:
+  // a deque, so a Dest stays where it is (flights and rings point at it),
+  // not a 144-byte hash node each with its string key (6,902 of them, 0.9
+  // MB at the peak of a 4,768-node discovery; bench/fabric_results.md).
+  std::deque<Dest> dests_;
+  KeyIndex dest_index_;
   // MADs sent to each probe's route end that no Dest serves (yet), for
   // EngineStats::busiest, by the route packed in 64 bits: a count, not a
   // 144-byte Dest, for the 9,500 routes a 5,000-node discovery probes
   // (bench/fabric_results.md). A Dest made for such a route takes its count.
-  std::unordered_map<uint64_t, uint64_t> probe_sent_;
+  RouteCounts probe_sent_;
   // Destinations that may start a query: those with none in flight first
   // (idle_), so that a full window keeps as many nodes busy as it holds
   // MADs, rather than half as many each serving one and holding the next.
