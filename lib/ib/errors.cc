@@ -177,13 +177,14 @@ class PmaWalk {
     q.timeout_ms = e_.config().min_timeout_ms;
   }
   // A query to lid ended: answered (a reply, even an error status or a
-  // damaged one), or fail a timeout (no reply, or given up on).
+  // damaged one), or fail a timeout (no reply, or given up on). One never
+  // sent (a sweep cut by its budget first: no try) says nothing of the PMA.
   void heard(uint16_t lid, const mad::Failure* fail) {
     if (!silent_) return;
-    if (fail && fail->kind == mad::Failure::Kind::Timeout)
-      unanswered_.insert(lid);
-    else
+    if (!fail || fail->kind != mad::Failure::Kind::Timeout)
       answered_.insert(lid);
+    else if (fail->tries > 0)
+      unanswered_.insert(lid);
   }
 
   const PmaCaps* known(uint32_t n) const {

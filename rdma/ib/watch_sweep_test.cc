@@ -211,6 +211,25 @@ TEST_P(WatchSilent, SilentPmasCostAShortTimeoutUntilTheyAnswer) {
   EXPECT_TRUE(silent_.empty());
 }
 
+// A sweep cut by its budget leaves PMAs it never asked: they are not
+// silent, so the next sweep asks them as any other. Half the CAs fall
+// silent, their full timeouts hold the window, and the budget (1 ms) cuts
+// the sweep with most PMAs not asked: only those cut in flight, the
+// window's 8 at most, are taken for silent (and asked briefly next).
+TEST_P(WatchSilent, PmasACutSweepNeverAskedAreNotSilent) {
+  o_.silent_pmas = &silent_;
+  WatchSeen all = sweep();
+  for (int i = 1; i <= kStarCas / 2; ++i)
+    fake_.drop({{fake_.node("ca" + std::to_string(i)), mad::kClassPerf, -1}, 1.0});
+  WatchSeen cut = WatchBudget::sweep(true, mad::Budget{1, 0});
+  ASSERT_LT(cut.ports.size(), all.ports.size() / 2) << "the budget did not cut the sweep early";
+  EXPECT_LE(silent_.size(), 8u);
+  fake_.clear_faults();
+  WatchSeen next = sweep();
+  EXPECT_EQ(next.ports, all.ports);
+  EXPECT_TRUE(silent_.empty());
+}
+
 TEST_P(WatchSilent, WithoutTheMemoryEachSweepWaitsFullTimeouts) {
   sweep();
   silence_cas();
