@@ -11,6 +11,7 @@
 
 #include "lib/error.h"
 #include "lib/ib/topology_read.h"
+#include "lib/view/json_number.h"
 
 namespace rdma::ib {
 
@@ -92,10 +93,7 @@ S from_row(const InJson& j, Fields fields, const char* what, size_t columns = kA
     }
     if (i >= j.size() || !j[i].is_number_unsigned())
       throw Error(std::string(what) + " has no number \"" + name + "\"");
-    uint64_t n = j[i++].template get<uint64_t>();
-    if (n > std::numeric_limits<T>::max())
-      throw Error(std::string(what) + " \"" + name + "\" is out of range");
-    v = static_cast<T>(n);
+    v = view::json_whole<T>(j[i++], std::string(what) + " \"" + name + "\"");
   });
   if (i != j.size())
     throw Error(std::string(what) + " has " + std::to_string(j.size()) + " values, expected " +
@@ -340,7 +338,7 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
       if (!header) {
         if (!j.is_object() || j.value("format", "") != kFormat)
           fail("not an rdma fabric file (save one with \"rdma fabric save FILE\")");
-        if (j.value("version", 0) != kVersion)
+        if (j.value("version", InJson(0)) != kVersion)
           fail("version " + j.value("version", Json(0)).dump() +
                " is not supported (this rdma reads " + std::to_string(kVersion) + ")");
         // The columns must be ours: a file from another version of the
@@ -364,7 +362,12 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
         const InJson& nj = j["node"];
         NodeInfo info = from_row<NodeInfo>(nj.at("node_info"), kNodeInfo, "node_info");
         if (f.by_guid.count(info.node_guid)) fail("node GUID repeated");
-        uint32_t n = f.add(info, nj.at("path").get<std::vector<uint8_t>>());
+        const InJson& hops = nj.at("path");
+        if (!hops.is_array()) fail("a path is a list of port numbers");
+        std::vector<uint8_t> path;
+        for (const InJson& hop : hops)
+          path.push_back(view::json_whole<uint8_t>(hop, "a path's port"));
+        uint32_t n = f.add(info, std::move(path));
         Node& node = f.nodes[n];
         node.description = nj.at("description").get<std::string>();
         if (nj.contains("switch_info"))
@@ -372,9 +375,9 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
                                          switch_info_columns);
         for (const InJson& pj : nj.at("ports")) {
           if (!pj.is_array() || pj.size() != 3) fail("a port is [port, guid, port_info]");
-          unsigned p = pj[0].get<unsigned>();
+          unsigned p = view::json_whole<uint8_t>(pj[0], "a port's number");
           if (p >= node.ports.size()) fail("port " + std::to_string(p) + " out of range");
-          node.ports[p].guid = pj[1].get<uint64_t>();
+          node.ports[p].guid = view::json_whole<uint64_t>(pj[1], "a port's GUID");
           if (!pj[2].is_null()) {
             PortInfo pi = from_row<PortInfo>(pj[2], kPortInfo, "port_info", port_info_columns);
             if (pi.state > kPortStateMax) fail("port_info \"PortState\" is out of range");
@@ -384,8 +387,10 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
       } else if (j.contains("link")) {
         const InJson& l = j["link"];
         if (!l.is_array() || l.size() != 4) fail("a link is [node, port, node, port]");
-        PortRef a{l[0].get<uint32_t>(), l[1].get<uint8_t>()};
-        PortRef b{l[2].get<uint32_t>(), l[3].get<uint8_t>()};
+        PortRef a{view::json_whole<uint32_t>(l[0], "a link's node"),
+                  view::json_whole<uint8_t>(l[1], "a link's port")};
+        PortRef b{view::json_whole<uint32_t>(l[2], "a link's node"),
+                  view::json_whole<uint8_t>(l[3], "a link's port")};
         for (PortRef r : {a, b})
           if (r.node >= f.nodes.size() || r.port >= f.nodes[r.node].ports.size())
             fail("a link to a node or port the file does not have");

@@ -350,6 +350,60 @@ TEST_F(Cache, BadLinesAreStillErrorsWithTheirLine) {
   }
 }
 
+// A number the JSON reader holds as a float or a negative number where the
+// model wants a whole one: an error naming the line and the value, not a
+// conversion (a port GUID of 1.1e76 was undefined behaviour; the fuzzer's
+// find) nor a wrapped value.
+TEST_F(Cache, NumbersOutsideTheirTypeAreErrorsNotConversions) {
+  std::string saved = text_of(fabric_);
+  size_t node_line = saved.find("{\"node\"");
+  ASSERT_NE(node_line, std::string::npos);
+  std::string head = saved.substr(0, node_line);
+  std::string first = saved.substr(node_line, saved.find('\n', node_line) + 1 - node_line);
+  struct Case {
+    const char* from;
+    const char* to;
+    const char* said;
+  };
+  nlohmann::ordered_json node = nlohmann::ordered_json::parse(first);
+  const nlohmann::ordered_json& port = node["node"]["ports"][0];
+  std::string ports = "\"ports\":[[" + port[0].dump() + ",";
+  std::string guid = ports + port[1].dump();
+  for (const Case& c : {Case{guid.c_str(), "\"ports\":[[1,1.11111e+76", "a port's GUID"},
+                        Case{ports.c_str(), "\"ports\":[[-1,", "a port's number"},
+                        Case{"\"path\":[]", "\"path\":[2.5]", "a path's port"}}) {
+    std::string line = first;
+    size_t at = line.find(c.from);
+    ASSERT_NE(at, std::string::npos) << c.from << " in " << line;
+    line.replace(at, std::string(c.from).size(), c.to);
+    try {
+      load(head + line);
+      ADD_FAILURE() << line;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(":2: " + std::string(c.said) + " is not a whole number"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  try {
+    load(saved + "{\"link\":[0,1,-5,1]}\n");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("a link's node is not a whole number from 0 to 4294967295"),
+        std::string::npos)
+        << e.what();
+  }
+  try {
+    load(saved + "{\"link\":[0,257,1,1]}\n");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a link's port is not a whole number from 0 to 255"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace rdma::ib
 

@@ -11,6 +11,7 @@
 #include "lib/mad/format.h"
 #include "lib/mad/target.h"
 #include "lib/mad/types.h"
+#include "lib/view/json_number.h"
 
 namespace rdma::ib {
 
@@ -97,24 +98,29 @@ Reading parse_reading(std::string_view text, const std::string& file) {
   Reading out;
   try {
     nlohmann::json doc = nlohmann::json::parse(text);
-    if (!doc.is_object() || doc.value("rdma_error_counters", 0) != 1)
+    if (!doc.is_object() || doc.value("rdma_error_counters", nlohmann::json(0)) != 1)
       throw Error(file + ": not a file of `rdma fabric errors save`");
     out.time = doc.at("time").get<double>();
     for (const nlohmann::json& p : doc.at("ports")) {
       PortReading r;
       r.node_guid = mad::parse_guid(p.at("node_guid").get<std::string>());
       if (p.contains("port_guid")) r.port_guid = mad::parse_guid(p["port_guid"].get<std::string>());
-      r.port = p.at("port").get<uint8_t>();
-      r.lid = p.at("lid").get<uint16_t>();
+      r.port = view::json_whole<uint8_t>(p.at("port"), "\"port\"");
+      r.lid = view::json_whole<uint16_t>(p.at("lid"), "\"lid\"");
       r.description = p.at("description").get<std::string>();
-      r.wide = p.at("bits").get<int>() == 64;
-      r.state = p.value("state", uint8_t{0});  // files saved before it was kept: unknown
+      r.wide = view::json_whole<unsigned>(p.at("bits"), "\"bits\"") == 64;
+      // Files saved before the state was kept: unknown (0).
+      r.state = p.contains("state") ? view::json_whole<uint8_t>(p["state"], "\"state\"") : 0;
       for (const mad::FieldDef* d : error_counters())
-        r.values.push_back(p.at("counters").at(d->name).get<uint64_t>());
+        r.values.push_back(view::json_whole<uint64_t>(p.at("counters").at(d->name),
+                                                      "counter \"" + std::string(d->name) + "\""));
       out.ports.push_back(std::move(r));
     }
   } catch (const nlohmann::json::exception& e) {
     throw Error(file + ": not a file of `rdma fabric errors save` (" + e.what() + ")");
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).starts_with(file + ":")) throw;
+    throw Error(file + ": " + e.what());
   }
   return out;
 }

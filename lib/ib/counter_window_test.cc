@@ -41,6 +41,37 @@ TEST(CounterWindow, SavedReadingReadsBackTheSame) {
   EXPECT_THROW(parse_reading("[1]", "f"), Error);
 }
 
+// Numbers outside their field's type are errors naming the file and the
+// value, not conversions (a float past the type is undefined behaviour) or
+// wrapped values.
+TEST(CounterWindow, SavedNumbersOutsideTheirTypeAreErrors) {
+  Reading r{1700000000.5, {window_port(0x1234, 3, false)}};
+  std::string saved = reading_json(r);
+  auto error = [&](const std::string& from, const std::string& to) -> std::string {
+    std::string bad = saved;
+    size_t at = bad.find(from);
+    if (at == std::string::npos) return "(no " + from + ")";
+    bad.replace(at, from.size(), to);
+    try {
+      parse_reading(bad, "f.json");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error("\"port\":3", "\"port\":1.11111e+76"),
+            "f.json: \"port\" is not a whole number from 0 to 255");
+  EXPECT_EQ(error("\"port\":3", "\"port\":259"),
+            "f.json: \"port\" is not a whole number from 0 to 255");
+  EXPECT_EQ(error("\"bits\":32", "\"bits\":-32"),
+            "f.json: \"bits\" is not a whole number from 0 to 4294967295");
+  EXPECT_EQ(error("\"rdma_error_counters\":1", "\"rdma_error_counters\":1e300"),
+            "f.json: not a file of `rdma fabric errors save`");
+  EXPECT_EQ(error("\"SymbolErrorCounter\":", "\"SymbolErrorCounter\":1e30,\"x\":"),
+            "f.json: counter \"SymbolErrorCounter\" is not a whole number from 0 to "
+            "18446744073709551615");
+}
+
 TEST(CounterWindow, IncreaseOverThresholdSaturatedAndWidthChange) {
   Reading a{100, {window_port(1, 1, false), window_port(1, 2, false), window_port(2, 1, false)}};
   Reading b = a;
