@@ -5,18 +5,24 @@
 # repository's corpus is only read). A target that crashes, leaks or hangs
 # fails; the input is kept in --artifacts.
 #
-# usage: tests/fuzz/run.sh [--build DIR] [--seconds S] [--only NAME] [--artifacts DIR]
+# usage: tests/fuzz/run.sh [--build DIR] [--seconds S] [--seed N] [--only NAME] [--artifacts DIR]
 # Ends with "N passed, M failed" (one per target) and the executions of each.
+# The seed is fixed (1 unless --seed says): a run's inputs follow from the
+# seed, the corpus and the binary, so a failure in CI is found again here by
+# the same command (a longer --seconds covers a faster machine's inputs);
+# --seed random lets libFuzzer pick one, as a campaign wants.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=build-fuzz
 SECONDS_EACH=25
+SEED=1
 ONLY=
 ART=${TMPDIR:-/tmp}/rdma-fuzz-artifacts
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) BUILD=$2; shift 2 ;;
         --seconds) SECONDS_EACH=$2; shift 2 ;;
+        --seed) SEED=$2; shift 2 ;;
         --only) ONLY=$2; shift 2 ;;
         --artifacts) ART=$2; shift 2 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -34,6 +40,12 @@ if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$CXX" -DRDMA_FUZZ=O
     echo "0 passed, 1 failed"
     exit 1
 fi
+seed_arg=()
+case "$SEED" in
+    random) ;;
+    *[!0-9]* | '') echo "run.sh: --seed takes a number or random, not \"$SEED\"" >&2; exit 2 ;;
+    *) seed_arg=(-seed="$SEED") ;;
+esac
 pass=0 fail=0
 for exe in "$BUILD"/fuzz_*; do
     [ -x "$exe" ] || continue
@@ -41,7 +53,7 @@ for exe in "$BUILD"/fuzz_*; do
     [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || continue
     scratch=$(mktemp -d)
     log=$scratch/log
-    "$exe" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$exe" "${seed_arg[@]}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$ART/$name-" "$scratch" "tests/fuzz/corpus/$name" >"$log" 2>&1
     rc=$?
     runs=$(grep -oE '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
@@ -51,7 +63,7 @@ for exe in "$BUILD"/fuzz_*; do
         echo "ok: fuzz_$name: ${runs:-?} runs in ${SECONDS_EACH}s, $cov"
     else
         fail=$((fail + 1))
-        echo "FAIL: fuzz_$name (exit $rc); artifacts in $ART"
+        echo "FAIL: fuzz_$name (exit $rc, seed $SEED); artifacts in $ART"
         grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$log" | head -n 10
     fi
     rm -rf "$scratch"
