@@ -6,8 +6,8 @@
 // figures on stdout; bench/latency_model.sh runs the sizes.
 //
 //   latency_model FILE [--tool rdma|ibnetdiscover] [--window N] [--per-node K]
-//                 [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline]
-//                 [--last N] [--guid-xor K]
+//                 [--switch-us N] [--ca-us N] [--hop-us N] [--host-ns N] [--queue N] [--timeline]
+//                 [--last N] [--busiest N] [--found] [--guid-xor K]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -116,7 +116,36 @@ class Timeline : public mad::Transport {
     int node = f_.last_delivery().node;
     if (node >= 0 && mad.get(mad::hdr::kAttrId) == mad::kNodeInfo.id) {
       if (node_infos_.size() <= static_cast<size_t>(node)) node_infos_.resize(node + 1);
-      ++node_infos_[node];
+      if (!node_infos_[node]++) found_by(node, mad);
+    }
+    if (node >= 0 && mad.get(mad::hdr::kAttrId) == mad::kPortInfo.id) {
+      if (port_infos_.size() <= static_cast<size_t>(node)) port_infos_.resize(node + 1);
+      port_infos_[node].emplace_back(
+          static_cast<unsigned>(mad.get(mad::hdr::kAttrMod)),
+          std::chrono::duration_cast<std::chrono::nanoseconds>(t_.now().time_since_epoch())
+              .count());
+    }
+  }
+  // --found: each switch in the order found, when its first NodeInfo went
+  // and through which node's port, and that node's own first NodeInfo:
+  // how long each link of the chain that found it took.
+  void print_found(const ibtest::LatencyFabric& lf) const {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < found_.size(); ++i)
+      if (found_[i].at >= 0 && f_.nodes()[i].is_switch()) order.push_back(i);
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return found_[a].at < found_[b].at; });
+    for (size_t i : order) {
+      const Found& x = found_[i];
+      std::printf(
+          "  %-12s asked %6.2f by %-12s port %2u (found %6.2f, its PortInfo asked %6.2f, "
+          "answered %6.2f)  service %.0f  last %.2f\n",
+          f_.nodes()[i].id.c_str(), x.at / 1e6,
+          x.parent >= 0 ? f_.nodes()[x.parent].id.c_str() : "-", x.port,
+          x.parent >= 0 ? found_[x.parent].at / 1e6 : 0.0, port_info_at(x.parent, x.port) / 1e6,
+          port_answer_at(x.parent, x.port) / 1e6,
+          std::chrono::duration<double>(lf.service(static_cast<int>(i))).count() * 1e3,
+          std::chrono::duration<double>(lf.last_at(static_cast<int>(i))).count() * 1e3);
     }
   }
   // The NodeInfo requests a node served (the probes that landed on it).
@@ -126,6 +155,20 @@ class Timeline : public mad::Transport {
   std::optional<mad::Received> receive(int timeout_ms) override {
     std::optional<mad::Received> r = t_.receive(timeout_ms);
     if (r && in_flight_) --in_flight_;
+    if (r && !r->status && r->bytes.size() >= 256) {
+      mad::Mad m;
+      std::copy_n(r->bytes.begin(), 256, m.bytes.begin());
+      if (m.get(mad::hdr::kAttrId) == mad::kPortInfo.id) {
+        int node = end_of(m);
+        if (node >= 0) {
+          if (port_answers_.size() <= static_cast<size_t>(node)) port_answers_.resize(node + 1);
+          port_answers_[node].emplace_back(
+              static_cast<unsigned>(m.get(mad::hdr::kAttrMod)),
+              std::chrono::duration_cast<std::chrono::nanoseconds>(t_.now().time_since_epoch())
+                  .count());
+        }
+      }
+    }
     return r;
   }
   std::chrono::steady_clock::time_point now() const override { return t_.now(); }
@@ -139,6 +182,55 @@ class Timeline : public mad::Transport {
   struct Bucket {
     size_t sent = 0, most = 0;
   };
+  struct Found {
+    int64_t at = -1;  // virtual ns its first NodeInfo was sent
+    int parent = -1;  // the node whose port it went out of
+    unsigned port = 0;
+  };
+  // Walks the directed route from the attached CA to the node before its end.
+  void found_by(int node, const mad::Mad& mad) {
+    if (found_.size() < f_.nodes().size()) found_.resize(f_.nodes().size());
+    Found& x = found_[node];
+    x.at =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t_.now().time_since_epoch()).count();
+    unsigned hops = static_cast<unsigned>(mad.get(mad::hdr::kHopCount));
+    int at = f_.attach_node();
+    for (unsigned h = 1; h <= hops && at >= 0; ++h) {
+      unsigned port =
+          static_cast<unsigned>(mad::get_bits(mad.bytes, mad::hdr::kInitialPath.bit + h * 8, 8));
+      if (h == hops) {
+        x.parent = at;
+        x.port = port;
+        break;
+      }
+      at = port < f_.nodes()[at].ports.size() ? f_.nodes()[at].ports[port].peer_node : -1;
+    }
+  }
+  std::vector<Found> found_;
+  std::vector<std::vector<std::pair<unsigned, int64_t>>> port_infos_;    // --found: port, sent
+  std::vector<std::vector<std::pair<unsigned, int64_t>>> port_answers_;  // port, answered
+  int end_of(const mad::Mad& m) const {
+    unsigned hops = static_cast<unsigned>(m.get(mad::hdr::kHopCount));
+    int at = f_.attach_node();
+    for (unsigned h = 1; h <= hops && at >= 0; ++h) {
+      unsigned port =
+          static_cast<unsigned>(mad::get_bits(m.bytes, mad::hdr::kInitialPath.bit + h * 8, 8));
+      at = port < f_.nodes()[at].ports.size() ? f_.nodes()[at].ports[port].peer_node : -1;
+    }
+    return at;
+  }
+  int64_t port_answer_at(int node, unsigned port) const {
+    if (node < 0 || static_cast<size_t>(node) >= port_answers_.size()) return -1;
+    for (auto [p, at] : port_answers_[node])
+      if (p == port) return at;
+    return -1;
+  }
+  int64_t port_info_at(int node, unsigned port) const {
+    if (node < 0 || static_cast<size_t>(node) >= port_infos_.size()) return -1;
+    for (auto [p, at] : port_infos_[node])
+      if (p == port) return at;
+    return -1;
+  }
   Bucket& at() {
     if (!start_) start_ = t_.now();
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t_.now() - *start_).count();
@@ -162,10 +254,12 @@ int arg_int(int& i, int argc, char** argv) {
 
 int main(int argc, char** argv) try {
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
-                 "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--queue N] [--timeline] "
-                 "[--last N] [--busiest N] [--guid-xor K]\n");
+    std::fprintf(
+        stderr,
+        "usage: latency_model FILE [--tool rdma|ibnetdiscover] [--window N] "
+        "[--per-node K] [--switch-us N] [--ca-us N] [--hop-us N] [--host-ns N] [--queue N] "
+        "[--timeline] "
+        "[--last N] [--busiest N] [--found] [--guid-xor K]\n");
     return 2;
   }
   std::string tool = "rdma";
@@ -173,6 +267,7 @@ int main(int argc, char** argv) try {
   cfg.window = 256;  // rdma's default (rdma/options.h)
   bool window_given = false;
   bool timeline = false;
+  bool found_list = false;
   size_t last = 0;
   size_t busiest = 0;
   uint64_t guid_xor = 0;
@@ -189,12 +284,16 @@ int main(int argc, char** argv) try {
       cfg.per_node = static_cast<size_t>(arg_int(i, argc, argv));
     else if (a == "--switch-us")
       lo.switch_service = std::chrono::microseconds(arg_int(i, argc, argv));
+    else if (a == "--host-ns")
+      lo.host_per_mad = std::chrono::nanoseconds(arg_int(i, argc, argv));
     else if (a == "--ca-us")
       lo.ca_service = std::chrono::microseconds(arg_int(i, argc, argv));
     else if (a == "--hop-us")
       lo.hop = std::chrono::microseconds(arg_int(i, argc, argv));
     else if (a == "--timeline")
       timeline = true;
+    else if (a == "--found")
+      found_list = true;
     else if (a == "--guid-xor")
       guid_xor = static_cast<uint64_t>(arg_int(i, argc, argv));
     else if (a == "--busiest")
@@ -258,7 +357,16 @@ int main(int argc, char** argv) try {
       window_floor * 1e3, ms(reach.at), t * 1e3 / ms(reach.at),
       reach.node >= 0 ? f.nodes()[reach.node].id.c_str() : "-", ms(reach.reach), ms(reach.first),
       busy, ls.busiest >= 0 ? f.nodes()[ls.busiest].id.c_str() : "-", real_s);
+  // The floor: the larger of the fabric's (the busiest node's work;
+  // the reach floor, which no tool beats either) and the tool's own work.
+  if (lo.host_per_mad.count()) {
+    double host = ms(ls.host);
+    std::printf("  host %.1f ms (%.1f us a MAD)  x_larger_floor %.2f  x_larger_reach %.2f\n", host,
+                lo.host_per_mad.count() / 1e3, t * 1e3 / std::max(floor * 1e3, host),
+                t * 1e3 / std::max(ms(reach.at), host));
+  }
   if (timeline) tl.print();
+  if (found_list) tl.print_found(lf);
   // The n nodes first by `before`: when each was first reached, its work,
   // the NodeInfo probes that landed on it, and its idle time between (0:
   // never idle once reached).

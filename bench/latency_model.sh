@@ -11,11 +11,15 @@
 # Rows: rdma as shipped (window 256, kPerNode in flight per node and per
 # port group), at window 32 (the default before) and 1024, with 1 ms
 # switches (some switch firmware's pace, issue 40) at 256 and 1024, and the
-# ibnetdiscover model (-o 2 and -o 16, and -o 2 with 1 ms switches).
+# ibnetdiscover model (-o 2 and -o 16, and -o 2 with 1 ms switches), and
+# 1 ms switches with the tool's own work per MAD on the clock (HOST_NS,
+# default 12400: the CPU per MAD bench/fabric_ibsim.sh measured at 1,000
+# nodes), for issue 40's floor: the larger of the fabric's and the tool's.
 # Results: bench/latency_results.md.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=$HERE/../build
+HOST_NS=${HOST_NS:-12400}
 if [ "${1:-}" = --build ]; then
   BUILD=$2
   shift 2
@@ -33,6 +37,7 @@ for n in "${@:-1000 5000 20000}"; do
   $m --window 1024
   $m --switch-us 1000
   $m --switch-us 1000 --window 1024
+  $m --switch-us 1000 --host-ns "$HOST_NS"
   $m --tool ibnetdiscover
   $m --tool ibnetdiscover --window 16
   $m --tool ibnetdiscover --switch-us 1000

@@ -23,7 +23,13 @@ void LatencyFabric::deliver(int64_t at, mad::Received r) {
   events_.push({at, seq_++, std::move(r)});
 }
 
+void LatencyFabric::spend(int64_t ns) {
+  now_ += ns;
+  stats_.host += std::chrono::nanoseconds(ns);
+}
+
 void LatencyFabric::send(const mad::Mad& mad, const mad::Address& to, int timeout_ms) {
+  spend(o_.host_per_mad.count() / 2);
   f_.send(mad, to, timeout_ms);
   FakeFabric::Delivery at = f_.last_delivery();
   // The double answers at once: its replies (or its timeout report) now.
@@ -87,6 +93,7 @@ std::optional<mad::Received> LatencyFabric::receive(int timeout_ms) {
   now_ = std::max(now_, events_.top().at);
   mad::Received r = std::move(const_cast<Event&>(events_.top()).r);
   events_.pop();
+  spend(o_.host_per_mad.count() - o_.host_per_mad.count() / 2);
   return r;
 }
 

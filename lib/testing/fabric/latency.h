@@ -24,6 +24,13 @@ struct LatencyOptions {
   // Requests waiting at a node besides the one being served; one arriving
   // past that is dropped (reported as a timeout after the sender's timeout).
   size_t queue_depth = 16;
+  // The tool's own work per MAD (building, sending, matching the reply,
+  // its callback), half charged on the virtual clock as a MAD is sent and
+  // half as its reply is taken: the host is one thread, so while it works
+  // nothing is sent, while the nodes keep serving. 0: a tool that costs
+  // nothing, the fabric alone. The floor is the larger of the
+  // fabric's and this times the MADs (bench/latency_results.md).
+  std::chrono::nanoseconds host_per_mad{0};
 };
 
 struct LatencyStats {
@@ -39,6 +46,8 @@ struct LatencyStats {
   // a sender's window slots, so no schedule with window W ends before
   // total_round_trip / W.
   std::chrono::nanoseconds total_round_trip{0};
+  // The tool's work charged on the clock (LatencyOptions::host_per_mad).
+  std::chrono::nanoseconds host{0};
 };
 
 // A second floor, the reach floor: no node's work starts before a chain of
@@ -100,6 +109,7 @@ class LatencyFabric : public mad::Transport {
     int64_t first = -1;  // the first request's arrival
   };
   void deliver(int64_t at, mad::Received r);
+  void spend(int64_t ns);  // the host's work: the clock moves on
 
   FakeFabric& f_;
   LatencyOptions o_;

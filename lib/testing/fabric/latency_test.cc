@@ -85,6 +85,31 @@ TEST(LatencyModel, TheQueueDrainsAsItServes) {
   EXPECT_EQ(lf.stats().dropped, 0u);
 }
 
+// The host's work per MAD (LatencyOptions::host_per_mad) is the tool's,
+// one thread: half as each MAD goes, half as its reply is taken, on the
+// clock, while the node serves what it was sent.
+TEST(LatencyModel, TheHostsWorkPerMadMovesTheClock) {
+  FakeFabric f(load_topology(testdata::kNet));
+  LatencyFabric lf(f, {.host_per_mad = microseconds(30)});
+  mad::Engine e(lf, {.timeout_ms = 1000, .retries = 0, .window = 64});
+  LatencyModelRun run;
+  run.ask(e, {1}, 4);  // sw1: 4 x 100 us, sent 15 us apart
+  e.run();
+  EXPECT_EQ(run.answered, 4);
+  EXPECT_EQ(lf.stats().host, microseconds(4 * 30));
+  // The node starts at 15 + 1 us and serves back to back; the sends'
+  // host time overlaps its work, the last reply's 15 us follow it.
+  EXPECT_EQ(lf.elapsed(), microseconds(15 + 1 + 4 * 100 + 1 + 15));
+  // Host time alone: with nodes that answer at once it is the whole run.
+  LatencyFabric quick(f, {.switch_service = microseconds(0),
+                          .hop = microseconds(0),
+                          .host_per_mad = microseconds(30)});
+  mad::Engine e2(quick, {.timeout_ms = 1000, .retries = 0, .window = 64});
+  run.ask(e2, {1}, 4);
+  e2.run();
+  EXPECT_EQ(quick.elapsed(), microseconds(4 * 30));
+}
+
 TEST(LatencyModel, UnroutedMadsTimeOutOnTheVirtualClock) {
   FakeFabric f(load_topology(testdata::kNet));
   LatencyFabric lf(f);
