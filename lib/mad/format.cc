@@ -128,6 +128,12 @@ std::string c_string(std::span<const uint8_t> bytes) {
 void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
             view::Json& json) {
   unsigned bit = f.bit + index * (f.stride ? f.stride : f.width);
+  // decode_fields checks a whole table first; a caller rendering one
+  // element (cc show port N) is checked here, so no index reads past attr.
+  unsigned width = f.fmt == Fmt::Gid ? 128 : f.width;
+  if (size_t{bit} + width > attr.size() * 8)
+    throw Error("truncated attribute: " + std::to_string(attr.size()) + " bytes, no room for " +
+                f.name + (f.count > 1 ? "[" + std::to_string(index) + "]" : ""));
   if (f.fmt == Fmt::Gid) {
     text = gid_text(attr.subspan(bit / 8).first<16>());
     json = text;

@@ -134,6 +134,28 @@ TEST(Format, DecodeFieldsShortBufferIsAnError) {
   EXPECT_THROW(decode_fields({&table, 1}, std::span(pkeys).first(pkeys.size() - 2), 0, t), Error);
 }
 
+// One element rendered on its own (cc show's port N) is checked as a table
+// is: an index past the buffer is an error naming the element, not a read
+// past the attribute's bytes.
+TEST(Format, RenderOneElementPastTheBufferIsAnError) {
+  const FieldDef& table = *find_field(kPKeyTable, "P_KeyTableBlock");
+  std::vector<uint8_t> pkeys(kPKeyTable.bytes);
+  set_bits(pkeys, table.bit + (table.count - 1) * table.width, table.width, 0xffff);
+  std::string text;
+  view::Json json;
+  render(table, pkeys, table.count - 1, text, json);
+  EXPECT_EQ(text, "0xffff");
+  try {
+    render(table, pkeys, table.count, text, json);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "truncated attribute: 64 bytes, no room for P_KeyTableBlock[32]");
+  }
+  const FieldDef& prefix = *find_field(kPortInfo, "GIDPrefix");
+  EXPECT_THROW(render(prefix, std::span(pkeys).first(2), 0, text, json), Error);
+}
+
 // Keys (M_Key, SM_Key, ServiceKey) print as "<not displayed>" unless asked
 // for, as infiniband-diags prints them without -K.
 TEST(Format, KeysAreNotDisplayedUnlessAsked) {
