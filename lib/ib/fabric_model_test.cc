@@ -33,7 +33,7 @@ TEST(FabricModel, AddsEachGuidOnce) {
 // only: every one found at its own index, none found that was not added.
 TEST(FabricModel, IndexesThousandsOfGuids) {
   Fabric f;
-  for (uint64_t i = 0; i < 3000; ++i) f.add(model_node((i << 40) | 0x0002c90300000000ull, 2), {});
+  for (uint64_t i = 0; i < 3000; ++i) f.add(model_node((i << 44) + 1, 2), {});
   for (uint64_t i = 0; i < 3000; ++i) f.add(model_node(0x0002c90300001000ull + i, 2), {});
   ASSERT_EQ(f.nodes.size(), 6000u);
   for (uint32_t i = 0; i < f.nodes.size(); ++i) ASSERT_EQ(f.index_of(f.nodes[i].info.node_guid), i);
