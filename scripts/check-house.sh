@@ -221,9 +221,6 @@ TEST_ALLOW=(
   "rdma/ib/sm.cc  command: tests/ibsim"
   "rdma/ib/topology_grouped.cc  command: tests/ibsim"
   "rdma/ib/topology_slurm.cc  command: tests/ibsim"
-  # Debt: no test names the header; reached only through callers' tests.
-  # Each wants its own test; remove the line when it has one.
-  "lib/ib/fabric_model.cc  debt: no test of its own yet"
 )
 
 cd "$root" || exit 2

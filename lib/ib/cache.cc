@@ -142,7 +142,7 @@ class FastLine {
     std::string description;
     NodeInfo info;
     if (!lit("{\"node_info\":") || !nums(ni) || !row(ni, kNodeInfo, info)) return false;
-    if (f.by_guid.count(info.node_guid)) return false;
+    if (f.find(info.node_guid)) return false;
     if (!lit(",\"description\":") || !str(description)) return false;
     if (!lit(",\"path\":") || !nums(path)) return false;
     std::optional<SwitchInfo> sw;
@@ -361,7 +361,7 @@ Fabric read_saved(std::FILE* in, const std::string& path) {
       if (j.contains("node")) {
         const InJson& nj = j["node"];
         NodeInfo info = from_row<NodeInfo>(nj.at("node_info"), kNodeInfo, "node_info");
-        if (f.by_guid.count(info.node_guid)) fail("node GUID repeated");
+        if (f.find(info.node_guid)) fail("node GUID repeated");
         const InJson& hops = nj.at("path");
         if (!hops.is_array()) fail("a path is a list of port numbers");
         std::vector<uint8_t> path;

@@ -57,7 +57,7 @@ class MftChecks : public ::testing::Test {
     return o;
   }
   ibtest::FabricNode& node(const char* id) { return fake_.nodes()[fake_.node(id)]; }
-  uint32_t index(const char* id) { return f_.by_guid.at(node(id).node_guid); }
+  uint32_t index(const char* id) { return f_.index_of(node(id).node_guid).value(); }
   std::vector<Finding> check() {
     f_ = discover(engine_).fabric;
     warnings_.clear();

@@ -30,7 +30,7 @@ class PKeyChecks : public ::testing::Test {
     EXPECT_TRUE(warnings.empty()) << warnings[0];
     return check_pkeys(f_, tables_);
   }
-  uint32_t index(const char* id) { return f_.by_guid.at(node(id).node_guid); }
+  uint32_t index(const char* id) { return f_.index_of(node(id).node_guid).value(); }
 
   ibtest::FakeFabric fake_;
   mad::Engine engine_{fake_, {100, 1, 16}};

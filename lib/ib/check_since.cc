@@ -27,8 +27,8 @@ std::vector<Finding> check_since(const Fabric& before, const Fabric& now) {
     const Node& nb = before.nodes[l.b.node];
     // The ends' nodes now (-1: gone).
     auto index = [&](const Node& n) {
-      auto it = now.by_guid.find(n.info.node_guid);
-      return it == now.by_guid.end() ? int64_t{-1} : int64_t{it->second};
+      std::optional<uint32_t> i = now.index_of(n.info.node_guid);
+      return i ? int64_t{*i} : int64_t{-1};
     };
     const int64_t a = index(na), b = index(nb);
     const Port* pa = a >= 0 ? now.nodes[a].port(l.a.port) : nullptr;

@@ -72,7 +72,7 @@ class FabricChecks : public ::testing::Test {
     lfts_ = read_lfts(engine_, f_, warnings);
     EXPECT_TRUE(warnings.empty()) << warnings[0];
   }
-  uint32_t index(const char* id) { return f_.by_guid.at(node(id).node_guid); }
+  uint32_t index(const char* id) { return f_.index_of(node(id).node_guid).value(); }
   static size_t errors(const std::vector<Finding>& v) {
     size_t n = 0;
     for (const Finding& x : v) n += x.severity == Severity::Error;

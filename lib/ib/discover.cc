@@ -340,7 +340,7 @@ class Discoverer {
     // node count it more than once).
     std::vector<Node>& nodes = d_.fabric.nodes;
     size_t fresh = 0;
-    for (const Probe& p : wave) fresh += p.info && !d_.fabric.by_guid.count(p.info->node_guid);
+    for (const Probe& p : wave) fresh += p.info && !d_.fabric.find(p.info->node_guid);
     if (nodes.size() + fresh > nodes.capacity())
       nodes.reserve(std::min(nodes.size() + fresh, kMaxNodes));
     for (const Probe& p : wave) {
@@ -369,7 +369,7 @@ class Discoverer {
         }
         continue;
       }
-      bool known = d_.fabric.by_guid.count(ni.node_guid) != 0;
+      bool known = d_.fabric.find(ni.node_guid) != nullptr;
       // Past the scan's last hop: only links between nodes already found
       // (as libibnetdisc's max_hops, which iblinkinfo -n uses).
       if (!known && scope_.hops && p.hops > *scope_.hops) continue;

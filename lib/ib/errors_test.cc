@@ -267,7 +267,7 @@ TEST_F(Errors, ASilentCaWithTwoPortsIsStillOneWarning) {
   // asked one after the other, so the second is not asked once the first
   // found the PMA silent.
   Fabric f = fabric_;
-  Node& h2 = f.nodes[f.by_guid.at(fake_.nodes()[fake_.node("hca2")].node_guid)];
+  Node& h2 = f.nodes[f.index_of(fake_.nodes()[fake_.node("hca2")].node_guid).value()];
   h2.ports[2].info = h2.ports[1].info;
   fake_.drop({{fake_.node("hca2"), mad::kClassPerf, -1}, 1.0});
   uint64_t before = pma_queries();
@@ -366,7 +366,7 @@ TEST_F(Errors, APmaAnsweringAnErrorStatusIsAWarning) {
   // answers PortCounters port 2 with a bad-field status.
   fake_.set_counter(fake_.node("hca1"), 1, "SymbolErrorCounter", 1);
   Fabric f = fabric_;
-  Node& h4 = f.nodes[f.by_guid.at(fake_.nodes()[fake_.node("hca4")].node_guid)];
+  Node& h4 = f.nodes[f.index_of(fake_.nodes()[fake_.node("hca4")].node_guid).value()];
   h4.ports.resize(3);
   h4.ports[2].num = 2;
   h4.ports[2].info = h4.ports[1].info;

@@ -19,23 +19,20 @@ bool port_guid_taken(const Fabric& f, uint64_t guid) {
 }
 
 void new_node_guid(Fabric& f, const GuidEdit& e, bool want_switch) {
-  auto it = f.by_guid.find(e.before);
+  std::optional<uint32_t> index = f.index_of(e.before);
   const char* kind = want_switch ? "switch" : "channel adapter";
-  if (it == f.by_guid.end())
-    throw Error("no node has GUID " + hex(e.before) + " in the saved fabric");
-  Node& n = f.nodes[it->second];
+  if (!index) throw Error("no node has GUID " + hex(e.before) + " in the saved fabric");
+  Node& n = f.nodes[*index];
   if (n.is_switch() != want_switch)
     throw Error("node GUID " + hex(e.before) + " is a " +
                 (n.is_switch() ? "switch's" : "channel adapter's") + ", not a " + kind + "'s");
-  if (e.after != e.before && f.by_guid.count(e.after))
+  if (e.after != e.before && f.find(e.after))
     throw Error("node GUID " + hex(e.after) + " is another node's already");
   // A switch's port 0 has the switch's GUID: it changes with it.
   if (want_switch && e.after != e.before && port_guid_taken(f, e.after))
     throw Error("port GUID " + hex(e.after) + " is another port's already");
-  uint32_t index = it->second;
-  f.by_guid.erase(it);
-  f.by_guid.emplace(e.after, index);
   n.info.node_guid = e.after;
+  f.reindex();
   if (want_switch) {
     if (n.info.port_guid == e.before) n.info.port_guid = e.after;
     if (!n.ports.empty() && n.ports[0].guid == e.before) n.ports[0].guid = e.after;
@@ -62,10 +59,9 @@ void edit_guid(Fabric& f, const GuidEdit& e) {
       return;
     }
     case GuidEdit::Kind::Port: {
-      auto it = f.by_guid.find(e.node);
-      if (it == f.by_guid.end())
-        throw Error("no node has GUID " + hex(e.node) + " in the saved fabric");
-      Node& n = f.nodes[it->second];
+      std::optional<uint32_t> index = f.index_of(e.node);
+      if (!index) throw Error("no node has GUID " + hex(e.node) + " in the saved fabric");
+      Node& n = f.nodes[*index];
       Port* port = nullptr;
       for (Port& p : n.ports)
         if (p.guid == e.before && p.guid) port = &p;

@@ -20,22 +20,39 @@ std::vector<uint16_t> Node::lids() const {
   return out;
 }
 
-uint32_t Fabric::add(const NodeInfo& info, std::vector<uint8_t> path) {
-  auto it = by_guid.find(info.node_guid);
-  if (it != by_guid.end()) return it->second;
+namespace {
+// GUIDs of one fabric often differ in their low bits only (sequential
+// within a vendor's OUI): a multiply spreads them over the index's slots.
+uint64_t guid_hash(uint64_t guid) {
+  return guid * 0x9e3779b97f4a7c15ull;
+}
+}  // namespace
+
+uint32_t Fabric::add(const NodeInfo& info, NodePath path) {
+  if (std::optional<uint32_t> known = index_of(info.node_guid)) return *known;
   uint32_t index = static_cast<uint32_t>(nodes.size());
   Node& n = nodes.emplace_back();
   n.info = info;
   n.path = std::move(path);
   n.ports.resize(size_t{info.num_ports} + 1);
   for (size_t p = 0; p < n.ports.size(); ++p) n.ports[p].num = static_cast<uint8_t>(p);
-  by_guid.emplace(info.node_guid, index);
+  by_guid_.add(guid_hash(info.node_guid), index);
   return index;
 }
 
+std::optional<uint32_t> Fabric::index_of(uint64_t node_guid) const {
+  return by_guid_.find(guid_hash(node_guid),
+                       [&](uint32_t i) { return nodes[i].info.node_guid == node_guid; });
+}
+
 const Node* Fabric::find(uint64_t node_guid) const {
-  auto it = by_guid.find(node_guid);
-  return it == by_guid.end() ? nullptr : &nodes[it->second];
+  std::optional<uint32_t> i = index_of(node_guid);
+  return i ? &nodes[*i] : nullptr;
+}
+
+void Fabric::reindex() {
+  by_guid_ = {};
+  for (uint32_t i = 0; i < nodes.size(); ++i) by_guid_.add(guid_hash(nodes[i].info.node_guid), i);
 }
 
 void Fabric::connect(PortRef a, PortRef b) {

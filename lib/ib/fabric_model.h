@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "lib/ib/node_path.h"
 #include "lib/ib/port_parts.h"
 #include "lib/ib/smp.h"
+#include "lib/mad/key_index.h"
 
 namespace rdma::ib {
 
@@ -31,7 +32,7 @@ struct Node {
   // management port), 1..NumPorts for CAs and routers (ports[0] unused).
   std::vector<Port> ports;
   // How discovery reached it: the directed route from the local port.
-  std::vector<uint8_t> path;
+  NodePath path;
 
   bool is_switch() const { return info.is_switch(); }
   // The LIDs of the node: a switch's port 0, each known CA port's.
@@ -47,18 +48,25 @@ struct Link {
 
 struct Fabric {
   std::vector<Node> nodes;  // discovery order: the local node first
-  std::unordered_map<uint64_t, uint32_t> by_guid;
 
   // Adds a node (ports sized from NodeInfo) unless its GUID is known;
   // returns its index either way.
-  uint32_t add(const NodeInfo& info, std::vector<uint8_t> path);
+  uint32_t add(const NodeInfo& info, NodePath path);
+  // The node with that GUID: its index, or none.
+  std::optional<uint32_t> index_of(uint64_t node_guid) const;
   const Node* find(uint64_t node_guid) const;
+  // Indexes the nodes' GUIDs again, after one of them was changed.
+  void reindex();
   // Records that a and b are joined (both ends).
   void connect(PortRef a, PortRef b);
   // Every link once, in node order.
   std::vector<Link> links() const;
   const Port& at(PortRef r) const { return nodes[r.node].ports[r.port]; }
   Port& at(PortRef r) { return nodes[r.node].ports[r.port]; }
+
+ private:
+  // Node GUID to index: 8-byte slots over nodes, not a hash node a node.
+  mad::KeyIndex by_guid_;
 };
 
 }  // namespace rdma::ib

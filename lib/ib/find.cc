@@ -150,9 +150,7 @@ std::optional<PortRef> find_port_guid(const Fabric& f, uint64_t guid) {
 }
 
 std::optional<uint32_t> find_node_guid(const Fabric& f, uint64_t guid) {
-  auto it = f.by_guid.find(guid);
-  if (it == f.by_guid.end()) return std::nullopt;
-  return it->second;
+  return f.index_of(guid);
 }
 
 std::optional<PortRef> find_port_gid(const Fabric& f, const std::array<uint8_t, 16>& gid) {

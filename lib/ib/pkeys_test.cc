@@ -37,7 +37,7 @@ class PKeyRead : public ::testing::Test {
     fake_.assign_lids();
   }
   ibtest::FabricNode& node(const char* id) { return fake_.nodes()[fake_.node(id)]; }
-  uint32_t index(const char* id) { return f_.by_guid.at(node(id).node_guid); }
+  uint32_t index(const char* id) { return f_.index_of(node(id).node_guid).value(); }
   PKeyTables read(bool switches) {
     f_ = discover(engine_).fabric;
     warnings_.clear();

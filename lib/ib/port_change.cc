@@ -305,7 +305,7 @@ mad::Route port_change_route(MadClient& c, const mad::Route& given, const PortCh
     Discovery d = discover(c.engine());
     const Node* target = d.fabric.find(ni.node_guid);
     if (target) {
-      uint32_t idx = d.fabric.by_guid.at(ni.node_guid);
+      uint32_t idx = d.fabric.index_of(ni.node_guid).value();
       std::vector<PortRef> avoid{{idx, static_cast<uint8_t>(port)}};
       if (const Port* p = target->port(port); p && p->peer) avoid.push_back(*p->peer);
       if (auto around =

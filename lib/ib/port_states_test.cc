@@ -21,7 +21,9 @@ class PortStateRead : public ::testing::Test {
     fake_.assign_lids();
     f_ = discover(engine_).fabric;
   }
-  uint32_t index(const char* id) { return f_.by_guid.at(fake_.nodes()[fake_.node(id)].node_guid); }
+  uint32_t index(const char* id) {
+    return f_.index_of(fake_.nodes()[fake_.node(id)].node_guid).value();
+  }
 
   ibtest::FakeFabric fake_;
   mad::Engine engine_{fake_, {100, 1, 16}};

@@ -25,7 +25,9 @@ class Records : public ::testing::Test {
     mad::Engine e(fake_, {100, 1, 8});
     f_ = discover(e).fabric;
   }
-  uint32_t index(const char* id) { return f_.by_guid.at(fake_.nodes()[fake_.node(id)].node_guid); }
+  uint32_t index(const char* id) {
+    return f_.index_of(fake_.nodes()[fake_.node(id)].node_guid).value();
+  }
 
   ibtest::FakeFabric fake_;
   Fabric f_;

@@ -112,7 +112,7 @@ Fabric fabric_from_sa(mad::Engine& e, uint16_t sa_lid, uint64_t local_port_guid,
     std::vector<uint32_t> found;
     for (const Probe& p : wave) {
       SaNode& sn = nodes[p.guid];
-      bool known = f.by_guid.count(p.guid) != 0;
+      bool known = f.find(p.guid) != nullptr;
       NodeInfo ni = sn.info;
       ni.local_port = p.port;
       if (!ni.is_switch()) ni.port_guid = sn.port_guids[p.port];
@@ -151,7 +151,7 @@ Fabric fabric_from_sa(mad::Engine& e, uint16_t sa_lid, uint64_t local_port_guid,
     wave = std::move(next);
   }
   for (uint64_t g : order)
-    if (!f.by_guid.count(g))
+    if (!f.find(g))
       warnings.push_back("the SA's node " + mad::guid_hex(g) + " (" +
                          mad::desc_text(nodes[g].description) +
                          ") is not linked to the local port's subnet");

@@ -21,7 +21,7 @@ class Route : public ::testing::Test {
   }
   ibtest::FabricNode& node(const char* id) { return fake_.nodes()[fake_.node(id)]; }
   Fabric discovered() { return discover(engine_).fabric; }
-  uint32_t index(const Fabric& f, const char* id) { return f.by_guid.at(node(id).node_guid); }
+  uint32_t index(const Fabric& f, const char* id) { return f.index_of(node(id).node_guid).value(); }
 
   ibtest::FakeFabric fake_;
   mad::Engine engine_{fake_, {100, 1, 8}};

@@ -121,7 +121,7 @@ void fabric_report(Ctx& c) {
     ib::Reading after = read();
     ib::WindowJudgement j = ib::judge_window(before, after, wo.counters, wo.thresholds);
     for (const ib::PortIncrease& p : j.ports) {
-      uint32_t n = f.by_guid.at(p.after->node_guid);
+      uint32_t n = f.index_of(p.after->node_guid).value();
       std::vector<ib::FindingPlace> where{ib::place(f, n, p.after->port)};
       std::string rose;
       for (const ib::CounterChange& k : p.counters)
