@@ -1,7 +1,8 @@
 // An open-addressing index from a key's hash to the position of its entry
-// in a container the caller keeps (the engine's destinations, in a deque):
-// 8 bytes a slot, at most half of them used, instead of a hash node per
-// entry. The caller compares keys (is_key), so the index holds none.
+// in a container the caller keeps (the engine's destinations, in a deque;
+// the fabric model's nodes, by GUID): 8 bytes a slot, at most three
+// quarters of them used, instead of a hash node per entry. The caller
+// compares keys (is_key), so the index holds none.
 #pragma once
 
 #include <cstddef>
