@@ -73,16 +73,21 @@ class Discoverer {
   // early: asked of a switch before its wave settled (ask_early);
   // unknown_end: a probe of a node not known yet (mad::Query::unknown_end),
   // behind the node with GUID `behind` when not 0 (mad::Query::behind).
-  // then, when set, runs after the reply or the failure (a sweep's next).
-  template <typename Done>
+  // then runs after the reply or the failure (a sweep's next). A callable
+  // of its own type, not a std::function: that was 32 bytes more in every
+  // queued query's callback, and a heap block of its own for a sweep's.
+  struct NoThen {
+    void operator()() const {}
+  };
+  template <typename Done, typename Then = NoThen>
   void get(const std::vector<uint8_t>& path, const mad::AttrDef& a, uint32_t mod, Done done,
-           Early* early = nullptr, bool unknown_end = false, uint64_t behind = 0,
-           std::function<void()> then = {}) {
+           Early* early = nullptr, bool unknown_end = false, uint64_t behind = 0, Then then = {}) {
     mad::Route r{true, 0, path};
-    std::string what = std::string(a.name) + (mod ? " port " + std::to_string(mod) : "") +
-                       " from " + mad::route_text(r);
     ++owed(early);
-    mad::Query q{mad::make_smp(r, mad::kGet, a, mod), mad::smp_address(r), what,
+    // No what: the engine names it from the MAD when a message needs it
+    // ("PortInfo port 3 from dr 0,1", mad::query_text), not a heap block
+    // per queued query.
+    mad::Query q{mad::make_smp(r, mad::kGet, a, mod), mad::smp_address(r), "",
                  [this, done, early, then](const mad::Mad* reply, const mad::Failure* f) {
                    --owed(early);
                    if (!reply) {
@@ -94,7 +99,7 @@ class Discoverer {
                        d_.warnings.push_back(err.what());
                      }
                    }
-                   if (then) then();
+                   then();
                  }};
     q.unknown_end = unknown_end;
     q.behind = behind;
@@ -216,8 +221,7 @@ class Discoverer {
     std::vector<uint8_t> path = e.path;
     path.push_back(port);
     mad::Route r{true, 0, path};
-    mad::Query q{mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r),
-                 "NodeInfo from " + mad::route_text(r),
+    mad::Query q{mad::make_smp(r, mad::kGet, mad::kNodeInfo, 0), mad::smp_address(r), "",
                  [this, key, path, near = e.info](const mad::Mad* reply, const mad::Failure*) {
                    asking_.erase(key);
                    std::optional<NodeInfo> far;
@@ -414,8 +418,9 @@ class Discoverer {
   // (lib/ib/fdr10.h). A node that does not answer that is not a problem:
   // its port is not FDR10, and no warning says otherwise. For node n, or
   // for an early node (e): its node once settled, till then kept in e.
+  template <typename Then = NoThen>
   void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port, Early* e = nullptr,
-                 std::function<void()> then = {}) {
+                 Then then = {}) {
     auto answered = [this, n, path, port, e](std::span<const uint8_t> a) {
       PortInfo pi = PortInfo::from(a);
       bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);

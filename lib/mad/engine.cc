@@ -10,6 +10,7 @@
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/format.h"
+#include "lib/mad/query_text.h"
 
 namespace rdma::mad {
 
@@ -44,7 +45,7 @@ std::string route_key(const Query& q) {
 
 // A directed route's key in 64 bits (its length, then its ports), when it
 // has at most 7 hops (a 3-level fat tree's longest is 6): Engine::probe_sent_.
-std::optional<uint64_t> packed_route(const std::string& key) {
+std::optional<uint64_t> packed_route(std::string_view key) {
   if (key.empty() || key[0] != 'd' || key.size() > 8) return std::nullopt;
   uint64_t v = key.size();
   for (size_t i = 1; i < key.size(); ++i) v |= uint64_t{static_cast<uint8_t>(key[i])} << (8 * i);
@@ -122,29 +123,27 @@ Engine::Dest& Engine::route_dest(const Query& q) {
   if (added) {
     d->limited = q.mad.mgmt_class() != kClassSa;
     // Probes sent to this route before it had a Dest: counted on, once.
-    if (std::optional<uint64_t> p = packed_route(d->key)) d->sent = probe_sent_.take(*p);
+    if (std::optional<uint64_t> p = packed_route(d->key.view())) d->sent = probe_sent_.take(*p);
   }
   return *d;
 }
 
-Engine::Dest* Engine::find_dest(const std::string& key) {
-  std::optional<uint32_t> i = dest_index_.find(std::hash<std::string>{}(key),
-                                               [&](uint32_t j) { return dests_[j].key == key; });
+Engine::Dest* Engine::find_dest(std::string_view key) {
+  std::optional<uint32_t> i = dest_index_.find(
+      std::hash<std::string_view>{}(key), [&](uint32_t j) { return dests_[j].key.view() == key; });
   return i ? &dests_[*i] : nullptr;
 }
 
-std::pair<Engine::Dest*, bool> Engine::add_dest(std::string key) {
+std::pair<Engine::Dest*, bool> Engine::add_dest(std::string_view key) {
   if (Dest* d = find_dest(key)) return {d, false};
-  dest_index_.add(std::hash<std::string>{}(key), static_cast<uint32_t>(dests_.size()));
-  Dest& d = dests_.emplace_back();
-  d.key = std::move(key);
-  return {&d, true};
+  dest_index_.add(std::hash<std::string_view>{}(key), static_cast<uint32_t>(dests_.size()));
+  return {&dests_.emplace_back(key), true};
 }
 
 // "dr 0,1,3", "lid 4", "behind 0x...", "behind dr 0,1": from the key
 // route_dest and dest_of give it; a probe's route's too (count_sent).
 namespace {
-std::string key_text(const std::string& k) {
+std::string key_text(std::string_view k) {
   auto path = [&k](std::string out) {
     for (size_t i = 1; i < k.size(); ++i) out += "," + std::to_string(static_cast<uint8_t>(k[i]));
     return out;
@@ -160,12 +159,17 @@ std::string key_text(const std::string& k) {
       return "behind " + guid_hex(guid);
     }
     default:  // 'l'
-      return "lid " + k.substr(1);
+      return "lid " + std::string(k.substr(1));
   }
 }
 }  // namespace
 std::string Engine::Dest::text() const {
-  return key_text(key);
+  static_assert(sizeof(Dest) <= 72, "6,902 destinations live at a discovery's peak: keep it small");
+  return key_text(key.view());
+}
+
+std::string Engine::what_of(const Query& q) {
+  return q.what.empty() ? query_text(q.mad, q.to) : q.what;
 }
 
 // Where a try counts for EngineStats::busiest: its route end's Dest, or for
@@ -245,7 +249,7 @@ void Engine::submit(Query q) {
     doomed_.emplace_back(std::move(q), &d);
     return;
   }
-  d.pending.push_back(std::move(q));
+  d.pending.push(std::move(q));
   if (c_.per_node == 0)
     fifo_.push_back(&d);
   else
@@ -293,7 +297,7 @@ void Engine::retry(uint32_t key, Flight& f) {
 
 void Engine::withdraw(Query q) {
   ++stats_.withdrawn;
-  Failure failure{Failure::Kind::Withdrawn, 0, 0, "not sent: " + q.what};
+  Failure failure{Failure::Kind::Withdrawn, 0, 0, "not sent: " + what_of(q)};
   if (q.done) q.done(nullptr, &failure);
 }
 
@@ -344,8 +348,7 @@ void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
 void Engine::give_up(Dest& d) {
   d.given_up = true;
   stats_.gave_up_on.push_back(d.text());
-  for (; !d.pending.empty(); d.pending.pop_front())
-    doomed_.emplace_back(std::move(d.pending.front()), &d);
+  while (!d.pending.empty()) doomed_.emplace_back(d.pending.pop(), &d);
   for (auto& [key, f] : flights_)
     if (f.dest == &d) {
       f.abandoned = true;
@@ -385,7 +388,7 @@ bool Engine::failing() const {
 Failure Engine::given_up_failure(const Query& q, const Dest& d, bool sent) {
   ++stats_.given_up;
   return {Failure::Kind::Timeout, 0, 0,
-          (sent ? "no reply to " : "not sent: ") + q.what + ": gave up on " +
+          (sent ? "no reply to " : "not sent: ") + what_of(q) + ": gave up on " +
               (d.group ? "the probes " + d.text() : d.text()) + " (" + why_given_up(d) + ")"};
 }
 
@@ -465,13 +468,14 @@ void Engine::on_receive(const Received& r) {
   Mad request = f.q.mad;
   request.set(hdr::kTid, r.bytes.size() >= 16 ? get_bits(r.bytes, hdr::kTid.bit, 64) : 0);
   Mad reply;
-  std::optional<Failure> failure = verify_reply(request, r.bytes, f.q.what, reply);
+  std::optional<Failure> failure = verify_reply(request, r.bytes, what_of(f.q), reply);
   // A LID-routed reply comes from the LID the request went to (its SLID is
   // the request's DLID, LMC path bits included); 0: the transport cannot say.
   if (!failure && f.q.mad.mgmt_class() != kClassSmiDr && f.q.to.lid &&
       f.q.to.lid != kPermissiveLid && r.slid && r.slid != f.q.to.lid) {
-    failure = Failure{Failure::Kind::Malformed, 0, 0,
-                      "malformed reply to " + f.q.what + ": from LID " + std::to_string(r.slid)};
+    failure =
+        Failure{Failure::Kind::Malformed, 0, 0,
+                "malformed reply to " + what_of(f.q) + ": from LID " + std::to_string(r.slid)};
     failure->field = "source LID";
   }
   if (failure && failure->kind == Failure::Kind::Malformed) {
@@ -526,7 +530,7 @@ void Engine::expire(Clock::time_point now) {
     std::string tries = std::to_string(f.tries) + (f.tries == 1 ? " try" : " tries");
     Failure failure{
         Failure::Kind::Timeout, f.tries, 0,
-        "no reply to " + f.q.what + " (" +
+        "no reply to " + what_of(f.q) + " (" +
             (returned ? tries + (f.tries == 1 ? ", given" : ", each given") +
                             " back at once by the local port: " + std::strerror(f.return_status)
                       : tries + " of " + std::to_string(f.timeout_ms) + " ms") +
@@ -562,14 +566,14 @@ void Engine::end_at_deadline(const std::string& why) {
       Query q = std::move(doomed_.front().first);
       doomed_.pop_front();
       --pending_;
-      Failure failure{Failure::Kind::Timeout, 0, 0, why + ": not sent: " + q.what};
+      Failure failure{Failure::Kind::Timeout, 0, 0, why + ": not sent: " + what_of(q)};
       ++stats_.timeouts;
       if (q.done) q.done(nullptr, &failure);
       continue;
     }
     if (!flights_.empty()) {
       Flight& f = flights_.begin()->second;
-      Failure failure{Failure::Kind::Timeout, f.tries, 0, why + ": no reply to " + f.q.what};
+      Failure failure{Failure::Kind::Timeout, f.tries, 0, why + ": no reply to " + what_of(f.q)};
       finish(flights_.begin()->first, nullptr, &failure);
       continue;
     }
@@ -579,10 +583,9 @@ void Engine::end_at_deadline(const std::string& why) {
       if (!d.pending.empty()) waiting.push_back(&d);
     for (Dest* d : waiting) {
       while (!d->pending.empty()) {
-        Query q = std::move(d->pending.front());
-        d->pending.pop_front();
+        Query q = d->pending.pop();
         --pending_;
-        Failure failure{Failure::Kind::Timeout, 0, 0, why + ": not sent: " + q.what};
+        Failure failure{Failure::Kind::Timeout, 0, 0, why + ": not sent: " + what_of(q)};
         ++stats_.timeouts;
         if (q.done) q.done(nullptr, &failure);
       }
@@ -631,8 +634,7 @@ void Engine::run(const std::function<bool()>& until) {
       from.pop_front();
       (&from == &idle_ ? d.in_idle : d.in_ring) = false;
       if (!may_start(d)) continue;
-      Query q = std::move(d.pending.front());
-      d.pending.pop_front();
+      Query q = d.pending.pop();
       --pending_;
       if (q.wanted && !q.wanted()) {
         withdraw(std::move(q));

@@ -19,12 +19,15 @@
 #include <queue>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "lib/mad/key_index.h"
+#include "lib/mad/query_queue.h"
 #include "lib/mad/result.h"
 #include "lib/mad/route_counts.h"
+#include "lib/mad/short_key.h"
 #include "lib/mad/transport.h"
 
 namespace rdma::mad {
@@ -173,7 +176,9 @@ struct EngineStats {
 struct Query {
   Mad mad;
   Address to;
-  std::string what;  // for messages: "NodeInfo from lid 4"
+  // For messages: "NodeInfo from lid 4". Empty: made from the MAD and
+  // the address when a message needs it (query_text), not kept per query.
+  std::string what;
   Done done;
   // When set, a good reply's bytes as received: longer than one MAD when the
   // kernel reassembled an RMPP transfer (an SA table).
@@ -233,29 +238,29 @@ class Engine {
   using Clock = std::chrono::steady_clock;
   // Where queries go, each with its own queue: the ring of destinations
   // that may start one takes turns, so the window is spread across nodes.
+  // Its members ordered so that it packs in 72 bytes (6,902 of them live
+  // at the peak of a 4,768-node discovery).
   struct Dest {
-    // A list, not a deque: libstdc++'s deque allocates a Query's worth
-    // (and its map) even empty, for each of the thousands of destinations
-    // a discovery meets (bench/fabric_results.md, peak memory).
-    std::list<Query> pending;
+    explicit Dest(std::string_view k) : key(k) {}
+    QueryQueue pending;
     // Its key ("d" and a route's ports, "l" and a DLID, "G" and a GUID's
-    // bytes, "g" and a group's route): within the string's own 15 bytes
-    // for routes of up to 14 hops, so no block of its own. The text
-    // derived from it when a message needs it (text()).
-    std::string key;
-    uint32_t in_flight = 0;
-    bool in_ring = false;  // in ring_
-    bool in_idle = false;  // in idle_
-    int unanswered = 0;    // tries unanswered in a row (EngineConfig::give_up)
+    // bytes, "g" and a group's route): inline for routes of up to 14 hops
+    // (ShortKey). The text derived from it when a message needs it
+    // (text()).
+    ShortKey key;
     // Its last tries, one bit each (1: unanswered), the newest lowest, and
     // how many (give_up_window).
     uint64_t recent = 0;
+    uint64_t sent = 0;
+    uint32_t in_flight = 0;
+    int unanswered = 0;  // tries unanswered in a row (EngineConfig::give_up)
     int recent_count = 0;
+    int timeout_ms = 0;     // 0: nothing learned, the configured one
+    bool in_ring = false;   // in ring_
+    bool in_idle = false;   // in idle_
     bool given_up = false;  // its queries end unsent
     bool limited = true;    // not the SA
     bool group = false;     // probes behind a known node's ports, not one node
-    int timeout_ms = 0;     // 0: nothing learned, the configured one
-    uint64_t sent = 0;
     std::string text() const;
   };
   struct Flight {
@@ -279,8 +284,8 @@ class Engine {
   };
   uint32_t new_tid();
   Dest& dest_of(const Query& q);
-  Dest* find_dest(const std::string& key);
-  std::pair<Dest*, bool> add_dest(std::string key);  // as try_emplace
+  Dest* find_dest(std::string_view key);
+  std::pair<Dest*, bool> add_dest(std::string_view key);  // as try_emplace
   Dest& route_dest(const Query& q);
   uint64_t& count_sent(Flight& f);
   bool may_start(const Dest& d) const;
@@ -305,6 +310,8 @@ class Engine {
   void end_given_up(Query q, const Dest& d);
   void note_try(bool answered);
   bool failing() const;
+  // Query::what, or when empty the text made from its MAD (query_text).
+  static std::string what_of(const Query& q);
 
   Transport& t_;
   EngineConfig c_;
