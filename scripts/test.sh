@@ -251,5 +251,12 @@ fi
 
 note "summary"
 [ ${#FAILED_SUITES[@]} -eq 0 ] || echo "failed suites: ${FAILED_SUITES[*]}"
+# Each failed suite's failing lines again, last: a reader who sees only a
+# run's first and last lines (a CI page that cuts the middle) still learns
+# which test failed and why, not only which suite.
+for s in "${FAILED_SUITES[@]}"; do
+  grep -E '^(FAIL|not ok)|^\[  FAILED  \]|runtime error|ERROR: |SUMMARY: ' "$LOG/$s.log" 2>/dev/null |
+    head -n 12 | sed "s/^/$s: /"
+done
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
