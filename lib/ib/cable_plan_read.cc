@@ -292,13 +292,18 @@ namespace {
 // A name with a control character (a NUL, a line break) matches no node's
 // description and cannot be written back as one CSV field: the plan is
 // refused, naming where (fuzz_cable_plan: a NUL cut the name written back).
+// So is an empty name (a topology line's `# ""`), as the CSV reader refuses
+// one: a plan names both ends of each cable, whatever its format.
 Plan names_checked(Plan p, const std::string& path) {
   for (const PlanLink& l : p.links)
-    for (const std::string* name : {&l.a.node, &l.b.node})
+    for (const std::string* name : {&l.a.node, &l.b.node}) {
+      if (name->empty())
+        throw Error((l.where.empty() ? path : l.where) + ": a device name is empty");
       for (unsigned char c : *name)
         if (c < 0x20 || c == 0x7f)
           throw Error((l.where.empty() ? path : l.where) +
                       ": a device name has a control character (" + view::hex_text(c, 2) + ")");
+    }
   return p;
 }
 
