@@ -125,15 +125,28 @@ std::string c_string(std::span<const uint8_t> bytes) {
   return out;
 }
 
+namespace {
+
+// Throws Error unless element index of f lies inside bytes: a field
+// table's offsets are the attribute's, and a caller's buffer (a short
+// reply, a record built elsewhere) may be shorter than the attribute.
+// The message names the element ("[3]") when name_element says.
+void check_room(const FieldDef& f, size_t index, std::span<const uint8_t> bytes,
+                bool name_element = false) {
+  size_t end = size_t{f.bit} + index * (f.stride ? f.stride : f.width) + f.width;
+  if (end > bytes.size() * 8)
+    throw Error("truncated attribute: " + std::to_string(bytes.size()) + " bytes, no room for " +
+                f.name + (name_element ? "[" + std::to_string(index) + "]" : ""));
+}
+
+}  // namespace
+
 void render(const FieldDef& f, std::span<const uint8_t> attr, unsigned index, std::string& text,
             view::Json& json) {
   unsigned bit = f.bit + index * (f.stride ? f.stride : f.width);
   // decode_fields checks a whole table first; a caller rendering one
   // element (cc show port N) is checked here, so no index reads past attr.
-  unsigned width = f.fmt == Fmt::Gid ? 128 : f.width;
-  if (size_t{bit} + width > attr.size() * 8)
-    throw Error("truncated attribute: " + std::to_string(attr.size()) + " bytes, no room for " +
-                f.name + (f.count > 1 ? "[" + std::to_string(index) + "]" : ""));
+  check_room(f, index, attr, f.count > 1);
   if (f.fmt == Fmt::Gid) {
     text = gid_text(attr.subspan(bit / 8).first<16>());
     json = text;
@@ -224,26 +237,11 @@ uint64_t shown_value(Fmt fmt, uint64_t v) {
   return v > UINT64_MAX / 4 ? UINT64_MAX : v * 4;
 }
 
-namespace {
-
-// Throws Error unless every element of f lies inside bytes: a field
-// table's offsets are the attribute's, and a caller's buffer (a short
-// reply, a record built elsewhere) may be shorter than the attribute.
-void check_room(const FieldDef& f, std::span<const uint8_t> bytes) {
-  size_t last = f.count > 1 ? f.count - 1 : 0;
-  size_t end = size_t{f.bit} + last * (f.stride ? f.stride : f.width) + f.width;
-  if (end > bytes.size() * 8)
-    throw Error("truncated attribute: " + std::to_string(bytes.size()) + " bytes, no room for " +
-                f.name);
-}
-
-}  // namespace
-
 void decode_fields(std::span<const FieldDef> fields, std::span<const uint8_t> bytes, int detail,
                    view::Record& out, const DecodeOptions& o) {
   // All checked first: a short buffer adds nothing to out.
   for (const FieldDef& f : fields)
-    if (f.level <= detail) check_room(f, bytes);
+    if (f.level <= detail) check_room(f, f.count > 1 ? f.count - 1 : 0, bytes);
   for (const FieldDef& f : fields) {
     if (f.level > detail) continue;
     if (f.fmt == Fmt::LinkSpeed) {
