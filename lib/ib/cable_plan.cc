@@ -29,6 +29,10 @@ void Plan::add(PlanLink l) {
   links.push_back(std::move(l));
 }
 
+std::string plan_name(const Node& n) {
+  return n.description.empty() ? mad::guid_hex(n.info.node_guid) : n.description;
+}
+
 namespace {
 
 std::string end_text(const PlanEnd& e) {
@@ -92,7 +96,7 @@ class Checker {
 
   // Names on both sides: ambiguous, absent, unknown, replaced.
   void names() {
-    for (uint32_t i = 0; i < f_.nodes.size(); ++i) by_name_[f_.nodes[i].description].push_back(i);
+    for (uint32_t i = 0; i < f_.nodes.size(); ++i) by_name_[plan_name(f_.nodes[i])].push_back(i);
     for (const auto& [name, pn] : plan_.nodes) {
       auto it = by_name_.find(name);
       if (pn.count > 1 || (it != by_name_.end() && it->second.size() > 1)) {
@@ -142,7 +146,7 @@ class Checker {
     for (const auto& [name, n] : judged_) {
       for (const Port& p : f_.nodes[n].ports) {
         if (!p.peer || p.num == 0) continue;
-        built_[{name, p.num}] = {f_.nodes[p.peer->node].description, p.peer->port};
+        built_[{name, p.num}] = {plan_name(f_.nodes[p.peer->node]), p.peer->port};
       }
     }
   }
@@ -287,9 +291,10 @@ Plan plan_of(const Fabric& f) {
   Plan p;
   std::map<std::string, unsigned> seen;
   for (const Node& n : f.nodes) {
-    PlanNode& pn = p.nodes[n.description];
-    if (++seen[n.description] > 1) {
-      pn.count = seen[n.description];
+    std::string name = plan_name(n);
+    PlanNode& pn = p.nodes[name];
+    if (++seen[name] > 1) {
+      pn.count = seen[name];
       pn.guid = 0;
     } else {
       pn.guid = n.info.node_guid;
@@ -298,8 +303,8 @@ Plan plan_of(const Fabric& f) {
   }
   for (const Link& l : f.links()) {
     PlanLink pl;
-    pl.a = {f.nodes[l.a.node].description, l.a.port};
-    pl.b = {f.nodes[l.b.node].description, l.b.port};
+    pl.a = {plan_name(f.nodes[l.a.node]), l.a.port};
+    pl.b = {plan_name(f.nodes[l.b.node]), l.b.port};
     const Port& pa = f.at(l.a);
     const Port& pb = f.at(l.b);
     const Node& na = f.nodes[l.a.node];

@@ -3,6 +3,8 @@
 // or the node-name-map's name) and ports by number, never by GUID, so a
 // replaced HCA is the same node and a crossed pair of cables is one swap,
 // not four unrelated changes (what `fabric diff`, by GUID, would say).
+// A node with no name at all (an empty NodeDescription, none in the map)
+// is named by its node GUID: there is nothing else a person could write.
 #pragma once
 
 #include <cstdint>
@@ -84,6 +86,10 @@ struct PlanResult {
 // not listed), planned nodes not found absent (an error), a node whose
 // name matches but whose GUID is not the plan's replaced (a note).
 PlanResult check_plan(const Plan& plan, const Fabric& f);
+
+// The name a plan knows a node by: its description (node-name-map applied
+// before), or "0x" and its node GUID when that is empty.
+std::string plan_name(const Node& n);
 
 // A fabric as its own plan: every link, its width and speed as they run.
 Plan plan_of(const Fabric& f);

@@ -16,6 +16,7 @@
 #include "lib/ib/topology_lines.h"
 #include "lib/ib/topology_read.h"
 #include "lib/ib/types.h"
+#include "lib/mad/format.h"
 #include "lib/view/number.h"
 #include "lib/view/read_text.h"
 #include "lib/view/trim.h"
@@ -222,6 +223,7 @@ Plan parse_plan_topology(const std::string& text, const std::string& file,
       if (!guid && std::regex_match(current, g, kIdGuid))
         guid = file_number(g[1].str(), true, UINT64_MAX, where, "GUID");
       if (guid) name = names.name(guid, name);
+      if (name.empty() && guid) name = mad::guid_hex(guid);  // as plan_name names it
       if (!ids.emplace(current, Declared{name, lineno}).second)
         throw Error(where + ": node \"" + current + "\" is declared twice");
       auto [it, fresh] = p.nodes.try_emplace(name);

@@ -9,8 +9,10 @@
 #include <set>
 
 #include "lib/error.h"
+#include "lib/ib/cache.h"
 #include "lib/ib/discover.h"
 #include "lib/ib/node_name_map.h"
+#include "lib/mad/format.h"
 #include "lib/testing/fabric/fabric.h"
 #include "lib/testing/fabric/topology.h"
 #include "lib/testing/test_data.h"
@@ -244,6 +246,44 @@ TEST_F(PlanFile, IbnetdiscoverNamesAreTheDescriptionsOrTheMapsNames) {
   m.names[0x100000] = "node1";
   Plan named = load_plan(write("d.topo", text), m);
   EXPECT_EQ(named.links[0].b, (PlanEnd{"node1", 1}));
+}
+
+// A node with an empty NodeDescription (an HCA before its driver names
+// it, an unmanaged switch) has nothing else a person could write: a plan
+// knows it by its node GUID, in every format, and so does the check. Two
+// such nodes are two names, not one ambiguous "".
+TEST_F(PlanFile, ANodeWithoutADescriptionIsNamedByItsGuid) {
+  Fabric f = fabric_of_net("plan.net");
+  ASSERT_GE(f.nodes.size(), 3u);
+  f.nodes[1].description.clear();
+  f.nodes[2].description.clear();
+  std::string a = mad::guid_hex(f.nodes[1].info.node_guid);
+  EXPECT_EQ(plan_name(f.nodes[1]), a);
+  EXPECT_EQ(plan_name(f.nodes[0]), f.nodes[0].description);
+  Plan own = plan_of(f);
+  EXPECT_EQ(own.nodes.count(""), 0u);
+  EXPECT_EQ(own.nodes.at(a).guid, f.nodes[1].info.node_guid);
+  PlanResult r = check_plan(own, f);
+  EXPECT_TRUE(r.findings.empty()) << r.findings[0].what;
+  EXPECT_EQ(r.matched, own.links.size());
+  // A saved fabric read back as a plan (it was refused whole, for its
+  // empty names, before).
+  std::string saved = write("nameless.json", "");
+  save_fabric(f, saved);
+  Plan back = load_plan(saved, {});
+  EXPECT_EQ(back.links.size(), own.links.size());
+  EXPECT_EQ(back.nodes.count(a), 1u);
+  // ibnetdiscover's file: `# ""` with the node's GUID beside it.
+  Plan topo = load_plan(write("nameless.topo",
+                              "switchguid=0x200000\n"
+                              "Switch\t4 \"S-0000000000200000\"\t# \"\" base port 0 lid 2\n"
+                              "[1]\t\"H-0000000000100000\"[1]\t# \"h\" lid 3 4xEDR\n"
+                              "\ncaguid=0x100000\n"
+                              "Ca\t1 \"H-0000000000100000\"\t# \"h\"\n"
+                              "[1]\t\"S-0000000000200000\"[1]\t# lid 3 4xEDR\n"),
+                        {});
+  ASSERT_EQ(topo.links.size(), 1u);
+  EXPECT_EQ(topo.links[0].a, (PlanEnd{"0x0000000000200000", 1}));
 }
 
 }  // namespace
