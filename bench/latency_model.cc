@@ -193,12 +193,11 @@ class Timeline : public mad::Transport {
     Found& x = found_[node];
     x.at =
         std::chrono::duration_cast<std::chrono::nanoseconds>(t_.now().time_since_epoch()).count();
-    unsigned hops = static_cast<unsigned>(mad.get(mad::hdr::kHopCount));
+    std::span<const uint8_t> path = mad.dr_path();
     int at = f_.attach_node();
-    for (unsigned h = 1; h <= hops && at >= 0; ++h) {
-      unsigned port =
-          static_cast<unsigned>(mad::get_bits(mad.bytes, mad::hdr::kInitialPath.bit + h * 8, 8));
-      if (h == hops) {
+    for (size_t h = 0; h < path.size() && at >= 0; ++h) {
+      unsigned port = path[h];
+      if (h + 1 == path.size()) {
         x.parent = at;
         x.port = port;
         break;
@@ -210,11 +209,9 @@ class Timeline : public mad::Transport {
   std::vector<std::vector<std::pair<unsigned, int64_t>>> port_infos_;    // --found: port, sent
   std::vector<std::vector<std::pair<unsigned, int64_t>>> port_answers_;  // port, answered
   int end_of(const mad::Mad& m) const {
-    unsigned hops = static_cast<unsigned>(m.get(mad::hdr::kHopCount));
     int at = f_.attach_node();
-    for (unsigned h = 1; h <= hops && at >= 0; ++h) {
-      unsigned port =
-          static_cast<unsigned>(mad::get_bits(m.bytes, mad::hdr::kInitialPath.bit + h * 8, 8));
+    for (uint8_t port : m.dr_path()) {
+      if (at < 0) break;
       at = port < f_.nodes()[at].ports.size() ? f_.nodes()[at].ports[port].peer_node : -1;
     }
     return at;

@@ -42,9 +42,8 @@ class LyingNodeInfo : public mad::Transport {
     return r;
   }
   static std::vector<uint8_t> path_of(const mad::Mad& m) {
-    size_t hops = m.get(mad::hdr::kHopCount);
-    size_t at = mad::hdr::kInitialPath.bit / 8;
-    return {m.bytes.begin() + at + 1, m.bytes.begin() + at + 1 + hops};
+    std::span<const uint8_t> path = m.dr_path();
+    return {path.begin(), path.end()};
   }
   std::vector<std::vector<uint8_t>> paths;
 

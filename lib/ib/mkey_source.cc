@@ -1,10 +1,8 @@
 #include "lib/ib/mkey_source.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "lib/mad/attrs.h"
-#include "lib/mad/bits.h"
 
 namespace rdma::ib {
 
@@ -21,16 +19,13 @@ void MkeySource::learn_link(uint16_t from_lid, uint8_t from_port, uint16_t to_li
 
 std::string MkeySource::where(const mad::Mad& smp, const mad::Address& to) {
   if (smp.mgmt_class() != mad::kClassSmiDr) return "lid " + std::to_string(to.lid);
-  const size_t hops = std::min<size_t>(smp.get(mad::hdr::kHopCount), mad::kMaxHops);
+  std::span<const uint8_t> path = smp.dr_path();
   std::string s;
   // A combined route (its DrSLID not permissive) goes by LID first.
   if (smp.get(mad::hdr::kDrSlid) != mad::kPermissiveLid) s = "lid " + std::to_string(to.lid) + " ";
   s += "dr ";
-  for (size_t i = 1; i <= hops; ++i) {
-    if (i > 1) s += ",";
-    s += std::to_string(mad::get_bits(smp.bytes, mad::hdr::kInitialPath.bit + 8 * i, 8));
-  }
-  if (hops == 0) s += "0";
+  for (size_t i = 0; i < path.size(); ++i) s += (i ? "," : "") + std::to_string(path[i]);
+  if (path.empty()) s += "0";
   return s;
 }
 

@@ -30,17 +30,9 @@ double time_value_ms(uint64_t v) {
 // A query's route end as a key of Engine::dests_: "d" and a directed
 // route's ports, or "l" and the DLID.
 std::string route_key(const Query& q) {
-  std::string key;
-  bool directed = q.mad.mgmt_class() == kClassSmiDr;
-  if (directed) {
-    size_t hops = std::min<size_t>(q.mad.get(hdr::kHopCount), kMaxHops);
-    key = "d";
-    for (size_t i = 1; i <= hops; ++i)
-      key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
-  } else {
-    key = "l" + std::to_string(q.to.lid);
-  }
-  return key;
+  if (q.mad.mgmt_class() != kClassSmiDr) return "l" + std::to_string(q.to.lid);
+  std::span<const uint8_t> path = q.mad.dr_path();
+  return "d" + std::string(path.begin(), path.end());
 }
 
 // A directed route's key in 64 bits (its length, then its ports), when it
@@ -189,16 +181,14 @@ uint64_t& Engine::count_sent(Flight& f) {
 // unknown node the port group of the known node before it (the route
 // without its last hop), whichever node the probe turns out to reach.
 Engine::Dest& Engine::dest_of(const Query& q) {
-  size_t hops = q.mad.mgmt_class() == kClassSmiDr ? q.mad.get(hdr::kHopCount) : 0;
-  if (!q.unknown_end || hops == 0) return route_dest(q);
+  std::span<const uint8_t> path = q.mad.dr_path();
+  if (!q.unknown_end || path.empty()) return route_dest(q);
   std::string key;
   if (q.behind) {  // the node, not the route: one group whichever way
     key = "G";
     for (int shift = 56; shift >= 0; shift -= 8) key += static_cast<char>(q.behind >> shift);
   } else {
-    key = "g";
-    for (size_t i = 1; i < std::min<size_t>(hops, kMaxHops); ++i)
-      key += static_cast<char>(get_bits(q.mad.bytes, hdr::kInitialPath.bit + i * 8, 8));
+    key = "g" + std::string(path.begin(), path.end() - 1);
   }
   auto [d, added] = add_dest(std::move(key));
   if (added) d->group = true;

@@ -213,11 +213,9 @@ std::optional<Failure> verify_reply(const Mad& request, std::span<const uint8_t>
     if (r.get(hdr::kHopCount) != hops)
       return malformed("hop count", "hop count " + std::to_string(r.get(hdr::kHopCount)) +
                                         ", expected " + std::to_string(hops));
-    const size_t path = hdr::kInitialPath.bit / 8;
     if (r.get(hdr::kDrSlid) != request.get(hdr::kDrSlid) ||
         r.get(hdr::kDrDlid) != request.get(hdr::kDrDlid) ||
-        !std::equal(r.bytes.begin() + path + 1, r.bytes.begin() + path + 1 + hops,
-                    request.bytes.begin() + path + 1))
+        !std::ranges::equal(r.dr_path(), request.dr_path()))
       return malformed("path", "another directed route");
   }
   uint16_t status = r.mgmt_class() == kClassSmiDr ? r.get(hdr::kDrStatus) : r.get(hdr::kStatus);

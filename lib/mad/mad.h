@@ -90,6 +90,15 @@ struct Mad {
   uint64_t get(const FieldDef& f) const { return get_bits(bytes, f.bit, f.width); }
   void set(const FieldDef& f, uint64_t v) { set_bits(bytes, f.bit, f.width, v); }
   uint8_t mgmt_class() const { return bytes[1]; }
+  // A directed-route SMP's initial path (IBA 14.2.1.2): the output port at
+  // each of its HopCount hops, entry 0 (unused) left out; at most kMaxHops,
+  // all the field holds, whatever HopCount says. Empty for other classes.
+  std::span<const uint8_t> dr_path() const {
+    if (mgmt_class() != kClassSmiDr) return {};
+    size_t hops = get(hdr::kHopCount);
+    return std::span(bytes).subspan(hdr::kInitialPath.bit / 8 + 1,
+                                    hops < kMaxHops ? hops : kMaxHops);
+  }
   std::span<uint8_t> data() { return std::span(bytes).subspan(data_offset(mgmt_class())); }
   std::span<const uint8_t> data() const {
     return std::span(bytes).subspan(data_offset(mgmt_class()));

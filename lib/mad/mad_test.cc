@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
 #include "lib/mad/combined_route.h"
@@ -37,6 +40,34 @@ TEST(Mad, DirectedRouteSmpCarriesThePath) {
   EXPECT_EQ(m.bytes[130], 4);
   EXPECT_EQ(smp_address(r).lid, kPermissiveLid);
   EXPECT_EQ(m.data().data(), m.bytes.data() + 64);
+}
+
+// The initial path as the wire has it (IBA 14.2.1.2): HopCount in byte 7,
+// the ports from byte 129 (byte 128, entry 0, is no hop), read in place.
+TEST(Mad, DrPathReadsTheInitialPathsHops) {
+  Mad m;
+  m.bytes[1] = 0x81;  // SubnMgmt directed route
+  m.bytes[7] = 3;
+  const uint8_t wire[] = {9, 1, 4, 255, 7};  // entry 0, 3 hops, a byte past them
+  std::copy(std::begin(wire), std::end(wire), m.bytes.begin() + 128);
+  std::span<const uint8_t> p = m.dr_path();
+  EXPECT_EQ(std::vector<uint8_t>(p.begin(), p.end()), (std::vector<uint8_t>{1, 4, 255}));
+  EXPECT_EQ(p.data(), m.bytes.data() + 129);
+  m.bytes[7] = 0;  // the local node
+  EXPECT_TRUE(m.dr_path().empty());
+  m.bytes[7] = 200;  // more than the field holds: its 63 entries
+  EXPECT_EQ(m.dr_path().size(), 63u);
+  EXPECT_EQ(m.dr_path().data() + 63, m.bytes.data() + 192);
+  m.bytes[1] = 0x01;  // LID routed: byte 7 and 129 on are no path
+  m.bytes[7] = 3;
+  EXPECT_TRUE(m.dr_path().empty());
+  // What make_smp writes reads back, to the longest route.
+  for (size_t n : {1u, 2u, 63u}) {
+    std::vector<uint8_t> path(n);
+    for (size_t i = 0; i < n; ++i) path[i] = static_cast<uint8_t>(i + 1);
+    Mad smp = make_smp({true, 0, path}, kGet, kNodeInfo, 0);
+    EXPECT_EQ(std::vector<uint8_t>(smp.dr_path().begin(), smp.dr_path().end()), path) << n;
+  }
 }
 
 // A combined route, IBA 14.2.2: LID-routed to the start (the address's
