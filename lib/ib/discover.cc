@@ -15,6 +15,7 @@
 #include "lib/ib/discover_state.h"
 #include "lib/ib/discover_text.h"
 #include "lib/ib/fdr10.h"
+#include "lib/ib/node_path.h"
 #include "lib/ib/port_peers.h"
 #include "lib/ib/sweep_order.h"
 #include "lib/ib/types.h"
@@ -335,7 +336,7 @@ class Discoverer {
 
   // Adds the wave's nodes and links in probe order; returns the new nodes
   // and asks for the PortInfo of CA ports reached for the first time.
-  std::vector<uint32_t> settle(const Wave& wave) {
+  std::vector<uint32_t> settle(Wave wave) {
     std::vector<uint32_t> found;
     // Room for the wave's nodes at most, not a doubling: the last wave of
     // a fat tree (its CAs) took the vector from 4,096 nodes to 8,192 at
@@ -347,7 +348,13 @@ class Discoverer {
     for (const Probe& p : wave) fresh += p.info && !d_.fabric.find(p.info->node_guid);
     if (nodes.size() + fresh > nodes.capacity())
       nodes.reserve(std::min(nodes.size() + fresh, kMaxNodes));
-    for (const Probe& p : wave) {
+    found.reserve(fresh);
+    hops_.reserve(nodes.capacity());
+    // Each probe freed once settled, so the ports of the nodes added can
+    // take the room the probes leave, not the heap's top: a fat tree's
+    // last waves hold a probe a CA (bench/fabric_results.md).
+    for (; !wave.empty(); wave.pop_front()) {
+      const Probe& p = wave.front();
       if (!p.info) {
         if (!p.from && !p.back)
           throw Error((p.path.empty() ? std::string("the local node")
@@ -421,7 +428,9 @@ class Discoverer {
   template <typename Then = NoThen>
   void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port, Early* e = nullptr,
                  Then then = {}) {
-    auto answered = [this, n, path, port, e](std::span<const uint8_t> a) {
+    // The route kept inline: a vector was a heap block more for each
+    // queued PortInfo query (a wave's details are thousands).
+    auto answered = [this, n, path = NodePath(path), port, e](std::span<const uint8_t> a) {
       PortInfo pi = PortInfo::from(a);
       bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);
       if (e && !e->n) {
@@ -573,16 +582,18 @@ class Discoverer {
     if (!explores(n)) return std::nullopt;
     if (port.num == 0 || port.peer || !port.info || !port.info->link_up()) return std::nullopt;
     if (!node.is_switch() && port.num != node.info.local_port) return std::nullopt;
-    Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
+    Probe p{{}, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
+    std::vector<uint8_t> path = node.path;
     // A CA forwards no directed route: behind a remote start CA is the
     // node its route came through.
-    if (node.is_switch() || p.path.empty()) {
-      p.path.push_back(port.num);
+    if (node.is_switch() || path.empty()) {
+      path.push_back(port.num);
     } else {
-      p.path.pop_back();
+      path.pop_back();
       p.from.reset();
       p.back = true;
     }
+    p.path = path;
     return p;
   }
 
@@ -636,7 +647,10 @@ class Discoverer {
       for (const Port& port : node.ports) {
         auto early = early_.find({n, port.num});
         if (early != early_.end()) {
+          // Erased as moved: the map's nodes and the wave's probes were
+          // both whole (a probe a CA in the last waves) till the clear below.
           wave.push_back(std::move(early->second));
+          early_.erase(early);
           continue;
         }
         if (std::optional<Probe> p = probe_behind(n, port)) wave.push_back(std::move(*p));

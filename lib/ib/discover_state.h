@@ -12,13 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "lib/ib/node_path.h"
 #include "lib/ib/port_parts.h"
 #include "lib/ib/types.h"
 
 namespace rdma::ib::discover_state {
 
+// The last wave of a fat tree holds one per CA: 96 bytes, its route inline
+// (a vector was 8 bytes more and a heap block of 32 a probe).
 struct Probe {
-  std::vector<uint8_t> path;    // directed route to the node behind
+  NodePath path;                // directed route to the node behind
   std::optional<PortRef> from;  // the port it is behind (none: the local node)
   std::optional<NodeInfo> info;
   unsigned hops = 0;  // links from the start node
