@@ -196,14 +196,14 @@ class Discoverer {
   // in their order: what is learnt ahead only saves them the waiting.
   void look_ahead(Early& e, uint8_t port) {
     if (scope_.hops || e.suspect || e.path.size() >= mad::kMaxHops) return;
-    auto base = e.ports.find(0);
-    if (base == e.ports.end()) return;  // port 0 first: its LID is checked
+    const Port& base = e.port(0);
+    if (!base.info) return;  // port 0 first: its LID is checked
     if (port != 0) return ahead(e, port);
     // Another switch of its size with its LID: not explored through ahead
     // (the wave decides whether it is at all, check_lid).
     // Which of the two the wave finds first is not known yet, and the first
     // to answer need not be it: neither is explored ahead from here on.
-    if (uint16_t lid = base->second.lid) {
+    if (uint16_t lid = base.info->lid) {
       auto [owner, fresh] = early_lids_.emplace(std::pair{lid, e.info.num_ports}, &e);
       if (!fresh && owner->second != &e) {
         owner->second->suspect = true;
@@ -211,11 +211,11 @@ class Discoverer {
         return;
       }
     }
-    for (const auto& [p, pi] : e.ports)
-      if (p != 0) ahead(e, p);
+    for (const Port& p : std::as_const(e.ports))
+      if (p.num != 0 && p.info) ahead(e, p.num);
   }
   void ahead(Early& e, uint8_t port) {
-    if (!e.ports.at(port).link_up()) return;
+    if (!e.port(port).info->link_up()) return;
     PortPeers::Key key{e.info.node_guid, port};
     if (peers_.known(key) || asking_.count(key) || holds_.held(key) || hold(e.info, port)) return;
     asking_.insert(key);
@@ -273,6 +273,7 @@ class Discoverer {
     Early& e = early_nodes_[ni.node_guid];
     e.order = early_nodes_.size();
     e.info = ni;
+    e.ports = NodePorts(size_t{ni.num_ports} + 1, false);
     e.path = path;
     Early* ep = &e;
     // The ports first, the rest after them: each port's answer may send a
@@ -327,10 +328,10 @@ class Discoverer {
     if (e.sw) node.sw = *e.sw;
     node.ports[0].guid = ni.port_guid;
     for (uint8_t port : sweep_order(ni)) {
-      auto answered = e.ports.find(port);
-      if (answered != e.ports.end()) port_answered(n, port, std::move(answered->second));
+      if (const Port& answered = e.port(port); answered.info)
+        port_answered(n, port, *answered.info);
     }
-    e.ports.clear();
+    e.ports = {};
     return true;
   }
 
@@ -434,7 +435,7 @@ class Discoverer {
       PortInfo pi = PortInfo::from(a);
       bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);
       if (e && !e->n) {
-        e->ports[port] = std::move(pi);
+        e->ports[port].info = pi;
         look_ahead(*e, port);
       } else
         port_answered(e ? *e->n : n, port, std::move(pi));
@@ -446,7 +447,7 @@ class Discoverer {
                  [this, n, port, e](const mad::Mad* reply, const mad::Failure*) {
                    --owed(e);
                    if (!reply) return;
-                   PortInfo& info = e && !e->n ? e->ports[port]
+                   PortInfo& info = e && !e->n ? *e->ports[port].info
                                                : *d_.fabric.nodes[e ? *e->n : n].ports[port].info;
                    info.mlnx_speed_active = mlnx_speed_active(reply->data());
                    info.mlnx_speed_supported = mlnx_speed_supported(reply->data());
@@ -501,7 +502,7 @@ class Discoverer {
     for (const PortPeers::Key& key : holds_.release(guid)) {
       auto e = early_nodes_.find(key.first);
       if (!peers_.known(key) && e != early_nodes_.end() && !e->second.n)
-        if (e->second.ports.count(key.second)) ahead(e->second, key.second);
+        if (e->second.port(key.second).info) ahead(e->second, key.second);
       if (peers_.known(key) || asking_.count(key)) continue;  // its answer wakes them
       for (Probe* p : take_waiters(key)) p->sent = false, send_probe(*p);
     }

@@ -85,9 +85,10 @@ class NodePorts {
   }
   Port* end() { return begin() + size_; }
 
- private:
-  // The empty port 0 reads return: a constant, not state.
+  // The empty Port a port 0 not kept reads as: a constant, not state.
   static const Port& none();
+
+ private:
   void keep_zero();
 
   std::unique_ptr<Port[]> ports_;  // ports first_..size_-1
