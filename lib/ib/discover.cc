@@ -15,7 +15,6 @@
 #include "lib/ib/discover_state.h"
 #include "lib/ib/discover_text.h"
 #include "lib/ib/fdr10.h"
-#include "lib/ib/node_path.h"
 #include "lib/ib/port_peers.h"
 #include "lib/ib/sweep_order.h"
 #include "lib/ib/types.h"
@@ -351,9 +350,8 @@ class Discoverer {
       nodes.reserve(std::min(nodes.size() + fresh, kMaxNodes));
     found.reserve(fresh);
     hops_.reserve(nodes.capacity());
-    // Each probe freed once settled, so the ports of the nodes added can
-    // take the room the probes leave, not the heap's top: a fat tree's
-    // last waves hold a probe a CA (bench/fabric_results.md).
+    // Each probe freed once settled: the nodes' ports added take its room,
+    // not the heap's top (a fat tree's last waves hold a probe a CA).
     for (; !wave.empty(); wave.pop_front()) {
       const Probe& p = wave.front();
       if (!p.info) {
@@ -429,8 +427,7 @@ class Discoverer {
   template <typename Then = NoThen>
   void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port, Early* e = nullptr,
                  Then then = {}) {
-    // The route kept inline: a vector was a heap block more for each
-    // queued PortInfo query (a wave's details are thousands).
+    // The route inline: a vector was a heap block a queued PortInfo query.
     auto answered = [this, n, path = NodePath(path), port, e](std::span<const uint8_t> a) {
       PortInfo pi = PortInfo::from(a);
       bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);
@@ -648,8 +645,7 @@ class Discoverer {
       for (const Port& port : node.ports) {
         auto early = early_.find({n, port.num});
         if (early != early_.end()) {
-          // Erased as moved: the map's nodes and the wave's probes were
-          // both whole (a probe a CA in the last waves) till the clear below.
+          // Erased as moved: not the map and the wave whole till the clear.
           wave.push_back(std::move(early->second));
           early_.erase(early);
           continue;
