@@ -195,14 +195,14 @@ class Discoverer {
   // in their order: what is learnt ahead only saves them the waiting.
   void look_ahead(Early& e, uint8_t port) {
     if (scope_.hops || e.suspect || e.path.size() >= mad::kMaxHops) return;
-    auto base = e.ports.find(0);
-    if (base == e.ports.end()) return;  // port 0 first: its LID is checked
+    const Port& base = e.port(0);
+    if (!base.info) return;  // port 0 first: its LID is checked
     if (port != 0) return ahead(e, port);
     // Another switch of its size with its LID: not explored through ahead
     // (the wave decides whether it is at all, check_lid).
     // Which of the two the wave finds first is not known yet, and the first
     // to answer need not be it: neither is explored ahead from here on.
-    if (uint16_t lid = base->second.lid) {
+    if (uint16_t lid = base.info->lid) {
       auto [owner, fresh] = early_lids_.emplace(std::pair{lid, e.info.num_ports}, &e);
       if (!fresh && owner->second != &e) {
         owner->second->suspect = true;
@@ -210,11 +210,11 @@ class Discoverer {
         return;
       }
     }
-    for (const auto& [p, pi] : e.ports)
-      if (p != 0) ahead(e, p);
+    for (const Port& p : std::as_const(e.ports))
+      if (p.num != 0 && p.info) ahead(e, p.num);
   }
   void ahead(Early& e, uint8_t port) {
-    if (!e.ports.at(port).link_up()) return;
+    if (!e.port(port).info->link_up()) return;
     PortPeers::Key key{e.info.node_guid, port};
     if (peers_.known(key) || asking_.count(key) || holds_.held(key) || hold(e.info, port)) return;
     asking_.insert(key);
@@ -272,6 +272,7 @@ class Discoverer {
     Early& e = early_nodes_[ni.node_guid];
     e.order = early_nodes_.size();
     e.info = ni;
+    e.ports = NodePorts(size_t{ni.num_ports} + 1, false);
     e.path = path;
     Early* ep = &e;
     // The ports first, the rest after them: each port's answer may send a
@@ -326,16 +327,16 @@ class Discoverer {
     if (e.sw) node.sw = *e.sw;
     node.ports[0].guid = ni.port_guid;
     for (uint8_t port : sweep_order(ni)) {
-      auto answered = e.ports.find(port);
-      if (answered != e.ports.end()) port_answered(n, port, std::move(answered->second));
+      if (const Port& answered = e.port(port); answered.info)
+        port_answered(n, port, *answered.info);
     }
-    e.ports.clear();
+    e.ports = {};
     return true;
   }
 
   // Adds the wave's nodes and links in probe order; returns the new nodes
   // and asks for the PortInfo of CA ports reached for the first time.
-  std::vector<uint32_t> settle(const Wave& wave) {
+  std::vector<uint32_t> settle(Wave wave) {
     std::vector<uint32_t> found;
     // Room for the wave's nodes at most, not a doubling: the last wave of
     // a fat tree (its CAs) took the vector from 4,096 nodes to 8,192 at
@@ -347,7 +348,12 @@ class Discoverer {
     for (const Probe& p : wave) fresh += p.info && !d_.fabric.find(p.info->node_guid);
     if (nodes.size() + fresh > nodes.capacity())
       nodes.reserve(std::min(nodes.size() + fresh, kMaxNodes));
-    for (const Probe& p : wave) {
+    found.reserve(fresh);
+    hops_.reserve(nodes.capacity());
+    // Each probe freed once settled: the nodes' ports added take its room,
+    // not the heap's top (a fat tree's last waves hold a probe a CA).
+    for (; !wave.empty(); wave.pop_front()) {
+      const Probe& p = wave.front();
       if (!p.info) {
         if (!p.from && !p.back)
           throw Error((p.path.empty() ? std::string("the local node")
@@ -421,11 +427,12 @@ class Discoverer {
   template <typename Then = NoThen>
   void port_info(uint32_t n, const std::vector<uint8_t>& path, uint8_t port, Early* e = nullptr,
                  Then then = {}) {
-    auto answered = [this, n, path, port, e](std::span<const uint8_t> a) {
+    // The route inline: a vector was a heap block a queued PortInfo query.
+    auto answered = [this, n, path = NodePath(path), port, e](std::span<const uint8_t> a) {
       PortInfo pi = PortInfo::from(a);
       bool fdr10 = ask_fdr10(e ? e->info : d_.fabric.nodes[n].info, pi);
       if (e && !e->n) {
-        e->ports[port] = std::move(pi);
+        e->ports[port].info = pi;
         look_ahead(*e, port);
       } else
         port_answered(e ? *e->n : n, port, std::move(pi));
@@ -437,7 +444,7 @@ class Discoverer {
                  [this, n, port, e](const mad::Mad* reply, const mad::Failure*) {
                    --owed(e);
                    if (!reply) return;
-                   PortInfo& info = e && !e->n ? e->ports[port]
+                   PortInfo& info = e && !e->n ? *e->ports[port].info
                                                : *d_.fabric.nodes[e ? *e->n : n].ports[port].info;
                    info.mlnx_speed_active = mlnx_speed_active(reply->data());
                    info.mlnx_speed_supported = mlnx_speed_supported(reply->data());
@@ -492,7 +499,7 @@ class Discoverer {
     for (const PortPeers::Key& key : holds_.release(guid)) {
       auto e = early_nodes_.find(key.first);
       if (!peers_.known(key) && e != early_nodes_.end() && !e->second.n)
-        if (e->second.ports.count(key.second)) ahead(e->second, key.second);
+        if (e->second.port(key.second).info) ahead(e->second, key.second);
       if (peers_.known(key) || asking_.count(key)) continue;  // its answer wakes them
       for (Probe* p : take_waiters(key)) p->sent = false, send_probe(*p);
     }
@@ -573,16 +580,18 @@ class Discoverer {
     if (!explores(n)) return std::nullopt;
     if (port.num == 0 || port.peer || !port.info || !port.info->link_up()) return std::nullopt;
     if (!node.is_switch() && port.num != node.info.local_port) return std::nullopt;
-    Probe p{node.path, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
+    Probe p{{}, PortRef{n, port.num}, std::nullopt, hops_[n] + 1};
+    std::vector<uint8_t> path = node.path;
     // A CA forwards no directed route: behind a remote start CA is the
     // node its route came through.
-    if (node.is_switch() || p.path.empty()) {
-      p.path.push_back(port.num);
+    if (node.is_switch() || path.empty()) {
+      path.push_back(port.num);
     } else {
-      p.path.pop_back();
+      path.pop_back();
       p.from.reset();
       p.back = true;
     }
+    p.path = path;
     return p;
   }
 
@@ -636,7 +645,9 @@ class Discoverer {
       for (const Port& port : node.ports) {
         auto early = early_.find({n, port.num});
         if (early != early_.end()) {
+          // Erased as moved: not the map and the wave whole till the clear.
           wave.push_back(std::move(early->second));
+          early_.erase(early);
           continue;
         }
         if (std::optional<Probe> p = probe_behind(n, port)) wave.push_back(std::move(*p));

@@ -10,6 +10,10 @@ namespace rdma::ib {
 static_assert(sizeof(Port) == 64);
 static_assert(sizeof(MaybePortInfo) == sizeof(PortInfo));
 static_assert(sizeof(MaybePeer) == 6 && alignof(MaybePeer) == 2);
+// NodeInfo 48, the description 32, the optional SwitchInfo 16, the ports
+// 16 (a pointer and their count: a vector's 24 was 8 bytes more a node),
+// the route 16.
+static_assert(sizeof(Node) == 128);
 
 std::vector<uint16_t> Node::lids() const {
   std::vector<uint16_t> out;
@@ -34,8 +38,7 @@ uint32_t Fabric::add(const NodeInfo& info, NodePath path) {
   Node& n = nodes.emplace_back();
   n.info = info;
   n.path = std::move(path);
-  n.ports.resize(size_t{info.num_ports} + 1);
-  for (size_t p = 0; p < n.ports.size(); ++p) n.ports[p].num = static_cast<uint8_t>(p);
+  n.ports = NodePorts(size_t{info.num_ports} + 1, !info.is_switch());
   by_guid_.add(guid_hash(info.node_guid), index);
   return index;
 }

@@ -9,28 +9,21 @@
 #include <vector>
 
 #include "lib/ib/node_path.h"
+#include "lib/ib/node_ports.h"
 #include "lib/ib/port_parts.h"
 #include "lib/ib/smp.h"
 #include "lib/mad/key_index.h"
 
 namespace rdma::ib {
 
-// 64 bytes (fabric_model.cc says why): members largest first, the optional
-// parts in port_parts.h's forms, which read as std::optional's.
-struct Port {
-  uint64_t guid = 0;   // the port GUID (CA and router ports; a switch's is port 0's)
-  MaybePortInfo info;  // none: not reached, or it did not answer
-  MaybePeer peer;      // the other end, when the link is up and found
-  uint8_t num = 0;
-};
-
 struct Node {
   NodeInfo info;
   std::string description;
   std::optional<SwitchInfo> sw;  // switches
   // Indexed by port number: 0..NumPorts for switches (port 0 is the
-  // management port), 1..NumPorts for CAs and routers (ports[0] unused).
-  std::vector<Port> ports;
+  // management port), 1..NumPorts for CAs and routers (ports[0] reads as
+  // an empty Port, and is not kept: lib/ib/node_ports.h).
+  NodePorts ports;
   // How discovery reached it: the directed route from the local port.
   NodePath path;
 
