@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <memory>
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
@@ -50,6 +52,17 @@ std::optional<uint64_t> packed_route(std::string_view key) {
   uint64_t v = key.size();
   for (size_t i = 1; i < key.size(); ++i) v |= uint64_t{static_cast<uint8_t>(key[i])} << (8 * i);
   return v;
+}
+
+// A count in Engine::probe_sent_: the MADs sent in its low bits, a retired
+// Dest's recent_count (at most 64) above them.
+constexpr int kSentBits = 56;
+constexpr uint64_t kSentMask = (uint64_t{1} << kSentBits) - 1;
+
+// The tries of a destination's window (give_up_window) as bits of
+// Dest::recent.
+uint64_t window_bits(int n) {
+  return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
 }
 
 }  // namespace
@@ -122,10 +135,61 @@ Engine::Dest& Engine::route_dest(const Query& q) {
   auto [d, added] = add_dest(route_key(q));
   if (added) {
     d->limited = q.mad.mgmt_class() != kClassSa;
-    // Probes sent to this route before it had a Dest: counted on, once.
-    if (std::optional<uint64_t> p = packed_route(d->key.view())) d->sent = probe_sent_.take(*p);
+    // Probes sent to this route before it had a Dest, or what a Dest of it
+    // retired left: counted on, once.
+    if (std::optional<uint64_t> p = packed_route(d->key.view())) {
+      uint64_t v = probe_sent_.take(*p);
+      d->sent = v & kSentMask;
+      d->recent_count = static_cast<uint8_t>(v >> kSentBits);
+    }
   }
   return *d;
+}
+
+// A destination with nothing queued or in flight, nothing learnt of it
+// (its timeout), and none of its window's tries unanswered is let go, its
+// slot reused by the next one made: all it still says is its count and how
+// many tries its window holds, kept in probe_sent_ under its route, which
+// a Dest made for it again takes back (route_dest). So it goes on as if
+// kept: the same count, the same give-up state (the window's bits all 0),
+// and its queries scheduled as before. The CAs of a discovery are asked
+// two queries each and then nothing: 4,096 of the 6,902 destinations of
+// the 4,768-node tree's, whose deque held 485 KB at the end of discovery
+// and its index 16,384 slots, doubled at the very end; now at most 3,066
+// (169 KB) and 4,096 slots (bench/fabric_results.md, quiet destinations
+// retired). Directed routes up to 7 hops only (probe_sent_'s keys): a
+// LID's Dest, a group, the SA are kept, and so is a route's end whose
+// timeout was learnt.
+//
+// A turn it still has in a ring, with nothing to start, is dropped: a CA's
+// second query started from the idle ring leaves its turn in ring_, which
+// is not reached while idle destinations wait (the whole last wave). The
+// one difference from keeping it: asked again before that turn came, it
+// would have been served there; it now queues anew.
+void Engine::retire(Dest& d) {
+  if (c_.per_node == 0 || !d.pending.empty() || d.in_flight || d.given_up || !d.limited ||
+      d.group || d.timeout_ms || d.unanswered || d.sent > kSentMask ||
+      (d.recent & window_bits(give_up_window(c_, false))))
+    return;
+  std::optional<uint64_t> p = packed_route(d.key.view());
+  if (!p) return;
+  const uint64_t hash = std::hash<std::string_view>{}(d.key.view());
+  std::optional<uint32_t> pos =
+      dest_index_.find(hash, [&](uint32_t j) { return &dests_[j] == &d; });
+  if (!pos) return;
+  // Its turn is among the last pushed: looked for from the back.
+  auto drop_turn = [&d](std::deque<Dest*>& ring) {
+    auto it = std::find(ring.rbegin(), ring.rend(), &d);
+    if (it != ring.rend()) ring.erase(std::next(it).base());
+  };
+  if (d.in_ring) drop_turn(ring_);
+  if (d.in_idle) drop_turn(idle_);
+  probe_sent_[*p] = d.sent | uint64_t{d.recent_count} << kSentBits;
+  dest_index_.remove(hash, *pos);
+  std::destroy_at(&d);
+  std::construct_at(&d, std::string_view{});
+  d.sent = free_dest_;
+  free_dest_ = *pos + 1;
 }
 
 Engine::Dest* Engine::find_dest(std::string_view key) {
@@ -136,8 +200,27 @@ Engine::Dest* Engine::find_dest(std::string_view key) {
 
 std::pair<Engine::Dest*, bool> Engine::add_dest(std::string_view key) {
   if (Dest* d = find_dest(key)) return {d, false};
-  dest_index_.add(std::hash<std::string_view>{}(key), static_cast<uint32_t>(dests_.size()));
-  return {&dests_.emplace_back(key), true};
+  uint32_t pos = static_cast<uint32_t>(dests_.size());
+  Dest* d = nullptr;
+  if (free_dest_) {  // a retired one's slot
+    pos = free_dest_ - 1;
+    d = &dests_[pos];
+    free_dest_ = static_cast<uint32_t>(d->sent);
+    std::destroy_at(d);
+    std::construct_at(d, key);
+  } else {
+    d = &dests_.emplace_back(key);
+  }
+  dest_index_.add(std::hash<std::string_view>{}(key), pos);
+  if (next_order_ == std::numeric_limits<uint32_t>::max()) {  // renumbered, in their order
+    std::vector<Dest*> all;
+    for (Dest& x : dests_) all.push_back(&x);
+    std::sort(all.begin(), all.end(), [](Dest* x, Dest* y) { return x->order < y->order; });
+    next_order_ = 0;
+    for (Dest* x : all) x->order = next_order_++;
+  }
+  d->order = next_order_++;
+  return {d, true};
 }
 
 // "dr 0,1,3", "lid 4", "behind 0x...", "behind dr 0,1": from the key
@@ -172,17 +255,21 @@ std::string Engine::what_of(const Query& q) {
   return q.what.empty() ? query_text(q.mad, q.to) : q.what;
 }
 
-// Where a try counts for EngineStats::busiest: its route end's Dest, or for
-// a probe whose route no Dest serves, the route's count in probe_sent_
-// (a route too long to pack gets a Dest).
-uint64_t& Engine::count_sent(Flight& f) {
-  if (f.counted) return f.counted->sent;
+// Where a try counts for EngineStats::busiest: its route end's Dest (at),
+// or for a probe whose route no Dest serves, the route's count in
+// probe_sent_ (at null; a route too long to pack gets a Dest). A probe's
+// is looked up at each try, not kept: the Dest it found may be retired
+// before the next.
+uint64_t& Engine::count_sent(const Flight& f, Dest*& at) {
+  at = f.dest;
+  if (!f.dest->group) return f.dest->sent;
   std::string key = route_key(f.q);
   std::optional<uint64_t> p = packed_route(key);
   Dest* d = find_dest(key);
+  at = nullptr;
   if (!d && p) return probe_sent_[*p];
-  f.counted = d ? d : &route_dest(f.q);
-  return f.counted->sent;
+  at = d ? d : &route_dest(f.q);
+  return at->sent;
 }
 
 // Where a query waits its turn: its route's end, or for a probe of an
@@ -259,7 +346,6 @@ void Engine::submit(Query q) {
 void Engine::start(Query q, Dest& d) {
   uint32_t tid = tid_of(q.mad.bytes);
   Flight& f = flights_[tid];
-  f.counted = d.group ? nullptr : &d;  // a probe's route: count_sent
   f.q = std::move(q);
   f.dest = &d;
   f.timeout_ms = d.timeout_ms ? d.timeout_ms : c_.timeout_ms;
@@ -273,9 +359,10 @@ void Engine::start(Query q, Dest& d) {
 void Engine::send(Flight& f) {
   ++f.tries;
   ++stats_.sent;
-  if (uint64_t& n = count_sent(f); ++n > stats_.busiest_sent) {
+  Dest* at = nullptr;
+  if (uint64_t n = ++count_sent(f, at) & kSentMask; n > stats_.busiest_sent) {
     stats_.busiest_sent = n;
-    stats_.busiest = f.counted ? f.counted->text() : key_text(route_key(f.q));
+    stats_.busiest = at ? at->text() : key_text(route_key(f.q));
   }
   f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
   deadlines_.emplace(f.deadline, f.tids.front());
@@ -325,12 +412,12 @@ void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
   // retried) counts as one that ran out of its tries.
   int lost = answered ? f.tries - 1 : failing() ? std::max(f.tries, tries) : f.tries;
   const int n = give_up_window(c_, d.group);
-  const uint64_t last = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  const uint64_t last = window_bits(n);
   bool poor = false;
   for (int i = 0; i < lost + (answered ? 1 : 0); ++i) {
     bool unanswered = i < lost;
     d.recent = d.recent << 1 | (unanswered ? 1 : 0);
-    d.recent_count = std::min(d.recent_count + 1, n);
+    d.recent_count = static_cast<uint8_t>(std::min(d.recent_count + 1, n));
     poor = poor || (unanswered && d.recent_count >= n && 2 * std::popcount(d.recent & last) >= n);
   }
   if (answered && f.tries == 1) {
@@ -398,7 +485,7 @@ std::string Engine::why_given_up(const Dest& d) const {
   int allowed = c_.give_up * (std::max(c_.retries, 0) + 1) * (d.group ? 2 : 1);
   if (d.unanswered >= allowed) return std::to_string(d.unanswered) + " tries in a row unanswered";
   const int n = give_up_window(c_, d.group);
-  const uint64_t last = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  const uint64_t last = window_bits(n);
   return std::to_string(std::popcount(d.recent & last)) + " of its last " + std::to_string(n) +
          " tries unanswered";
 }
@@ -432,6 +519,7 @@ void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
   }
   ring(d);
   if (q.done) q.done(reply, failure);
+  retire(d);  // unless the callback asked it more
 }
 
 void Engine::on_receive(const Received& r) {
@@ -577,10 +665,13 @@ void Engine::end_at_deadline(const std::string& why) {
       finish(flights_.begin()->first, nullptr, &failure);
       continue;
     }
-    // Pointers, not iterators: a callback's submit may add to dests_.
+    // Pointers, not iterators: a callback's submit may add to dests_. In
+    // the order they were made, whichever slots they reuse.
     std::vector<Dest*> waiting;
     for (Dest& d : dests_)
       if (!d.pending.empty()) waiting.push_back(&d);
+    std::sort(waiting.begin(), waiting.end(),
+              [](const Dest* a, const Dest* b) { return a->order < b->order; });
     for (Dest* d : waiting) {
       while (!d->pending.empty()) {
         Query q = d->pending.pop();
@@ -633,12 +724,16 @@ void Engine::run(const std::function<bool()>& until) {
       Dest& d = *from.front();
       from.pop_front();
       (&from == &idle_ ? d.in_idle : d.in_ring) = false;
-      if (!may_start(d)) continue;
+      if (!may_start(d)) {
+        retire(d);  // its last query started from the other ring: this entry was its last
+        continue;
+      }
       Query q = d.pending.pop();
       --pending_;
       if (q.wanted && !q.wanted()) {
         withdraw(std::move(q));
         ring(d);
+        retire(d);
         continue;
       }
       start(std::move(q), d);
@@ -658,13 +753,15 @@ void Engine::run(const std::function<bool()>& until) {
   }
   // Every query ended: the next ones (a watch's next sweep) try the
   // destinations given up on again.
-  if (!pending_ && flights_.empty())
+  if (!pending_ && flights_.empty()) {
     for (Dest& d : dests_) {
       d.given_up = false;
       d.unanswered = 0;
       d.recent = 0;
       d.recent_count = 0;
     }
+    probe_sent_.for_each([](uint64_t& v) { v &= kSentMask; });  // the retired ones'
+  }
   stats_.seconds += std::chrono::duration<double>(t_.now() - began).count();
 }
 
