@@ -9,10 +9,16 @@
 
 #include "lib/error.h"
 #include "lib/mad/attrs.h"
+#include "lib/mad/dest_count.h"
 #include "lib/mad/format.h"
 #include "lib/mad/query_text.h"
 
 namespace rdma::mad {
+
+using dest_count::kSentBits;
+using dest_count::kSentMask;
+using dest_count::packed_route;
+using dest_count::window_bits;
 
 namespace {
 
@@ -33,15 +39,6 @@ std::string route_key(const Query& q) {
   if (q.mad.mgmt_class() != kClassSmiDr) return "l" + std::to_string(q.to.lid);
   std::span<const uint8_t> path = q.mad.dr_path();
   return "d" + std::string(path.begin(), path.end());
-}
-
-// A directed route's key in 64 bits (its length, then its ports), when it
-// has at most 7 hops (a 3-level fat tree's longest is 6): Engine::probe_sent_.
-std::optional<uint64_t> packed_route(std::string_view key) {
-  if (key.empty() || key[0] != 'd' || key.size() > 8) return std::nullopt;
-  uint64_t v = key.size();
-  for (size_t i = 1; i < key.size(); ++i) v |= uint64_t{static_cast<uint8_t>(key[i])} << (8 * i);
-  return v;
 }
 
 }  // namespace
@@ -114,22 +111,15 @@ Engine::Dest& Engine::route_dest(const Query& q) {
   auto [d, added] = add_dest(route_key(q));
   if (added) {
     d->limited = q.mad.mgmt_class() != kClassSa;
-    // Probes sent to this route before it had a Dest: counted on, once.
-    if (std::optional<uint64_t> p = packed_route(d->key.view())) d->sent = probe_sent_.take(*p);
+    // Probes sent to this route before it had a Dest, or what a Dest of it
+    // retired left: counted on, once.
+    if (std::optional<uint64_t> p = packed_route(d->key.view())) {
+      uint64_t v = probe_sent_.take(*p);
+      d->sent = v & kSentMask;
+      d->recent_count = static_cast<uint8_t>(v >> kSentBits);
+    }
   }
   return *d;
-}
-
-Engine::Dest* Engine::find_dest(std::string_view key) {
-  std::optional<uint32_t> i = dest_index_.find(
-      std::hash<std::string_view>{}(key), [&](uint32_t j) { return dests_[j].key.view() == key; });
-  return i ? &dests_[*i] : nullptr;
-}
-
-std::pair<Engine::Dest*, bool> Engine::add_dest(std::string_view key) {
-  if (Dest* d = find_dest(key)) return {d, false};
-  dest_index_.add(std::hash<std::string_view>{}(key), static_cast<uint32_t>(dests_.size()));
-  return {&dests_.emplace_back(key), true};
 }
 
 // "dr 0,1,3", "lid 4", "behind 0x...", "behind dr 0,1": from the key
@@ -164,17 +154,21 @@ std::string Engine::what_of(const Query& q) {
   return q.what.empty() ? query_text(q.mad, q.to) : q.what;
 }
 
-// Where a try counts for EngineStats::busiest: its route end's Dest, or for
-// a probe whose route no Dest serves, the route's count in probe_sent_
-// (a route too long to pack gets a Dest).
-uint64_t& Engine::count_sent(Flight& f) {
-  if (f.counted) return f.counted->sent;
+// Where a try counts for EngineStats::busiest: its route end's Dest (at),
+// or for a probe whose route no Dest serves, the route's count in
+// probe_sent_ (at null; a route too long to pack gets a Dest). A probe's
+// is looked up at each try, not kept: the Dest it found may be retired
+// before the next.
+uint64_t& Engine::count_sent(const Flight& f, Dest*& at) {
+  at = f.dest;
+  if (!f.dest->group) return f.dest->sent;
   std::string key = route_key(f.q);
   std::optional<uint64_t> p = packed_route(key);
   Dest* d = find_dest(key);
+  at = nullptr;
   if (!d && p) return probe_sent_[*p];
-  f.counted = d ? d : &route_dest(f.q);
-  return f.counted->sent;
+  at = d ? d : &route_dest(f.q);
+  return at->sent;
 }
 
 // Where a query waits its turn: its route's end, or for a probe of an
@@ -249,7 +243,6 @@ void Engine::submit(Query q) {
 void Engine::start(Query q, Dest& d) {
   uint32_t tid = tid_of(q.mad.bytes);
   Flight& f = flights_[tid];
-  f.counted = d.group ? nullptr : &d;  // a probe's route: count_sent
   f.q = std::move(q);
   f.dest = &d;
   f.timeout_ms = d.timeout_ms ? d.timeout_ms : c_.timeout_ms;
@@ -263,9 +256,10 @@ void Engine::start(Query q, Dest& d) {
 void Engine::send(Flight& f) {
   ++f.tries;
   ++stats_.sent;
-  if (uint64_t& n = count_sent(f); ++n > stats_.busiest_sent) {
+  Dest* at = nullptr;
+  if (uint64_t n = ++count_sent(f, at) & kSentMask; n > stats_.busiest_sent) {
     stats_.busiest_sent = n;
-    stats_.busiest = f.counted ? f.counted->text() : key_text(route_key(f.q));
+    stats_.busiest = at ? at->text() : key_text(route_key(f.q));
   }
   f.deadline = t_.now() + std::chrono::milliseconds(f.timeout_ms);
   deadlines_.emplace(f.deadline, f.tids.front());
@@ -315,12 +309,12 @@ void Engine::count_tries(Dest& d, const Flight& f, bool answered) {
   // retried) counts as one that ran out of its tries.
   int lost = answered ? f.tries - 1 : failing() ? std::max(f.tries, tries) : f.tries;
   const int n = give_up_window(c_, d.group);
-  const uint64_t last = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  const uint64_t last = window_bits(n);
   bool poor = false;
   for (int i = 0; i < lost + (answered ? 1 : 0); ++i) {
     bool unanswered = i < lost;
     d.recent = d.recent << 1 | (unanswered ? 1 : 0);
-    d.recent_count = std::min(d.recent_count + 1, n);
+    d.recent_count = static_cast<uint8_t>(std::min(d.recent_count + 1, n));
     poor = poor || (unanswered && d.recent_count >= n && 2 * std::popcount(d.recent & last) >= n);
   }
   if (answered && f.tries == 1) {
@@ -388,7 +382,7 @@ std::string Engine::why_given_up(const Dest& d) const {
   int allowed = c_.give_up * (std::max(c_.retries, 0) + 1) * (d.group ? 2 : 1);
   if (d.unanswered >= allowed) return std::to_string(d.unanswered) + " tries in a row unanswered";
   const int n = give_up_window(c_, d.group);
-  const uint64_t last = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  const uint64_t last = window_bits(n);
   return std::to_string(std::popcount(d.recent & last)) + " of its last " + std::to_string(n) +
          " tries unanswered";
 }
@@ -422,6 +416,7 @@ void Engine::finish(uint32_t key, const Mad* reply, const Failure* failure) {
   }
   ring(d);
   if (q.done) q.done(reply, failure);
+  retire(d);  // unless the callback asked it more
 }
 
 void Engine::on_receive(const Received& r) {
@@ -567,10 +562,13 @@ void Engine::end_at_deadline(const std::string& why) {
       finish(flights_.begin()->first, nullptr, &failure);
       continue;
     }
-    // Pointers, not iterators: a callback's submit may add to dests_.
+    // Pointers, not iterators: a callback's submit may add to dests_. In
+    // the order they were made, whichever slots they reuse.
     std::vector<Dest*> waiting;
     for (Dest& d : dests_)
       if (!d.pending.empty()) waiting.push_back(&d);
+    std::sort(waiting.begin(), waiting.end(),
+              [](const Dest* a, const Dest* b) { return a->order < b->order; });
     for (Dest* d : waiting) {
       while (!d->pending.empty()) {
         Query q = d->pending.pop();
@@ -623,12 +621,16 @@ void Engine::run(const std::function<bool()>& until) {
       Dest& d = *from.front();
       from.pop_front();
       (&from == &idle_ ? d.in_idle : d.in_ring) = false;
-      if (!may_start(d)) continue;
+      if (!may_start(d)) {
+        retire(d);  // its last query started from the other ring: this entry was its last
+        continue;
+      }
       Query q = d.pending.pop();
       --pending_;
       if (q.wanted && !q.wanted()) {
         withdraw(std::move(q));
         ring(d);
+        retire(d);
         continue;
       }
       start(std::move(q), d);
@@ -648,13 +650,15 @@ void Engine::run(const std::function<bool()>& until) {
   }
   // Every query ended: the next ones (a watch's next sweep) try the
   // destinations given up on again.
-  if (!pending_ && flights_.empty())
+  if (!pending_ && flights_.empty()) {
     for (Dest& d : dests_) {
       d.given_up = false;
       d.unanswered = 0;
       d.recent = 0;
       d.recent_count = 0;
     }
+    probe_sent_.for_each([](uint64_t& v) { v &= kSentMask; });  // the retired ones'
+  }
   stats_.seconds += std::chrono::duration<double>(t_.now() - began).count();
 }
 

@@ -230,6 +230,8 @@ class Engine {
   // here on.
   void set_budget(Budget b);
   const EngineStats& stats() const { return stats_; }
+  // The destinations held now, the retired ones not (tests, bench/).
+  size_t destinations() const { return dest_index_.size(); }
 
   // Sees every MAD sent (">") and received ("<"), for -dd.
   std::function<void(const char* dir, std::span<const uint8_t> mad)> trace;
@@ -238,8 +240,9 @@ class Engine {
   using Clock = std::chrono::steady_clock;
   // Where queries go, each with its own queue: the ring of destinations
   // that may start one takes turns, so the window is spread across nodes.
-  // Its members ordered so that it packs in 72 bytes (6,902 of them live
-  // at the peak of a 4,768-node discovery).
+  // Its members ordered so that it packs in 72 bytes (6,902 destinations
+  // were met in a 4,768-node discovery, at most 3,066 of them held at once
+  // since retire() lets the quiet ones go).
   struct Dest {
     explicit Dest(std::string_view k) : key(k) {}
     QueryQueue pending;
@@ -251,11 +254,16 @@ class Engine {
     // Its last tries, one bit each (1: unanswered), the newest lowest, and
     // how many (give_up_window).
     uint64_t recent = 0;
+    // MADs sent to it (EngineStats::busiest); in a Dest retired, the
+    // position + 1 of the next one free (Engine::free_dest_), 0: none.
     uint64_t sent = 0;
     uint32_t in_flight = 0;
+    // When it was made (Engine::next_order_): end_at_deadline ends the
+    // queries waiting in this order, whatever slot of dests_ it reuses.
+    uint32_t order = 0;
     int unanswered = 0;  // tries unanswered in a row (EngineConfig::give_up)
-    int recent_count = 0;
-    int timeout_ms = 0;     // 0: nothing learned, the configured one
+    int timeout_ms = 0;  // 0: nothing learned, the configured one
+    uint8_t recent_count = 0;
     bool in_ring = false;   // in ring_
     bool in_idle = false;   // in idle_
     bool given_up = false;  // its queries end unsent
@@ -266,9 +274,6 @@ class Engine {
   struct Flight {
     Query q;
     Dest* dest = nullptr;  // scheduled by
-    // The route's end, for EngineStats::busiest; null: a probe's route
-    // that no Dest serves, counted in probe_sent_.
-    Dest* counted = nullptr;
     int timeout_ms = 0;
     int tries = 0;
     Clock::time_point deadline;
@@ -287,7 +292,8 @@ class Engine {
   Dest* find_dest(std::string_view key);
   std::pair<Dest*, bool> add_dest(std::string_view key);  // as try_emplace
   Dest& route_dest(const Query& q);
-  uint64_t& count_sent(Flight& f);
+  void retire(Dest& d);
+  uint64_t& count_sent(const Flight& f, Dest*& at);
   bool may_start(const Dest& d) const;
   void ring(Dest& d);
   void learn(Dest& d, const Mad& reply);
@@ -318,16 +324,22 @@ class Engine {
   EngineStats stats_;
   uint32_t next_tid_ = 0;
   size_t pending_ = 0;  // queries not started yet
-  // Every destination, in the order met, found by key through dest_index_:
-  // a deque, so a Dest stays where it is (flights and rings point at it),
-  // not a 144-byte hash node each with its string key (6,902 of them, 0.9
-  // MB at the peak of a 4,768-node discovery; bench/fabric_results.md).
+  // Every destination, found by key through dest_index_: a deque, so a
+  // Dest stays where it is (flights and rings point at it), not a 144-byte
+  // hash node each with its string key (bench/fabric_results.md). A Dest
+  // retired (retire()) leaves its slot to the next one made: the free
+  // slots are a list through their `sent`, free_dest_ its head (position
+  // + 1; 0: none).
   std::deque<Dest> dests_;
   KeyIndex dest_index_;
+  uint32_t free_dest_ = 0;
+  uint32_t next_order_ = 0;  // Dest::order of the next one made
   // MADs sent to each probe's route end that no Dest serves (yet), for
   // EngineStats::busiest, by the route packed in 64 bits: a count, not a
   // 144-byte Dest, for the 9,500 routes a 5,000-node discovery probes
   // (bench/fabric_results.md). A Dest made for such a route takes its count.
+  // A Dest retired leaves here its count, and in the bits above
+  // kSentBits its recent_count (retire()).
   RouteCounts probe_sent_;
   // Destinations that may start a query: those with none in flight first
   // (idle_), so that a full window keeps as many nodes busy as it holds

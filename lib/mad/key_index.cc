@@ -23,4 +23,27 @@ void KeyIndex::add(uint64_t hash, uint32_t position) {
   ++size_;
 }
 
+// Linear probing's deletion: each entry further along the run moves into
+// the hole unless its home slot lies after the hole (it would no longer
+// be found), until an empty slot ends the run.
+void KeyIndex::remove(uint64_t hash, uint32_t position) {
+  if (slots_.empty()) return;
+  size_t i = fold(hash) & mask();
+  while (slots_[i].pos != position + 1) {
+    if (slots_[i].pos == 0) return;  // not there
+    i = (i + 1) & mask();
+  }
+  for (size_t j = (i + 1) & mask();; j = (j + 1) & mask()) {
+    if (slots_[j].pos == 0) break;
+    size_t home = slots_[j].hash & mask();
+    // Stays when home is cyclically in (i, j].
+    bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays) continue;
+    slots_[i] = slots_[j];
+    i = j;
+  }
+  slots_[i] = Slot{};
+  --size_;
+}
+
 }  // namespace rdma::mad

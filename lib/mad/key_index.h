@@ -29,6 +29,10 @@ class KeyIndex {
   // Stores position under hash; the caller has checked that its key is
   // not there yet (find).
   void add(uint64_t hash, uint32_t position);
+  // Forgets position, stored under hash (a destination the engine let go,
+  // its slot in the deque reused): the entries after it in its run moved
+  // back, so no slot is left marked as removed and lookups stay as short.
+  void remove(uint64_t hash, uint32_t position);
   size_t size() const { return size_; }
 
  private:

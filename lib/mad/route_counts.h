@@ -21,6 +21,13 @@ class RouteCounts {
   // The count of key, removed; 0 when absent.
   uint64_t take(uint64_t key);
   size_t size() const { return live_; }
+  // f(count) on every count held, which it may change (not to ~0).
+  template <typename F>
+  void for_each(F f) {
+    for (Entry& e : sorted_)
+      if (e.second != kGone) f(e.second);
+    for (Entry& e : tail_) f(e.second);
+  }
 
  private:
   using Entry = std::pair<uint64_t, uint64_t>;  // key, count
